@@ -1,0 +1,60 @@
+/**
+ * Reads a request body as JSON exactly once, enforcing the size limit while
+ * streaming (a missing or lying content-length cannot get past it), strict
+ * UTF-8, and the JSON content type. Every failure is a 4xx in the route's shape.
+ */
+import { GatewayError, badRequest } from '../errors';
+
+const decoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false });
+
+export async function readJsonBody(request: Request, maxBytes: number): Promise<unknown> {
+  const type = request.headers.get('content-type') ?? '';
+  if (!/^application\/([\w.+-]*\+)?json\b/i.test(type.trim())) {
+    throw new GatewayError(415, 'Content-Type must be application/json.', { code: 'unsupported_media_type' });
+  }
+  const declared = Number(request.headers.get('content-length') ?? NaN);
+  if (declared > maxBytes) throw tooLarge(maxBytes);
+  const bytes = await readBounded(request, maxBytes);
+  if (bytes.byteLength === 0) throw badRequest('Request body is empty; expected a JSON object.', null, 'invalid_json');
+  let text: string;
+  try {
+    text = decoder.decode(bytes);
+  } catch {
+    throw badRequest('Request body is not valid UTF-8.', null, 'invalid_encoding');
+  }
+  try {
+    return JSON.parse(text);
+  } catch (err) {
+    const detail = err instanceof Error ? err.message : 'parse error';
+    throw badRequest(`Request body is not valid JSON: ${detail}`, null, 'invalid_json');
+  }
+}
+
+async function readBounded(request: Request, maxBytes: number): Promise<Uint8Array> {
+  if (!request.body) return new Uint8Array(0);
+  const reader = request.body.getReader();
+  const parts: Uint8Array[] = [];
+  let total = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    total += value.byteLength;
+    if (total > maxBytes) {
+      await reader.cancel().catch(() => {});
+      throw tooLarge(maxBytes);
+    }
+    parts.push(value);
+  }
+  if (parts.length === 1) return parts[0]!;
+  const out = new Uint8Array(total);
+  let offset = 0;
+  for (const p of parts) {
+    out.set(p, offset);
+    offset += p.byteLength;
+  }
+  return out;
+}
+
+function tooLarge(maxBytes: number): GatewayError {
+  return new GatewayError(413, `Request body exceeds the ${maxBytes}-byte limit.`, { code: 'request_too_large' });
+}

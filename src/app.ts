@@ -1,0 +1,108 @@
+/** The Hono app: /v1 (the gateway), /healthz, and the one error handler. */
+import { Hono } from 'hono';
+import { createMiddleware } from 'hono/factory';
+import { shapeForPath } from './api/endpoints';
+import { listModels } from './api/models';
+import { createAdminApp } from './admin';
+import type { AppEnv } from './context';
+import { getDeps } from './deps';
+import { GatewayError, errorResponse } from './errors';
+import { auth } from './pipeline/auth';
+import { costUsd, priceOf } from './pipeline/cost';
+import { emit } from './pipeline/log';
+import { proxy } from './pipeline/proxy';
+import { newRecord } from './pipeline/record';
+import { requestMetadata } from './pipeline/request-headers';
+
+/**
+ * Runs around every request: ids and timing headers, and for /v1 the one
+ * LogEvent per request, sent after the response (streams: after they end).
+ */
+const requestContext = createMiddleware<AppEnv>(async function requestContext(c, next) {
+  const startedAt = performance.now();
+  const requestId = crypto.randomUUID();
+  c.set('requestId', requestId);
+  c.set('startedAt', startedAt);
+  c.set('upstreamMs', 0);
+  c.set('deps', getDeps(c.env));
+  const record = newRecord(c.req.path);
+  c.set('record', record);
+  await next();
+  const res = c.res;
+  res.headers.set('x-edgeway-request-id', requestId);
+  res.headers.set('cf-aig-log-id', requestId);
+  const overhead = Math.max(0, performance.now() - startedAt - c.var.upstreamMs);
+  res.headers.set('x-edgeway-overhead-ms', overhead.toFixed(1));
+  if (!c.req.path.startsWith('/v1/')) return;
+  const status = res.status;
+  const error = c.error instanceof GatewayError ? c.error : null;
+  const principal = c.get('principal');
+  const finish = async () => {
+    if (record.done) await record.done;
+    const usage = record.usage;
+    emit(c.executionCtx, c.var.deps.logs, {
+      requestId,
+      time: Date.now(),
+      tenantId: principal?.tenantId ?? null,
+      keyId: principal?.id ?? null,
+      endpoint: record.endpoint,
+      provider: record.provider,
+      model: record.model,
+      status,
+      errorSource: error ? error.source : record.lateError ? 'provider' : null,
+      errorCode: error ? error.code ?? error.type : record.lateError,
+      cache: record.cache,
+      stream: record.stream,
+      streamCompleted: record.streamCompleted,
+      inputTokens: usage?.inputTokens ?? 0,
+      outputTokens: usage?.outputTokens ?? 0,
+      cachedTokens: usage?.cachedTokens ?? 0,
+      costUsd: usage && record.model && record.cache !== 'HIT' && record.cache !== 'SEMANTIC' ? costUsd(priceOf(record.model), usage) : 0,
+      latencyMs: performance.now() - startedAt,
+      ttftMs: record.ttftMs,
+      attempts: record.attempts,
+      metadata: record.metadata,
+    });
+  };
+  c.executionCtx.waitUntil(finish());
+});
+
+/** Reads `cf-aig-metadata` up front so a bad header is a 400 before any work. */
+const metadata = createMiddleware<AppEnv>(async function readMetadata(c, next) {
+  c.var.record.metadata = requestMetadata(c.req.raw.headers);
+  await next();
+});
+
+function methodNotAllowed(allow: string) {
+  return () => {
+    throw new GatewayError(405, `Method not allowed. Use ${allow}.`, { code: 'method_not_allowed', headers: { allow } });
+  };
+}
+
+export function createApp() {
+  const app = new Hono<AppEnv>();
+  app.use('*', requestContext);
+
+  app.get('/healthz', (c) => c.json({ ok: true }));
+
+  app.route('/admin', createAdminApp());
+
+  app.use('/v1/*', auth(), metadata);
+  app.post('/v1/chat/completions', proxy('chat'));
+  app.post('/v1/embeddings', proxy('embeddings'));
+  app.post('/v1/messages', proxy('messages'));
+  app.get('/v1/models', listModels);
+  app.all('/v1/chat/completions', methodNotAllowed('POST'));
+  app.all('/v1/embeddings', methodNotAllowed('POST'));
+  app.all('/v1/messages', methodNotAllowed('POST'));
+  app.all('/v1/models', methodNotAllowed('GET'));
+
+  app.notFound((c) => errorResponse(new GatewayError(404, `Unknown route: ${c.req.method} ${c.req.path}`, { code: 'unknown_route' }), shapeForPath(c.req.path)));
+
+  app.onError((err, c) => {
+    if (err instanceof GatewayError) return errorResponse(err, shapeForPath(c.req.path));
+    console.error('unhandled error', err instanceof Error ? `${err.name}: ${err.message}` : String(err));
+    return errorResponse(new GatewayError(500, 'The gateway hit an internal error.', { code: 'internal_error' }), shapeForPath(c.req.path));
+  });
+  return app;
+}

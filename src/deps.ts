@@ -1,0 +1,36 @@
+/**
+ * The one place that turns bindings into adapters, choosing local fallbacks
+ * where a binding is absent. Built once per isolate and env.
+ */
+import { readConfig, type Config } from './config';
+import type { Bindings } from './env';
+import { type Limiter, unlimited } from './pipeline/limits';
+import { consoleSink, queueSink, type LogSink } from './pipeline/log';
+import { buildRegistry, type ProviderRegistry } from './providers/registry';
+import { d1KeyLoader } from './storage/d1-keys';
+import { TieredKeyStore, type KeyStore } from './storage/key-store';
+
+export interface Deps {
+  readonly config: Config;
+  readonly providers: ProviderRegistry;
+  readonly keys: KeyStore;
+  readonly limiter: Limiter;
+  readonly logs: LogSink;
+}
+
+const built = new WeakMap<object, Deps>();
+
+export function getDeps(env: Bindings): Deps {
+  let deps = built.get(env);
+  if (!deps) {
+    deps = {
+      config: readConfig(env),
+      providers: buildRegistry(env),
+      keys: new TieredKeyStore(env.KV_KEYS, d1KeyLoader(env.DB)),
+      limiter: unlimited,
+      logs: env.LOG_QUEUE ? queueSink(env.LOG_QUEUE) : consoleSink,
+    };
+    built.set(env, deps);
+  }
+  return deps;
+}

@@ -1,0 +1,29 @@
+/** Everything the Worker is given: generated bindings (worker-configuration.d.ts) plus secrets and optional bindings. */
+import type { LogEvent } from './pipeline/log';
+
+/** Secrets are set with `wrangler secret put` (production) or `.dev.vars` (dev); all optional. */
+export interface Secrets {
+  ADMIN_TOKEN?: string;
+  OPENAI_API_KEY?: string;
+  ANTHROPIC_API_KEY?: string;
+  GROQ_API_KEY?: string;
+  MISTRAL_API_KEY?: string;
+  DEEPSEEK_API_KEY?: string;
+  OPENROUTER_API_KEY?: string;
+  TOGETHER_API_KEY?: string;
+  MOCK_API_KEY?: string;
+  /** JSON array of extra OpenAI-compatible providers; see src/providers/table.ts. */
+  EDGEWAY_PROVIDERS?: string;
+  /** Per-provider secrets referenced by EDGEWAY_PROVIDERS rows (`api_key_secret`). */
+  [name: `PROVIDER_KEY_${string}`]: string | undefined;
+}
+
+/** Bindings that exist only in some deployments; their absence selects a fallback. */
+export interface OptionalBindings {
+  /** Service binding to the mock LLM (tests); without it the mock is reached at MOCK_LLM_URL. */
+  MOCK_LLM?: Fetcher;
+  /** Log pipeline queue; without it log events go to the Worker's console. */
+  LOG_QUEUE?: Queue<LogEvent>;
+}
+
+export type Bindings = Env & Secrets & OptionalBindings;

@@ -1,0 +1,9 @@
+/** Worker entry: the HTTP app (queue and scheduled handlers join as their stages land). */
+import { createApp } from './app';
+import type { Bindings } from './env';
+
+const app = createApp();
+
+export default {
+  fetch: app.fetch,
+} satisfies ExportedHandler<Bindings>;

@@ -1,0 +1,48 @@
+/**
+ * Stage 7, log: one LogEvent per request, handed to the LogSink inside
+ * `waitUntil` so nothing on the response path waits for it.
+ */
+import { z } from 'zod';
+
+export const LogEvent = z.object({
+  requestId: z.string(),
+  time: z.number(),
+  tenantId: z.string().nullable(),
+  keyId: z.string().nullable(),
+  endpoint: z.string(),
+  provider: z.string().nullable(),
+  model: z.string().nullable(),
+  status: z.number().int(),
+  errorSource: z.enum(['gateway', 'provider']).nullable(),
+  errorCode: z.string().nullable(),
+  cache: z.enum(['HIT', 'SEMANTIC', 'MISS', 'BYPASS']).nullable(),
+  stream: z.boolean(),
+  streamCompleted: z.boolean().nullable(),
+  inputTokens: z.number().int().nonnegative(),
+  outputTokens: z.number().int().nonnegative(),
+  cachedTokens: z.number().int().nonnegative(),
+  costUsd: z.number().nonnegative(),
+  latencyMs: z.number().nonnegative(),
+  ttftMs: z.number().nonnegative().nullable(),
+  attempts: z.number().int().nonnegative(),
+  metadata: z.record(z.string(), z.union([z.string(), z.number(), z.boolean()])).nullable(),
+});
+export type LogEvent = z.infer<typeof LogEvent>;
+
+export interface LogSink {
+  send(event: LogEvent): Promise<void>;
+}
+
+/** Production and dev: the log Queue; its consumer writes D1. */
+export function queueSink(queue: Queue<LogEvent>): LogSink {
+  return { send: async (event) => { await queue.send(event, { contentType: 'json' }); } };
+}
+
+/** Without a queue binding the event goes to the Worker's own log stream (wrangler tail). */
+export const consoleSink: LogSink = {
+  send: async (event) => console.log(JSON.stringify({ edgeway_log: event })),
+};
+
+export function emit(ctx: { waitUntil(p: Promise<unknown>): void }, sink: LogSink, event: LogEvent): void {
+  ctx.waitUntil(sink.send(event).catch((err: unknown) => console.error('log send failed', err instanceof Error ? err.message : err)));
+}

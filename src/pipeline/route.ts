@@ -1,0 +1,141 @@
+/**
+ * Stage 5, route: resolves `provider/model` to an adapter, then calls it with
+ * per-attempt time-to-first-byte timeouts and retries (only before the first
+ * byte, only on retryable failures). A failure that cannot be retried becomes
+ * a GatewayError marked as the provider's, with its status passed through.
+ */
+import { ENDPOINTS, type Endpoint } from '../api/endpoints';
+import { GatewayError } from '../errors';
+import type { ProviderRegistry } from '../providers/registry';
+import type { ProviderAdapter, UpstreamTarget } from '../providers/types';
+import { readWithin } from './stream';
+import { backoffMs, isRetryableStatus } from './retry';
+
+export interface Route {
+  readonly providerId: string;
+  readonly upstreamModel: string;
+  readonly adapter: ProviderAdapter;
+  readonly target: UpstreamTarget;
+}
+
+export function resolveRoute(registry: ProviderRegistry, endpoint: Endpoint, model: string): Route {
+  const slash = model.indexOf('/');
+  if (slash <= 0 || slash === model.length - 1) {
+    throw modelNotFound(`The model '${model}' does not exist. Name models as 'provider/model', e.g. 'openai/gpt-4o-mini'.`);
+  }
+  const providerId = model.slice(0, slash);
+  const adapter = registry.get(providerId);
+  if (adapter === 'unknown') throw modelNotFound(`The model '${model}' does not exist: unknown provider '${providerId}'.`);
+  if (adapter === 'unconfigured') {
+    throw modelNotFound(`The model '${model}' is not available: provider '${providerId}' has no API key configured on this gateway.`, 'provider_not_configured');
+  }
+  const target = adapter.prepare(endpoint);
+  if (!target) throw modelNotFound(`Provider '${providerId}' does not serve ${ENDPOINTS[endpoint].upstreamPath}.`, 'unsupported_endpoint');
+  return { providerId, upstreamModel: model.slice(slash + 1), adapter, target };
+}
+
+function modelNotFound(message: string, code = 'model_not_found'): GatewayError {
+  return new GatewayError(404, message, { param: 'model', code, type: 'invalid_request_error' });
+}
+
+export interface DispatchOptions {
+  readonly body: string;
+  readonly maxAttempts: number;
+  readonly ttfbTimeoutMs: number;
+  /** For streams: also wait for the first body chunk before committing, so it can be retried. */
+  readonly awaitFirstChunk: boolean;
+  readonly random?: () => number;
+}
+
+export interface Dispatched {
+  readonly response: Response;
+  readonly abort: AbortController;
+  readonly attempts: number;
+  /** Time spent waiting on the upstream before it answered (ms). */
+  readonly upstreamMs: number;
+  /** With awaitFirstChunk: the reader and the first chunk (null when the body was empty). */
+  readonly reader?: ReadableStreamDefaultReader<Uint8Array>;
+  readonly first?: Uint8Array | null;
+}
+
+type Attempt = Dispatched | { retryable: boolean; error: GatewayError; retryAfter: string | null };
+
+export async function dispatch(route: Route, options: DispatchOptions): Promise<Dispatched> {
+  const random = options.random ?? Math.random;
+  let upstreamMs = 0;
+  for (let attempt = 1; ; attempt++) {
+    const started = performance.now();
+    const result = await attemptOnce(route, options, attempt);
+    upstreamMs += performance.now() - started;
+    if ('response' in result) return { ...result, upstreamMs };
+    if (!result.retryable || attempt >= options.maxAttempts) throw result.error;
+    await sleep(backoffMs(attempt - 1, random(), result.retryAfter));
+  }
+}
+
+async function attemptOnce(route: Route, options: DispatchOptions, attempt: number): Promise<Attempt> {
+  const abort = new AbortController();
+  const timer = setTimeout(() => abort.abort(new Error('ttfb timeout')), options.ttfbTimeoutMs);
+  try {
+    const request = new Request(route.target.url, { method: 'POST', headers: route.target.headers, body: options.body, signal: abort.signal });
+    let response: Response;
+    try {
+      response = await route.adapter.fetch(request);
+    } catch {
+      return networkFailure(abort, options.ttfbTimeoutMs);
+    }
+    if (!response.ok) {
+      const error = await providerError(response, route.target.format);
+      return { retryable: isRetryableStatus(response.status), error, retryAfter: response.headers.get('retry-after') };
+    }
+    if (!options.awaitFirstChunk || !response.body) return { response, abort, attempts: attempt, upstreamMs: 0 };
+    const reader = response.body.getReader();
+    const first = await readWithin(reader, options.ttfbTimeoutMs);
+    if (first === 'timeout' || first === 'error') {
+      abort.abort();
+      return networkFailure(abort, options.ttfbTimeoutMs, first === 'timeout');
+    }
+    return { response, abort, attempts: attempt, upstreamMs: 0, reader, first: first.done ? null : first.value };
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+function networkFailure(abort: AbortController, timeoutMs: number, timedOut = abort.signal.aborted): Attempt {
+  const error = timedOut
+    ? new GatewayError(504, `The provider did not answer within ${timeoutMs} ms.`, { code: 'upstream_timeout', source: 'provider' })
+    : new GatewayError(502, 'The provider could not be reached.', { code: 'upstream_unreachable', source: 'provider' });
+  return { retryable: true, error, retryAfter: null };
+}
+
+const ERROR_BODY_LIMIT = 16_384;
+
+/**
+ * The provider's own error, status passed through. Its 401/403 concern the
+ * gateway's provider key, not the caller's: they become 502 and their body is
+ * dropped, since providers echo (masked) keys in those messages.
+ */
+async function providerError(response: Response, format: 'openai' | 'anthropic'): Promise<GatewayError> {
+  const status = response.status;
+  const text = (await response.text().catch(() => '')).slice(0, ERROR_BODY_LIMIT);
+  if (status === 401 || status === 403) {
+    return new GatewayError(502, 'The provider rejected the gateway\'s credentials for this provider.', { code: 'provider_auth_failed', source: 'provider', type: 'server_error' });
+  }
+  let message = `The provider returned HTTP ${status}.`;
+  let type: string | undefined;
+  let code: string | null = null;
+  try {
+    const body = JSON.parse(text) as { error?: { message?: unknown; type?: unknown; code?: unknown } };
+    if (typeof body.error?.message === 'string') message = body.error.message;
+    if (typeof body.error?.type === 'string' && format === 'openai') type = body.error.type;
+    if (typeof body.error?.code === 'string') code = body.error.code;
+  } catch {
+    // Not JSON: keep the generic message rather than relaying an HTML error page.
+  }
+  const headers: Record<string, string> = {};
+  const retryAfter = response.headers.get('retry-after');
+  if (retryAfter) headers['retry-after'] = retryAfter;
+  return new GatewayError(status, message, { source: 'provider', type, code, headers });
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

@@ -1,0 +1,68 @@
+/**
+ * Providers are rows before they are modules: every OpenAI-compatible upstream
+ * is one entry here. A new file is needed only for a different wire format.
+ * Extra rows come from the EDGEWAY_PROVIDERS secret/var (JSON array) at runtime.
+ */
+import { z } from 'zod';
+import type { Endpoint } from '../api/endpoints';
+import type { Secrets } from '../env';
+import type { WireFormat } from './types';
+
+export interface ProviderRow {
+  readonly id: string;
+  readonly baseUrl: string;
+  /** Name of the secret holding the provider's API key. */
+  readonly keySecret: string;
+  /** The endpoints it serves, each with the wire format it speaks there. */
+  readonly serves: Readonly<Partial<Record<Endpoint, WireFormat>>>;
+  /** The key to use when the secret is absent (only the mock has one). */
+  readonly defaultKey?: string;
+}
+
+const CHAT = { chat: 'openai' } as const;
+const CHAT_EMBED = { chat: 'openai', embeddings: 'openai' } as const;
+
+export const BUILTIN_PROVIDERS: readonly ProviderRow[] = [
+  { id: 'openai', baseUrl: 'https://api.openai.com/v1', keySecret: 'OPENAI_API_KEY', serves: CHAT_EMBED },
+  { id: 'anthropic', baseUrl: 'https://api.anthropic.com/v1', keySecret: 'ANTHROPIC_API_KEY', serves: { messages: 'anthropic' } },
+  { id: 'groq', baseUrl: 'https://api.groq.com/openai/v1', keySecret: 'GROQ_API_KEY', serves: CHAT },
+  { id: 'mistral', baseUrl: 'https://api.mistral.ai/v1', keySecret: 'MISTRAL_API_KEY', serves: CHAT_EMBED },
+  { id: 'deepseek', baseUrl: 'https://api.deepseek.com/v1', keySecret: 'DEEPSEEK_API_KEY', serves: CHAT },
+  { id: 'openrouter', baseUrl: 'https://openrouter.ai/api/v1', keySecret: 'OPENROUTER_API_KEY', serves: CHAT_EMBED },
+  { id: 'together', baseUrl: 'https://api.together.xyz/v1', keySecret: 'TOGETHER_API_KEY', serves: CHAT_EMBED },
+];
+
+/** The mock LLM speaks both formats on one base URL; its key is not a secret. */
+export function mockProviderRow(baseUrl: string): ProviderRow {
+  return {
+    id: 'mock',
+    baseUrl,
+    keySecret: 'MOCK_API_KEY',
+    serves: { chat: 'openai', embeddings: 'openai', messages: 'anthropic' },
+    defaultKey: 'mock-key',
+  };
+}
+
+const CustomRow = z.object({
+  id: z.string().regex(/^[a-z0-9][a-z0-9-]*$/, 'lowercase letters, digits and dashes'),
+  base_url: z.url().refine((u) => /^https?:/.test(u), 'must be http(s)'),
+  api_key_secret: z.string().regex(/^PROVIDER_KEY_[A-Z0-9_]+$/, 'must name a PROVIDER_KEY_* secret').optional(),
+  format: z.enum(['openai', 'anthropic']).default('openai'),
+  endpoints: z.array(z.enum(['chat', 'embeddings', 'messages'])).optional(),
+});
+
+/** Parses EDGEWAY_PROVIDERS. A broken value is a deploy mistake: fail loudly, naming the row. */
+export function customProviderRows(secrets: Pick<Secrets, 'EDGEWAY_PROVIDERS'>): ProviderRow[] {
+  const raw = secrets.EDGEWAY_PROVIDERS?.trim();
+  if (!raw) return [];
+  const parsed = z.array(CustomRow).safeParse(JSON.parse(raw));
+  if (!parsed.success) throw new Error(`EDGEWAY_PROVIDERS is invalid: ${parsed.error.issues[0]?.message ?? 'bad value'}`);
+  return parsed.data.map((r) => ({
+    id: r.id,
+    baseUrl: r.base_url.replace(/\/+$/, ''),
+    keySecret: r.api_key_secret ?? '',
+    serves: Object.fromEntries(
+      (r.endpoints ?? (r.format === 'anthropic' ? ['messages'] : ['chat', 'embeddings'])).map((e) => [e, r.format]),
+    ),
+  }));
+}

@@ -1,0 +1,18 @@
+/** The provider contract: every upstream, whatever its wire format, is reached through this. */
+import type { Endpoint } from '../api/endpoints';
+
+export type WireFormat = 'openai' | 'anthropic';
+
+export interface UpstreamTarget {
+  readonly url: string;
+  readonly headers: Headers;
+  readonly format: WireFormat;
+}
+
+export interface ProviderAdapter {
+  readonly id: string;
+  /** Where and how to call this provider for an endpoint, or null if it does not serve it. */
+  prepare(endpoint: Endpoint): UpstreamTarget | null;
+  /** The fetch used to reach it (the global fetch, or a service binding). */
+  fetch(request: Request): Promise<Response>;
+}

@@ -1,0 +1,129 @@
+/**
+ * What the gateway learns from a stream while relaying it: usage, whether the
+ * terminator arrived, how much text was delivered, and which events to drop.
+ * One observer per wire format; both are pure state machines over SseEvents.
+ */
+import type { SseEvent } from './framer';
+
+export interface Usage {
+  inputTokens: number;
+  outputTokens: number;
+  cachedTokens: number;
+}
+
+/** forward: pass on; drop: remove (usage chunk the client did not ask for); malformed: a fault. */
+export type Verdict = 'forward' | 'drop' | 'malformed';
+
+export interface StreamObserver {
+  observe(event: SseEvent): Verdict;
+  /** The stream's terminator was seen. */
+  readonly done: boolean;
+  readonly usage: Usage | null;
+  /** Characters of content delivered so far (text and tool-call arguments). */
+  readonly deliveredChars: number;
+  /** An error the upstream reported inside the stream, if any. */
+  readonly upstreamError: string | null;
+  /** A final SSE frame telling the client the stream failed. */
+  errorFrame(message: string, code: string): string;
+}
+
+type Json = Record<string, unknown>;
+
+function asObject(v: unknown): Json | null {
+  return typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Json) : null;
+}
+
+function num(v: unknown): number {
+  return typeof v === 'number' && Number.isFinite(v) ? v : 0;
+}
+
+function parse(data: string): Json | null {
+  try {
+    return asObject(JSON.parse(data));
+  } catch {
+    return null;
+  }
+}
+
+export function openAiObserver(options: { stripUsage: boolean }): StreamObserver {
+  const state = { done: false, usage: null as Usage | null, deliveredChars: 0, upstreamError: null as string | null };
+  return {
+    get done() { return state.done; },
+    get usage() { return state.usage; },
+    get deliveredChars() { return state.deliveredChars; },
+    get upstreamError() { return state.upstreamError; },
+    observe(event) {
+      if (event.data === '') return 'forward';
+      if (event.data === '[DONE]') {
+        state.done = true;
+        return 'forward';
+      }
+      const chunk = parse(event.data);
+      if (!chunk) return 'malformed';
+      const error = asObject(chunk.error);
+      if (error) state.upstreamError = String(error.message ?? 'upstream error');
+      const choices = Array.isArray(chunk.choices) ? chunk.choices : [];
+      for (const choice of choices) {
+        const delta = asObject(asObject(choice)?.delta);
+        if (!delta) continue;
+        if (typeof delta.content === 'string') state.deliveredChars += delta.content.length;
+        if (Array.isArray(delta.tool_calls)) {
+          for (const call of delta.tool_calls) {
+            const args = asObject(asObject(call)?.function)?.arguments;
+            if (typeof args === 'string') state.deliveredChars += args.length;
+          }
+        }
+      }
+      const usage = asObject(chunk.usage);
+      if (usage) {
+        state.usage = {
+          inputTokens: num(usage.prompt_tokens),
+          outputTokens: num(usage.completion_tokens),
+          cachedTokens: num(asObject(usage.prompt_tokens_details)?.cached_tokens),
+        };
+        if (options.stripUsage && choices.length === 0) return 'drop';
+      }
+      return 'forward';
+    },
+    errorFrame(message, code) {
+      return `data: ${JSON.stringify({ error: { message, type: 'server_error', param: null, code } })}\n\n`;
+    },
+  };
+}
+
+export function anthropicObserver(): StreamObserver {
+  const state = { done: false, usage: null as Usage | null, deliveredChars: 0, upstreamError: null as string | null };
+  const readUsage = (u: Json | null) => {
+    if (!u) return;
+    const prev = state.usage ?? { inputTokens: 0, outputTokens: 0, cachedTokens: 0 };
+    state.usage = {
+      inputTokens: 'input_tokens' in u ? num(u.input_tokens) : prev.inputTokens,
+      outputTokens: 'output_tokens' in u ? num(u.output_tokens) : prev.outputTokens,
+      cachedTokens: 'cache_read_input_tokens' in u ? num(u.cache_read_input_tokens) : prev.cachedTokens,
+    };
+  };
+  return {
+    get done() { return state.done; },
+    get usage() { return state.usage; },
+    get deliveredChars() { return state.deliveredChars; },
+    get upstreamError() { return state.upstreamError; },
+    observe(event) {
+      if (event.data === '') return 'forward';
+      const body = parse(event.data);
+      if (!body) return 'malformed';
+      const type = event.event ?? String(body.type ?? '');
+      if (type === 'message_start') readUsage(asObject(asObject(body.message)?.usage));
+      else if (type === 'message_delta') readUsage(asObject(body.usage));
+      else if (type === 'content_block_delta') {
+        const delta = asObject(body.delta);
+        const text = delta?.text ?? delta?.partial_json ?? delta?.thinking;
+        if (typeof text === 'string') state.deliveredChars += text.length;
+      } else if (type === 'message_stop') state.done = true;
+      else if (type === 'error') state.upstreamError = String(asObject(body.error)?.message ?? 'upstream error');
+      return 'forward';
+    },
+    errorFrame(message) {
+      return `event: error\ndata: ${JSON.stringify({ type: 'error', error: { type: 'api_error', message } })}\n\n`;
+    },
+  };
+}

@@ -1,0 +1,19 @@
+/**
+ * A gateway key as the hot path sees it. The same record is cached in isolate
+ * memory and in KV (JSON, validated on every read back) and built from D1.
+ */
+import { z } from 'zod';
+
+export const KeyRecord = z.object({
+  id: z.string(),
+  tenantId: z.string(),
+  status: z.enum(['active', 'revoked']),
+  /** Allowed model ids, exact or `provider/*`; null allows every model. */
+  models: z.array(z.string()).nullable(),
+  /** Epoch ms after which the key is refused; null never expires. */
+  expiresAt: z.number().nullable(),
+});
+export type KeyRecord = z.infer<typeof KeyRecord>;
+
+/** The prefix every gateway key carries, so leaked keys are recognisable by scanners. */
+export const KEY_PREFIX = 'ew_';

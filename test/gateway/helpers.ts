@@ -1,0 +1,58 @@
+/** Shared test helpers: seed keys straight into D1, call the gateway, read SSE. */
+import { env, SELF } from 'cloudflare:test';
+import { KEY_PREFIX } from '../../src/storage/key-record';
+import { randomToken, sha256Hex } from '../../src/util/crypto';
+
+export interface SeedKey {
+  tenantId?: string;
+  models?: string[] | null;
+  expiresAt?: number | null;
+  status?: 'active' | 'revoked';
+}
+
+export async function seedKey(options: SeedKey = {}): Promise<{ id: string; secret: string; hash: string }> {
+  const secret = KEY_PREFIX + randomToken();
+  const hash = await sha256Hex(secret);
+  const id = `key_${randomToken(9)}`;
+  await env.DB.prepare(
+    'INSERT INTO api_keys (id, tenant_id, name, key_hash, hint, status, models, expires_at, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
+  )
+    .bind(id, options.tenantId ?? 'ten_test', 'test', hash, `${KEY_PREFIX}…${secret.slice(-4)}`, options.status ?? 'active',
+      options.models ? JSON.stringify(options.models) : null, options.expiresAt ?? null, Date.now())
+    .run();
+  return { id, secret, hash };
+}
+
+export function post(path: string, body: unknown, key: string | null, headers: Record<string, string> = {}): Promise<Response> {
+  return SELF.fetch(`http://gw.test${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...(key ? { authorization: `Bearer ${key}` } : {}), ...headers },
+    body: typeof body === 'string' ? body : JSON.stringify(body),
+  });
+}
+
+export interface ParsedEvent {
+  event: string | null;
+  data: string;
+}
+
+/** Reads a whole SSE body into events (test-side parser, independent of src/sse). */
+export async function readSse(res: Response): Promise<ParsedEvent[]> {
+  const text = await res.text();
+  return text
+    .split(/\n\n/)
+    .filter((block) => block.trim() !== '')
+    .map((block) => {
+      let event: string | null = null;
+      const data: string[] = [];
+      for (const line of block.split('\n')) {
+        if (line.startsWith('event:')) event = line.slice(6).trim();
+        else if (line.startsWith('data:')) data.push(line.slice(5).trimStart());
+      }
+      return { event, data: data.join('\n') };
+    });
+}
+
+export function chatBody(content: string, extra: Record<string, unknown> = {}) {
+  return { model: 'mock/echo', messages: [{ role: 'user', content }], ...extra };
+}

@@ -1,0 +1,12 @@
+/** Applies the D1 migrations before each test file (storage is isolated per file). */
+import { applyD1Migrations, env } from 'cloudflare:test';
+
+declare global {
+  namespace Cloudflare {
+    interface Env {
+      TEST_MIGRATIONS: D1Migration[];
+    }
+  }
+}
+
+await applyD1Migrations(env.DB, env.TEST_MIGRATIONS);
