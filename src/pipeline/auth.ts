@@ -12,12 +12,13 @@ export type Principal = KeyRecord;
 
 export type KeyCheck =
   | { ok: true; principal: Principal }
-  | { ok: false; reason: 'unknown' | 'revoked' | 'expired' };
+  | { ok: false; reason: 'unknown' | 'revoked' | 'expired' | 'tenant_disabled' };
 
 /** Pure: may this record be used now? */
 export function checkKey(record: KeyRecord | null, now: number): KeyCheck {
   if (!record) return { ok: false, reason: 'unknown' };
   if (record.status !== 'active') return { ok: false, reason: 'revoked' };
+  if (record.tenantStatus !== 'active') return { ok: false, reason: 'tenant_disabled' };
   if (record.expiresAt !== null && record.expiresAt <= now) return { ok: false, reason: 'expired' };
   return { ok: true, principal: record };
 }
@@ -26,6 +27,7 @@ const MESSAGES: Record<Exclude<KeyCheck, { ok: true }>['reason'], [string, strin
   unknown: ['Incorrect API key provided.', 'invalid_api_key'],
   revoked: ['This API key has been revoked.', 'key_revoked'],
   expired: ['This API key has expired.', 'key_expired'],
+  tenant_disabled: ['The tenant that owns this API key is disabled.', 'tenant_disabled'],
 };
 
 export function extractKey(headers: Headers, allowXApiKey: boolean): string | null {

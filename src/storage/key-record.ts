@@ -3,6 +3,7 @@
  * memory and in KV (JSON, validated on every read back) and built from D1.
  */
 import { z } from 'zod';
+import { Budgets, CacheSettings, Limits } from './settings';
 
 export const KeyRecord = z.object({
   id: z.string(),
@@ -12,6 +13,15 @@ export const KeyRecord = z.object({
   models: z.array(z.string()).nullable(),
   /** Epoch ms after which the key is refused; null never expires. */
   expiresAt: z.number().nullable(),
+  /** The owning tenant's status: a disabled tenant's keys are refused. */
+  tenantStatus: z.enum(['active', 'disabled']).default('active'),
+  limits: Limits.default({}),
+  budgets: Budgets.default({}),
+  tenantLimits: Limits.default({}),
+  tenantBudgets: Budgets.default({}),
+  cache: CacheSettings.default({}),
+  /** Store prompts and completions in the logs for this key. */
+  logPayload: z.boolean().default(false),
 });
 export type KeyRecord = z.infer<typeof KeyRecord>;
 

@@ -1,0 +1,49 @@
+/**
+ * Per-key and per-tenant settings, one zod schema each, shared by the admin API
+ * (validation, OpenAPI), D1 (JSON columns) and the hot path (KeyRecord).
+ */
+import { z } from 'zod';
+
+const count = z.number().int().positive();
+
+/** Rate windows. Absent fields are unlimited. */
+export const Limits = z.strictObject({
+  /** Requests per minute. */
+  rpm: count.optional(),
+  /** Tokens (input + output) per minute. */
+  tpm: count.optional(),
+  /** Requests in flight at once. */
+  concurrent: count.optional(),
+  /** Largest max_tokens a request may ask for, and the reservation used when it sets none. */
+  max_tokens: count.optional(),
+});
+export type Limits = z.infer<typeof Limits>;
+
+const Window = z.strictObject({
+  day: z.number().positive().optional(),
+  month: z.number().positive().optional(),
+  total: z.number().positive().optional(),
+});
+
+/** Spending caps, in tokens and in USD, per UTC day, calendar month and in total. */
+export const Budgets = z.strictObject({
+  tokens: Window.optional(),
+  usd: Window.optional(),
+});
+export type Budgets = z.infer<typeof Budgets>;
+
+/** Response-cache behaviour for a key. */
+export const CacheSettings = z.strictObject({
+  /** Default TTL of exact-cache entries, seconds (KV minimum is 60). */
+  ttl_seconds: z.number().int().min(60).max(31_536_000).optional(),
+  /** Semantic cache; off unless enabled. */
+  semantic: z.boolean().optional(),
+  /** Cosine similarity needed for a semantic hit. */
+  threshold: z.number().min(0).max(1).optional(),
+  /** Allow semantic hits for requests with tools or temperature > 0. */
+  semantic_tools: z.boolean().optional(),
+  semantic_temperature: z.boolean().optional(),
+  /** Longest conversation (in messages) eligible for a semantic hit. */
+  semantic_max_turns: count.optional(),
+});
+export type CacheSettings = z.infer<typeof CacheSettings>;
