@@ -1,5 +1,5 @@
 /** Applies the D1 migrations before each test file (storage is isolated per file). */
-import { applyD1Migrations, env } from 'cloudflare:test';
+import { applyD1Migrations, env, type D1Migration } from 'cloudflare:test';
 
 declare global {
   namespace Cloudflare {

@@ -1,0 +1,122 @@
+// Starts the local stack (mock LLM + gateway under `wrangler dev`, both on 127.0.0.1),
+// applies D1 migrations and seeds a dev tenant and key through the admin API.
+// Used by `npm run dev` (scripts/dev.mjs) and by the end-to-end tests.
+import { spawn, spawnSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const WRANGLER = join(ROOT, 'node_modules', '.bin', 'wrangler');
+
+/** Reads ADMIN_TOKEN from .dev.vars, creating the file with a random token on first run. */
+export function ensureDevVars(file = join(ROOT, '.dev.vars')) {
+  const existing = existsSync(file) ? readFileSync(file, 'utf8') : '';
+  const match = /^ADMIN_TOKEN\s*=\s*"?([^"\n]+)"?\s*$/m.exec(existing);
+  if (match) return { adminToken: match[1], created: false };
+  const adminToken = `ewadm_${randomBytes(24).toString('base64url')}`;
+  const prefix = existing && !existing.endsWith('\n') ? `${existing}\n` : existing;
+  writeFileSync(file, `${prefix}# Local secrets for wrangler dev (git-ignored).\nADMIN_TOKEN="${adminToken}"\n`, { mode: 0o600 });
+  return { adminToken, created: true };
+}
+
+export function migrate(persistTo) {
+  const args = ['d1', 'migrations', 'apply', 'DB', '--local', ...(persistTo ? ['--persist-to', persistTo] : [])];
+  const run = spawnSync(WRANGLER, args, { cwd: ROOT, encoding: 'utf8', env: { ...process.env, CI: 'true' } });
+  if (run.status !== 0) throw new Error(`D1 migrations failed:\n${run.stdout}\n${run.stderr}`);
+}
+
+function startWrangler(args, label, { quiet }) {
+  const child = spawn(WRANGLER, ['dev', ...args], {
+    cwd: ROOT,
+    env: { ...process.env, WRANGLER_SEND_METRICS: 'false', CI: 'true' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: process.platform !== 'win32',
+  });
+  let output = '';
+  const onData = (d) => {
+    output += d;
+    if (output.length > 200_000) output = output.slice(-100_000);
+    if (!quiet) process.stdout.write(`[${label}] ${d}`);
+  };
+  child.stdout.on('data', onData);
+  child.stderr.on('data', onData);
+  return { child, output: () => output };
+}
+
+async function waitFor(url, proc, timeoutMs) {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (proc.child.exitCode !== null) throw new Error(`wrangler exited early:\n${proc.output()}`);
+    try {
+      const res = await fetch(url);
+      if (res.status < 500) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  throw new Error(`Timed out waiting for ${url}:\n${proc.output()}`);
+}
+
+/**
+ * Starts mock LLM and gateway. Returns their URLs and a stop() that ends both.
+ * `vars` are passed to the gateway as --var (e.g. ADMIN_TOKEN for tests).
+ */
+export async function startStack({ port = 8787, mockPort = 8788, persistTo, vars = {}, quiet = false, timeoutMs = 90_000 } = {}) {
+  const ip = '127.0.0.1';
+  const common = ['--ip', ip, '--show-interactive-dev-session=false', '--inspector-port', '0'];
+  const mock = startWrangler(['-c', 'workers/mock-llm/wrangler.toml', '--port', String(mockPort), ...common], 'mock-llm', { quiet });
+  const gatewayVars = { MOCK_LLM_URL: `http://${ip}:${mockPort}/v1`, ...vars };
+  const gateway = startWrangler([
+    '--port', String(port), ...common,
+    ...(persistTo ? ['--persist-to', persistTo] : []),
+    ...Object.entries(gatewayVars).flatMap(([k, v]) => ['--var', `${k}:${v}`]),
+  ], 'gateway', { quiet });
+  const stop = () => {
+    for (const p of [gateway, mock]) {
+      try {
+        process.kill(-p.child.pid, 'SIGTERM');
+      } catch {
+        p.child.kill('SIGTERM');
+      }
+    }
+  };
+  try {
+    await Promise.all([waitFor(`http://${ip}:${mockPort}/v1/models`, mock, timeoutMs), waitFor(`http://${ip}:${port}/healthz`, gateway, timeoutMs)]);
+  } catch (err) {
+    stop();
+    throw err;
+  }
+  return { url: `http://${ip}:${port}`, mockUrl: `http://${ip}:${mockPort}`, stop };
+}
+
+async function admin(url, token, method, path, body) {
+  const res = await fetch(`${url}/admin${path}`, {
+    method,
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+    body: body ? JSON.stringify(body) : undefined,
+  });
+  const json = await res.json().catch(() => ({}));
+  if (!res.ok) throw new Error(`admin ${method} ${path} → ${res.status}: ${JSON.stringify(json)}`);
+  return json;
+}
+
+/**
+ * Makes sure a dev tenant and key exist: reuses the key saved in `keyFile` if the
+ * gateway still accepts it, otherwise creates both through the admin API.
+ */
+export async function ensureDevKey(url, adminToken, keyFile) {
+  if (existsSync(keyFile)) {
+    const saved = JSON.parse(readFileSync(keyFile, 'utf8'));
+    const res = await fetch(`${url}/v1/models`, { headers: { authorization: `Bearer ${saved.key}` } });
+    if (res.ok) return { ...saved, created: false };
+  }
+  const tenant = await admin(url, adminToken, 'POST', '/tenants', { name: 'dev' });
+  const key = await admin(url, adminToken, 'POST', '/keys', { tenant_id: tenant.id, name: 'dev key' });
+  const saved = { tenant_id: tenant.id, key_id: key.id, key: key.key };
+  mkdirSync(dirname(keyFile), { recursive: true });
+  writeFileSync(keyFile, JSON.stringify(saved, null, 2), { mode: 0o600 });
+  return { ...saved, created: true };
+}

@@ -1,0 +1,29 @@
+// Starts a throwaway stack for one e2e test file: fresh D1/KV state in a temp dir, own ports.
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ensureDevKey, migrate, startStack } from '../../scripts/stack.mjs';
+
+export async function startTestStack(portBase) {
+  const persistTo = mkdtempSync(join(tmpdir(), 'edgeway-e2e-'));
+  const adminToken = `test_${randomBytes(12).toString('hex')}`;
+  migrate(persistTo);
+  const stack = await startStack({ port: portBase, mockPort: portBase + 1, persistTo, vars: { ADMIN_TOKEN: adminToken }, quiet: true });
+  try {
+    const dev = await ensureDevKey(stack.url, adminToken, join(persistTo, 'dev-key.json'));
+    return {
+      ...stack,
+      adminToken,
+      key: dev.key,
+      tenantId: dev.tenant_id,
+      stop() {
+        stack.stop();
+        rmSync(persistTo, { recursive: true, force: true });
+      },
+    };
+  } catch (err) {
+    stack.stop();
+    throw err;
+  }
+}
