@@ -87,11 +87,12 @@ export function createApp() {
 
   app.route('/admin', createAdminApp());
 
-  app.use('/v1/*', auth(), metadata);
-  app.post('/v1/chat/completions', proxy('chat'));
-  app.post('/v1/embeddings', proxy('embeddings'));
-  app.post('/v1/messages', proxy('messages'));
-  app.get('/v1/models', listModels);
+  // Auth is attached per route so unknown paths answer 404 before any key check.
+  const gate = [auth(), metadata] as const;
+  app.post('/v1/chat/completions', ...gate, proxy('chat'));
+  app.post('/v1/embeddings', ...gate, proxy('embeddings'));
+  app.post('/v1/messages', ...gate, proxy('messages'));
+  app.get('/v1/models', ...gate, listModels);
   app.all('/v1/chat/completions', methodNotAllowed('POST'));
   app.all('/v1/embeddings', methodNotAllowed('POST'));
   app.all('/v1/messages', methodNotAllowed('POST'));

@@ -35,7 +35,7 @@ describe('POST /v1/chat/completions (JSON)', () => {
     expect(res.status).toBe(429);
     expect(res.headers.get('x-edgeway-error-source')).toBe('provider');
     expect(res.headers.get('retry-after')).toBe('1');
-    expect(await res.json()).toMatchObject({ error: { type: 'rate_limit_error' } });
+    expect(await res.json()).toMatchObject({ error: { code: 'rate_limit_exceeded' } });
   });
 
   it('maps a provider 500 to the same status, never a 200', async () => {
