@@ -33,6 +33,10 @@ const requestContext = createMiddleware<AppEnv>(async function requestContext(c,
   res.headers.set('cf-aig-log-id', requestId);
   const overhead = Math.max(0, performance.now() - startedAt - c.var.upstreamMs);
   res.headers.set('x-edgeway-overhead-ms', overhead.toFixed(1));
+  if (record.cache) {
+    res.headers.set('x-edgeway-cache', record.cache);
+    res.headers.set('cf-aig-cache-status', record.cache);
+  }
   if (!c.req.path.startsWith('/v1/')) return;
   const status = res.status;
   const error = c.error instanceof GatewayError ? c.error : null;

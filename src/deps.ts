@@ -2,6 +2,7 @@
  * The one place that turns bindings into adapters, choosing local fallbacks
  * where a binding is absent. Built once per isolate and env.
  */
+import { ExactCache } from './cache/exact-cache';
 import { readConfig, type Config } from './config';
 import type { Bindings } from './env';
 import { type Limiter, unlimited } from './pipeline/limits';
@@ -16,6 +17,7 @@ export interface Deps {
   readonly keys: KeyStore;
   readonly limiter: Limiter;
   readonly logs: LogSink;
+  readonly cache: ExactCache;
 }
 
 const built = new WeakMap<object, Deps>();
@@ -29,6 +31,7 @@ export function getDeps(env: Bindings): Deps {
       keys: new TieredKeyStore(env.KV_KEYS, d1KeyLoader(env.DB)),
       limiter: unlimited,
       logs: env.LOG_QUEUE ? queueSink(env.LOG_QUEUE) : consoleSink,
+      cache: new ExactCache(env.KV_CACHE),
     };
     built.set(env, deps);
   }

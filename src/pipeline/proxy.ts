@@ -1,25 +1,27 @@
 /**
  * The request pipeline, in order, written once for every proxied endpoint:
- * (auth ran as middleware) → policy → limits → cache → route → stream → (log in app.ts).
+ * (auth ran as middleware) → policy → limits ∥ cache → route → stream → (log in app.ts).
+ * The limits reservation and the cache lookup run concurrently: neither needs
+ * the other, and both must finish before the upstream call.
  */
 import type { Context } from 'hono';
 import { ENDPOINTS, type Endpoint } from '../api/endpoints';
 import { readJsonBody } from '../api/read-body';
 import { parseProxyRequest } from '../api/request';
 import { upstreamBody } from '../api/upstream-body';
-import { usageFromJson } from '../api/usage';
 import type { AppEnv } from '../context';
 import { GatewayError, badRequest } from '../errors';
-import { anthropicObserver, openAiObserver } from '../sse/observer';
+import { NO_USAGE, cachedResponse, lookupCache, planCache } from './cache';
 import { checkPolicy } from './policy';
+import { maxAttempts, requestTimeout } from './request-headers';
+import { respondJson, respondStream } from './respond';
 import { dispatch, resolveRoute } from './route';
-import { relay } from './stream';
-import { requestTimeout, maxAttempts } from './request-headers';
 
 export function proxy(endpoint: Endpoint) {
   const spec = ENDPOINTS[endpoint];
   return async function proxyRequest(c: Context<AppEnv>): Promise<Response> {
     const { deps, principal, record } = c.var;
+    const headers = c.req.raw.headers;
     const request = parseProxyRequest(endpoint, await readJsonBody(c.req.raw, deps.config.maxBodyBytes));
     record.model = request.model;
     record.stream = request.stream;
@@ -31,9 +33,28 @@ export function proxy(endpoint: Endpoint) {
     const decision = checkPolicy(principal, request, Date.now());
     if (!decision.allow) throw new GatewayError(decision.status, decision.message, { code: decision.code, param: decision.param });
 
-    const reservation = await deps.limiter.reserve(principal, request);
+    const plan = await planCache(principal, request, route, headers);
+    const [reserved, looked] = await Promise.allSettled([deps.limiter.reserve(principal, request), lookupCache(deps.cache, plan)]);
+    if (reserved.status === 'rejected') {
+      if (looked.status === 'fulfilled' && looked.value.entry === null) looked.value.release(null);
+      throw reserved.reason;
+    }
+    const reservation = reserved.value;
+    if (looked.status === 'rejected') {
+      c.executionCtx.waitUntil(reservation.settle(null));
+      throw looked.reason;
+    }
+    const lookup = looked.value;
+    record.cache = lookup.status;
+    const out = new Headers(reservation.headers);
+    if (lookup.entry) {
+      // Hits count toward request rate limits (the reservation stands) but spend no tokens.
+      record.usage = lookup.entry.usage;
+      if (lookup.score !== null) out.set('x-edgeway-cache-similarity', lookup.score.toFixed(4));
+      c.executionCtx.waitUntil(reservation.settle(NO_USAGE));
+      return cachedResponse(lookup.entry, request, out);
+    }
 
-    const headers = c.req.raw.headers;
     let dispatched;
     try {
       dispatched = await dispatch(route, {
@@ -43,47 +64,14 @@ export function proxy(endpoint: Endpoint) {
         awaitFirstChunk: request.stream,
       });
     } catch (err) {
+      lookup.release(null);
       c.executionCtx.waitUntil(reservation.settle(null));
       throw err;
     }
     c.set('upstreamMs', dispatched.upstreamMs);
     record.attempts = dispatched.attempts;
 
-    const out = new Headers(reservation.headers);
-    if (request.stream && dispatched.reader) {
-      record.ttftMs = performance.now() - c.var.startedAt;
-      const observer = route.target.format === 'anthropic'
-        ? anthropicObserver()
-        : openAiObserver({ stripUsage: !request.clientWantsUsage });
-      const { body, outcome } = relay({
-        reader: dispatched.reader,
-        first: dispatched.first ?? null,
-        observer,
-        idleTimeoutMs: deps.config.idleTimeoutMs,
-        abortUpstream: () => dispatched.abort.abort(),
-      });
-      record.done = outcome.then(async (o) => {
-        record.usage = o.usage;
-        record.streamCompleted = o.completed;
-        record.lateError = o.error?.code ?? (o.cancelledByClient ? 'client_disconnected' : null);
-        await reservation.settle(o.usage);
-      });
-      out.set('content-type', 'text/event-stream; charset=utf-8');
-      out.set('cache-control', 'no-cache');
-      return new Response(body, { status: dispatched.response.status, headers: out });
-    }
-
-    const text = await dispatched.response.text();
-    let parsed: unknown = null;
-    try {
-      parsed = JSON.parse(text);
-    } catch {
-      c.executionCtx.waitUntil(reservation.settle(null));
-      throw new GatewayError(502, 'The provider returned a body that is not JSON.', { code: 'bad_upstream_response', source: 'provider' });
-    }
-    record.usage = usageFromJson(route.target.format, parsed);
-    c.executionCtx.waitUntil(reservation.settle(record.usage));
-    out.set('content-type', 'application/json');
-    return new Response(text, { status: dispatched.response.status, headers: out });
+    const context = { c, request, route, dispatched, reservation, plan, release: lookup.release, headers: out };
+    return request.stream && dispatched.reader ? respondStream(context) : respondJson(context);
   };
 }

@@ -45,7 +45,10 @@ function parse(data: string): Json | null {
   }
 }
 
-export function openAiObserver(options: { stripUsage: boolean }): StreamObserver {
+/** Called with every parsed JSON event, e.g. to assemble the full response for the cache. */
+export type ChunkListener = (chunk: Record<string, unknown>, event: string | null) => void;
+
+export function openAiObserver(options: { stripUsage: boolean; onChunk?: ChunkListener }): StreamObserver {
   const state = { done: false, usage: null as Usage | null, deliveredChars: 0, upstreamError: null as string | null };
   return {
     get done() { return state.done; },
@@ -60,6 +63,7 @@ export function openAiObserver(options: { stripUsage: boolean }): StreamObserver
       }
       const chunk = parse(event.data);
       if (!chunk) return 'malformed';
+      options.onChunk?.(chunk, event.event);
       const error = asObject(chunk.error);
       if (error) state.upstreamError = String(error.message ?? 'upstream error');
       const choices = Array.isArray(chunk.choices) ? chunk.choices : [];
@@ -91,7 +95,7 @@ export function openAiObserver(options: { stripUsage: boolean }): StreamObserver
   };
 }
 
-export function anthropicObserver(): StreamObserver {
+export function anthropicObserver(options: { onChunk?: ChunkListener } = {}): StreamObserver {
   const state = { done: false, usage: null as Usage | null, deliveredChars: 0, upstreamError: null as string | null };
   const readUsage = (u: Json | null) => {
     if (!u) return;
@@ -111,6 +115,7 @@ export function anthropicObserver(): StreamObserver {
       if (event.data === '') return 'forward';
       const body = parse(event.data);
       if (!body) return 'malformed';
+      options.onChunk?.(body, event.event);
       const type = event.event ?? String(body.type ?? '');
       if (type === 'message_start') readUsage(asObject(asObject(body.message)?.usage));
       else if (type === 'message_delta') readUsage(asObject(body.usage));

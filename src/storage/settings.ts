@@ -34,6 +34,8 @@ export type Budgets = z.infer<typeof Budgets>;
 
 /** Response-cache behaviour for a key. */
 export const CacheSettings = z.strictObject({
+  /** Exact cache for this key's requests (a request can also opt in with cf-aig-cache-ttl). */
+  exact: z.boolean().optional(),
   /** Default TTL of exact-cache entries, seconds (KV minimum is 60). */
   ttl_seconds: z.number().int().min(60).max(31_536_000).optional(),
   /** Semantic cache; off unless enabled. */

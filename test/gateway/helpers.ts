@@ -8,19 +8,32 @@ export interface SeedKey {
   models?: string[] | null;
   expiresAt?: number | null;
   status?: 'active' | 'revoked';
+  cache?: Record<string, unknown>;
+  limits?: Record<string, unknown>;
+  budgets?: Record<string, unknown>;
+  logPayload?: boolean;
 }
 
-export async function seedKey(options: SeedKey = {}): Promise<{ id: string; secret: string; hash: string }> {
+/** Inserts a tenant (if new) and a key straight into D1, as the admin API would store them. */
+export async function seedKey(options: SeedKey = {}): Promise<{ id: string; secret: string; hash: string; tenantId: string }> {
   const secret = KEY_PREFIX + randomToken();
   const hash = await sha256Hex(secret);
   const id = `key_${randomToken(9)}`;
-  await env.DB.prepare(
-    'INSERT INTO api_keys (id, tenant_id, name, key_hash, hint, status, models, expires_at, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
-  )
-    .bind(id, options.tenantId ?? 'ten_test', 'test', hash, `${KEY_PREFIX}…${secret.slice(-4)}`, options.status ?? 'active',
-      options.models ? JSON.stringify(options.models) : null, options.expiresAt ?? null, Date.now())
-    .run();
-  return { id, secret, hash };
+  const tenantId = options.tenantId ?? 'ten_test';
+  const now = Date.now();
+  await env.DB.batch([
+    env.DB.prepare('INSERT OR IGNORE INTO tenants (id, name, created_at, updated_at) VALUES (?, ?, ?, ?)').bind(tenantId, tenantId, now, now),
+    env.DB.prepare(
+      `INSERT INTO api_keys (id, tenant_id, name, key_hash, hint, status, models, expires_at, cache, limits, budgets, log_payload, created_at, updated_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    ).bind(
+      id, tenantId, 'test', hash, `${KEY_PREFIX}…${secret.slice(-4)}`, options.status ?? 'active',
+      options.models ? JSON.stringify(options.models) : null, options.expiresAt ?? null,
+      JSON.stringify(options.cache ?? {}), JSON.stringify(options.limits ?? {}), JSON.stringify(options.budgets ?? {}),
+      options.logPayload ? 1 : 0, now, now,
+    ),
+  ]);
+  return { id, secret, hash, tenantId };
 }
 
 export function post(path: string, body: unknown, key: string | null, headers: Record<string, string> = {}): Promise<Response> {

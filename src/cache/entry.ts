@@ -1,0 +1,13 @@
+/** The shape of a cached response, as stored in KV and validated when read back. */
+import { z } from 'zod';
+
+export const CachedEntry = z.object({
+  v: z.literal(1),
+  format: z.enum(['openai', 'anthropic']),
+  endpoint: z.enum(['chat', 'embeddings', 'messages']),
+  /** The complete JSON response (assembled from the stream when the original was streamed). */
+  body: z.record(z.string(), z.unknown()),
+  usage: z.object({ inputTokens: z.number(), outputTokens: z.number(), cachedTokens: z.number() }),
+  storedAt: z.number(),
+});
+export type CachedEntry = z.infer<typeof CachedEntry>;

@@ -1,0 +1,78 @@
+/**
+ * Stage 4, cache: plan (key and directives), look up (exact, then coalesced
+ * in-flight twin), answer hits in the client's format, and store complete 2xx
+ * answers off the response path. Keys are scoped by tenant, so one tenant can
+ * never read another's entries.
+ */
+import type { ProxyRequest } from '../api/request';
+import type { CachedEntry } from '../cache/entry';
+import type { ExactCache } from '../cache/exact-cache';
+import { cacheDirectives, type CacheDirectives } from '../cache/directives';
+import { exactCacheKey } from '../cache/key';
+import { replaySse } from '../cache/replay';
+import type { Usage } from '../sse/observer';
+import type { Principal } from './auth';
+import type { Route } from './route';
+
+export type CacheStatus = 'HIT' | 'SEMANTIC' | 'MISS' | 'BYPASS';
+
+export interface CachePlan {
+  /** Null when neither lookup nor store applies. */
+  readonly key: string | null;
+  readonly directives: CacheDirectives;
+}
+
+export type CacheLookup =
+  | { readonly status: 'HIT' | 'SEMANTIC'; readonly entry: CachedEntry; readonly score: number | null }
+  | { readonly status: 'MISS' | 'BYPASS'; readonly entry: null; readonly release: (entry: CachedEntry | null) => void };
+
+export const NO_USAGE: Usage = { inputTokens: 0, outputTokens: 0, cachedTokens: 0 };
+const noop = () => {};
+
+export async function planCache(principal: Principal, request: ProxyRequest, route: Route, headers: Headers): Promise<CachePlan> {
+  const directives = cacheDirectives(headers, principal.cache);
+  if (!directives.lookup && !directives.store) return { key: null, directives };
+  const key = await exactCacheKey({
+    tenantId: principal.tenantId,
+    provider: route.providerId,
+    endpoint: request.endpoint,
+    model: request.model,
+    body: request.body,
+    namespace: directives.namespace,
+  });
+  return { key, directives };
+}
+
+export async function lookupCache(cache: ExactCache, plan: CachePlan): Promise<CacheLookup> {
+  if (!plan.key) return { status: 'BYPASS', entry: null, release: noop };
+  if (!plan.directives.lookup) return { status: 'BYPASS', entry: null, release: noop };
+  const stored = await cache.get(plan.key);
+  if (stored) return { status: 'HIT', entry: stored, score: null };
+  const twin = cache.joinInflight(plan.key);
+  if (twin) {
+    const entry = await twin;
+    if (entry) return { status: 'HIT', entry, score: null };
+  }
+  return { status: 'MISS', entry: null, release: plan.directives.store ? cache.lead(plan.key) : noop };
+}
+
+/** The cached answer in the shape the client asked for now (JSON, or SSE if it streams). */
+export function cachedResponse(entry: CachedEntry, request: ProxyRequest, headers: Headers): Response {
+  if (request.stream) {
+    headers.set('content-type', 'text/event-stream; charset=utf-8');
+    headers.set('cache-control', 'no-cache');
+    return new Response(replaySse(entry, request.clientWantsUsage), { status: 200, headers });
+  }
+  headers.set('content-type', 'application/json');
+  return new Response(JSON.stringify(entry.body), { status: 200, headers });
+}
+
+export function cacheEntry(request: ProxyRequest, format: 'openai' | 'anthropic', body: unknown, usage: Usage | null, now: number): CachedEntry | null {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) return null;
+  return { v: 1, format, endpoint: request.endpoint, body: body as Record<string, unknown>, usage: usage ?? NO_USAGE, storedAt: now };
+}
+
+export async function storeCache(cache: ExactCache, plan: CachePlan, entry: CachedEntry): Promise<void> {
+  if (!plan.key || !plan.directives.store) return;
+  await cache.put(plan.key, entry, plan.directives.ttlSeconds);
+}
