@@ -27,7 +27,7 @@ export default defineConfig(async () => {
             cloudflareTest({
               wrangler: { configPath: './wrangler.toml' },
               miniflare: {
-                bindings: { TEST_MIGRATIONS: migrations, MOCK_LLM_URL: 'http://mock-llm.internal/v1', UPSTREAM_IDLE_TIMEOUT_MS: '300' },
+                bindings: { TEST_MIGRATIONS: migrations, MOCK_LLM_URL: 'http://mock-llm.internal/v1', UPSTREAM_IDLE_TIMEOUT_MS: '300', ADMIN_TOKEN: 'test-admin-token' },
                 serviceBindings: { MOCK_LLM: 'mock-llm' },
                 workers: [{ name: 'mock-llm', modules: true, scriptPath: MOCK_BUNDLE, compatibilityDate: '2026-04-01' }],
               },

@@ -9,7 +9,9 @@ import { type Limiter, unlimited } from './pipeline/limits';
 import { consoleSink, queueSink, type LogSink } from './pipeline/log';
 import { buildRegistry, type ProviderRegistry } from './providers/registry';
 import { d1KeyLoader } from './storage/d1-keys';
+import { D1KeyAdminStore, type KeyAdminStore } from './storage/key-admin-store';
 import { TieredKeyStore, type KeyStore } from './storage/key-store';
+import { D1TenantStore, type TenantStore } from './storage/tenant-store';
 
 export interface Deps {
   readonly config: Config;
@@ -17,6 +19,9 @@ export interface Deps {
   readonly keys: KeyStore;
   readonly limiter: Limiter;
   readonly logs: LogSink;
+  /** Admin repositories (D1); never used on the /v1 hot path. */
+  readonly tenants: TenantStore;
+  readonly apiKeys: KeyAdminStore;
   readonly cache: ExactCache;
 }
 
@@ -31,6 +36,8 @@ export function getDeps(env: Bindings): Deps {
       keys: new TieredKeyStore(env.KV_KEYS, d1KeyLoader(env.DB)),
       limiter: unlimited,
       logs: env.LOG_QUEUE ? queueSink(env.LOG_QUEUE) : consoleSink,
+      tenants: new D1TenantStore(env.DB),
+      apiKeys: new D1KeyAdminStore(env.DB),
       cache: new ExactCache(env.KV_CACHE),
     };
     built.set(env, deps);

@@ -2,9 +2,16 @@
 import { Hono } from 'hono';
 import type { AppEnv } from '../context';
 import { adminAuth } from './auth';
+import { keysRouter } from './keys';
+import { openApiDocument } from './openapi';
+import { tenantsRouter } from './tenants';
 
 export function createAdminApp() {
   const admin = new Hono<AppEnv>();
+  // The OpenAPI document is public (no data in it), so it sits before the guard.
+  admin.get('/openapi.json', (c) => c.json(openApiDocument()));
   admin.use('*', adminAuth);
+  admin.route('/tenants', tenantsRouter());
+  admin.route('/keys', keysRouter());
   return admin;
 }

@@ -1,28 +1,63 @@
-/** Reads key records from D1, the source of truth behind the KeyStore's caches. */
+/**
+ * Reads key records from D1, the source of truth behind the KeyStore's caches:
+ * the key joined with its tenant, every JSON column validated into a KeyRecord.
+ *
+ * Rotation grace: a hash that matches a key's previous_hash yields the same key
+ * with its expiry clamped to the end of the grace period, so the record stays
+ * correct however long the caches keep it, and checkKey refuses it on time
+ * without this loader needing a clock. A key whose tenant row is missing cannot
+ * exist (foreign key), and would be refused as unknown.
+ */
+import { jsonColumn } from './entities';
 import { KeyRecord } from './key-record';
 import type { KeyLoader } from './key-store';
 
 interface KeyRow {
   id: string;
   tenant_id: string;
+  key_hash: string;
   status: string;
   models: string | null;
   expires_at: number | null;
+  limits: string;
+  budgets: string;
+  cache: string;
+  log_payload: number;
+  previous_expires_at: number | null;
+  tenant_status: string;
+  tenant_limits: string;
+  tenant_budgets: string;
 }
+
+const SELECT = `
+  SELECT k.id, k.tenant_id, k.key_hash, k.status, k.models, k.expires_at, k.limits, k.budgets, k.cache, k.log_payload,
+         k.previous_expires_at, t.status AS tenant_status, t.limits AS tenant_limits, t.budgets AS tenant_budgets
+  FROM api_keys k JOIN tenants t ON t.id = k.tenant_id
+  WHERE k.key_hash = ?1 OR k.previous_hash = ?1
+  LIMIT 1`;
 
 export function d1KeyLoader(db: D1Database): KeyLoader {
   return async (hash) => {
-    const row = await db
-      .prepare('SELECT id, tenant_id, status, models, expires_at FROM api_keys WHERE key_hash = ?')
-      .bind(hash)
-      .first<KeyRow>();
+    const row = await db.prepare(SELECT).bind(hash).first<KeyRow>();
     if (!row) return null;
+    const inGrace = row.key_hash !== hash;
     return KeyRecord.parse({
       id: row.id,
       tenantId: row.tenant_id,
       status: row.status,
-      models: row.models === null ? null : JSON.parse(row.models),
-      expiresAt: row.expires_at,
+      models: jsonColumn(row.models),
+      expiresAt: inGrace ? earliest(row.expires_at, row.previous_expires_at ?? 0) : row.expires_at,
+      tenantStatus: row.tenant_status,
+      limits: jsonColumn(row.limits),
+      budgets: jsonColumn(row.budgets),
+      tenantLimits: jsonColumn(row.tenant_limits),
+      tenantBudgets: jsonColumn(row.tenant_budgets),
+      cache: jsonColumn(row.cache),
+      logPayload: row.log_payload === 1,
     });
   };
+}
+
+function earliest(a: number | null, b: number): number {
+  return a === null ? b : Math.min(a, b);
 }

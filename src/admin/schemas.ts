@@ -1,0 +1,99 @@
+/**
+ * Every admin request and response shape, one zod schema each. The routers
+ * validate with them and /admin/openapi.json is generated from them, so the
+ * document cannot drift from what the API accepts. Bodies and queries are
+ * strict: an unknown field is a 400, so a typo never passes silently.
+ */
+import { z } from 'zod';
+import { ApiKey, KeyStatus, Metadata, ModelList, Tenant, TenantStatus, Timestamp } from '../storage/entities';
+import { decodeCursor } from '../storage/page';
+import { Budgets, CacheSettings, Limits } from '../storage/settings';
+
+/** Longest grace a rotated-out secret may keep: one week. */
+export const MAX_GRACE_SECONDS = 7 * 86_400;
+
+const Name = z.string().trim().min(1).max(200);
+const Id = z.string().min(1).max(64);
+const nonEmpty = (o: object) => Object.keys(o).length > 0;
+
+export const TenantCreate = z.strictObject({
+  name: Name,
+  limits: Limits.optional(),
+  budgets: Budgets.optional(),
+  metadata: Metadata.optional(),
+});
+
+export const TenantUpdate = z
+  .strictObject({
+    name: Name.optional(),
+    status: TenantStatus.optional(),
+    limits: Limits.optional(),
+    budgets: Budgets.optional(),
+    metadata: Metadata.optional(),
+  })
+  .refine(nonEmpty, 'send at least one field to change');
+
+const KeySettings = {
+  name: z.string().trim().max(200).optional(),
+  models: ModelList.optional(),
+  limits: Limits.optional(),
+  budgets: Budgets.optional(),
+  cache: CacheSettings.optional(),
+  log_payload: z.boolean().optional(),
+  metadata: Metadata.optional(),
+  expires_at: Timestamp.nullable().optional().describe('Epoch milliseconds, in the future; null never expires.'),
+};
+
+export const KeyCreate = z.strictObject({ tenant_id: Id, ...KeySettings });
+
+export const KeyUpdate = z.strictObject(KeySettings).refine(nonEmpty, 'send at least one field to change');
+
+export const KeyRotate = z.strictObject({
+  grace_seconds: z.number().int().min(0).max(MAX_GRACE_SECONDS).optional()
+    .describe('How long the replaced secret keeps working; 0 or absent ends it at once.'),
+});
+
+const Cursor = z
+  .string()
+  .max(256)
+  .transform((raw, ctx) => {
+    const cursor = decodeCursor(raw);
+    if (!cursor) ctx.addIssue({ code: 'custom', message: 'not a next_cursor from a previous page' });
+    return cursor;
+  })
+  .describe('next_cursor from the previous page.');
+
+const PageQuery = {
+  limit: z.coerce.number().int().min(1).max(100).default(20).describe('Page size, 1–100.'),
+  cursor: Cursor.optional(),
+};
+
+export const TenantListQuery = z.strictObject({ ...PageQuery, status: TenantStatus.optional() });
+
+export const KeyListQuery = z.strictObject({ tenant_id: Id, ...PageQuery, status: KeyStatus.optional() });
+
+/** Optional on every single-key route: scopes it to one tenant, so another tenant's key is a 404. */
+export const KeyScopeQuery = z.strictObject({ tenant_id: Id.optional() });
+
+export const KeyWithSecret = ApiKey.extend({
+  key: z.string().describe('The secret. Returned only by create and rotate; store it now.'),
+});
+
+function listOf<T extends z.ZodType>(item: T) {
+  return z.object({
+    object: z.literal('list'),
+    data: z.array(item),
+    has_more: z.boolean(),
+    next_cursor: z.string().nullable(),
+  });
+}
+
+export const TenantList = listOf(Tenant);
+export const KeyList = listOf(ApiKey);
+
+export const ErrorEnvelope = z.object({
+  error: z.object({ message: z.string(), type: z.string(), param: z.string().nullable(), code: z.string().nullable() }),
+});
+
+export { ApiKey, Tenant };
+export type KeyWithSecret = z.infer<typeof KeyWithSecret>;

@@ -1,0 +1,61 @@
+/**
+ * /admin/tenants: create, list, get, update, disable and enable.
+ * A change to a tenant's status, limits or budgets is part of every one of its
+ * keys' records, so those keys' cached lookups are invalidated before answering.
+ */
+import { Hono, type Context } from 'hono';
+import type { AppEnv } from '../context';
+import { GatewayError } from '../errors';
+import type { Tenant } from '../storage/entities';
+import type { TenantPatch } from '../storage/tenant-store';
+import { invalidateHashes } from './invalidate';
+import { listBody } from './pagination';
+import { TenantCreate, TenantListQuery, TenantUpdate } from './schemas';
+import { readBody, readQuery } from './validate';
+
+export function tenantNotFound(id: string): GatewayError {
+  return new GatewayError(404, `No tenant with id '${id}'.`, { code: 'tenant_not_found', param: 'tenant_id' });
+}
+
+/** Applies a patch and invalidates the keys whose records it changes. */
+async function updateTenant(c: Context<AppEnv>, id: string, patch: TenantPatch, now: number): Promise<Tenant> {
+  const { tenants, apiKeys, keys } = c.var.deps;
+  const tenant = await tenants.update(id, patch, now);
+  if (!tenant) throw tenantNotFound(id);
+  if (patch.status !== undefined || patch.limits !== undefined || patch.budgets !== undefined) {
+    await invalidateHashes(keys, await apiKeys.tenantHashes(id));
+  }
+  return tenant;
+}
+
+export function tenantsRouter(now: () => number = Date.now) {
+  const router = new Hono<AppEnv>();
+
+  router.post('/', async (c) => {
+    const input = await readBody(c, TenantCreate);
+    return c.json(await c.var.deps.tenants.create(input, now()), 201);
+  });
+
+  router.get('/', async (c) => {
+    const query = readQuery(c, TenantListQuery);
+    const page = await c.var.deps.tenants.list({ limit: query.limit, cursor: query.cursor ?? null }, { status: query.status });
+    return c.json(listBody(page));
+  });
+
+  router.get('/:id', async (c) => {
+    const id = c.req.param('id');
+    const tenant = await c.var.deps.tenants.get(id);
+    if (!tenant) throw tenantNotFound(id);
+    return c.json(tenant);
+  });
+
+  router.patch('/:id', async (c) => {
+    const patch = await readBody(c, TenantUpdate);
+    return c.json(await updateTenant(c, c.req.param('id'), patch, now()));
+  });
+
+  router.post('/:id/disable', async (c) => c.json(await updateTenant(c, c.req.param('id'), { status: 'disabled' }, now())));
+  router.post('/:id/enable', async (c) => c.json(await updateTenant(c, c.req.param('id'), { status: 'active' }, now())));
+
+  return router;
+}

@@ -1,0 +1,72 @@
+/**
+ * The admin-facing records, one zod schema each: what D1 rows become when read
+ * back (every JSON column is validated) and what the admin API returns. Field
+ * names are snake_case, as on the wire. Times are epoch milliseconds.
+ * A key's secret and its hashes are deliberately absent: they never leave D1.
+ */
+import { z } from 'zod';
+import { Budgets, CacheSettings, Limits } from './settings';
+
+export const Timestamp = z.number().int().nonnegative().describe('Epoch milliseconds.');
+
+/** Flat labels for the admin's own use (billing ids, owners…), never interpreted by the gateway. */
+export const Metadata = z
+  .record(z.string().min(1).max(64), z.union([z.string().max(512), z.number(), z.boolean(), z.null()]))
+  .refine((m) => Object.keys(m).length <= 32, 'metadata holds at most 32 keys')
+  .describe('Flat JSON object, at most 32 keys; values are strings (≤ 512 chars), numbers, booleans or null.');
+export type Metadata = z.infer<typeof Metadata>;
+
+/** An exact model id (`provider/model`) or a whole provider (`provider/*`). */
+export const ModelPattern = z
+  .string()
+  .max(200)
+  .regex(/^[a-z0-9][a-z0-9._-]*\/(\*|[^\s*]+)$/i, 'expected "provider/model" or "provider/*"');
+
+export const ModelList = z
+  .array(ModelPattern)
+  .max(100)
+  .nullable()
+  .describe('Allowed models: exact ids or "provider/*" patterns; null allows every model.');
+
+export const TenantStatus = z.enum(['active', 'disabled']);
+export const KeyStatus = z.enum(['active', 'revoked']);
+
+export const Tenant = z.object({
+  id: z.string(),
+  name: z.string(),
+  status: TenantStatus,
+  limits: Limits,
+  budgets: Budgets,
+  metadata: Metadata,
+  created_at: Timestamp,
+  updated_at: Timestamp,
+});
+export type Tenant = z.infer<typeof Tenant>;
+
+export const ApiKey = z.object({
+  id: z.string(),
+  tenant_id: z.string(),
+  name: z.string(),
+  hint: z.string().describe('Prefix and last four characters of the secret; safe to show.'),
+  status: KeyStatus,
+  models: ModelList,
+  limits: Limits,
+  budgets: Budgets,
+  cache: CacheSettings,
+  log_payload: z.boolean().describe('Whether prompts and completions are stored in the logs.'),
+  metadata: Metadata,
+  expires_at: Timestamp.nullable(),
+  created_at: Timestamp,
+  updated_at: Timestamp,
+  last_used_at: Timestamp.nullable().describe('Filled by the log pipeline, not per request; may lag.'),
+  revoked_at: Timestamp.nullable(),
+  grace_expires_at: Timestamp.nullable().describe('Until when the secret replaced by the last rotation is still accepted.'),
+});
+export type ApiKey = z.infer<typeof ApiKey>;
+
+export const ID_PREFIX = { tenant: 'ten_', key: 'key_' } as const;
+
+/** Reads a JSON column; D1's CHECK (json_valid) makes a failure here exceptional. */
+export function jsonColumn(text: string | null): unknown {
+  return text === null ? null : JSON.parse(text);
+}

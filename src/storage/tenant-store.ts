@@ -1,0 +1,100 @@
+/**
+ * Tenants in D1: the admin API's repository. Tenants are disabled, never
+ * deleted (keys reference them by foreign key, and logs by id).
+ * An update replaces each given field as a whole; absent fields are kept.
+ */
+import { Budgets, Limits } from './settings';
+import { ID_PREFIX, Tenant, jsonColumn, type Metadata } from './entities';
+import { PAGE_ORDER, afterCursor, toPage, type Page, type PageRequest } from './page';
+import { randomToken } from '../util/crypto';
+
+export interface TenantInput {
+  name: string;
+  limits?: Limits;
+  budgets?: Budgets;
+  metadata?: Metadata;
+}
+
+export interface TenantPatch extends Partial<TenantInput> {
+  status?: Tenant['status'];
+}
+
+export interface TenantFilter {
+  status?: Tenant['status'];
+}
+
+export interface TenantStore {
+  create(input: TenantInput, now: number): Promise<Tenant>;
+  get(id: string): Promise<Tenant | null>;
+  list(page: PageRequest, filter?: TenantFilter): Promise<Page<Tenant>>;
+  /** Null when no such tenant. */
+  update(id: string, patch: TenantPatch, now: number): Promise<Tenant | null>;
+}
+
+interface TenantRow {
+  id: string;
+  name: string;
+  status: string;
+  limits: string;
+  budgets: string;
+  metadata: string;
+  created_at: number;
+  updated_at: number;
+}
+
+function fromRow(row: TenantRow): Tenant {
+  return Tenant.parse({
+    ...row,
+    limits: jsonColumn(row.limits),
+    budgets: jsonColumn(row.budgets),
+    metadata: jsonColumn(row.metadata),
+  });
+}
+
+export class D1TenantStore implements TenantStore {
+  constructor(private readonly db: D1Database) {}
+
+  async create(input: TenantInput, now: number): Promise<Tenant> {
+    const row = await this.db
+      .prepare('INSERT INTO tenants (id, name, limits, budgets, metadata, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING *')
+      .bind(ID_PREFIX.tenant + randomToken(12), input.name, JSON.stringify(input.limits ?? {}), JSON.stringify(input.budgets ?? {}),
+        JSON.stringify(input.metadata ?? {}), now, now)
+      .first<TenantRow>();
+    if (!row) throw new Error('INSERT … RETURNING gave no row');
+    return fromRow(row);
+  }
+
+  async get(id: string): Promise<Tenant | null> {
+    const row = await this.db.prepare('SELECT * FROM tenants WHERE id = ?').bind(id).first<TenantRow>();
+    return row ? fromRow(row) : null;
+  }
+
+  async list(page: PageRequest, filter: TenantFilter = {}): Promise<Page<Tenant>> {
+    const after = afterCursor(page.cursor);
+    const status = filter.status ? ' AND status = ?' : '';
+    const { results } = await this.db
+      .prepare(`SELECT * FROM tenants WHERE ${after.sql}${status} ${PAGE_ORDER} LIMIT ?`)
+      .bind(...after.binds, ...(filter.status ? [filter.status] : []), page.limit + 1)
+      .all<TenantRow>();
+    return toPage(results, page.limit, fromRow);
+  }
+
+  async update(id: string, patch: TenantPatch, now: number): Promise<Tenant | null> {
+    const sets: string[] = ['updated_at = ?'];
+    const binds: (string | number)[] = [now];
+    const set = (column: string, value: string | number) => {
+      sets.push(`${column} = ?`);
+      binds.push(value);
+    };
+    if (patch.name !== undefined) set('name', patch.name);
+    if (patch.status !== undefined) set('status', patch.status);
+    if (patch.limits !== undefined) set('limits', JSON.stringify(patch.limits));
+    if (patch.budgets !== undefined) set('budgets', JSON.stringify(patch.budgets));
+    if (patch.metadata !== undefined) set('metadata', JSON.stringify(patch.metadata));
+    const row = await this.db
+      .prepare(`UPDATE tenants SET ${sets.join(', ')} WHERE id = ? RETURNING *`)
+      .bind(...binds, id)
+      .first<TenantRow>();
+    return row ? fromRow(row) : null;
+  }
+}
