@@ -14,7 +14,7 @@ function clocked() {
   let now = Date.now();
   const app = new Hono<AppEnv>();
   app.use('*', async (c, next) => {
-    c.set('deps', getDeps(env));
+    c.set('deps', getDeps(c.env));
     await next();
   });
   app.get('/whoami', auth({ now: () => now }), (c) => c.json({ id: c.var.principal.id }));
