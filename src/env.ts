@@ -24,6 +24,10 @@ export interface OptionalBindings {
   MOCK_LLM?: Fetcher;
   /** Log pipeline queue; without it log events go to the Worker's console. */
   LOG_QUEUE?: Queue<LogEvent>;
+  /** Workers AI (production); without it the semantic cache embeds with SEMANTIC_EMBEDDER's local choice. */
+  AI?: Ai;
+  /** Vectorize index for the semantic cache (production); without it the VectorIndexDO stands in. */
+  VECTORIZE?: VectorizeIndex;
 }
 
 export type Bindings = Env & Secrets & OptionalBindings;

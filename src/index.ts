@@ -2,6 +2,8 @@
 import { createApp } from './app';
 import type { Bindings } from './env';
 
+export { VectorIndexDO } from './durable/vector-index';
+
 const app = createApp();
 
 export default {
