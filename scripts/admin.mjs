@@ -1,0 +1,164 @@
+#!/usr/bin/env node
+// Edgeway admin CLI: a thin client of the admin API (/admin), plain Node ≥ 20, no dependencies.
+// Reads EDGEWAY_URL (default http://127.0.0.1:8787) and ADMIN_TOKEN (env, else .dev.vars).
+// Secrets are printed once, by `keys create` and `keys rotate`, exactly as the API returns them.
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+
+const USAGE = `Usage: npm run admin -- <command>   (or: node scripts/admin.mjs <command>)
+
+  tenants create <name>
+  tenants list [--status active|disabled]
+  tenants get <tenant_id>
+  tenants disable <tenant_id>
+  tenants enable <tenant_id>
+  keys create <tenant_id> [--name <name>] [--models a,b] [--expires <ISO date>]
+  keys list <tenant_id> [--status active|revoked]
+  keys get <key_id>
+  keys rotate <key_id> [--grace <seconds>]
+  keys revoke <key_id>
+
+Options: --json prints the raw API response.
+Environment: EDGEWAY_URL (default http://127.0.0.1:8787), ADMIN_TOKEN (default: from .dev.vars).`;
+
+const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
+
+function adminToken() {
+  if (process.env.ADMIN_TOKEN) return process.env.ADMIN_TOKEN;
+  const file = join(ROOT, '.dev.vars');
+  const match = existsSync(file) ? /^ADMIN_TOKEN\s*=\s*"?([^"\n]+)"?\s*$/m.exec(readFileSync(file, 'utf8')) : null;
+  if (match) return match[1];
+  fail('ADMIN_TOKEN is not set and .dev.vars has none (run `npm run dev` once, or export ADMIN_TOKEN).');
+}
+
+function fail(message) {
+  console.error(`error: ${message}`);
+  process.exit(1);
+}
+
+async function call(method, path, body) {
+  const base = (process.env.EDGEWAY_URL ?? 'http://127.0.0.1:8787').replace(/\/+$/, '');
+  let res;
+  try {
+    res = await fetch(`${base}/admin${path}`, {
+      method,
+      headers: { authorization: `Bearer ${adminToken()}`, ...(body ? { 'content-type': 'application/json' } : {}) },
+      body: body ? JSON.stringify(body) : undefined,
+    });
+  } catch (err) {
+    fail(`cannot reach ${base}: ${err.cause?.message ?? err.message}`);
+  }
+  const json = await res.json().catch(() => null);
+  if (!res.ok) {
+    const e = json?.error;
+    fail(e ? `${e.message} (${res.status} ${e.code ?? e.type})` : `${method} ${path} → HTTP ${res.status}`);
+  }
+  return json;
+}
+
+/** Follows next_cursor until the last page. */
+async function listAll(path) {
+  const items = [];
+  let cursor = null;
+  do {
+    const sep = path.includes('?') ? '&' : '?';
+    const page = await call('GET', `${path}${sep}limit=100${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`);
+    items.push(...page.data);
+    cursor = page.next_cursor;
+  } while (cursor);
+  return items;
+}
+
+const time = (ms) => (ms == null ? '-' : new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z'));
+
+function table(rows, columns) {
+  if (!rows.length) return console.log('(none)');
+  const cells = rows.map((r) => columns.map(([, get]) => String(get(r))));
+  const widths = columns.map(([head], i) => Math.max(head.length, ...cells.map((c) => c[i].length)));
+  const line = (values) => values.map((v, i) => v.padEnd(widths[i])).join('  ').trimEnd();
+  console.log(line(columns.map(([head]) => head)));
+  for (const c of cells) console.log(line(c));
+}
+
+const TENANT_COLUMNS = [['ID', (t) => t.id], ['NAME', (t) => t.name], ['STATUS', (t) => t.status], ['CREATED', (t) => time(t.created_at)]];
+const KEY_COLUMNS = [
+  ['ID', (k) => k.id], ['NAME', (k) => k.name || '-'], ['HINT', (k) => k.hint], ['STATUS', (k) => k.status],
+  ['MODELS', (k) => (k.models ? k.models.join(',') : 'all')], ['EXPIRES', (k) => time(k.expires_at)], ['LAST USED', (k) => time(k.last_used_at)],
+];
+
+function printSecret(key, verb) {
+  console.log(`${verb} key ${key.id} for tenant ${key.tenant_id}.`);
+  if (key.grace_expires_at) console.log(`The previous secret keeps working until ${time(key.grace_expires_at)}.`);
+  console.log(`\n  ${key.key}\n\nThis secret is shown once; store it now.`);
+}
+
+function parseCommandLine() {
+  try {
+    return parseArgs({
+      allowPositionals: true,
+      options: {
+        name: { type: 'string' }, models: { type: 'string' }, expires: { type: 'string' }, grace: { type: 'string' },
+        status: { type: 'string' }, json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' },
+      },
+    });
+  } catch (err) {
+    fail(`${err.message}\n\n${USAGE}`);
+  }
+}
+
+const { values: opts, positionals } = parseCommandLine();
+const [resource, action, arg] = positionals;
+const need = (what) => arg ?? fail(`missing <${what}>\n\n${USAGE}`);
+const show = (value, print) => (opts.json ? console.log(JSON.stringify(value, null, 2)) : print(value));
+const statusQuery = opts.status ? `status=${encodeURIComponent(opts.status)}` : '';
+
+if (opts.help || !resource) {
+  console.log(USAGE);
+  process.exit(opts.help ? 0 : 1);
+}
+
+switch (`${resource} ${action}`) {
+  case 'tenants create':
+    show(await call('POST', '/tenants', { name: need('name') }), (t) => console.log(`Created tenant ${t.id} (${t.name}).`));
+    break;
+  case 'tenants list':
+    show(await listAll(`/tenants${statusQuery ? `?${statusQuery}` : ''}`), (rows) => table(rows, TENANT_COLUMNS));
+    break;
+  case 'tenants get':
+    show(await call('GET', `/tenants/${encodeURIComponent(need('tenant_id'))}`), (t) => console.log(JSON.stringify(t, null, 2)));
+    break;
+  case 'tenants disable':
+  case 'tenants enable':
+    show(await call('POST', `/tenants/${encodeURIComponent(need('tenant_id'))}/${action}`), (t) => console.log(`Tenant ${t.id} is now ${t.status}.`));
+    break;
+  case 'keys create': {
+    const body = { tenant_id: need('tenant_id') };
+    if (opts.name !== undefined) body.name = opts.name;
+    if (opts.models !== undefined) body.models = opts.models.split(',').map((m) => m.trim()).filter(Boolean);
+    if (opts.expires !== undefined) {
+      body.expires_at = Date.parse(opts.expires);
+      if (Number.isNaN(body.expires_at)) fail(`--expires: not a date: ${opts.expires}`);
+    }
+    show(await call('POST', '/keys', body), (k) => printSecret(k, 'Created'));
+    break;
+  }
+  case 'keys list':
+    show(await listAll(`/keys?tenant_id=${encodeURIComponent(need('tenant_id'))}${statusQuery ? `&${statusQuery}` : ''}`), (rows) => table(rows, KEY_COLUMNS));
+    break;
+  case 'keys get':
+    show(await call('GET', `/keys/${encodeURIComponent(need('key_id'))}`), (k) => console.log(JSON.stringify(k, null, 2)));
+    break;
+  case 'keys rotate': {
+    const grace = opts.grace === undefined ? undefined : Number(opts.grace);
+    if (grace !== undefined && !Number.isInteger(grace)) fail(`--grace: expected whole seconds, got ${opts.grace}`);
+    show(await call('POST', `/keys/${encodeURIComponent(need('key_id'))}/rotate`, grace === undefined ? {} : { grace_seconds: grace }), (k) => printSecret(k, 'Rotated'));
+    break;
+  }
+  case 'keys revoke':
+    show(await call('DELETE', `/keys/${encodeURIComponent(need('key_id'))}`), (k) => console.log(`Revoked key ${k.id} (${k.hint}).`));
+    break;
+  default:
+    fail(`unknown command: ${positionals.join(' ')}\n\n${USAGE}`);
+}
