@@ -1,6 +1,7 @@
-import { SELF } from 'cloudflare:test';
+import { env, SELF } from 'cloudflare:test';
 import { describe, expect, it } from 'vitest';
 import { TenantList } from '../../src/admin/schemas';
+import { createApp } from '../../src/app';
 import { admin, asTenant, createTenant } from './admin-helpers';
 
 describe('admin guard', () => {
@@ -22,6 +23,12 @@ describe('admin guard', () => {
     expect((await admin('GET', '/tenants', undefined, 'ew_somegatewaykey')).status).toBe(401);
     const basic = await SELF.fetch('http://gw.test/admin/tenants', { headers: { authorization: 'Basic dGVzdC1hZG1pbi10b2tlbg==' } });
     expect(basic.status).toBe(401);
+  });
+
+  it('is closed (503) when no ADMIN_TOKEN is configured, whatever the token sent', async () => {
+    const res = await createApp().request('/admin/tenants', { headers: { authorization: 'Bearer undefined' } }, { ...env, ADMIN_TOKEN: undefined });
+    expect(res.status).toBe(503);
+    expect(await res.json()).toMatchObject({ error: { code: 'admin_disabled' } });
   });
 });
 
