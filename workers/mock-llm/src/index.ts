@@ -1,0 +1,54 @@
+/**
+ * Edgeway's mock LLM upstream: OpenAI- and Anthropic-compatible endpoints with
+ * deterministic answers and fault injection, for dev, tests and benchmarks.
+ * This file is routing only; each route lives in its own module.
+ */
+import { handleChat } from './chat';
+import { handleEmbeddings } from './embeddings';
+import { errorResponse } from './errors';
+import type { Shape } from './http';
+import { handleCountTokens, handleMessages } from './messages';
+import { handleModels } from './models';
+
+interface Route {
+  readonly method: 'GET' | 'POST';
+  readonly handle: (request: Request) => Response | Promise<Response>;
+}
+
+const ROUTES: ReadonlyMap<string, Route> = new Map<string, Route>([
+  ['/v1/chat/completions', { method: 'POST', handle: handleChat }],
+  ['/v1/embeddings', { method: 'POST', handle: handleEmbeddings }],
+  ['/v1/models', { method: 'GET', handle: handleModels }],
+  ['/v1/messages', { method: 'POST', handle: handleMessages }],
+  ['/v1/messages/count_tokens', { method: 'POST', handle: handleCountTokens }],
+]);
+
+/** Anthropic's paths answer errors in Anthropic's envelope; everything else in OpenAI's. */
+export function shapeForPath(path: string): Shape {
+  return path === '/v1/messages' || path.startsWith('/v1/messages/') ? 'anthropic' : 'openai';
+}
+
+function notFound(shape: Shape, method: string, path: string): Response {
+  return shape === 'openai'
+    ? errorResponse(shape, 404, { type: 'invalid_request_error', message: `Invalid URL (${method} ${path})` })
+    : errorResponse(shape, 404, { type: 'not_found_error', message: `Not Found: ${method} ${path}` });
+}
+
+function methodNotAllowed(shape: Shape, method: string, path: string, allowed: string): Response {
+  return errorResponse(
+    shape,
+    405,
+    { type: 'invalid_request_error', message: `Method ${method} is not allowed for ${path}; use ${allowed}.` },
+    { allow: allowed },
+  );
+}
+
+export default {
+  fetch(request: Request): Response | Promise<Response> {
+    const path = new URL(request.url).pathname;
+    const route = ROUTES.get(path);
+    if (!route) return notFound(shapeForPath(path), request.method, path);
+    if (request.method !== route.method) return methodNotAllowed(shapeForPath(path), request.method, path, route.method);
+    return route.handle(request);
+  },
+} satisfies ExportedHandler;

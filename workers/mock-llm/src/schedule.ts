@@ -1,0 +1,46 @@
+/**
+ * The pure half of streaming: a stream plan (head events, one event per token,
+ * tail events) plus the fault controls become a sequence of steps (send, stall,
+ * cut, reset). `sse.ts` plays the steps; tests can read them directly.
+ */
+import type { Controls } from './controls';
+
+/** A response stream before faults: already-framed SSE events ("data: …\n\n"). */
+export interface StreamPlan {
+  /** Events before the first token (role chunk, message_start, …). */
+  readonly head: readonly string[];
+  readonly tokenCount: number;
+  /** The event carrying token `index`; rendered lazily so a cut stream renders less. */
+  readonly token: (index: number) => string;
+  /** Events after the last token (finish, usage, terminator). */
+  readonly tail: readonly string[];
+  /** A truncated event for `malformed_after`. */
+  readonly malformed: string;
+}
+
+export type StreamFaults = Pick<Controls, 'cut_after' | 'reset_after' | 'stall_after' | 'stall_ms' | 'malformed_after'>;
+
+export type Step =
+  | { readonly kind: 'send'; readonly event: string }
+  | { readonly kind: 'stall'; readonly ms: number }
+  | { readonly kind: 'cut' }
+  | { readonly kind: 'reset' };
+
+/**
+ * The steps of a stream. Every fault fires "after N token chunks", i.e. just
+ * before token N; an N at or beyond the token count fires after the last token,
+ * before the tail. At one point the order is malformed, stall, then cut or reset.
+ */
+export function* schedule(plan: StreamPlan, faults: StreamFaults): Generator<Step, void> {
+  for (const event of plan.head) yield { kind: 'send', event };
+  for (let i = 0; i <= plan.tokenCount; i++) {
+    const end = i === plan.tokenCount;
+    const firesHere = (n: number | undefined): boolean => n !== undefined && (n === i || (end && n > i));
+    if (firesHere(faults.malformed_after)) yield { kind: 'send', event: plan.malformed };
+    if (firesHere(faults.stall_after)) yield { kind: 'stall', ms: faults.stall_ms };
+    if (firesHere(faults.cut_after)) return yield { kind: 'cut' };
+    if (firesHere(faults.reset_after)) return yield { kind: 'reset' };
+    if (!end) yield { kind: 'send', event: plan.token(i) };
+  }
+  for (const event of plan.tail) yield { kind: 'send', event };
+}

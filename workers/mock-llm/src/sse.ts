@@ -1,0 +1,135 @@
+/**
+ * Paced SSE delivery: plays a step schedule into a pull-based ReadableStream so
+ * pacing and backpressure are real and a client cancel clears the pending timer,
+ * and wraps it in a Response with the providers' SSE headers.
+ */
+import type { Controls } from './controls';
+import { schedule, type Step, type StreamPlan } from './schedule';
+
+const encoder = new TextEncoder();
+
+/**
+ * No read-ahead: `pull` runs only when the reader asks for data, so pacing is
+ * measured from the consumer's side and nothing sits in the queue when a reset
+ * fires (erroring a stream discards its queued chunks, which would swallow the
+ * N chunks `reset_after` promises to deliver).
+ */
+const QUEUE: QueuingStrategy<Uint8Array> = { highWaterMark: 0 };
+
+/** Unpaced streams coalesce consecutive events into writes of about this many characters. */
+const BATCH_CHARS = 16 * 1024;
+
+/**
+ * Plays `steps` as a byte stream, waiting `paceMs` between events. With
+ * `paceMs` 0 consecutive events share one write (up to BATCH_CHARS), as a fast
+ * upstream's TCP stream would deliver them: one write per token would make the
+ * mock, not the gateway, the bottleneck of a benchmark. Stalls, cuts and resets
+ * always fall between writes.
+ */
+export function pacedStream(steps: Iterator<Step, void>, paceMs: number): ReadableStream<Uint8Array> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  let wake: (() => void) | undefined;
+  let cancelled = false;
+  let sent = 0;
+  let held: Step | undefined;
+  let exhausted = false;
+
+  const take = (): Step | undefined => {
+    if (held !== undefined) {
+      const step = held;
+      held = undefined;
+      return step;
+    }
+    if (exhausted) return undefined;
+    const next = steps.next();
+    if (next.done) {
+      exhausted = true;
+      return undefined;
+    }
+    return next.value;
+  };
+
+  const wait = (ms: number): Promise<void> =>
+    new Promise((resolve) => {
+      wake = resolve;
+      timer = setTimeout(() => {
+        timer = undefined;
+        wake = undefined;
+        resolve();
+      }, ms);
+    });
+
+  return new ReadableStream<Uint8Array>(
+    {
+      async pull(controller) {
+        for (;;) {
+          const step = take();
+          if (step === undefined) return controller.close();
+          switch (step.kind) {
+            case 'stall':
+              await wait(step.ms);
+              if (cancelled) return;
+              continue;
+            case 'cut':
+              return controller.close();
+            case 'reset':
+              return controller.error(new Error('mock-llm: connection reset (mock.reset_after)'));
+            case 'send': {
+              if (sent > 0 && paceMs > 0) {
+                await wait(paceMs);
+                if (cancelled) return;
+              }
+              let text = step.event;
+              while (paceMs === 0 && text.length < BATCH_CHARS) {
+                const following = take();
+                if (following?.kind !== 'send') {
+                  held = following;
+                  break;
+                }
+                text += following.event;
+              }
+              sent++;
+              return controller.enqueue(encoder.encode(text));
+            }
+          }
+        }
+      },
+      cancel() {
+        cancelled = true;
+        if (timer !== undefined) clearTimeout(timer);
+        wake?.();
+      },
+    },
+    QUEUE,
+  );
+}
+
+export const SSE_HEADERS: Readonly<Record<string, string>> = {
+  'content-type': 'text/event-stream; charset=utf-8',
+  'cache-control': 'no-cache',
+};
+
+/** Bytes of every event the schedule sends, ignoring cut and reset. */
+export function plannedLength(plan: StreamPlan, controls: Controls): number {
+  let bytes = 0;
+  for (const step of schedule(plan, { ...controls, cut_after: undefined, reset_after: undefined })) {
+    if (step.kind === 'send') bytes += encoder.encode(step.event).byteLength;
+  }
+  return bytes;
+}
+
+/**
+ * The streaming response for a plan. workerd finishes a chunked response
+ * cleanly even when its body errors, which would make `reset_after` look like
+ * `cut_after` to an HTTP client; so a reset stream declares its full length
+ * (FixedLengthStream → content-length) and stopping short of it is a truncated
+ * transfer to any client, over HTTP or a service binding.
+ */
+export function sseResponse(plan: StreamPlan, controls: Controls, headers: Record<string, string>): Response {
+  const body = pacedStream(schedule(plan, controls), controls.pace_ms);
+  const init = { headers: { ...SSE_HEADERS, ...headers } };
+  if (controls.reset_after === undefined) return new Response(body, init);
+  const { readable, writable } = new FixedLengthStream(plannedLength(plan, controls));
+  body.pipeTo(writable).catch(() => undefined);
+  return new Response(readable, init);
+}
