@@ -14,10 +14,26 @@ import { GatewayError, badRequest } from '../errors';
 import type { ApiKey } from '../storage/entities';
 import type { IssuedKey, KeyScope } from '../storage/key-admin-store';
 import { invalidateHashes } from './invalidate';
+import type { Operation } from './openapi';
 import { listBody } from './pagination';
-import { KeyCreate, KeyListQuery, KeyRotate, KeyScopeQuery, KeyUpdate } from './schemas';
+import { ApiKey as ApiKeySchema, KeyCreate, KeyList, KeyListQuery, KeyRotate, KeyScopeQuery, KeyUpdate, KeyWithSecret } from './schemas';
 import { tenantNotFound } from './tenants';
 import { readBody, readQuery } from './validate';
+
+const keyDoc = { id: 'ApiKey', schema: ApiKeySchema };
+const withSecretDoc = { id: 'ApiKeyWithSecret', schema: KeyWithSecret };
+
+export const keyOperations: Operation[] = [
+  { method: 'post', path: '/admin/keys', summary: 'Create a key; the secret is in this response only', body: { id: 'KeyCreate', schema: KeyCreate }, status: 201, response: withSecretDoc },
+  { method: 'get', path: '/admin/keys', summary: "List a tenant's keys, newest first (never secrets)", query: KeyListQuery, status: 200, response: { id: 'KeyList', schema: KeyList } },
+  { method: 'get', path: '/admin/keys/{id}', summary: 'Get a key', query: KeyScopeQuery, status: 200, response: keyDoc },
+  { method: 'patch', path: '/admin/keys/{id}', summary: 'Update a key (each given field is replaced whole)', query: KeyScopeQuery, body: { id: 'KeyUpdate', schema: KeyUpdate }, status: 200, response: keyDoc },
+  {
+    method: 'post', path: '/admin/keys/{id}/rotate', summary: 'Issue a new secret; the old one keeps working for grace_seconds',
+    query: KeyScopeQuery, body: { id: 'KeyRotate', schema: KeyRotate }, optionalBody: true, status: 200, response: withSecretDoc,
+  },
+  { method: 'delete', path: '/admin/keys/{id}', summary: 'Revoke a key (idempotent)', query: KeyScopeQuery, status: 200, response: keyDoc },
+];
 
 function keyNotFound(id: string): GatewayError {
   return new GatewayError(404, `No API key with id '${id}'.`, { code: 'key_not_found' });

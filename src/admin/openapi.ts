@@ -1,50 +1,50 @@
 /**
  * GET /admin/openapi.json: an OpenAPI 3.1 document generated from the same zod
  * schemas the routers validate with (zod 4's JSON Schema output is draft
- * 2020-12, which OpenAPI 3.1 uses as is). The operation table below is the one
- * hand-written part; a test checks it lists exactly the routes the app serves.
+ * 2020-12, which OpenAPI 3.1 uses as is). Each router exports its operations
+ * (path, summary, schemas) next to its handlers; OPERATIONS joins them, and a
+ * test checks it lists exactly the /admin routes the app serves.
  * The document is public: it describes open-source code and holds no data.
  */
 import { z } from 'zod';
-import * as S from './schemas';
+import { keyOperations } from './keys';
+import { ErrorEnvelope } from './schemas';
+import { tenantOperations } from './tenants';
 
-type Schema = z.ZodType;
+/** A schema as it appears under components.schemas; ids are unique across the document. */
+export interface NamedSchema {
+  id: string;
+  schema: z.ZodType;
+}
 
-/** Request shapes are described as clients send them, responses as the API returns them. */
-const requestSchemas = { TenantCreate: S.TenantCreate, TenantUpdate: S.TenantUpdate, KeyCreate: S.KeyCreate, KeyUpdate: S.KeyUpdate, KeyRotate: S.KeyRotate };
-const responseSchemas = { Tenant: S.Tenant, TenantList: S.TenantList, ApiKey: S.ApiKey, ApiKeyWithSecret: S.KeyWithSecret, KeyList: S.KeyList, Error: S.ErrorEnvelope };
-
-interface Operation {
+/** One admin route, as documented. Each router module exports its own list next to its handlers. */
+export interface Operation {
   method: 'get' | 'post' | 'patch' | 'delete';
+  /** OpenAPI form, e.g. /admin/keys/{id}; every {param} is a required string path parameter. */
   path: string;
   summary: string;
   query?: z.ZodObject;
-  body?: keyof typeof requestSchemas;
+  body?: NamedSchema;
   optionalBody?: boolean;
   status: 200 | 201;
-  response: keyof typeof responseSchemas;
+  response: NamedSchema;
 }
 
-export const OPERATIONS: readonly Operation[] = [
-  { method: 'post', path: '/admin/tenants', summary: 'Create a tenant', body: 'TenantCreate', status: 201, response: 'Tenant' },
-  { method: 'get', path: '/admin/tenants', summary: 'List tenants, newest first', query: S.TenantListQuery, status: 200, response: 'TenantList' },
-  { method: 'get', path: '/admin/tenants/{id}', summary: 'Get a tenant', status: 200, response: 'Tenant' },
-  { method: 'patch', path: '/admin/tenants/{id}', summary: 'Update a tenant (each given field is replaced whole)', body: 'TenantUpdate', status: 200, response: 'Tenant' },
-  { method: 'post', path: '/admin/tenants/{id}/disable', summary: "Disable a tenant: all its keys are refused", status: 200, response: 'Tenant' },
-  { method: 'post', path: '/admin/tenants/{id}/enable', summary: 'Enable a disabled tenant', status: 200, response: 'Tenant' },
-  { method: 'post', path: '/admin/keys', summary: 'Create a key; the secret is in this response only', body: 'KeyCreate', status: 201, response: 'ApiKeyWithSecret' },
-  { method: 'get', path: '/admin/keys', summary: "List a tenant's keys, newest first (never secrets)", query: S.KeyListQuery, status: 200, response: 'KeyList' },
-  { method: 'get', path: '/admin/keys/{id}', summary: 'Get a key', query: S.KeyScopeQuery, status: 200, response: 'ApiKey' },
-  { method: 'patch', path: '/admin/keys/{id}', summary: 'Update a key (each given field is replaced whole)', query: S.KeyScopeQuery, body: 'KeyUpdate', status: 200, response: 'ApiKey' },
-  { method: 'post', path: '/admin/keys/{id}/rotate', summary: 'Issue a new secret; the old one works for grace_seconds', query: S.KeyScopeQuery, body: 'KeyRotate', optionalBody: true, status: 200, response: 'ApiKeyWithSecret' },
-  { method: 'delete', path: '/admin/keys/{id}', summary: 'Revoke a key (idempotent)', query: S.KeyScopeQuery, status: 200, response: 'ApiKey' },
-];
+/** Every documented admin operation; a router added under /admin adds its list here. */
+export const OPERATIONS: readonly Operation[] = [...tenantOperations, ...keyOperations];
 
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
 
-function components(schemas: Record<string, Schema>, io: 'input' | 'output'): Record<string, unknown> {
+/** Request shapes are described as clients send them, responses as the API returns them. */
+function components(named: NamedSchema[], io: 'input' | 'output'): Record<string, unknown> {
   const registry = z.registry<{ id: string }>();
-  for (const [id, schema] of Object.entries(schemas)) registry.add(schema, { id });
+  const seen = new Map<string, z.ZodType>();
+  for (const { id, schema } of named) {
+    if (seen.get(id) === schema) continue;
+    if (seen.has(id)) throw new Error(`Two different schemas are documented as '${id}'.`);
+    seen.set(id, schema);
+    registry.add(schema, { id });
+  }
   const out = z.toJSONSchema(registry, { io, uri: (id) => `#/components/schemas/${id}` }).schemas;
   return Object.fromEntries(Object.entries(out).map(([id, { $schema: _s, $id: _i, ...rest }]) => [id, rest]));
 }
@@ -59,14 +59,14 @@ function queryParameters(query: z.ZodObject): unknown[] {
 }
 
 function operation(op: Operation): unknown {
-  const idParam = op.path.includes('{id}') ? [{ name: 'id', in: 'path', required: true, schema: { type: 'string' } }] : [];
+  const pathParams = [...op.path.matchAll(/\{(\w+)\}/g)].map(([, name]) => ({ name, in: 'path', required: true, schema: { type: 'string' } }));
   const errors = { description: 'Error, in the OpenAI envelope', content: { 'application/json': { schema: ref('Error') } } };
   return {
     summary: op.summary,
-    parameters: [...idParam, ...(op.query ? queryParameters(op.query) : [])],
-    ...(op.body ? { requestBody: { required: !op.optionalBody, content: { 'application/json': { schema: ref(op.body) } } } } : {}),
+    parameters: [...pathParams, ...(op.query ? queryParameters(op.query) : [])],
+    ...(op.body ? { requestBody: { required: !op.optionalBody, content: { 'application/json': { schema: ref(op.body.id) } } } } : {}),
     responses: {
-      [op.status]: { description: 'OK', content: { 'application/json': { schema: ref(op.response) } } },
+      [op.status]: { description: 'OK', content: { 'application/json': { schema: ref(op.response.id) } } },
       default: errors,
     },
   };
@@ -86,7 +86,10 @@ export function openApiDocument(): unknown {
     paths,
     components: {
       securitySchemes: { adminToken: { type: 'http', scheme: 'bearer', description: 'The ADMIN_TOKEN secret.' } },
-      schemas: { ...components(requestSchemas, 'input'), ...components(responseSchemas, 'output') },
+      schemas: {
+        ...components(OPERATIONS.flatMap((op) => (op.body ? [op.body] : [])), 'input'),
+        ...components([{ id: 'Error', schema: ErrorEnvelope }, ...OPERATIONS.map((op) => op.response)], 'output'),
+      },
     },
   };
   return cached;

@@ -9,9 +9,21 @@ import { GatewayError } from '../errors';
 import type { Tenant } from '../storage/entities';
 import type { TenantPatch } from '../storage/tenant-store';
 import { invalidateHashes } from './invalidate';
+import type { Operation } from './openapi';
 import { listBody } from './pagination';
-import { TenantCreate, TenantListQuery, TenantUpdate } from './schemas';
+import { Tenant as TenantSchema, TenantCreate, TenantList, TenantListQuery, TenantUpdate } from './schemas';
 import { readBody, readQuery } from './validate';
+
+const tenantDoc = { id: 'Tenant', schema: TenantSchema };
+
+export const tenantOperations: Operation[] = [
+  { method: 'post', path: '/admin/tenants', summary: 'Create a tenant', body: { id: 'TenantCreate', schema: TenantCreate }, status: 201, response: tenantDoc },
+  { method: 'get', path: '/admin/tenants', summary: 'List tenants, newest first', query: TenantListQuery, status: 200, response: { id: 'TenantList', schema: TenantList } },
+  { method: 'get', path: '/admin/tenants/{id}', summary: 'Get a tenant', status: 200, response: tenantDoc },
+  { method: 'patch', path: '/admin/tenants/{id}', summary: 'Update a tenant (each given field is replaced whole)', body: { id: 'TenantUpdate', schema: TenantUpdate }, status: 200, response: tenantDoc },
+  { method: 'post', path: '/admin/tenants/{id}/disable', summary: 'Disable a tenant: all its keys are refused', status: 200, response: tenantDoc },
+  { method: 'post', path: '/admin/tenants/{id}/enable', summary: 'Enable a disabled tenant', status: 200, response: tenantDoc },
+];
 
 export function tenantNotFound(id: string): GatewayError {
   return new GatewayError(404, `No tenant with id '${id}'.`, { code: 'tenant_not_found', param: 'tenant_id' });
