@@ -51,7 +51,10 @@ export class IndexedSemanticCache implements SemanticCache {
         now: this.now(),
       });
       let best: { cacheKey: string; score: number } | null = null;
-      for (const m of matches) if (m.score >= threshold && (!best || m.score > best.score)) best = { cacheKey: m.cacheKey, score: m.score };
+      for (const m of matches) {
+        const score = roundScore(m.score);
+        if (score >= threshold && (!best || score > best.score)) best = { cacheKey: m.cacheKey, score };
+      }
       return best;
     } catch (err) {
       console.warn('semantic cache lookup failed; treated as a miss:', describe(err));
@@ -88,6 +91,11 @@ export class IndexedSemanticCache implements SemanticCache {
     if (!vector || vector.length === 0) throw new Error(`embedder ${this.embedder.id} returned no vector`);
     return unitVector(vector);
   }
+}
+
+/** Six decimals, at most 1: float32 rounding must not make identical texts miss a threshold of 1. */
+function roundScore(score: number): number {
+  return Math.min(1, Math.round(score * 1e6) / 1e6);
 }
 
 function describe(err: unknown): string {

@@ -1,5 +1,6 @@
 import { env } from 'cloudflare:test';
 import { describe, expect, it } from 'vitest';
+import type { Bindings } from '../../src/env';
 import { buildRegistry } from '../../src/providers/registry';
 import type { ProviderAdapter } from '../../src/providers/types';
 import { embedLocally, localEmbedder, LOCAL_EMBEDDER_DIMENSIONS } from '../../src/storage/local-embedder';
@@ -71,7 +72,8 @@ describe('Workers AI embedder against the fake binding', () => {
 
 describe('OpenAI-compatible embedder', () => {
   const mock = () => {
-    const adapter = buildRegistry(env).get('mock');
+    const bindings: Bindings = { ...env };
+    const adapter = buildRegistry(bindings).get('mock');
     if (typeof adapter === 'string') throw new Error(`mock provider is ${adapter}`);
     return adapter;
   };
