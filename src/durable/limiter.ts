@@ -1,0 +1,192 @@
+/**
+ * The Limiter: one SQLite-backed Durable Object per tenant (named by tenant
+ * id), holding the tenant's counters AND those of each of its keys, so one
+ * round trip checks and reserves both scopes atomically: a request admitted by
+ * its key but refused by its tenant reserves nothing anywhere. Keys never get
+ * an object of their own: their totals must survive the tenant gaining or
+ * losing limits, and one coordination point per tenant keeps that trivial.
+ *
+ * Exactness: every method is synchronous between reading and writing SQLite,
+ * so the object's single thread serialises them; a check and its record can
+ * never interleave with another request's (see src/limits/check.ts).
+ *
+ * Lifecycle of a reservation: `reserve` holds the worst case; `settle`
+ * replaces it with the actual charge; an unsettled one is released by the
+ * alarm at `expires_at` and kept LATE_SETTLE_GRACE_MS longer, so a settle that
+ * arrives late still records its spend (the ledger's `spent` stays the sum of
+ * settled usage). Storage: tables `scopes` (windows and in-flight count per
+ * scope), `ledger` (spent/held per scope and period key), `reservations`.
+ */
+import { DurableObject } from 'cloudflare:workers';
+import type { Bindings } from '../env';
+import { decide, quotaOf, type ScopeView } from '../limits/check';
+import { applyReserve, applySettle, NOTHING } from '../limits/ledger';
+import { periodKey, type Period } from '../limits/periods';
+import { EMPTY_LEDGER, type Charge, type LedgerRow, type ReserveInput, type ReserveResult, type ScopeState } from '../limits/protocol';
+import { minuteOf } from '../limits/window';
+
+export const LATE_SETTLE_GRACE_MS = 24 * 3600 * 1000;
+
+const SCHEMA = `
+  CREATE TABLE IF NOT EXISTS scopes (
+    scope TEXT PRIMARY KEY,                 -- 'tenant' or 'key:<key id>'
+    inflight INTEGER NOT NULL,
+    req_start INTEGER NOT NULL, req_prev INTEGER NOT NULL, req_cur INTEGER NOT NULL,
+    tok_start INTEGER NOT NULL, tok_prev INTEGER NOT NULL, tok_cur INTEGER NOT NULL
+  );
+  CREATE TABLE IF NOT EXISTS ledger (
+    scope TEXT NOT NULL,
+    period TEXT NOT NULL,                   -- '2026-11-03', '2026-11' or 'total'
+    tokens_spent INTEGER NOT NULL, tokens_held INTEGER NOT NULL,
+    nanos_spent INTEGER NOT NULL, nanos_held INTEGER NOT NULL,
+    PRIMARY KEY (scope, period)
+  );
+  CREATE TABLE IF NOT EXISTS reservations (
+    id TEXT PRIMARY KEY,
+    key_scope TEXT NOT NULL,
+    tokens INTEGER NOT NULL, nanos INTEGER NOT NULL,
+    charged_at INTEGER NOT NULL,            -- the minute its tokens were added to
+    day TEXT NOT NULL, month TEXT NOT NULL, -- the budget periods it was held in
+    state TEXT NOT NULL,                    -- 'held', or 'expired' (released, awaiting a late settle)
+    expires_at INTEGER NOT NULL             -- held: release time; expired: deletion time
+  );
+  CREATE INDEX IF NOT EXISTS reservations_by_expiry ON reservations (expires_at);
+`;
+
+type ScopeRow = { inflight: number; req_start: number; req_prev: number; req_cur: number; tok_start: number; tok_prev: number; tok_cur: number };
+type LedgerDbRow = { period: string; tokens_spent: number; tokens_held: number; nanos_spent: number; nanos_held: number };
+type ReservationRow = { id: string; key_scope: string; tokens: number; nanos: number; charged_at: number; day: string; month: string; state: string; expires_at: number };
+
+/** The state of one scope for the admin read, with the period keys it was read for. */
+export interface ScopeDump {
+  readonly state: ScopeState;
+  readonly periods: Readonly<Record<Period, string>>;
+}
+
+export class Limiter extends DurableObject<Bindings> {
+  /** The clock; tests replace it through runInDurableObject. */
+  now: () => number = () => Date.now();
+  private readonly sql: SqlStorage;
+  private alarmAt: number | null = null;
+
+  constructor(ctx: DurableObjectState, env: Bindings) {
+    super(ctx, env);
+    this.sql = ctx.storage.sql;
+    this.sql.exec(SCHEMA);
+    void ctx.blockConcurrencyWhile(async () => {
+      this.alarmAt = await ctx.storage.getAlarm();
+    });
+  }
+
+  reserve(input: ReserveInput): ReserveResult {
+    const now = this.now();
+    const periods = currentPeriods(now);
+    const keyScope = `key:${input.keyId}`;
+    const views: ScopeView[] = [
+      { scope: 'key', settings: input.key, state: this.load(keyScope, periods) },
+      { scope: 'tenant', settings: input.tenant, state: this.load('tenant', periods) },
+    ];
+    const decision = decide(views, input.cost, now);
+    if (!decision.ok) return { ok: false, denial: decision.denial, quota: quotaOf(views, now) };
+
+    const id = crypto.randomUUID();
+    const expiresAt = now + input.ttlMs;
+    const after = views.map((v) => ({ ...v, state: applyReserve(v.state, input.cost, now) }));
+    this.ctx.storage.transactionSync(() => {
+      this.save(keyScope, after[0]!.state, periods);
+      this.save('tenant', after[1]!.state, periods);
+      this.sql.exec(
+        `INSERT INTO reservations (id, key_scope, tokens, nanos, charged_at, day, month, state, expires_at) VALUES (?, ?, ?, ?, ?, ?, ?, 'held', ?)`,
+        id, keyScope, input.cost.tokens, input.cost.nanos, minuteOf(now), periods.day, periods.month, expiresAt,
+      );
+    });
+    this.wakeAt(expiresAt);
+    return { ok: true, id, quota: quotaOf(after, now) };
+  }
+
+  /** Replaces a reservation with what was used (null: nothing). False when the id is unknown (settled twice, or purged). */
+  settle(id: string, actual: Charge | null): boolean {
+    const row = this.sql.exec<ReservationRow>('SELECT * FROM reservations WHERE id = ?', id).toArray()[0];
+    if (!row) return false;
+    this.ctx.storage.transactionSync(() => {
+      this.finish(row, actual ?? NOTHING, row.state === 'held', this.now());
+      this.sql.exec('DELETE FROM reservations WHERE id = ?', id);
+    });
+    return true;
+  }
+
+  /** Releases reservations past their expiry, deletes expired ones past their grace, re-arms. */
+  override alarm(): void {
+    const now = this.now();
+    this.alarmAt = null;
+    const due = this.sql.exec<ReservationRow>('SELECT * FROM reservations WHERE expires_at <= ?', now).toArray();
+    this.ctx.storage.transactionSync(() => {
+      for (const row of due) {
+        if (row.state !== 'held') {
+          this.sql.exec('DELETE FROM reservations WHERE id = ?', row.id);
+          continue;
+        }
+        this.finish(row, NOTHING, true, now);
+        this.sql.exec(`UPDATE reservations SET state = 'expired', expires_at = ? WHERE id = ?`, now + LATE_SETTLE_GRACE_MS, row.id);
+      }
+    });
+    const next = this.sql.exec<{ at: number | null }>('SELECT MIN(expires_at) AS at FROM reservations').one().at;
+    if (next !== null) this.wakeAt(next);
+  }
+
+  /** The state of the tenant (keyId null) or of one key, for the admin API. */
+  dump(keyId: string | null): ScopeDump {
+    const scope = keyId === null ? 'tenant' : `key:${keyId}`;
+    const periods = currentPeriods(this.now());
+    return { state: this.load(scope, periods), periods };
+  }
+
+  private finish(row: ReservationRow, actual: Charge, held: boolean, now: number): void {
+    const periods = { day: row.day, month: row.month, total: 'total' };
+    const settlement = { reserved: { tokens: row.tokens, nanos: row.nanos }, actual, chargedAt: row.charged_at, held };
+    for (const scope of [row.key_scope, 'tenant']) this.save(scope, applySettle(this.load(scope, periods), settlement, now), periods);
+  }
+
+  private load(scope: string, periods: Readonly<Record<Period, string>>): ScopeState {
+    const s = this.sql.exec<ScopeRow>('SELECT * FROM scopes WHERE scope = ?', scope).toArray()[0];
+    const rows = this.sql
+      .exec<LedgerDbRow>('SELECT * FROM ledger WHERE scope = ? AND period IN (?, ?, ?)', scope, periods.day, periods.month, periods.total)
+      .toArray();
+    const ledgerOf = (key: string): LedgerRow => {
+      const r = rows.find((x) => x.period === key);
+      return r ? { tokensSpent: r.tokens_spent, tokensHeld: r.tokens_held, nanosSpent: r.nanos_spent, nanosHeld: r.nanos_held } : EMPTY_LEDGER;
+    };
+    return {
+      inflight: s?.inflight ?? 0,
+      requests: { start: s?.req_start ?? 0, prev: s?.req_prev ?? 0, cur: s?.req_cur ?? 0 },
+      tokens: { start: s?.tok_start ?? 0, prev: s?.tok_prev ?? 0, cur: s?.tok_cur ?? 0 },
+      ledger: { day: ledgerOf(periods.day), month: ledgerOf(periods.month), total: ledgerOf(periods.total) },
+    };
+  }
+
+  private save(scope: string, state: ScopeState, periods: Readonly<Record<Period, string>>): void {
+    const { requests: r, tokens: t } = state;
+    this.sql.exec(
+      `INSERT OR REPLACE INTO scopes (scope, inflight, req_start, req_prev, req_cur, tok_start, tok_prev, tok_cur)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+      scope, state.inflight, r.start, r.prev, r.cur, t.start, t.prev, t.cur,
+    );
+    for (const period of ['day', 'month', 'total'] as const) {
+      const l = state.ledger[period];
+      this.sql.exec(
+        `INSERT OR REPLACE INTO ledger (scope, period, tokens_spent, tokens_held, nanos_spent, nanos_held) VALUES (?, ?, ?, ?, ?, ?)`,
+        scope, periods[period], l.tokensSpent, l.tokensHeld, l.nanosSpent, l.nanosHeld,
+      );
+    }
+  }
+
+  private wakeAt(at: number): void {
+    if (this.alarmAt !== null && this.alarmAt <= at) return;
+    this.alarmAt = at;
+    void this.ctx.storage.setAlarm(at);
+  }
+}
+
+function currentPeriods(now: number): Record<Period, string> {
+  return { day: periodKey('day', now), month: periodKey('month', now), total: 'total' };
+}

@@ -1,0 +1,94 @@
+/**
+ * The admission decision (pure): may a request costing `cost` start now, given
+ * each scope's settings and state? A request is admitted only when every
+ * configured limit of every scope still holds with its worst case added —
+ * spent + reserved + cost ≤ limit for budgets — so concurrent requests cannot
+ * overspend between a check and a record: there is no gap between the two.
+ * When several limits refuse, the one with the longest wait is reported,
+ * since that is how long the caller really has to wait.
+ */
+import { PERIODS, periodEnd, type Period } from './periods';
+import { NANOS_PER_USD, type Allowance, type Charge, type Denial, type LimitKind, type Quota, type ScopeKind, type ScopeSettings, type ScopeState } from './protocol';
+import { resetMs, used, waitMs, type WindowCounts } from './window';
+
+export interface ScopeView {
+  readonly scope: ScopeKind;
+  readonly settings: ScopeSettings;
+  readonly state: ScopeState;
+}
+
+export type Decision = { readonly ok: true } | { readonly ok: false; readonly denial: Denial };
+
+/** A limit blocked only by reservations still in flight: they settle within a request's time. */
+export const IN_FLIGHT_RETRY_MS = 1_000;
+
+export function decide(scopes: readonly ScopeView[], cost: Charge, now: number): Decision {
+  let worst: Denial | null = null;
+  for (const view of scopes) {
+    for (const denial of denials(view, cost, now)) {
+      if (!worst || longer(denial.retryAfterMs, worst.retryAfterMs)) worst = denial;
+    }
+  }
+  return worst ? { ok: false, denial: worst } : { ok: true };
+}
+
+const longer = (a: number | null, b: number | null) => b !== null && (a === null || a > b);
+
+function denials({ scope, settings, state }: ScopeView, cost: Charge, now: number): Denial[] {
+  const out: Denial[] = [];
+  const { limits, budgets } = settings;
+  if (limits.concurrent !== undefined && state.inflight + 1 > limits.concurrent) {
+    out.push({ scope, kind: 'concurrent', limit: limits.concurrent, used: state.inflight, retryAfterMs: IN_FLIGHT_RETRY_MS });
+  }
+  const rate = (kind: LimitKind, w: WindowCounts, limit: number | undefined, amount: number) => {
+    if (limit === undefined) return;
+    const wait = waitMs(w, limit, amount, now);
+    if (wait !== 0) out.push({ scope, kind, limit, used: Math.ceil(used(w, now) - 1e-9), retryAfterMs: wait });
+  };
+  rate('rpm', state.requests, limits.rpm, 1);
+  rate('tpm', state.tokens, limits.tpm, cost.tokens);
+  for (const period of PERIODS) {
+    const row = state.ledger[period];
+    const tokens = budgets.tokens?.[period];
+    if (tokens !== undefined) {
+      const d = budgetDenial(period, tokens, row.tokensSpent, row.tokensHeld, cost.tokens, now);
+      if (d) out.push({ scope, kind: `tokens_${period}`, limit: tokens, used: row.tokensSpent + row.tokensHeld, retryAfterMs: d.wait });
+    }
+    const usd = budgets.usd?.[period];
+    if (usd !== undefined) {
+      const d = budgetDenial(period, Math.round(usd * NANOS_PER_USD), row.nanosSpent, row.nanosHeld, cost.nanos, now);
+      if (d) out.push({ scope, kind: `usd_${period}`, limit: usd, used: (row.nanosSpent + row.nanosHeld) / NANOS_PER_USD, retryAfterMs: d.wait });
+    }
+  }
+  return out;
+}
+
+function budgetDenial(period: Period, limit: number, spent: number, held: number, cost: number, now: number): { wait: number | null } | null {
+  if (spent + held + cost <= limit) return null;
+  if (cost > limit) return { wait: null };
+  if (spent + cost <= limit) return { wait: IN_FLIGHT_RETRY_MS };
+  const end = periodEnd(period, now);
+  return { wait: end === null ? null : end - now };
+}
+
+/** The tighter allowance of the scopes for each header kind. */
+export function quotaOf(scopes: readonly ScopeView[], now: number): Quota {
+  let requests: Allowance | null = null;
+  let tokens: Allowance | null = null;
+  for (const { settings, state } of scopes) {
+    const { rpm, tpm } = settings.limits;
+    if (rpm !== undefined) requests = tighter(requests, allowance(state.requests, rpm, now));
+    if (tpm !== undefined) tokens = tighter(tokens, allowance(state.tokens, tpm, now));
+  }
+  return { requests, tokens };
+}
+
+function allowance(w: WindowCounts, limit: number, now: number): Allowance {
+  return { limit, remaining: Math.max(0, Math.floor(limit - used(w, now) + 1e-9)), resetMs: resetMs(w, now) };
+}
+
+function tighter(a: Allowance | null, b: Allowance): Allowance {
+  if (!a) return b;
+  if (b.remaining !== a.remaining) return b.remaining < a.remaining ? b : a;
+  return b.resetMs > a.resetMs ? b : a;
+}

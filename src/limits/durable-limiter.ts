@@ -1,0 +1,129 @@
+/**
+ * The Limiter port (src/pipeline/limits.ts) filled by the per-tenant Limiter
+ * Durable Object. Per request:
+ * - `max_tokens` above the key's or tenant's limits.max_tokens is a 400, decided here;
+ * - a principal with no rate limits and no budgets (key and tenant) returns at
+ *   once: no Durable Object round trip at all;
+ * - otherwise exactly one round trip before the upstream call (`reserve`, to
+ *   the tenant's object, which holds the key's counters too), and one after it
+ *   (`settle`, off the response path).
+ * A failed or slow (> timeoutMs) reserve follows config.failMode (see config.ts);
+ * a failed settle is logged and left to the reservation's expiry.
+ */
+import type { ProxyRequest } from '../api/request';
+import type { Limiter as LimiterObject } from '../durable/limiter';
+import { GatewayError, badRequest } from '../errors';
+import type { Principal } from '../pipeline/auth';
+import { costUsd, priceOf } from '../pipeline/cost';
+import type { Limiter, Reservation } from '../pipeline/limits';
+import type { Price } from '../providers/catalog';
+import type { Usage } from '../sse/observer';
+import type { Budgets, Limits } from '../storage/settings';
+import type { LimitsConfig } from './config';
+import { denialError } from './denial';
+import { estimatePromptTokens, maxTokensLimit, outputReserve, settledUsage } from './estimate';
+import { quotaHeaders } from './headers';
+import type { PriceBook } from './price-overrides';
+import { NANOS_PER_USD, type Charge, type ReserveInput, type ReserveResult } from './protocol';
+import { remember } from './snapshots';
+
+/** The two hot-path methods of a tenant's Limiter object (a DurableObjectStub<Limiter> has them). */
+export interface LimiterRpc {
+  reserve(input: ReserveInput): Promise<ReserveResult>;
+  settle(id: string, actual: Charge | null): Promise<boolean>;
+}
+
+export interface DurableLimiterOptions {
+  readonly objectFor: (tenantId: string) => LimiterRpc;
+  readonly prices: PriceBook;
+  readonly config: LimitsConfig;
+  readonly now?: () => number;
+}
+
+/** Tenant id → its Limiter object (one per tenant, named by the id). */
+export function limiterObjects(ns: DurableObjectNamespace<LimiterObject>): (tenantId: string) => DurableObjectStub<LimiterObject> {
+  return (tenantId) => ns.get(ns.idFromName(tenantId));
+}
+
+const NOTHING_RESERVED: Reservation = { headers: {}, settle: async () => {} };
+
+export function durableLimiter(options: DurableLimiterOptions): Limiter {
+  const { objectFor, prices, config } = options;
+  const now = options.now ?? Date.now;
+  return {
+    async reserve(principal, request) {
+      const cap = maxTokensLimit(principal.limits, principal.tenantLimits);
+      if (cap && request.maxOutputTokens !== null && request.maxOutputTokens > cap.limit) throw overCap(request, cap);
+      if (!isLimited(principal)) return NOTHING_RESERVED;
+
+      const prompt = estimatePromptTokens(request);
+      const price = priceOf(request.model, await prices.overrides());
+      const cost = charge(price, { inputTokens: prompt, outputTokens: outputReserve(request, cap?.limit ?? null, config.defaultMaxTokens), cachedTokens: 0 });
+      const object = objectFor(principal.tenantId);
+      let result: ReserveResult;
+      try {
+        result = await within(config.timeoutMs, object.reserve({
+          keyId: principal.id,
+          key: { limits: principal.limits, budgets: principal.budgets },
+          tenant: { limits: principal.tenantLimits, budgets: principal.tenantBudgets },
+          cost,
+          ttlMs: config.reservationTtlMs,
+        }));
+      } catch (err) {
+        // The fail-open / fail-closed choice, made here (LIMITS_FAIL_MODE, default closed).
+        console.error('limiter reserve failed', config.failMode, err instanceof Error ? err.message : String(err));
+        if (config.failMode === 'open') return NOTHING_RESERVED;
+        throw new GatewayError(503, 'Rate limits and budgets could not be checked, so the request was not sent. Retry shortly.', {
+          code: 'limiter_unavailable',
+          headers: { 'retry-after': '1' },
+        });
+      }
+      remember(principal.id, result.quota, now());
+      if (!result.ok) throw denialError(result.denial, result.quota);
+
+      const id = result.id;
+      let settled = false;
+      return {
+        headers: quotaHeaders(result.quota),
+        async settle(usage, stream) {
+          if (settled) return;
+          settled = true;
+          const used = settledUsage(prompt, usage, stream);
+          try {
+            await object.settle(id, used ? charge(price, used) : null);
+          } catch (err) {
+            console.error('limiter settle failed; the reservation will expire', err instanceof Error ? err.message : String(err));
+          }
+        },
+      };
+    },
+  };
+}
+
+/** True when the key or its tenant has a rate limit or a budget: only then is there anything to count. */
+export function isLimited(principal: Principal): boolean {
+  return hasRate(principal.limits) || hasRate(principal.tenantLimits) || hasBudget(principal.budgets) || hasBudget(principal.tenantBudgets);
+}
+
+const hasRate = (l: Limits) => l.rpm !== undefined || l.tpm !== undefined || l.concurrent !== undefined;
+const hasBudget = (b: Budgets) => [b.tokens, b.usd].some((w) => w !== undefined && (w.day ?? w.month ?? w.total) !== undefined);
+
+function charge(price: Price, usage: Usage): Charge {
+  return { tokens: usage.inputTokens + usage.outputTokens, nanos: Math.ceil(costUsd(price, usage) * NANOS_PER_USD) };
+}
+
+function overCap(request: ProxyRequest, cap: { limit: number; scope: 'key' | 'tenant' }): GatewayError {
+  const param = request.body.max_completion_tokens != null ? 'max_completion_tokens' : 'max_tokens';
+  const owner = cap.scope === 'key' ? 'this key' : "this key's tenant";
+  return badRequest(`'${param}' is ${request.maxOutputTokens}, above the ${cap.limit} allowed for ${owner}.`, param, 'max_tokens_exceeded');
+}
+
+function within<T>(ms: number, promise: Promise<T>): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | null = null;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms);
+  });
+  return Promise.race([promise, timeout]).finally(() => {
+    if (timer !== null) clearTimeout(timer);
+  });
+}

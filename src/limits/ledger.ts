@@ -1,0 +1,58 @@
+/**
+ * How a scope's state changes (pure): a reservation holds its worst case in
+ * every window and budget period; settling replaces the hold with what was
+ * really used; expiry releases the hold and charges nothing; a settle that
+ * arrives after its reservation expired still records the spend, so the
+ * ledger's `spent` is always the sum of settled usage.
+ */
+import { PERIODS, type Period } from './periods';
+import type { Charge, LedgerRow, ScopeState } from './protocol';
+import { add, adjust } from './window';
+
+export const NOTHING: Charge = { tokens: 0, nanos: 0 };
+
+export function applyReserve(state: ScopeState, cost: Charge, now: number): ScopeState {
+  return {
+    inflight: state.inflight + 1,
+    requests: add(state.requests, 1, now),
+    tokens: add(state.tokens, cost.tokens, now),
+    ledger: mapLedger(state.ledger, (row) => ({
+      ...row,
+      tokensHeld: row.tokensHeld + cost.tokens,
+      nanosHeld: row.nanosHeld + cost.nanos,
+    })),
+  };
+}
+
+export interface Settlement {
+  /** What the reservation held. */
+  readonly reserved: Charge;
+  /** What was really used (NOTHING to release). */
+  readonly actual: Charge;
+  /** The minute the reservation was charged to (window.minuteOf). */
+  readonly chargedAt: number;
+  /** False when the reservation had already expired and its hold was released. */
+  readonly held: boolean;
+}
+
+/** `state.ledger` must hold the rows of the periods the reservation was made in. */
+export function applySettle(state: ScopeState, s: Settlement, now: number): ScopeState {
+  const released = s.held ? s.reserved : NOTHING;
+  return {
+    inflight: s.held ? Math.max(0, state.inflight - 1) : state.inflight,
+    requests: state.requests,
+    tokens: adjust(state.tokens, s.chargedAt, s.actual.tokens - released.tokens, now),
+    ledger: mapLedger(state.ledger, (row) => ({
+      tokensSpent: row.tokensSpent + s.actual.tokens,
+      tokensHeld: Math.max(0, row.tokensHeld - released.tokens),
+      nanosSpent: row.nanosSpent + s.actual.nanos,
+      nanosHeld: Math.max(0, row.nanosHeld - released.nanos),
+    })),
+  };
+}
+
+function mapLedger(ledger: Readonly<Record<Period, LedgerRow>>, f: (row: LedgerRow) => LedgerRow): Record<Period, LedgerRow> {
+  const out = {} as Record<Period, LedgerRow>;
+  for (const p of PERIODS) out[p] = f(ledger[p]);
+  return out;
+}

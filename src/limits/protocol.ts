@@ -1,0 +1,80 @@
+/**
+ * The contract between the limits stage and the per-tenant Limiter Durable
+ * Object: what a reservation asks for, what comes back, and the per-scope
+ * state the pure checks read. Plain data, so it crosses the RPC boundary as is.
+ */
+import type { Budgets, Limits } from '../storage/settings';
+import type { Period } from './periods';
+import type { WindowCounts } from './window';
+
+/** Whose counter: the tenant's, or one key's (both live in the tenant's object). */
+export type ScopeKind = 'tenant' | 'key';
+
+export interface ScopeSettings {
+  readonly limits: Limits;
+  readonly budgets: Budgets;
+}
+
+/** Tokens (input + output) and USD, the latter in integer nano-dollars so sums never drift. */
+export interface Charge {
+  readonly tokens: number;
+  readonly nanos: number;
+}
+
+export interface ReserveInput {
+  readonly keyId: string;
+  readonly key: ScopeSettings;
+  readonly tenant: ScopeSettings;
+  /** The worst case this request can cost. */
+  readonly cost: Charge;
+  /** After this long an unsettled reservation is released by the object's alarm. */
+  readonly ttlMs: number;
+}
+
+export type LimitKind = 'rpm' | 'tpm' | 'concurrent' | `${'tokens' | 'usd'}_${Period}`;
+
+/** The limit a request hit. `used` counts what is spent and reserved; USD kinds are in USD. */
+export interface Denial {
+  readonly scope: ScopeKind;
+  readonly kind: LimitKind;
+  readonly limit: number;
+  readonly used: number;
+  /** When retrying can succeed; null when it never can without a change of limits. */
+  readonly retryAfterMs: number | null;
+}
+
+/** One rate window as the `x-ratelimit-*` headers describe it. */
+export interface Allowance {
+  readonly limit: number;
+  readonly remaining: number;
+  readonly resetMs: number;
+}
+
+/** The tighter of the key's and the tenant's windows, per kind; null when neither has that limit. */
+export interface Quota {
+  readonly requests: Allowance | null;
+  readonly tokens: Allowance | null;
+}
+
+export type ReserveResult =
+  | { readonly ok: true; readonly id: string; readonly quota: Quota }
+  | { readonly ok: false; readonly denial: Denial; readonly quota: Quota };
+
+export interface LedgerRow {
+  readonly tokensSpent: number;
+  readonly tokensHeld: number;
+  readonly nanosSpent: number;
+  readonly nanosHeld: number;
+}
+
+export const EMPTY_LEDGER: LedgerRow = { tokensSpent: 0, tokensHeld: 0, nanosSpent: 0, nanosHeld: 0 };
+
+/** Everything the checks need to know about one scope, as of the last write. */
+export interface ScopeState {
+  readonly inflight: number;
+  readonly requests: WindowCounts;
+  readonly tokens: WindowCounts;
+  readonly ledger: Readonly<Record<Period, LedgerRow>>;
+}
+
+export const NANOS_PER_USD = 1_000_000_000;
