@@ -123,12 +123,13 @@ function rate(scores, t) {
   return scores.length ? scores.filter((s) => s >= t).length / scores.length : 0;
 }
 
-/** Lowest threshold (3 decimals) with false hits strictly under the budget. */
+/** Lowest threshold (3 decimals) with false hits strictly under the budget; null when even 1.000 is not enough. */
 function safeThreshold(dupScores, nonScores) {
   const sorted = [...nonScores].sort((x, y) => y - x);
   const allowed = Math.ceil(FALSE_HIT_BUDGET * sorted.length) - 1;
   const boundary = sorted[Math.max(0, allowed)] ?? 0;
-  const t = Math.min(1, Math.floor(boundary * 1000) / 1000 + 0.001);
+  const t = (Math.floor(boundary * 1000) + 1) / 1000;
+  if (t > 1 || rate(nonScores, t) >= FALSE_HIT_BUDGET) return { threshold: null, falseHitRate: null, duplicateHitRate: null };
   return { threshold: t, falseHitRate: rate(nonScores, t), duplicateHitRate: rate(dupScores, t) };
 }
 
@@ -183,8 +184,10 @@ async function main() {
     '|---:|---:|---:|',
     ...rows.map((r) => `| ${r.threshold.toFixed(2)} | ${pct(r.duplicateHitRate)} | ${pct(r.falseHitRate)} |`),
     '',
-    `Lowest threshold with false hits under 1 %: **${safe.threshold.toFixed(3)}** → ` +
-      `${pct(safe.duplicateHitRate)} of duplicates hit, ${pct(safe.falseHitRate)} false hits.`,
+    safe.threshold === null
+      ? 'No threshold up to 1.000 keeps false hits under 1 %.'
+      : `Lowest threshold with false hits under 1 %: **${safe.threshold.toFixed(3)}** → ` +
+        `${pct(safe.duplicateHitRate)} of duplicates hit, ${pct(safe.falseHitRate)} false hits.`,
     '',
   ].join('\n');
 

@@ -23,6 +23,7 @@ export interface VectorMatch {
 export interface VectorItem {
   /** At most 64 bytes (Vectorize's limit). */
   readonly id: string;
+  /** Unit length (callers normalise), so a dot product is the cosine. */
   readonly vector: Float32Array;
   readonly tenantId: string;
   readonly paramsHash: string;
