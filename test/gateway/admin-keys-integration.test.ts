@@ -1,8 +1,8 @@
 import { SELF } from 'cloudflare:test';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { KeyList } from '../../src/admin/schemas';
 import { sha256Hex } from '../../src/util/crypto';
-import { admin, asKey, createKey, createTenant } from './admin-helpers';
+import { admin, asKey, createKey, createTenant, v1 } from './admin-helpers';
 
 /** Fails when a response body carries the secret or a hash of it. */
 async function expectNoSecret(text: string, secret: string): Promise<void> {
@@ -79,6 +79,25 @@ describe('reading and changing keys', () => {
       await admin('POST', `/keys/${id}/rotate`),
     ];
     for (const res of bodies) await expectNoSecret(res.text, secret);
+  });
+
+  it('never writes a secret to the console, on admin calls or on /v1', async () => {
+    const spies = (['log', 'info', 'warn', 'error', 'debug'] as const).map((level) => vi.spyOn(console, level));
+    try {
+      const tenant = await createTenant();
+      const { id, key: secret } = await createKey(tenant.id, { models: ['mock/echo'] });
+      const { key: rotated } = (await admin('POST', `/keys/${id}/rotate`, { grace_seconds: 60 })).json as { key: string };
+      for (const key of [secret, rotated]) {
+        await (await v1('/chat/completions', key, { model: 'mock/echo', messages: [{ role: 'user', content: 'hi' }] })).text();
+        await (await v1('/chat/completions', key, { model: 'mock/mock-large', messages: [] })).text();
+      }
+      await admin('DELETE', `/keys/${id}`);
+      await (await v1('/models', rotated)).text();
+      const written = spies.flatMap((spy) => spy.mock.calls.flat()).map((arg) => (typeof arg === 'string' ? arg : JSON.stringify(arg) ?? String(arg)));
+      for (const s of [secret, rotated]) for (const line of written) expect(line).not.toContain(s.slice(3));
+    } finally {
+      for (const spy of spies) spy.mockRestore();
+    }
   });
 
   it('answers 404 for unknown keys on every single-key route', async () => {
