@@ -7,6 +7,7 @@
  * stale, so the caller can invalidate them; hashes never leave the admin layer.
  * Rotation keeps the replaced hash in previous_hash until previous_expires_at
  * (the grace period); a second rotation ends the first one's grace at once.
+ * (Some 200 lines: the port, the row shape and its one adapter belong together.)
  */
 import { ApiKey, ID_PREFIX, jsonColumn, type Metadata } from './entities';
 import { KEY_PREFIX } from './key-record';
