@@ -6,7 +6,9 @@
  *
  * Revocation bound: instant in the isolate that made the change (invalidate()
  * also deletes the KV entry); elsewhere within ISOLATE_TTL_MS plus KV's own
- * propagation (up to ~60 s for cached reads), i.e. about 70 seconds.
+ * propagation (up to ~60 s for cached reads), i.e. about 70 seconds. A lookup
+ * that read D1 just before a change can re-write the old record to KV; that
+ * record expires after KV_RECORD_TTL_S (5 min), the worst case of the race.
  */
 import { KeyRecord } from './key-record';
 
@@ -21,6 +23,7 @@ export type KeyLoader = (hash: string) => Promise<KeyRecord | null>;
 
 export const ISOLATE_TTL_MS = 10_000;
 export const KV_CACHE_TTL_S = 60;
+export const KV_RECORD_TTL_S = 300;
 const NEGATIVE = 'none';
 const MAX_ISOLATE_ENTRIES = 10_000;
 
@@ -63,7 +66,9 @@ export class TieredKeyStore implements KeyStore {
   private async fromSource(hash: string): Promise<KeyRecord | typeof NEGATIVE> {
     const record = await this.load(hash);
     const value = record ? JSON.stringify(record) : NEGATIVE;
-    await this.kv.put(kvKey(hash), value, { expirationTtl: record ? 24 * 3600 : KV_CACHE_TTL_S });
+    // Positive entries live a few minutes only: a lookup racing an admin change can
+    // write a stale record back after the admin's delete; the TTL bounds that window.
+    await this.kv.put(kvKey(hash), value, { expirationTtl: record ? KV_RECORD_TTL_S : KV_CACHE_TTL_S });
     return record ?? NEGATIVE;
   }
 }
