@@ -7,6 +7,7 @@ import { createAdminApp } from './admin';
 import type { AppEnv } from './context';
 import { getDeps } from './deps';
 import { GatewayError, errorResponse } from './errors';
+import { rateLimitHeaders } from './limits/middleware';
 import { auth } from './pipeline/auth';
 import { costUsd, priceOf } from './pipeline/cost';
 import { emit } from './pipeline/log';
@@ -92,7 +93,7 @@ export function createApp() {
   app.route('/admin', createAdminApp());
 
   // Auth is attached per route so unknown paths answer 404 before any key check.
-  const gate = [auth(), metadata] as const;
+  const gate = [auth(), rateLimitHeaders, metadata] as const;
   app.post('/v1/chat/completions', ...gate, proxy('chat'));
   app.post('/v1/embeddings', ...gate, proxy('embeddings'));
   app.post('/v1/messages', ...gate, proxy('messages'));

@@ -5,7 +5,10 @@
 import { ExactCache } from './cache/exact-cache';
 import { readConfig, type Config } from './config';
 import type { Bindings } from './env';
-import { type Limiter, unlimited } from './pipeline/limits';
+import { durableLimiter, limiterObjects } from './limits/durable-limiter';
+import { readLimitsConfig } from './limits/config';
+import { priceBook } from './limits/price-overrides';
+import type { Limiter } from './pipeline/limits';
 import { consoleSink, queueSink, type LogSink } from './pipeline/log';
 import { buildRegistry, type ProviderRegistry } from './providers/registry';
 import { d1KeyLoader } from './storage/d1-keys';
@@ -34,7 +37,7 @@ export function getDeps(env: Bindings): Deps {
       config: readConfig(env),
       providers: buildRegistry(env),
       keys: new TieredKeyStore(env.KV_KEYS, d1KeyLoader(env.DB)),
-      limiter: unlimited,
+      limiter: durableLimiter({ objectFor: limiterObjects(env.LIMITER), prices: priceBook(env.KV_KEYS), config: readLimitsConfig(env) }),
       logs: env.LOG_QUEUE ? queueSink(env.LOG_QUEUE) : consoleSink,
       tenants: new D1TenantStore(env.DB),
       apiKeys: new D1KeyAdminStore(env.DB),

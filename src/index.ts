@@ -2,6 +2,7 @@
 import { createApp } from './app';
 import type { Bindings } from './env';
 
+export { Limiter } from './durable/limiter';
 export { VectorIndexDO } from './durable/vector-index';
 
 const app = createApp();

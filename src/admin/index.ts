@@ -3,6 +3,7 @@ import { Hono } from 'hono';
 import type { AppEnv } from '../context';
 import { adminAuth } from './auth';
 import { keysRouter } from './keys';
+import { limitsRouter } from './limits';
 import { openApiDocument } from './openapi';
 import { tenantsRouter } from './tenants';
 
@@ -13,5 +14,6 @@ export function createAdminApp() {
   admin.use('*', adminAuth);
   admin.route('/tenants', tenantsRouter());
   admin.route('/keys', keysRouter());
+  admin.route('/', limitsRouter());
   return admin;
 }

@@ -13,8 +13,9 @@ import type { AppEnv } from '../context';
 import { GatewayError } from '../errors';
 import { limiterObjects } from '../limits/durable-limiter';
 import { listOverrides, setOverride } from '../limits/price-overrides';
-import { usageReport } from '../limits/report';
+import { UsageReport, usageReport } from '../limits/report';
 import { PRICING, type Price } from '../providers/catalog';
+import type { Operation } from './openapi';
 import { tenantNotFound } from './tenants';
 import { readBody } from './validate';
 
@@ -39,6 +40,18 @@ export const PriceList = z.object({
   default: z.object({ input: z.number(), output: z.number(), cached: z.number() }),
   overrides: z.record(z.string(), z.object({ input: z.number(), output: z.number(), cached: z.number() })),
 });
+
+const usageDoc = { id: 'UsageReport', schema: UsageReport };
+const priceDoc = { id: 'EffectivePrice', schema: EffectivePrice };
+
+export const limitsOperations: Operation[] = [
+  { method: 'get', path: '/admin/limits/tenants/{id}', summary: "A tenant's limits and budgets, current usage and what remains", status: 200, response: usageDoc },
+  { method: 'get', path: '/admin/limits/keys/{id}', summary: "A key's limits and budgets, current usage and what remains", status: 200, response: usageDoc },
+  { method: 'get', path: '/admin/pricing', summary: 'The default price and every per-model override', status: 200, response: { id: 'PriceList', schema: PriceList } },
+  { method: 'get', path: '/admin/pricing/{model}', summary: 'The price in force for a model (the id may contain slashes)', status: 200, response: priceDoc },
+  { method: 'put', path: '/admin/pricing/{model}', summary: "Override a model's price, USD per 1M tokens", body: { id: 'PriceInput', schema: PriceInput }, status: 200, response: priceDoc },
+  { method: 'delete', path: '/admin/pricing/{model}', summary: "Remove a model's override; answers the price now in force", status: 200, response: priceDoc },
+];
 
 function effective(model: string, overrides: Readonly<Record<string, Price>>): EffectivePrice {
   const override = overrides[model];

@@ -8,6 +8,7 @@
  */
 import { z } from 'zod';
 import { keyOperations } from './keys';
+import { limitsOperations } from './limits';
 import { ErrorEnvelope } from './schemas';
 import { tenantOperations } from './tenants';
 
@@ -19,7 +20,7 @@ export interface NamedSchema {
 
 /** One admin route, as documented. Each router module exports its own list next to its handlers. */
 export interface Operation {
-  method: 'get' | 'post' | 'patch' | 'delete';
+  method: 'get' | 'post' | 'put' | 'patch' | 'delete';
   /** OpenAPI form, e.g. /admin/keys/{id}; every {param} is a required string path parameter. */
   path: string;
   summary: string;
@@ -31,7 +32,7 @@ export interface Operation {
 }
 
 /** Every documented admin operation; a router added under /admin adds its list here. */
-export const OPERATIONS: readonly Operation[] = [...tenantOperations, ...keyOperations];
+export const OPERATIONS: readonly Operation[] = [...tenantOperations, ...keyOperations, ...limitsOperations];
 
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
 

@@ -108,8 +108,9 @@ export function isLimited(principal: Principal): boolean {
 const hasRate = (l: Limits) => l.rpm !== undefined || l.tpm !== undefined || l.concurrent !== undefined;
 const hasBudget = (b: Budgets) => [b.tokens, b.usd].some((w) => w !== undefined && (w.day ?? w.month ?? w.total) !== undefined);
 
+/** Rounded up to the nano-dollar; the epsilon keeps float noise (0.016 × 1e9 = 16000000.000000002) from adding one. */
 function charge(price: Price, usage: Usage): Charge {
-  return { tokens: usage.inputTokens + usage.outputTokens, nanos: Math.ceil(costUsd(price, usage) * NANOS_PER_USD) };
+  return { tokens: usage.inputTokens + usage.outputTokens, nanos: Math.ceil(costUsd(price, usage) * NANOS_PER_USD - 1e-6) };
 }
 
 function overCap(request: ProxyRequest, cap: { limit: number; scope: 'key' | 'tenant' }): GatewayError {

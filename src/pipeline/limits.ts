@@ -7,11 +7,23 @@ import type { ProxyRequest } from '../api/request';
 import type { Usage } from '../sse/observer';
 import type { Principal } from './auth';
 
+/** How a relayed stream ended, for settling one that brought no (or partial) usage. */
+export interface StreamEnd {
+  readonly completed: boolean;
+  /** Characters of content the client received (RelayOutcome.deliveredChars). */
+  readonly deliveredChars: number;
+}
+
 export interface Reservation {
   /** Headers describing the caller's remaining allowance (`x-ratelimit-*`). */
   readonly headers: Readonly<Record<string, string>>;
-  /** Record what the request really used; null when nothing was delivered. */
-  settle(usage: Usage | null): Promise<void>;
+  /**
+   * Record what the request really used. `usage` null and no `stream`: nothing
+   * was delivered, the reservation is released. For a stream pass how it ended
+   * (a RelayOutcome fits): one that was cut or brought no usage is charged the
+   * prompt estimate plus the delivered characters / 4.
+   */
+  settle(usage: Usage | null, stream?: StreamEnd): Promise<void>;
 }
 
 export interface Limiter {

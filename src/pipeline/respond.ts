@@ -50,7 +50,7 @@ export function respondStream(ctx: RespondContext): Response {
     record.lateError = o.error?.code ?? (o.cancelledByClient ? 'client_disconnected' : null);
     const entry = o.completed && assembler ? cacheEntry(request, format, assembler.result(), o.usage, Date.now()) : null;
     release(entry);
-    await Promise.all([reservation.settle(o.usage), entry ? storeCache(deps.cache, plan, entry) : null]);
+    await Promise.all([reservation.settle(o.usage, o), entry ? storeCache(deps.cache, plan, entry) : null]);
   });
   headers.set('content-type', 'text/event-stream; charset=utf-8');
   headers.set('cache-control', 'no-cache');

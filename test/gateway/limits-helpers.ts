@@ -1,0 +1,61 @@
+/** Helpers for the limits tests: tenants and keys with limits through the admin API, and the Limiter's ledger. */
+import { env, runInDurableObject } from 'cloudflare:test';
+import { expect } from 'vitest';
+import type { ScopeDump } from '../../src/durable/limiter';
+import type { Budgets, Limits } from '../../src/storage/settings';
+import { admin, createKey, createTenant } from './admin-helpers';
+
+export interface LimitedKeyOptions {
+  limits?: Limits;
+  budgets?: Budgets;
+  tenantLimits?: Limits;
+  tenantBudgets?: Budgets;
+  /** Reuse an existing tenant instead of creating one. */
+  tenantId?: string;
+}
+
+export interface LimitedKey {
+  secret: string;
+  keyId: string;
+  tenantId: string;
+}
+
+export async function limitedKey(options: LimitedKeyOptions = {}): Promise<LimitedKey> {
+  const tenantId = options.tenantId ?? (await createTenant(`limits-${crypto.randomUUID()}`, {
+    ...(options.tenantLimits ? { limits: options.tenantLimits } : {}),
+    ...(options.tenantBudgets ? { budgets: options.tenantBudgets } : {}),
+  })).id;
+  const key = await createKey(tenantId, {
+    ...(options.limits ? { limits: options.limits } : {}),
+    ...(options.budgets ? { budgets: options.budgets } : {}),
+  });
+  return { secret: key.key, keyId: key.id, tenantId };
+}
+
+export function limiterOf(tenantId: string) {
+  return env.LIMITER.get(env.LIMITER.idFromName(tenantId));
+}
+
+/** The Limiter's state for a tenant (keyId null) or one of its keys. */
+export function dump(tenantId: string, keyId: string | null = null): Promise<ScopeDump> {
+  return runInDurableObject(limiterOf(tenantId), (instance) => instance.dump(keyId));
+}
+
+/**
+ * Waits until every reservation of the tenant is settled (settles run after the
+ * response, in waitUntil or when a stream ends), then returns its state.
+ * Bounded by attempts, not by time.
+ */
+export async function settledDump(tenantId: string, keyId: string | null = null): Promise<ScopeDump> {
+  for (let attempt = 0; attempt < 500; attempt++) {
+    const state = await dump(tenantId, keyId);
+    if (state.state.inflight === 0) return state;
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+  throw new Error(`reservations of ${tenantId} never settled`);
+}
+
+export async function setPrice(model: string, price: { input: number; output: number; cached?: number } | null): Promise<void> {
+  const res = price ? await admin('PUT', `/pricing/${model}`, price) : await admin('DELETE', `/pricing/${model}`);
+  expect(res.status).toBe(200);
+}
