@@ -21,7 +21,7 @@ import type { Usage } from '../sse/observer';
 import type { Budgets, Limits } from '../storage/settings';
 import type { LimitsConfig } from './config';
 import { denialError } from './denial';
-import { estimatePromptTokens, maxTokensLimit, outputReserve, settledUsage } from './estimate';
+import { estimatePromptTokens, maxTokensLimit, outputReserve, perChoiceCap, settledUsage } from './estimate';
 import { quotaHeaders } from './headers';
 import type { PriceBook } from './price-overrides';
 import { NANOS_PER_USD, type Charge, type ReserveInput, type ReserveResult } from './protocol';
@@ -85,6 +85,7 @@ export function durableLimiter(options: DurableLimiterOptions): Limiter {
       let settled = false;
       return {
         headers: quotaHeaders(result.quota),
+        ...(request.maxOutputTokens === null && request.endpoint !== 'embeddings' ? { outputCap: perChoiceCap(request, cap?.limit ?? null, config.defaultMaxTokens) } : {}),
         async settle(usage, stream) {
           if (settled) return;
           settled = true;

@@ -90,11 +90,16 @@ export function maxTokensLimit(key: Limits, tenant: Limits): { limit: number; sc
   return tenant.max_tokens !== undefined ? { limit: tenant.max_tokens, scope: 'tenant' } : null;
 }
 
+/** Output tokens one choice may use: the request's cap, else the key's/tenant's, else the default. */
+export function perChoiceCap(request: ProxyRequest, limit: number | null, defaultCap: number): number {
+  return request.maxOutputTokens ?? limit ?? defaultCap;
+}
+
 /** Output tokens to reserve: per-choice cap × the number of choices; 0 for embeddings. */
 export function outputReserve(request: ProxyRequest, limit: number | null, defaultCap: number): number {
   if (request.endpoint === 'embeddings') return 0;
   const n = typeof request.body.n === 'number' && request.body.n > 1 ? request.body.n : 1;
-  return (request.maxOutputTokens ?? limit ?? defaultCap) * n;
+  return perChoiceCap(request, limit, defaultCap) * n;
 }
 
 /**

@@ -25,9 +25,3 @@ export function periodEnd(period: Period, now: number): number | null {
     ? Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), d.getUTCDate() + 1)
     : Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + 1, 1);
 }
-
-/** The period a stored key belongs to, read back from its shape. */
-export function periodOfKey(key: string): Period {
-  if (key === 'total') return 'total';
-  return key.length === 7 ? 'month' : 'day';
-}

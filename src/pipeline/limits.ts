@@ -18,6 +18,12 @@ export interface Reservation {
   /** Headers describing the caller's remaining allowance (`x-ratelimit-*`). */
   readonly headers: Readonly<Record<string, string>>;
   /**
+   * Output tokens reserved per choice for a request that set no max_tokens
+   * (absent otherwise). Sending it upstream as max_tokens makes the output
+   * reserve a true bound; without it a provider may write past it.
+   */
+  readonly outputCap?: number;
+  /**
    * Record what the request really used. `usage` null and no `stream`: nothing
    * was delivered, the reservation is released. For a stream pass how it ended
    * (a RelayOutcome fits): one that was cut or brought no usage is charged the
