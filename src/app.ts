@@ -7,6 +7,7 @@ import { createAdminApp } from './admin';
 import type { AppEnv } from './context';
 import { getDeps } from './deps';
 import { GatewayError, errorResponse } from './errors';
+import { payloadForLog } from './logs/payload';
 import { rateLimitHeaders } from './limits/middleware';
 import { auth } from './pipeline/auth';
 import { costUsd, priceOf } from './pipeline/cost';
@@ -21,6 +22,7 @@ import { requestMetadata } from './pipeline/request-headers';
  */
 const requestContext = createMiddleware<AppEnv>(async function requestContext(c, next) {
   const startedAt = performance.now();
+  const receivedAt = Date.now();
   const requestId = crypto.randomUUID();
   c.set('requestId', requestId);
   c.set('startedAt', startedAt);
@@ -45,9 +47,11 @@ const requestContext = createMiddleware<AppEnv>(async function requestContext(c,
   const finish = async () => {
     if (record.done) await record.done;
     const usage = record.usage;
+    const hit = record.cache === 'HIT' || record.cache === 'SEMANTIC';
+    const cost = usage && record.model ? costUsd(priceOf(record.model), usage) : 0;
     emit(c.executionCtx, c.var.deps.logs, {
       requestId,
-      time: Date.now(),
+      time: receivedAt,
       tenantId: principal?.tenantId ?? null,
       keyId: principal?.id ?? null,
       endpoint: record.endpoint,
@@ -62,11 +66,13 @@ const requestContext = createMiddleware<AppEnv>(async function requestContext(c,
       inputTokens: usage?.inputTokens ?? 0,
       outputTokens: usage?.outputTokens ?? 0,
       cachedTokens: usage?.cachedTokens ?? 0,
-      costUsd: usage && record.model && record.cache !== 'HIT' && record.cache !== 'SEMANTIC' ? costUsd(priceOf(record.model), usage) : 0,
+      costUsd: hit ? 0 : cost,
+      savedUsd: hit ? cost : 0,
       latencyMs: performance.now() - startedAt,
       ttftMs: record.ttftMs,
       attempts: record.attempts,
       metadata: record.metadata,
+      payload: record.payload ? payloadForLog(record.payload) : null,
     });
   };
   c.executionCtx.waitUntil(finish());

@@ -1,6 +1,8 @@
-/** Worker entry: the HTTP app (queue and scheduled handlers join as their stages land). */
+/** Worker entry: the HTTP app, the log queue consumer and the retention cron. */
 import { createApp } from './app';
 import type { Bindings } from './env';
+import { handleQueue } from './logs/queue';
+import { handleScheduled } from './logs/retention';
 
 export { Limiter } from './durable/limiter';
 export { VectorIndexDO } from './durable/vector-index';
@@ -9,4 +11,6 @@ const app = createApp();
 
 export default {
   fetch: app.fetch,
+  queue: (batch, env) => handleQueue(batch, env),
+  scheduled: (controller, env) => handleScheduled(controller, env),
 } satisfies ExportedHandler<Bindings>;

@@ -4,8 +4,10 @@ import type { AppEnv } from '../context';
 import { adminAuth } from './auth';
 import { keysRouter } from './keys';
 import { limitsRouter } from './limits';
+import { logsRouter } from './logs';
 import { openApiDocument } from './openapi';
 import { tenantsRouter } from './tenants';
+import { usageRouter } from './usage';
 
 export function createAdminApp() {
   const admin = new Hono<AppEnv>();
@@ -15,5 +17,7 @@ export function createAdminApp() {
   admin.route('/tenants', tenantsRouter());
   admin.route('/keys', keysRouter());
   admin.route('/', limitsRouter());
+  admin.route('/logs', logsRouter());
+  admin.route('/usage', usageRouter());
   return admin;
 }

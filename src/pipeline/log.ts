@@ -26,6 +26,11 @@ export const LogEvent = z.object({
   ttftMs: z.number().nonnegative().nullable(),
   attempts: z.number().int().nonnegative(),
   metadata: z.record(z.string(), z.union([z.string(), z.number(), z.boolean()])).nullable(),
+  // Fields added after the first release default, so messages already queued still parse.
+  /** What a gateway cache hit would have cost (costUsd is 0 for hits). */
+  savedUsd: z.number().nonnegative().default(0),
+  /** Prompt and completion, only for keys that opt in; each cut to LOG_PAYLOAD_MAX_BYTES. */
+  payload: z.object({ request: z.string().nullable(), response: z.string().nullable(), truncated: z.boolean() }).nullable().default(null),
 });
 export type LogEvent = z.infer<typeof LogEvent>;
 

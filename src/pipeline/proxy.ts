@@ -11,6 +11,7 @@ import { parseProxyRequest } from '../api/request';
 import { upstreamBody } from '../api/upstream-body';
 import type { AppEnv } from '../context';
 import { GatewayError, badRequest } from '../errors';
+import { capturePayload } from '../logs/payload';
 import { NO_USAGE, cachedResponse, lookupCache, planCache } from './cache';
 import { checkPolicy } from './policy';
 import { maxAttempts, requestTimeout } from './request-headers';
@@ -25,6 +26,7 @@ export function proxy(endpoint: Endpoint) {
     const request = parseProxyRequest(endpoint, await readJsonBody(c.req.raw, deps.config.maxBodyBytes));
     record.model = request.model;
     record.stream = request.stream;
+    record.payload = capturePayload(principal, headers, request.body, c.env.LOG_PAYLOAD_MAX_BYTES);
     if (request.stream && !spec.streamable) throw badRequest(`'stream' is not supported on this endpoint.`, 'stream', 'invalid_value');
 
     const route = resolveRoute(deps.providers, endpoint, request.model);
@@ -50,6 +52,7 @@ export function proxy(endpoint: Endpoint) {
     if (lookup.entry) {
       // Hits count toward request rate limits (the reservation stands) but spend no tokens.
       record.usage = lookup.entry.usage;
+      if (record.payload) record.payload.response = JSON.stringify(lookup.entry.body);
       if (lookup.score !== null) out.set('x-edgeway-cache-similarity', lookup.score.toFixed(4));
       c.executionCtx.waitUntil(reservation.settle(NO_USAGE));
       return cachedResponse(lookup.entry, request, out);

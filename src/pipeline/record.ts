@@ -2,6 +2,7 @@
  * What the stages learn about one request, filled in as it moves through the
  * pipeline and turned into exactly one LogEvent when it ends (see app.ts).
  */
+import type { PayloadCapture } from '../logs/payload';
 import type { Usage } from '../sse/observer';
 
 export interface RequestRecord {
@@ -17,6 +18,8 @@ export interface RequestRecord {
   /** An error that happened after the response status was sent (stream faults). */
   lateError: string | null;
   metadata: Record<string, string | number | boolean> | null;
+  /** Prompt and completion, when the key opts in to payload logging (src/logs/payload.ts). */
+  payload: PayloadCapture | null;
   /** Resolves when the response body has been fully delivered (streams). */
   done: Promise<void> | null;
 }
@@ -24,6 +27,6 @@ export interface RequestRecord {
 export function newRecord(endpoint: string): RequestRecord {
   return {
     endpoint, provider: null, model: null, stream: false, cache: null, usage: null,
-    attempts: 0, ttftMs: null, streamCompleted: null, lateError: null, metadata: null, done: null,
+    attempts: 0, ttftMs: null, streamCompleted: null, lateError: null, metadata: null, payload: null, done: null,
   };
 }

@@ -35,7 +35,8 @@ export function respondStream(ctx: RespondContext): Response {
   const format = route.target.format;
   const assembler = plan.directives.store ? (format === 'anthropic' ? anthropicAssembler() : openAiAssembler()) : null;
   const onChunk = assembler ? assembler.push.bind(assembler) : undefined;
-  const observer = format === 'anthropic' ? anthropicObserver({ onChunk }) : openAiObserver({ stripUsage: !request.clientWantsUsage, onChunk });
+  const capture = record.payload?.maxBytes ?? 0;
+  const observer = format === 'anthropic' ? anthropicObserver({ onChunk, capture }) : openAiObserver({ stripUsage: !request.clientWantsUsage, onChunk, capture });
   record.ttftMs = performance.now() - c.var.startedAt;
   const { body, outcome } = relay({
     reader: dispatched.reader!,
@@ -47,6 +48,7 @@ export function respondStream(ctx: RespondContext): Response {
   record.done = outcome.then(async (o) => {
     record.usage = o.usage;
     record.streamCompleted = o.completed;
+    if (record.payload) record.payload.response = observer.captured;
     record.lateError = o.error?.code ?? (o.cancelledByClient ? 'client_disconnected' : null);
     const entry = o.completed && assembler ? cacheEntry(request, format, assembler.result(), o.usage, Date.now()) : null;
     release(entry);
@@ -70,6 +72,7 @@ export async function respondJson(ctx: RespondContext): Promise<Response> {
     throw new GatewayError(502, 'The provider returned a body that is not JSON.', { code: 'bad_upstream_response', source: 'provider' });
   }
   record.usage = usageFromJson(route.target.format, parsed);
+  if (record.payload) record.payload.response = text;
   const entry = plan.directives.store ? cacheEntry(request, route.target.format, parsed, record.usage, Date.now()) : null;
   release(entry);
   c.executionCtx.waitUntil(Promise.all([reservation.settle(record.usage), entry ? storeCache(deps.cache, plan, entry) : null]));

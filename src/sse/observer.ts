@@ -21,6 +21,8 @@ export interface StreamObserver {
   readonly usage: Usage | null;
   /** Characters of content delivered so far (text and tool-call arguments). */
   readonly deliveredChars: number;
+  /** The first `capture` characters of that content (payload logging); '' when not asked. */
+  readonly captured: string;
   /** An error the upstream reported inside the stream, if any. */
   readonly upstreamError: string | null;
   /** A final SSE frame telling the client the stream failed. */
@@ -48,12 +50,27 @@ function parse(data: string): Json | null {
 /** Called with every parsed JSON event, e.g. to assemble the full response for the cache. */
 export type ChunkListener = (chunk: Record<string, unknown>, event: string | null) => void;
 
-export function openAiObserver(options: { stripUsage: boolean; onChunk?: ChunkListener }): StreamObserver {
-  const state = { done: false, usage: null as Usage | null, deliveredChars: 0, upstreamError: null as string | null };
+/** Counts delivered text and keeps its first `capture` characters. */
+function deliveryCounter(capture = 0) {
+  const kept = { chars: 0, text: '' };
+  return {
+    get chars() { return kept.chars; },
+    get text() { return kept.text; },
+    add(text: string) {
+      kept.chars += text.length;
+      if (kept.text.length < capture) kept.text += text.slice(0, capture - kept.text.length);
+    },
+  };
+}
+
+export function openAiObserver(options: { stripUsage: boolean; onChunk?: ChunkListener; capture?: number }): StreamObserver {
+  const state = { done: false, usage: null as Usage | null, upstreamError: null as string | null };
+  const delivered = deliveryCounter(options.capture);
   return {
     get done() { return state.done; },
     get usage() { return state.usage; },
-    get deliveredChars() { return state.deliveredChars; },
+    get deliveredChars() { return delivered.chars; },
+    get captured() { return delivered.text; },
     get upstreamError() { return state.upstreamError; },
     observe(event) {
       if (event.data === '') return 'forward';
@@ -70,11 +87,11 @@ export function openAiObserver(options: { stripUsage: boolean; onChunk?: ChunkLi
       for (const choice of choices) {
         const delta = asObject(asObject(choice)?.delta);
         if (!delta) continue;
-        if (typeof delta.content === 'string') state.deliveredChars += delta.content.length;
+        if (typeof delta.content === 'string') delivered.add(delta.content);
         if (Array.isArray(delta.tool_calls)) {
           for (const call of delta.tool_calls) {
             const args = asObject(asObject(call)?.function)?.arguments;
-            if (typeof args === 'string') state.deliveredChars += args.length;
+            if (typeof args === 'string') delivered.add(args);
           }
         }
       }
@@ -95,8 +112,9 @@ export function openAiObserver(options: { stripUsage: boolean; onChunk?: ChunkLi
   };
 }
 
-export function anthropicObserver(options: { onChunk?: ChunkListener } = {}): StreamObserver {
-  const state = { done: false, usage: null as Usage | null, deliveredChars: 0, upstreamError: null as string | null };
+export function anthropicObserver(options: { onChunk?: ChunkListener; capture?: number } = {}): StreamObserver {
+  const state = { done: false, usage: null as Usage | null, upstreamError: null as string | null };
+  const delivered = deliveryCounter(options.capture);
   const readUsage = (u: Json | null) => {
     if (!u) return;
     const prev = state.usage ?? { inputTokens: 0, outputTokens: 0, cachedTokens: 0 };
@@ -109,7 +127,8 @@ export function anthropicObserver(options: { onChunk?: ChunkListener } = {}): St
   return {
     get done() { return state.done; },
     get usage() { return state.usage; },
-    get deliveredChars() { return state.deliveredChars; },
+    get deliveredChars() { return delivered.chars; },
+    get captured() { return delivered.text; },
     get upstreamError() { return state.upstreamError; },
     observe(event) {
       if (event.data === '') return 'forward';
@@ -122,7 +141,7 @@ export function anthropicObserver(options: { onChunk?: ChunkListener } = {}): St
       else if (type === 'content_block_delta') {
         const delta = asObject(body.delta);
         const text = delta?.text ?? delta?.partial_json ?? delta?.thinking;
-        if (typeof text === 'string') state.deliveredChars += text.length;
+        if (typeof text === 'string') delivered.add(text);
       } else if (type === 'message_stop') state.done = true;
       else if (type === 'error') state.upstreamError = String(asObject(body.error)?.message ?? 'upstream error');
       return 'forward';

@@ -1,0 +1,118 @@
+/**
+ * Reads request logs back for the admin API: filtered, newest first, keyset
+ * pagination over (time, id) so a page is one indexed range read however deep
+ * it is. Rows are validated on the way out (metadata is JSON from D1).
+ */
+import { z } from 'zod';
+import { encodeCursor, type Cursor, type Page } from '../storage/page';
+
+export type StatusFilter = { exact: number } | { class: number } | 'error' | 'ok';
+
+export interface LogFilters {
+  tenantId?: string | undefined;
+  keyId?: string | undefined;
+  model?: string | undefined;
+  status?: StatusFilter | undefined;
+  cache?: 'HIT' | 'SEMANTIC' | 'MISS' | 'BYPASS' | 'NONE' | undefined;
+  /** Inclusive, epoch ms. */
+  from?: number | undefined;
+  /** Exclusive, epoch ms. */
+  to?: number | undefined;
+}
+
+const bool = z.union([z.literal(0), z.literal(1)]).transform((b) => b === 1);
+const Json = z.string().transform((s, ctx) => {
+  try {
+    return z.record(z.string(), z.union([z.string(), z.number(), z.boolean()])).parse(JSON.parse(s));
+  } catch {
+    ctx.addIssue({ code: 'custom', message: 'metadata is not a flat JSON object' });
+    return z.NEVER;
+  }
+});
+
+/** A request_logs row as the admin API returns it (list view: no payload bodies). */
+export const LogEntry = z.object({
+  id: z.string().describe('The request id (x-edgeway-request-id).'),
+  time: z.number().describe('Epoch milliseconds when the request reached the gateway.'),
+  tenant_id: z.string().nullable(),
+  key_id: z.string().nullable(),
+  endpoint: z.string(),
+  provider: z.string().nullable(),
+  model: z.string().nullable(),
+  status: z.number(),
+  error_source: z.enum(['gateway', 'provider']).nullable(),
+  error_code: z.string().nullable(),
+  cache: z.enum(['HIT', 'SEMANTIC', 'MISS', 'BYPASS']).nullable(),
+  stream: bool,
+  stream_completed: bool.nullable(),
+  input_tokens: z.number(),
+  output_tokens: z.number(),
+  cached_tokens: z.number(),
+  cost_usd: z.number(),
+  saved_usd: z.number(),
+  latency_ms: z.number(),
+  ttft_ms: z.number().nullable(),
+  attempts: z.number(),
+  metadata: Json.nullable(),
+  has_payload: bool,
+  payload_truncated: bool,
+});
+export type LogEntry = z.output<typeof LogEntry>;
+
+export const LogDetail = LogEntry.extend({
+  request_payload: z.string().nullable().describe('The request body, only for keys with log_payload.'),
+  response_payload: z.string().nullable().describe('The response body (streams: the delivered text).'),
+});
+export type LogDetail = z.output<typeof LogDetail>;
+
+const LIST_COLUMNS = `id, time, tenant_id, key_id, endpoint, provider, model, status, error_source, error_code, cache, stream,
+  stream_completed, input_tokens, output_tokens, cached_tokens, cost_usd, saved_usd, latency_ms, ttft_ms, attempts, metadata,
+  (request_payload IS NOT NULL OR response_payload IS NOT NULL) AS has_payload, payload_truncated`;
+
+/** The WHERE clause for a set of filters (pure). */
+export function whereClause(f: LogFilters, cursor: Cursor | null): { sql: string; binds: (string | number)[] } {
+  const parts: string[] = [];
+  const binds: (string | number)[] = [];
+  const add = (sql: string, ...values: (string | number)[]) => {
+    parts.push(sql);
+    binds.push(...values);
+  };
+  if (f.tenantId !== undefined) add('tenant_id = ?', f.tenantId);
+  if (f.keyId !== undefined) add('key_id = ?', f.keyId);
+  if (f.model !== undefined) add('model = ?', f.model);
+  if (f.status === 'error') add('(status >= 400 OR error_code IS NOT NULL)');
+  else if (f.status === 'ok') add('(status < 400 AND error_code IS NULL)');
+  else if (f.status && 'exact' in f.status) add('status = ?', f.status.exact);
+  else if (f.status) add('status >= ? AND status < ?', f.status.class * 100, f.status.class * 100 + 100);
+  if (f.cache === 'NONE') add('cache IS NULL');
+  else if (f.cache !== undefined) add('cache = ?', f.cache);
+  if (f.from !== undefined) add('time >= ?', f.from);
+  if (f.to !== undefined) add('time < ?', f.to);
+  if (cursor) add('(time < ? OR (time = ? AND id < ?))', cursor.createdAt, cursor.createdAt, cursor.id);
+  return { sql: parts.length ? `WHERE ${parts.join(' AND ')}` : '', binds };
+}
+
+export class LogReader {
+  constructor(private readonly db: D1Database) {}
+
+  async list(filters: LogFilters, page: { limit: number; cursor: Cursor | null }): Promise<Page<LogEntry>> {
+    const where = whereClause(filters, page.cursor);
+    const { results } = await this.db
+      .prepare(`SELECT ${LIST_COLUMNS} FROM request_logs ${where.sql} ORDER BY time DESC, id DESC LIMIT ?`)
+      .bind(...where.binds, page.limit + 1)
+      .all();
+    const rows = results.map((r) => LogEntry.parse(r));
+    const more = rows.length > page.limit;
+    const items = more ? rows.slice(0, page.limit) : rows;
+    const last = items.at(-1);
+    return { items, nextCursor: more && last ? encodeCursor({ createdAt: last.time, id: last.id }) : null };
+  }
+
+  async get(id: string): Promise<LogDetail | null> {
+    const row = await this.db
+      .prepare(`SELECT ${LIST_COLUMNS}, request_payload, response_payload FROM request_logs WHERE id = ?`)
+      .bind(id)
+      .first();
+    return row ? LogDetail.parse(row) : null;
+  }
+}

@@ -1,0 +1,54 @@
+/**
+ * LogEvent → request_logs row (pure). The column list is written once here and
+ * drives both the insert (src/logs/store.ts) and the admin read-back.
+ */
+import type { LogEvent } from '../pipeline/log';
+
+/** Every column the consumer writes, in table order; ingest_batch and ingested_at are bound separately. */
+export const LOG_COLUMNS = [
+  'id', 'time', 'day', 'tenant_id', 'key_id', 'endpoint', 'provider', 'model', 'status',
+  'error_source', 'error_code', 'cache', 'stream', 'stream_completed',
+  'input_tokens', 'output_tokens', 'cached_tokens', 'cost_usd', 'saved_usd',
+  'latency_ms', 'ttft_ms', 'attempts', 'metadata', 'request_payload', 'response_payload', 'payload_truncated',
+] as const;
+
+export type LogColumn = (typeof LOG_COLUMNS)[number];
+export type LogRow = Record<LogColumn, string | number | null>;
+
+/** UTC calendar day, 'YYYY-MM-DD'. */
+export function utcDay(epochMs: number): string {
+  return new Date(epochMs).toISOString().slice(0, 10);
+}
+
+const bit = (b: boolean | null): number | null => (b === null ? null : b ? 1 : 0);
+
+export function toRow(e: LogEvent): LogRow {
+  return {
+    id: e.requestId,
+    time: Math.trunc(e.time),
+    day: utcDay(e.time),
+    tenant_id: e.tenantId,
+    key_id: e.keyId,
+    endpoint: e.endpoint,
+    provider: e.provider,
+    model: e.model,
+    status: e.status,
+    error_source: e.errorSource,
+    error_code: e.errorCode,
+    cache: e.cache,
+    stream: bit(e.stream),
+    stream_completed: bit(e.streamCompleted),
+    input_tokens: e.inputTokens,
+    output_tokens: e.outputTokens,
+    cached_tokens: e.cachedTokens,
+    cost_usd: e.costUsd,
+    saved_usd: e.savedUsd,
+    latency_ms: e.latencyMs,
+    ttft_ms: e.ttftMs,
+    attempts: e.attempts,
+    metadata: e.metadata === null ? null : JSON.stringify(e.metadata),
+    request_payload: e.payload?.request ?? null,
+    response_payload: e.payload?.response ?? null,
+    payload_truncated: bit(e.payload?.truncated ?? false),
+  };
+}

@@ -1,0 +1,110 @@
+/**
+ * The log tables in D1 (schema: migrations/0003_logs.sql).
+ *
+ * Exactly-once rollups over at-least-once delivery: a write is one D1 batch
+ * (one transaction) that
+ *   1. inserts the rows with INSERT OR IGNORE on the request id, stamping each
+ *      new row with this write's random `ingest_batch`;
+ *   2. adds to usage_daily only the rows of this write's ids that carry this
+ *      write's stamp, i.e. the rows step 1 actually inserted. A redelivered
+ *      message (or the same id twice in one batch) is ignored by step 1 and so
+ *      never reaches step 2; a failed write commits nothing, and its retry
+ *      comes with a new stamp.
+ * Rows travel as one JSON array parameter per statement (json_each), so a
+ * batch of 100 events is a handful of statements, well inside D1's per-query
+ * parameter and per-invocation query limits; arrays are split at ~512 KB to
+ * stay under D1's 2 MB value limit when payloads are logged.
+ */
+import { LOG_COLUMNS, type LogRow } from './rows';
+
+export interface DeadLetter {
+  message_id: string;
+  queue: string;
+  request_id: string | null;
+  reason: string;
+  body: string;
+  attempts: number;
+}
+
+const CHUNK_BYTES = 512 * 1024;
+
+const INSERT_LOGS = `INSERT OR IGNORE INTO request_logs (${LOG_COLUMNS.join(', ')}, ingest_batch, ingested_at)
+  SELECT ${LOG_COLUMNS.map((c) => `json_extract(value, '$.${c}')`).join(', ')}, ?2, ?3 FROM json_each(?1)`;
+
+/** Rows of this write (ids in ?1) that this write inserted (stamp ?2). */
+const NEW_ROWS = `FROM request_logs WHERE id IN (SELECT value FROM json_each(?1)) AND ingest_batch = ?2`;
+
+const ROLLUP = `INSERT INTO usage_daily (tenant_id, day, key_id, model, requests, input_tokens, output_tokens, cached_tokens,
+    cost_usd, cache_hits, saved_tokens, saved_usd, errors)
+  SELECT coalesce(tenant_id, ''), day, coalesce(key_id, ''), coalesce(model, ''), count(*),
+    sum(CASE WHEN hit THEN 0 ELSE input_tokens END), sum(CASE WHEN hit THEN 0 ELSE output_tokens END),
+    sum(CASE WHEN hit THEN 0 ELSE cached_tokens END), sum(cost_usd), sum(hit),
+    sum(CASE WHEN hit THEN input_tokens + output_tokens ELSE 0 END), sum(saved_usd),
+    sum(status >= 400 OR error_code IS NOT NULL)
+  FROM (SELECT *, coalesce(cache, '') IN ('HIT', 'SEMANTIC') AS hit ${NEW_ROWS})
+  WHERE true
+  GROUP BY 1, 2, 3, 4
+  ON CONFLICT (tenant_id, day, key_id, model) DO UPDATE SET
+    requests = requests + excluded.requests, input_tokens = input_tokens + excluded.input_tokens,
+    output_tokens = output_tokens + excluded.output_tokens, cached_tokens = cached_tokens + excluded.cached_tokens,
+    cost_usd = cost_usd + excluded.cost_usd, cache_hits = cache_hits + excluded.cache_hits,
+    saved_tokens = saved_tokens + excluded.saved_tokens, saved_usd = saved_usd + excluded.saved_usd,
+    errors = errors + excluded.errors`;
+
+/** Off the hot path, as migration 0002 intends: a key's last use comes from its logs. */
+const LAST_USED = `UPDATE api_keys SET last_used_at = u.last
+  FROM (SELECT key_id, max(time) AS last ${NEW_ROWS} AND key_id IS NOT NULL GROUP BY key_id) AS u
+  WHERE api_keys.id = u.key_id AND (api_keys.last_used_at IS NULL OR api_keys.last_used_at < u.last)`;
+
+const INSERT_DEAD = `INSERT OR IGNORE INTO dead_letters (message_id, queue, request_id, reason, body, attempts, received_at)
+  SELECT json_extract(value, '$.message_id'), json_extract(value, '$.queue'), json_extract(value, '$.request_id'),
+    json_extract(value, '$.reason'), json_extract(value, '$.body'), json_extract(value, '$.attempts'), ?2
+  FROM json_each(?1)`;
+
+export class LogStore {
+  constructor(private readonly db: D1Database) {}
+
+  /** One transaction; returns how many log rows were new. Throws when D1 fails (nothing committed). */
+  async write(rows: readonly LogRow[], dead: readonly DeadLetter[], now: number): Promise<{ inserted: number }> {
+    const stamp = crypto.randomUUID();
+    const statements: D1PreparedStatement[] = [];
+    for (const chunk of chunks(rows)) statements.push(this.db.prepare(INSERT_LOGS).bind(chunk, stamp, now));
+    const inserts = statements.length;
+    if (rows.length > 0) {
+      const ids = JSON.stringify(rows.map((r) => r.id));
+      statements.push(this.db.prepare(ROLLUP).bind(ids, stamp), this.db.prepare(LAST_USED).bind(ids, stamp));
+    }
+    for (const chunk of chunks(dead)) statements.push(this.db.prepare(INSERT_DEAD).bind(chunk, now));
+    if (statements.length === 0) return { inserted: 0 };
+    const results = await this.db.batch(statements);
+    return { inserted: results.slice(0, inserts).reduce((n, r) => n + (r.meta.changes ?? 0), 0) };
+  }
+
+  /** Deletes up to `limit` raw log rows older than `cutoff`; rollups are untouched. */
+  async deleteBefore(cutoff: number, limit: number): Promise<number> {
+    const result = await this.db
+      .prepare('DELETE FROM request_logs WHERE id IN (SELECT id FROM request_logs WHERE time < ? ORDER BY time LIMIT ?)')
+      .bind(cutoff, limit)
+      .run();
+    return result.meta.changes ?? 0;
+  }
+}
+
+/** JSON arrays of at most ~CHUNK_BYTES each (a single oversized item goes alone). */
+function chunks(items: readonly object[]): string[] {
+  const out: string[] = [];
+  let parts: string[] = [];
+  let size = 0;
+  for (const item of items) {
+    const json = JSON.stringify(item);
+    if (parts.length > 0 && size + json.length > CHUNK_BYTES) {
+      out.push(`[${parts.join(',')}]`);
+      parts = [];
+      size = 0;
+    }
+    parts.push(json);
+    size += json.length + 1;
+  }
+  if (parts.length > 0) out.push(`[${parts.join(',')}]`);
+  return out;
+}
