@@ -10,6 +10,7 @@ import type { AppEnv } from '../context';
 import { GatewayError } from '../errors';
 import { LogDetail, LogEntry, LogReader, type StatusFilter } from '../logs/log-reader';
 import { decodeCursor } from '../storage/page';
+import type { Operation } from './openapi';
 import { listBody } from './pagination';
 import { readQuery } from './validate';
 
@@ -68,7 +69,11 @@ export const LogListQuery = z.strictObject({
 export const LogScopeQuery = z.strictObject({ tenant_id: Id.optional() });
 
 export const LogList = z.object({ object: z.literal('list'), data: z.array(LogEntry), has_more: z.boolean(), next_cursor: z.string().nullable() });
-export { LogDetail, LogEntry };
+
+export const logOperations: Operation[] = [
+  { method: 'get', path: '/admin/logs', summary: 'Request logs, newest first, filtered and paginated', query: LogListQuery, status: 200, response: { id: 'LogList', schema: LogList } },
+  { method: 'get', path: '/admin/logs/{request_id}', summary: 'One request log by its x-edgeway-request-id, payload included', query: LogScopeQuery, status: 200, response: { id: 'LogDetail', schema: LogDetail } },
+];
 
 export function logsRouter() {
   const router = new Hono<AppEnv>();

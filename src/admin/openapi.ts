@@ -9,8 +9,10 @@
 import { z } from 'zod';
 import { keyOperations } from './keys';
 import { limitsOperations } from './limits';
+import { logOperations } from './logs';
 import { ErrorEnvelope } from './schemas';
 import { tenantOperations } from './tenants';
+import { usageOperations } from './usage';
 
 /** A schema as it appears under components.schemas; ids are unique across the document. */
 export interface NamedSchema {
@@ -32,7 +34,7 @@ export interface Operation {
 }
 
 /** Every documented admin operation; a router added under /admin adds its list here. */
-export const OPERATIONS: readonly Operation[] = [...tenantOperations, ...keyOperations, ...limitsOperations];
+export const OPERATIONS: readonly Operation[] = [...tenantOperations, ...keyOperations, ...limitsOperations, ...logOperations, ...usageOperations];
 
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
 

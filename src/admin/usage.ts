@@ -11,6 +11,7 @@ import { utcDay } from '../logs/rows';
 import { UsageReader, UsageTotals } from '../logs/usage-reader';
 import { badRequest } from '../errors';
 import { TimeParam } from './logs';
+import type { Operation } from './openapi';
 import { readQuery } from './validate';
 
 const Id = z.string().min(1).max(64);
@@ -37,6 +38,10 @@ export const UsageReport = z.object({
   data: z.array(UsageTotals.extend({ day: z.string().optional(), model: z.string().nullable().optional() })),
   totals: UsageTotals,
 });
+
+export const usageOperations: Operation[] = [
+  { method: 'get', path: '/admin/usage', summary: 'Usage rollups per day or per model, for everything, a tenant or a key', query: UsageQuery, status: 200, response: { id: 'UsageRollupReport', schema: UsageReport } },
+];
 
 export function usageRouter(now: () => number = Date.now) {
   const router = new Hono<AppEnv>();

@@ -20,15 +20,7 @@ export interface LogFilters {
   to?: number | undefined;
 }
 
-const bool = z.union([z.literal(0), z.literal(1)]).transform((b) => b === 1);
-const Json = z.string().transform((s, ctx) => {
-  try {
-    return z.record(z.string(), z.union([z.string(), z.number(), z.boolean()])).parse(JSON.parse(s));
-  } catch {
-    ctx.addIssue({ code: 'custom', message: 'metadata is not a flat JSON object' });
-    return z.NEVER;
-  }
-});
+const Metadata = z.record(z.string(), z.union([z.string(), z.number(), z.boolean()]));
 
 /** A request_logs row as the admin API returns it (list view: no payload bodies). */
 export const LogEntry = z.object({
@@ -43,19 +35,19 @@ export const LogEntry = z.object({
   error_source: z.enum(['gateway', 'provider']).nullable(),
   error_code: z.string().nullable(),
   cache: z.enum(['HIT', 'SEMANTIC', 'MISS', 'BYPASS']).nullable(),
-  stream: bool,
-  stream_completed: bool.nullable(),
+  stream: z.boolean(),
+  stream_completed: z.boolean().nullable(),
   input_tokens: z.number(),
   output_tokens: z.number(),
   cached_tokens: z.number(),
-  cost_usd: z.number(),
-  saved_usd: z.number(),
+  cost_usd: z.number().describe('0 for gateway cache hits.'),
+  saved_usd: z.number().describe('What a gateway cache hit would have cost.'),
   latency_ms: z.number(),
   ttft_ms: z.number().nullable(),
   attempts: z.number(),
-  metadata: Json.nullable(),
-  has_payload: bool,
-  payload_truncated: bool,
+  metadata: Metadata.nullable().describe('The cf-aig-metadata header.'),
+  has_payload: z.boolean(),
+  payload_truncated: z.boolean(),
 });
 export type LogEntry = z.output<typeof LogEntry>;
 
@@ -64,6 +56,20 @@ export const LogDetail = LogEntry.extend({
   response_payload: z.string().nullable().describe('The response body (streams: the delivered text).'),
 });
 export type LogDetail = z.output<typeof LogDetail>;
+
+/** How D1 hands the same rows back: 0/1 for booleans, metadata as JSON text. */
+const bit = z.union([z.literal(0), z.literal(1)]).transform((b) => b === 1);
+const MetadataText = z.string().transform((s, ctx) => {
+  try {
+    return Metadata.parse(JSON.parse(s));
+  } catch {
+    ctx.addIssue({ code: 'custom', message: 'metadata is not a flat JSON object' });
+    return z.NEVER;
+  }
+});
+const stored = { stream: bit, stream_completed: bit.nullable(), has_payload: bit, payload_truncated: bit, metadata: MetadataText.nullable() };
+const StoredEntry = LogEntry.extend(stored);
+const StoredDetail = LogDetail.extend(stored);
 
 const LIST_COLUMNS = `id, time, tenant_id, key_id, endpoint, provider, model, status, error_source, error_code, cache, stream,
   stream_completed, input_tokens, output_tokens, cached_tokens, cost_usd, saved_usd, latency_ms, ttft_ms, attempts, metadata,
@@ -101,7 +107,7 @@ export class LogReader {
       .prepare(`SELECT ${LIST_COLUMNS} FROM request_logs ${where.sql} ORDER BY time DESC, id DESC LIMIT ?`)
       .bind(...where.binds, page.limit + 1)
       .all();
-    const rows = results.map((r) => LogEntry.parse(r));
+    const rows: LogEntry[] = results.map((r) => StoredEntry.parse(r));
     const more = rows.length > page.limit;
     const items = more ? rows.slice(0, page.limit) : rows;
     const last = items.at(-1);
@@ -113,6 +119,6 @@ export class LogReader {
       .prepare(`SELECT ${LIST_COLUMNS}, request_payload, response_payload FROM request_logs WHERE id = ?`)
       .bind(id)
       .first();
-    return row ? LogDetail.parse(row) : null;
+    return row ? StoredDetail.parse(row) : null;
   }
 }
