@@ -61,7 +61,7 @@ export function proxy(endpoint: Endpoint) {
     let dispatched;
     try {
       dispatched = await dispatch(route, {
-        body: upstreamBody(request, route.upstreamModel, route.target.format),
+        body: upstreamBody(request, { upstreamModel: route.upstreamModel, format: route.target.format, providerId: route.providerId, outputCap: reservation.outputCap }),
         maxAttempts: maxAttempts(headers, deps.config.maxAttempts),
         ttfbTimeoutMs: requestTimeout(headers, deps.config.ttfbTimeoutMs),
         awaitFirstChunk: request.stream,
