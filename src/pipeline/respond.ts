@@ -75,7 +75,9 @@ export async function respondJson(ctx: RespondContext): Promise<Response> {
   if (record.payload) record.payload.response = text;
   const entry = plan.directives.store ? cacheEntry(request, route.target.format, parsed, record.usage, Date.now()) : null;
   release(entry);
-  c.executionCtx.waitUntil(Promise.all([reservation.settle(record.usage), entry ? storeCache(deps.cache, plan, entry) : null]));
+  // A 2xx without usage is never free: the limiter charges an estimate from the body's size.
+  const settled = record.usage ? reservation.settle(record.usage) : reservation.settle(null, { completed: true, deliveredChars: text.length });
+  c.executionCtx.waitUntil(Promise.all([settled, entry ? storeCache(deps.cache, plan, entry) : null]));
   headers.set('content-type', 'application/json');
   return new Response(text, { status: dispatched.response.status, headers });
 }
