@@ -1,9 +1,10 @@
-/** The Hono app: /v1 (the gateway), /healthz, and the one error handler. */
+/** The Hono app: /v1 (the gateway), /admin, /dashboard, /healthz, and the one error handler. */
 import { Hono } from 'hono';
 import { createMiddleware } from 'hono/factory';
 import { shapeForPath } from './api/endpoints';
 import { listModels } from './api/models';
 import { createAdminApp } from './admin';
+import { createDashboard } from './dashboard';
 import type { AppEnv } from './context';
 import { getDeps } from './deps';
 import { GatewayError, errorResponse } from './errors';
@@ -97,6 +98,8 @@ export function createApp() {
   app.get('/healthz', (c) => c.json({ ok: true }));
 
   app.route('/admin', createAdminApp());
+  // The dashboard reads and writes only through the admin API, via this same app.
+  app.route('/dashboard', createDashboard((req, env, ctx) => app.fetch(req, env, ctx)));
 
   // Auth is attached per route so unknown paths answer 404 before any key check.
   const gate = [auth(), rateLimitHeaders, metadata] as const;

@@ -1,0 +1,62 @@
+/**
+ * The dashboard's only way to the data: the admin API, called in-process.
+ * Each call is a real Request to /admin/… with `Authorization: Bearer
+ * ADMIN_TOKEN`, handed to the gateway app's own fetch, so it passes the same
+ * guard, zod validation, invalidation and error handler as the CLI's calls.
+ * Answers are parsed with the admin API's own response schemas. A 4xx/5xx is
+ * an expected outcome (a value carrying the API's message and param) for the
+ * page to show in words; an answer that fails its schema is exceptional.
+ */
+import type { ExecutionContext } from 'hono';
+import type { z } from 'zod';
+import { ErrorEnvelope } from '../admin/schemas';
+import type { Bindings } from '../env';
+
+export type AdminFetch = (request: Request, env: Bindings, ctx: ExecutionContext) => Response | Promise<Response>;
+
+export interface ApiFailure {
+  ok: false;
+  status: number;
+  message: string;
+  /** The offending field, as the API names it (`name`, `limits.rpm` …). */
+  param: string | null;
+}
+export type ApiResult<T> = { ok: true; data: T } | ApiFailure;
+
+type Query = Record<string, string | number | undefined>;
+type Method = 'GET' | 'POST' | 'PATCH' | 'DELETE';
+
+export class AdminApi {
+  constructor(
+    private readonly fetcher: AdminFetch,
+    private readonly origin: string,
+    private readonly env: Bindings,
+    private readonly ctx: ExecutionContext,
+  ) {}
+
+  get<S extends z.ZodType>(path: string, schema: S, query: Query = {}): Promise<ApiResult<z.output<S>>> {
+    return this.call('GET', path, schema, query);
+  }
+
+  send<S extends z.ZodType>(method: Exclude<Method, 'GET'>, path: string, schema: S, body?: unknown): Promise<ApiResult<z.output<S>>> {
+    return this.call(method, path, schema, {}, body);
+  }
+
+  private async call<S extends z.ZodType>(method: Method, path: string, schema: S, query: Query, body?: unknown): Promise<ApiResult<z.output<S>>> {
+    const url = new URL(`/admin${path}`, this.origin);
+    for (const [k, v] of Object.entries(query)) if (v !== undefined && v !== '') url.searchParams.set(k, String(v));
+    const headers = new Headers({ authorization: `Bearer ${this.env.ADMIN_TOKEN ?? ''}`, accept: 'application/json' });
+    if (body !== undefined) headers.set('content-type', 'application/json');
+    const res = await this.fetcher(new Request(url, { method, headers, body: body === undefined ? null : JSON.stringify(body) }), this.env, this.ctx);
+    const json: unknown = await res.json().catch(() => null);
+    if (!res.ok) {
+      const envelope = ErrorEnvelope.safeParse(json);
+      return envelope.success
+        ? { ok: false, status: res.status, message: envelope.data.error.message, param: envelope.data.error.param }
+        : { ok: false, status: res.status, message: `The admin API answered HTTP ${res.status}.`, param: null };
+    }
+    const parsed = schema.safeParse(json);
+    if (!parsed.success) throw new Error(`admin ${method} ${path}: unexpected response shape: ${parsed.error.issues[0]?.message ?? ''}`);
+    return { ok: true, data: parsed.data };
+  }
+}

@@ -1,0 +1,82 @@
+/**
+ * What stands in front of every dashboard page:
+ * - security headers: a CSP with no inline script (styles by per-response
+ *   nonce only), no framing (frame-ancestors 'none' and X-Frame-Options DENY),
+ *   same-origin referrers, nosniff;
+ * - requireSession: no page, asset or data without a valid signed session;
+ *   otherwise a 303 to the sign-in page (fail closed: no ADMIN_TOKEN, no dashboard);
+ * - CSRF on every change, two independent checks: hono/csrf (Origin or
+ *   Sec-Fetch-Site must be this origin) and csrfToken (the session's token in
+ *   the form's `_csrf` field, compared in constant time). The cookie is also
+ *   SameSite=Strict.
+ */
+import type { Context } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
+import { deleteCookie, getCookie } from 'hono/cookie';
+import type { CookieOptions } from 'hono/utils/cookie';
+import { createMiddleware } from 'hono/factory';
+import { NONCE, secureHeaders } from 'hono/secure-headers';
+import { secretsEqual } from '../util/crypto';
+import type { DashboardEnv } from './context';
+import { readSession, SESSION_COOKIE } from './session';
+import { messagePage } from './views/message';
+
+export const securityHeaders = secureHeaders({
+  contentSecurityPolicy: {
+    defaultSrc: ["'none'"],
+    styleSrc: [NONCE],
+    scriptSrc: ["'self'"],
+    imgSrc: ["'self'"],
+    connectSrc: ["'self'"],
+    formAction: ["'self'"],
+    frameAncestors: ["'none'"],
+    baseUri: ["'none'"],
+  },
+  xFrameOptions: 'DENY',
+  referrerPolicy: 'same-origin',
+});
+
+/** The session cookie never leaves /dashboard, never reaches scripts, never rides a cross-site request. */
+export const SESSION_COOKIE_OPTIONS: CookieOptions = { path: '/dashboard', httpOnly: true, secure: true, sameSite: 'Strict' };
+
+/** Forms are small; anything bigger than the admin API's own body bound is refused before parsing. */
+export const formLimit = bodyLimit({
+  maxSize: 64 * 1024,
+  onError: (c) => messagePage(c as Context<DashboardEnv>, 413, 'Too large', 'The form was larger than 64 KiB and was not read.', null),
+});
+
+export function disabledPage(c: Context<DashboardEnv>) {
+  return messagePage(c, 503, 'Dashboard disabled', 'The dashboard is disabled: set the ADMIN_TOKEN secret to use it.', null);
+}
+
+/** Only paths inside the dashboard may be a post-sign-in destination (no open redirect). */
+export function safeNext(raw: string | undefined): string {
+  return raw && /^\/dashboard(\/[\w\-./%?=&~]*)?$/.test(raw) && !raw.includes('//') && !raw.includes('/..') ? raw : '/dashboard/tenants';
+}
+
+export function requireSession(now: () => number = Date.now) {
+  return createMiddleware<DashboardEnv>(async function requireSession(c, next) {
+    const token = c.env.ADMIN_TOKEN;
+    if (!token) return disabledPage(c);
+    const raw = getCookie(c, SESSION_COOKIE);
+    const session = await readSession(token, raw, now());
+    if (!session) {
+      if (raw !== undefined) deleteCookie(c, SESSION_COOKIE, SESSION_COOKIE_OPTIONS);
+      const url = new URL(c.req.url);
+      const back = c.req.method === 'GET' ? safeNext(url.pathname + url.search) : '/dashboard/tenants';
+      return c.redirect(`/dashboard/login?next=${encodeURIComponent(back)}`, 303);
+    }
+    c.set('session', session);
+    await next();
+  });
+}
+
+export const csrfToken = createMiddleware<DashboardEnv>(async function csrfToken(c, next) {
+  if (/^(GET|HEAD|OPTIONS)$/.test(c.req.method)) return next();
+  const body = await c.req.parseBody();
+  const given = typeof body._csrf === 'string' ? body._csrf : '';
+  if (!(await secretsEqual(given, c.var.session.csrf))) {
+    return messagePage(c, 403, 'Form expired', 'This form could not be verified (missing or stale security token), so nothing was changed. Reload the page and try again.', c.var.session);
+  }
+  await next();
+});

@@ -1,0 +1,80 @@
+/**
+ * Key pages: view with budget, edit (PATCH: every edited field replaced
+ * whole), rotate (new secret shown once), revoke behind a confirmation page,
+ * and the once-only secret page, which opens and deletes the sealed cookie in
+ * the same response so a reload shows nothing.
+ */
+import { Hono, type Context } from 'hono';
+import { deleteCookie, getCookie } from 'hono/cookie';
+import type { ApiFailure } from '../admin-api';
+import type { DashboardEnv } from '../context';
+import { keyBody, keyFormValues, rotateBody, type FormValues } from '../forms';
+import { SESSION_COOKIE_OPTIONS } from '../guard';
+import { ApiKey, KeyWithSecret, LimitsReport } from '../schemas';
+import { FLASH_COOKIE, FLASH_PATH, openSecret } from '../secret-flash';
+import { page } from '../views/layout';
+import { failurePage, failureStatus } from '../views/message';
+import { KeyPage, RevokePage, SecretGonePage, SecretPage } from '../views/keys';
+import { noticeOf, readForm, seg, showSecretOnce } from './shared';
+
+type C = Context<DashboardEnv>;
+const BACK = { href: '/dashboard/tenants', label: 'Back to tenants' };
+
+async function keyPage(c: C, id: string, failed?: { failure: ApiFailure; form: 'edit' | 'rotate'; values: FormValues }) {
+  const [key, report] = await Promise.all([c.var.api.get(`/keys/${seg(id)}`, ApiKey), c.var.api.get(`/limits/keys/${seg(id)}`, LimitsReport)]);
+  if (!key.ok) return failurePage(c, key, c.var.session, BACK);
+  const values = failed ? { ...keyFormValues(key.data), ...failed.values } : keyFormValues(key.data);
+  const body = (
+    <KeyPage session={c.var.session} apiKey={key.data} report={report.ok ? report.data : null} values={values}
+      failure={failed?.failure} failed={failed?.form} notice={noticeOf(c)} />
+  );
+  return page(c, { title: `Key ${key.data.name || key.data.id}`, session: c.var.session, section: 'tenants' }, body, failureStatus(failed?.failure ?? null));
+}
+
+export function keyRoutes(now: () => number = Date.now) {
+  const router = new Hono<DashboardEnv>();
+
+  router.get('/:id', (c) => keyPage(c, c.req.param('id')));
+
+  router.post('/:id', async (c) => {
+    const id = c.req.param('id');
+    const values = await readForm(c);
+    const res = await c.var.api.send('PATCH', `/keys/${seg(id)}`, ApiKey, keyBody(values));
+    if (!res.ok) return keyPage(c, id, { failure: res, form: 'edit', values });
+    return c.redirect(`/dashboard/keys/${seg(id)}?notice=key-updated`, 303);
+  });
+
+  router.post('/:id/rotate', async (c) => {
+    const id = c.req.param('id');
+    const values = await readForm(c);
+    const res = await c.var.api.send('POST', `/keys/${seg(id)}/rotate`, KeyWithSecret, rotateBody(values));
+    if (!res.ok) return keyPage(c, id, { failure: res, form: 'rotate', values: { grace_seconds: values.grace_seconds ?? '' } });
+    return showSecretOnce(c, res.data.id, res.data.key, now());
+  });
+
+  router.get('/:id/revoke', async (c) => {
+    const key = await c.var.api.get(`/keys/${seg(c.req.param('id'))}`, ApiKey);
+    if (!key.ok) return failurePage(c, key, c.var.session, BACK);
+    return page(c, { title: 'Revoke key', session: c.var.session, section: 'tenants' }, <RevokePage session={c.var.session} apiKey={key.data} />);
+  });
+
+  router.post('/:id/revoke', async (c) => {
+    const id = c.req.param('id');
+    const res = await c.var.api.send('DELETE', `/keys/${seg(id)}`, ApiKey);
+    if (!res.ok) return failurePage(c, res, c.var.session, BACK);
+    return c.redirect(`/dashboard/keys/${seg(id)}?notice=key-revoked`, 303);
+  });
+
+  router.get('/:id/secret', async (c) => {
+    const id = c.req.param('id');
+    const sealed = getCookie(c, FLASH_COOKIE);
+    if (sealed !== undefined) deleteCookie(c, FLASH_COOKIE, { ...SESSION_COOKIE_OPTIONS, path: FLASH_PATH });
+    const key = await c.var.api.get(`/keys/${seg(id)}`, ApiKey);
+    if (!key.ok) return failurePage(c, key, c.var.session, BACK);
+    const secret = await openSecret(c.env.ADMIN_TOKEN ?? '', c.var.session.id, id, sealed, now());
+    const options = { title: 'New secret', session: c.var.session, section: 'tenants' as const, copyScript: secret !== null };
+    return page(c, options, secret === null ? <SecretGonePage apiKey={key.data} /> : <SecretPage apiKey={key.data} secret={secret} />, secret === null ? 410 : 200);
+  });
+
+  return router;
+}

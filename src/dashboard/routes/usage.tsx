@@ -1,0 +1,37 @@
+/** The usage page: /admin/usage by day and by model, plus the scope's budget from /admin/limits/…. */
+import { Hono } from 'hono';
+import type { DashboardEnv } from '../context';
+import { KeyList, LimitsReport, TenantList, UsageSeries } from '../schemas';
+import { page } from '../views/layout';
+import { failureStatus } from '../views/message';
+import { UsagePage, type UsageFilters } from '../views/usage';
+import { seg } from './shared';
+
+export function usageRoutes() {
+  const router = new Hono<DashboardEnv>();
+
+  router.get('/', async (c) => {
+    const { api } = c.var;
+    const q = c.req.query();
+    const filters: UsageFilters = { tenant_id: q.tenant_id || undefined, key_id: q.key_id || undefined, from: q.from || undefined, to: q.to || undefined };
+    const scope = { tenant_id: filters.tenant_id, key_id: filters.key_id, from: filters.from, to: filters.to };
+    const [tenants, keys, byDay, byModel, report] = await Promise.all([
+      api.get('/tenants', TenantList, { limit: 100 }),
+      filters.tenant_id ? api.get('/keys', KeyList, { tenant_id: filters.tenant_id, limit: 100 }) : null,
+      api.get('/usage', UsageSeries, { ...scope, group_by: 'day' }),
+      api.get('/usage', UsageSeries, { ...scope, group_by: 'model' }),
+      filters.key_id ? api.get(`/limits/keys/${seg(filters.key_id)}`, LimitsReport)
+        : filters.tenant_id ? api.get(`/limits/tenants/${seg(filters.tenant_id)}`, LimitsReport) : null,
+    ]);
+    const results = [byDay, byModel, report, tenants, keys];
+    const failure = results.find((r) => r !== null && !r.ok);
+    const body = (
+      <UsagePage filters={filters} tenants={tenants.ok ? tenants.data.data : []} keys={keys?.ok ? keys.data.data : null}
+        byDay={byDay.ok ? byDay.data : null} byModel={byModel.ok ? byModel.data : null} report={report?.ok ? report.data : null}
+        failure={failure && !failure.ok ? failure : null} />
+    );
+    return page(c, { title: 'Usage', session: c.var.session, section: 'usage' }, body, failureStatus(failure && !failure.ok ? failure : null));
+  });
+
+  return router;
+}

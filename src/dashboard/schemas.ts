@@ -1,0 +1,20 @@
+/**
+ * The admin API's answers as the dashboard reads them: the API's own response
+ * schemas (and their types), re-exported under the names the pages use, so
+ * the dashboard reads exactly what the API documents in /admin/openapi.json.
+ */
+import type { z } from 'zod';
+import { UsageReport as UsageReportSchema } from '../admin/usage';
+import { UsageReport as LimitsReportSchema } from '../limits/report';
+
+export { LogList } from '../admin/logs';
+export { KeyList, KeyWithSecret, TenantList } from '../admin/schemas';
+export { LogDetail, type LogEntry as LogRow } from '../logs/log-reader';
+export { ApiKey, Tenant } from '../storage/entities';
+
+/** /admin/usage: totals per day or per model. */
+export const UsageSeries = UsageReportSchema;
+export type UsageSeries = z.output<typeof UsageSeries>;
+/** /admin/limits/tenants|keys/:id: limits, budgets, what is used and what remains. */
+export const LimitsReport = LimitsReportSchema;
+export type LimitsReport = z.output<typeof LimitsReport>;

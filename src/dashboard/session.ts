@@ -1,0 +1,59 @@
+/**
+ * Dashboard sessions: a signed, expiring cookie value, never the admin token.
+ *
+ * Format `v1.<id>.<expiresAt>.<mac>`: a random 16-byte id, the expiry in epoch
+ * ms and HMAC-SHA256 over `v1.<id>.<expiresAt>` with a key derived from
+ * ADMIN_TOKEN (keys.ts), so a new token ends every session. Sessions are
+ * stateless (nothing stored server-side) and last SESSION_TTL_MS from sign-in;
+ * sign-out deletes the cookie. The CSRF token is a second MAC over the id, so
+ * it is bound to the session and needs no storage either. Pure except for
+ * Web Crypto; the clock is passed in.
+ */
+import { base64url, randomToken } from '../util/crypto';
+import { dashboardKeys } from './keys';
+
+export const SESSION_COOKIE = 'edgeway_session';
+export const SESSION_TTL_MS = 8 * 3_600_000;
+
+export interface Session {
+  id: string;
+  expiresAt: number;
+  /** The value every form must send back in its `_csrf` field. */
+  csrf: string;
+}
+
+const encoder = new TextEncoder();
+
+async function mac(adminToken: string, message: string): Promise<string> {
+  const { mac: key } = await dashboardKeys(adminToken);
+  return base64url(new Uint8Array(await crypto.subtle.sign('HMAC', key, encoder.encode(message))));
+}
+
+async function sessionOf(adminToken: string, id: string, expiresAt: number): Promise<Session> {
+  return { id, expiresAt, csrf: await mac(adminToken, `csrf.${id}`) };
+}
+
+export async function issueSession(adminToken: string, now: number): Promise<{ cookie: string; session: Session }> {
+  const id = randomToken(16);
+  const expiresAt = now + SESSION_TTL_MS;
+  const payload = `v1.${id}.${expiresAt}`;
+  return { cookie: `${payload}.${await mac(adminToken, payload)}`, session: await sessionOf(adminToken, id, expiresAt) };
+}
+
+/** The session a cookie value stands for, or null when it is malformed, forged, signed with another token or expired. */
+export async function readSession(adminToken: string, cookie: string | undefined, now: number): Promise<Session | null> {
+  const match = cookie ? /^v1\.([A-Za-z0-9_-]{16,64})\.(\d{1,16})\.([A-Za-z0-9_-]{43})$/.exec(cookie) : null;
+  if (!match) return null;
+  const [, id = '', exp = '', given = ''] = match;
+  const expiresAt = Number(exp);
+  if (!(expiresAt > now)) return null;
+  const { mac: key } = await dashboardKeys(adminToken);
+  // HMAC verification in Web Crypto compares in constant time.
+  const ok = await crypto.subtle.verify('HMAC', key, fromBase64url(given), encoder.encode(`v1.${id}.${exp}`));
+  return ok ? sessionOf(adminToken, id, expiresAt) : null;
+}
+
+export function fromBase64url(text: string): Uint8Array {
+  const bin = atob(text.replaceAll('-', '+').replaceAll('_', '/'));
+  return Uint8Array.from(bin, (ch) => ch.charCodeAt(0));
+}

@@ -1,0 +1,102 @@
+/** Small building blocks shared by the pages: alerts, form fields, badges, the CSRF field, a pager. */
+import type { Child } from 'hono/jsx';
+import type { ApiFailure } from '../admin-api';
+import type { FormValues } from '../forms';
+import type { Session } from '../session';
+
+/** An admin API refusal, in words, announced to screen readers. */
+export function Failure(props: { failure: ApiFailure | null | undefined; action?: string }) {
+  const f = props.failure;
+  if (!f) return null;
+  return (
+    <div class="alert error" role="alert" id="form-error">
+      <strong>{props.action ?? 'That did not work'}: </strong>
+      {f.message}
+      {f.param ? <> (field <code>{f.param}</code>)</> : null}
+      <span class="muted"> · HTTP {f.status}</span>
+    </div>
+  );
+}
+
+export function Notice(props: { text: string | null | undefined }) {
+  return props.text ? <div class="alert ok" role="status">{props.text}</div> : null;
+}
+
+export function Csrf(props: { session: Session }) {
+  return <input type="hidden" name="_csrf" value={props.session.csrf} />;
+}
+
+/** A form that changes something: POST with the session's CSRF token. */
+export function ActionForm(props: { action: string; session: Session; class?: string; children: Child; id?: string }) {
+  return (
+    <form method="post" action={props.action} class={props.class} id={props.id}>
+      <Csrf session={props.session} />
+      {props.children}
+    </form>
+  );
+}
+
+export function fieldId(name: string): string {
+  return `f-${name.replaceAll('.', '-')}`;
+}
+
+interface FieldProps {
+  name: string;
+  label: string;
+  values?: FormValues;
+  failure?: ApiFailure | null;
+  hint?: string;
+  type?: 'text' | 'number' | 'date' | 'datetime-local' | 'password';
+  step?: string;
+  required?: boolean;
+  placeholder?: string;
+  autocomplete?: string;
+}
+
+/** A labelled input; marked invalid (and tied to the error) when the API named it. */
+export function Field(props: FieldProps) {
+  const id = fieldId(props.name);
+  const invalid = props.failure?.param === props.name || (props.failure?.param?.startsWith(`${props.name}.`) ?? false);
+  const hintId = props.hint ? `${id}-hint` : undefined;
+  const described = [hintId, invalid ? 'form-error' : undefined].filter(Boolean).join(' ') || undefined;
+  return (
+    <div>
+      <label for={id}>
+        {props.label}
+        {props.hint ? <span class="hint" id={hintId}>{props.hint}</span> : null}
+      </label>
+      <input
+        id={id} name={props.name} type={props.type ?? 'text'} value={props.values?.[props.name] ?? ''} step={props.step}
+        required={props.required} placeholder={props.placeholder} autocomplete={props.autocomplete ?? 'off'}
+        aria-invalid={invalid ? 'true' : undefined} aria-describedby={described}
+      />
+    </div>
+  );
+}
+
+export function Badge(props: { value: string }) {
+  return <span class={`badge ${props.value}`}>{props.value}</span>;
+}
+
+export function Time(props: { ms: number | null }) {
+  if (props.ms === null) return <span class="muted">never</span>;
+  const iso = new Date(props.ms).toISOString();
+  return <time datetime={iso}>{`${iso.slice(0, 16).replace('T', ' ')} UTC`}</time>;
+}
+
+/** Links to the newest page and to the next (older) one, keeping every filter. */
+export function Pager(props: { base: string; query: Record<string, string | undefined>; next: string | null; label: string }) {
+  const href = (cursor?: string) => {
+    const q = new URLSearchParams();
+    for (const [k, v] of Object.entries(props.query)) if (v && k !== 'cursor') q.set(k, v);
+    if (cursor) q.set('cursor', cursor);
+    const s = q.toString();
+    return s ? `${props.base}?${s}` : props.base;
+  };
+  return (
+    <nav class="actions" aria-label={`${props.label} pages`}>
+      {props.query.cursor ? <a href={href()}>« Newest</a> : null}
+      {props.next ? <a href={href(props.next)} rel="next">Older »</a> : null}
+    </nav>
+  );
+}

@@ -1,0 +1,126 @@
+/** The tenants list (with create, disable, enable) and one tenant's page (its keys, budget, create-key form). */
+import type { ApiFailure } from '../admin-api';
+import type { FormValues } from '../forms';
+import type { ApiKey, LimitsReport, Tenant } from '../schemas';
+import type { Session } from '../session';
+import { BudgetGlance } from './budget';
+import { describeBudgets, describeLimits, describeModels, KeySettingsFields } from './key-settings';
+import { ActionForm, Badge, Failure, Field, Notice, Pager, Time } from './parts';
+
+export function TenantStatusButton(props: { tenant: Tenant; session: Session; back: 'list' | 'tenant' }) {
+  const { tenant } = props;
+  const disable = tenant.status === 'active';
+  return (
+    <ActionForm action={`/dashboard/tenants/${encodeURIComponent(tenant.id)}/${disable ? 'disable' : 'enable'}`} session={props.session} class="inline">
+      <input type="hidden" name="back" value={props.back} />
+      <button type="submit" class={disable ? 'danger' : 'secondary'} aria-label={`${disable ? 'Disable' : 'Enable'} tenant ${tenant.name}`}>
+        {disable ? 'Disable' : 'Enable'}
+      </button>
+    </ActionForm>
+  );
+}
+
+export function TenantsPage(props: {
+  session: Session; tenants: Tenant[]; next: string | null; cursor?: string; failure?: ApiFailure | null; values?: FormValues; notice?: string | null;
+}) {
+  const { session } = props;
+  return (
+    <>
+      <h1>Tenants</h1>
+      <Notice text={props.notice} />
+      <Failure failure={props.failure} action="The tenant was not created" />
+      <section aria-labelledby="create-h">
+        <h2 id="create-h">Create a tenant</h2>
+        <ActionForm action="/dashboard/tenants" session={session} class="stack">
+          <Field name="name" label="Tenant name" values={props.values} failure={props.failure} />
+          <div><button type="submit">Create tenant</button></div>
+        </ActionForm>
+      </section>
+      <h2>All tenants</h2>
+      {props.tenants.length === 0 ? <p>No tenants yet.</p> : (
+        <div class="scroll">
+          <table>
+            <thead><tr><th scope="col">Name</th><th scope="col">ID</th><th scope="col">Status</th><th scope="col">Created</th><th scope="col">Actions</th></tr></thead>
+            <tbody>
+              {props.tenants.map((t) => (
+                <tr>
+                  <th scope="row"><a href={`/dashboard/tenants/${encodeURIComponent(t.id)}`}>{t.name}</a></th>
+                  <td><code>{t.id}</code></td>
+                  <td><Badge value={t.status} /></td>
+                  <td><Time ms={t.created_at} /></td>
+                  <td class="actions">
+                    <a href={`/dashboard/usage?tenant_id=${encodeURIComponent(t.id)}`}>Usage</a>
+                    <a href={`/dashboard/logs?tenant_id=${encodeURIComponent(t.id)}`}>Logs</a>
+                    <TenantStatusButton tenant={t} session={session} back="list" />
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      <Pager base="/dashboard/tenants" query={{ cursor: props.cursor }} next={props.next} label="Tenants" />
+    </>
+  );
+}
+
+export function KeysTable(props: { keys: ApiKey[] }) {
+  if (props.keys.length === 0) return <p>No keys yet.</p>;
+  return (
+    <div class="scroll">
+      <table>
+        <thead>
+          <tr><th scope="col">Name</th><th scope="col">Hint</th><th scope="col">Status</th><th scope="col">Models</th><th scope="col">Limits</th><th scope="col">Budgets</th><th scope="col">Expires</th><th scope="col">Last used</th></tr>
+        </thead>
+        <tbody>
+          {props.keys.map((k) => (
+            <tr>
+              <th scope="row"><a href={`/dashboard/keys/${encodeURIComponent(k.id)}`}>{k.name || k.id}</a></th>
+              <td><code>{k.hint}</code></td>
+              <td><Badge value={k.status} /></td>
+              <td>{describeModels(k.models)}</td>
+              <td>{describeLimits(k.limits)}</td>
+              <td>{describeBudgets(k.budgets)}</td>
+              <td><Time ms={k.expires_at} /></td>
+              <td><Time ms={k.last_used_at} /></td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+export function TenantPage(props: {
+  session: Session; tenant: Tenant; keys: ApiKey[]; moreKeys: boolean; report: LimitsReport | null;
+  failure?: ApiFailure | null; values?: FormValues; notice?: string | null;
+}) {
+  const { tenant, session } = props;
+  const q = `tenant_id=${encodeURIComponent(tenant.id)}`;
+  return (
+    <>
+      <p><a href="/dashboard/tenants">« All tenants</a></p>
+      <h1>{tenant.name}</h1>
+      <Notice text={props.notice} />
+      <div class="actions">
+        <Badge value={tenant.status} /> <code>{tenant.id}</code>
+        <a href={`/dashboard/usage?${q}`}>Usage</a>
+        <a href={`/dashboard/logs?${q}`}>Logs</a>
+        <TenantStatusButton tenant={tenant} session={session} back="tenant" />
+      </div>
+      {tenant.status === 'disabled' ? <p class="alert warn">This tenant is disabled: every one of its keys is refused.</p> : null}
+      {props.report ? <BudgetGlance report={props.report} heading="Tenant budget at a glance" /> : null}
+      <h2>Keys</h2>
+      <KeysTable keys={props.keys} />
+      {props.moreKeys ? <p class="muted">Showing the newest 100 keys.</p> : null}
+      <section aria-labelledby="new-key-h">
+        <h2 id="new-key-h">Create a key</h2>
+        <Failure failure={props.failure} action="The key was not created" />
+        <ActionForm action={`/dashboard/tenants/${encodeURIComponent(tenant.id)}/keys`} session={session} class="stack">
+          <KeySettingsFields values={props.values ?? {}} failure={props.failure} />
+          <div><button type="submit">Create key</button></div>
+        </ActionForm>
+      </section>
+    </>
+  );
+}
