@@ -9,7 +9,7 @@ import { durableLimiter, limiterObjects } from './limits/durable-limiter';
 import { readLimitsConfig } from './limits/config';
 import { priceBook } from './limits/price-overrides';
 import type { Limiter } from './pipeline/limits';
-import { consoleSink, queueSink, type LogSink } from './pipeline/log';
+import { chooseSink, type LogSink } from './pipeline/log';
 import { buildRegistry, type ProviderRegistry } from './providers/registry';
 import { d1KeyLoader } from './storage/d1-keys';
 import { D1KeyAdminStore, type KeyAdminStore } from './storage/key-admin-store';
@@ -38,7 +38,7 @@ export function getDeps(env: Bindings): Deps {
       providers: buildRegistry(env),
       keys: new TieredKeyStore(env.KV_KEYS, d1KeyLoader(env.DB)),
       limiter: durableLimiter({ objectFor: limiterObjects(env.LIMITER), prices: priceBook(env.KV_KEYS), config: readLimitsConfig(env) }),
-      logs: env.LOG_QUEUE ? queueSink(env.LOG_QUEUE) : consoleSink,
+      logs: chooseSink(env.LOG_SINK, env.LOG_QUEUE),
       tenants: new D1TenantStore(env.DB),
       apiKeys: new D1KeyAdminStore(env.DB),
       cache: new ExactCache(env.KV_CACHE),

@@ -2,8 +2,8 @@
  * Prompt and completion capture for the request log (pure). Captured only when
  * the key opts in (`log_payload`) and the request does not send
  * `cf-aig-collect-log-payload: false`; each side is cut to LOG_PAYLOAD_MAX_BYTES
- * UTF-8 bytes (default 32 KiB, at most 512 KiB so a row stays far below D1's
- * 2 MB limit; never splitting a character) and the log row
+ * UTF-8 bytes (default 32 KiB, at most 64 KiB so both fit in one 128 KB queue
+ * message; never splitting a character) and the log row
  * says when it was cut. What is stored: the request body as JSON; the response
  * body as returned for JSON answers and cache hits, and for streams the
  * delivered text (content and tool-call arguments), not the SSE framing.
@@ -13,7 +13,7 @@ import type { LogEvent } from '../pipeline/log';
 import type { KeyRecord } from '../storage/key-record';
 
 export const DEFAULT_PAYLOAD_MAX_BYTES = 32 * 1024;
-export const PAYLOAD_MAX_BYTES_CAP = 512 * 1024;
+export const PAYLOAD_MAX_BYTES_CAP = 64 * 1024;
 
 /** What the pipeline collects for one request; turned into LogEvent.payload when it ends. */
 export interface PayloadCapture {
