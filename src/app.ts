@@ -46,7 +46,8 @@ const requestContext = createMiddleware<AppEnv>(async function requestContext(c,
   const error = c.error instanceof GatewayError ? c.error : null;
   const principal = c.get('principal');
   const finish = async () => {
-    if (record.done) await record.done;
+    // A failure in the work after a stream (settling limits, storing the cache) must not cost the request its log.
+    if (record.done) await record.done.catch((err: unknown) => console.error('post-stream work failed', err instanceof Error ? err.message : String(err)));
     const usage = record.usage;
     const hit = record.cache === 'HIT' || record.cache === 'SEMANTIC';
     const cost = usage && record.model ? costUsd(priceOf(record.model), usage) : 0;
