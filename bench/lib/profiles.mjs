@@ -1,0 +1,94 @@
+/**
+ * Run profiles and command-line flags. `full` is sized to finish in about ten
+ * minutes on a 2-core machine, `quick` in one to two, `smoke` in seconds (CI:
+ * low rates, the Node generator, no pinning, every workload touched once so
+ * the harness cannot rot). Bounds, not thresholds: nothing here fails a run
+ * for being slow.
+ */
+import { parseArgs } from 'node:util';
+
+const MOCK = { latencyMs: 20, tokens: 16 };
+const STREAM = { tokens: 64, paceMs: 20 };
+
+export const PROFILES = {
+  smoke: {
+    loadgen: 'node',
+    pin: false,
+    latency: { requests: 25, repeats: 1, warmup: 5 },
+    fixedRates: { rates: [25], durationMs: 1200, warmupMs: 300, warmupRequests: 5 },
+    capacity: null,
+    streamLatency: { samples: 3, repeats: 1, overlap: 3, tokens: 8, paceMs: 10 },
+    streamConcurrency: { start: 8, factor: 2, precision: 0.5, maxSteps: 1, max: 8, rampMs: 100, stallFactor: 10, tokens: 8, paceMs: 10 },
+    bigStream: { tokens: 2000, readBps: 0 },
+    scenarios: { requests: 10, repeats: 1, warmup: 3 },
+    deadlineMs: 120_000,
+  },
+  quick: {
+    loadgen: 'go',
+    pin: 'auto',
+    latency: { requests: 100, repeats: 3, warmup: 100 },
+    fixedRates: { rates: [200, 600], durationMs: 2000, warmupMs: 500, warmupRequests: 100 },
+    capacity: { start: 300, factor: 1.8, precision: 0.25, maxSteps: 5, max: 20_000, stepMs: 2000, warmupMs: 500 },
+    streamLatency: { samples: 6, repeats: 1, overlap: 3, ...STREAM },
+    streamConcurrency: { start: 100, factor: 2, precision: 0.5, maxSteps: 3, max: 3200, rampMs: 1000, stallFactor: 10, ...STREAM },
+    bigStream: { tokens: 20_000, readBps: 2 * 1048576 },
+    scenarios: { requests: 60, repeats: 3, warmup: 20 },
+    deadlineMs: 6 * 60_000,
+  },
+  full: {
+    loadgen: 'go',
+    pin: 'auto',
+    latency: { requests: 400, repeats: 3, warmup: 200 },
+    fixedRates: { rates: [100, 300, 600, 1000], durationMs: 7000, warmupMs: 1000, warmupRequests: 200 },
+    capacity: { start: 400, factor: 1.5, precision: 0.1, maxSteps: 8, max: 20_000, stepMs: 4000, warmupMs: 1000 },
+    streamLatency: { samples: 16, repeats: 3, overlap: 4, ...STREAM },
+    streamConcurrency: { start: 100, factor: 2, precision: 0.25, maxSteps: 6, max: 6400, rampMs: 1000, stallFactor: 10, ...STREAM },
+    bigStream: { tokens: 100_000, readBps: 10 * 1048576 },
+    scenarios: { requests: 300, repeats: 3, warmup: 50 },
+    deadlineMs: 20 * 60_000,
+  },
+};
+
+const HELP = `Usage: node bench/run.mjs [--quick | --smoke] [options]
+
+  (default)          full run, about 10 minutes
+  --quick            about 1–2 minutes
+  --smoke            a few seconds; what CI runs
+  --loadgen go|node  load generator (default: go for full/quick, node for smoke)
+  --pin / --no-pin   pin the Worker under test to its own CPU (default: only when the machine is idle)
+  --rates 100,500    fixed open-loop rates (requests/s)
+  --mock-latency 20  mock latency in ms
+  --out DIR          where to write the report (default bench/results)
+  --only LIST        workloads to run: latency,rates,capacity,streams,memory,scenarios
+`;
+
+export function readArgs(argv) {
+  const { values } = parseArgs({
+    args: argv,
+    options: {
+      quick: { type: 'boolean' },
+      smoke: { type: 'boolean' },
+      loadgen: { type: 'string' },
+      pin: { type: 'boolean' },
+      'no-pin': { type: 'boolean' },
+      rates: { type: 'string' },
+      'mock-latency': { type: 'string' },
+      out: { type: 'string' },
+      only: { type: 'string' },
+      help: { type: 'boolean', short: 'h' },
+    },
+  });
+  if (values.help) {
+    process.stdout.write(HELP);
+    process.exit(0);
+  }
+  const mode = values.smoke ? 'smoke' : values.quick ? 'quick' : 'full';
+  const profile = structuredClone(PROFILES[mode]);
+  if (values.loadgen) profile.loadgen = values.loadgen;
+  if (values.pin) profile.pin = true;
+  if (values['no-pin']) profile.pin = false;
+  if (values.rates) profile.fixedRates.rates = values.rates.split(',').map(Number).filter((n) => n > 0);
+  const mock = { ...MOCK, latencyMs: values['mock-latency'] ? Number(values['mock-latency']) : MOCK.latencyMs };
+  const only = values.only ? new Set(values.only.split(',')) : null;
+  return { mode, profile, mock, out: values.out ?? null, runs: (name) => only === null || only.has(name) };
+}

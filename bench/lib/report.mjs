@@ -1,0 +1,150 @@
+/**
+ * The Markdown report: the key table first (what the README quotes), then one
+ * section per workload with its method in a sentence. Spread is shown as the
+ * min–max across repeats after the median. Missing workloads are left out.
+ */
+
+const TARGETS = ['direct', 'floor', 'edgeway'];
+
+/** ms with sensible precision; "–" for missing values. */
+export function ms(v) {
+  if (v === null || v === undefined || !Number.isFinite(v)) return '–';
+  const a = Math.abs(v);
+  return a >= 100 ? v.toFixed(0) : a >= 10 ? v.toFixed(1) : v.toFixed(2);
+}
+const signed = (v) => (Number.isFinite(v) && v >= 0 ? `+${ms(v)}` : ms(v));
+/** "median (min–max)" of an acrossRuns value. */
+const spread = (r, fmt = ms) => (!r || !Number.isFinite(r.median) ? '–' : r.runs > 1 ? `${fmt(r.median)} (${fmt(r.min)}…${fmt(r.max)})` : fmt(r.median));
+const row = (cells) => `| ${cells.join(' | ')} |`;
+const table = (header, rows) => [row(header), row(header.map(() => '---')), ...rows.map(row)].join('\n');
+const int = (v) => (Number.isFinite(v) ? String(Math.round(v)) : '–');
+
+/** The highest fixed rate every target sustained (where CPU per request is compared). */
+function commonRate(results) {
+  const rates = [...new Set((results.rates ?? []).map((r) => r.targetRps))].sort((a, b) => b - a);
+  return rates.find((rate) => TARGETS.every((t) => results.rates.some((r) => r.target === t && r.targetRps === rate && r.sustained))) ?? null;
+}
+
+export function summaryTable(results) {
+  const lat = results.latency;
+  const rows = [];
+  const triple = (get) => TARGETS.map((t) => get(t));
+  if (lat) {
+    for (const p of ['p50', 'p95', 'p99']) {
+      rows.push([`latency ${p} at concurrency 1, ms`, ...triple((t) => spread(lat.perTarget[t]?.latencyMs[p])),
+        spread(lat.added['edgeway − direct']?.[p], signed), spread(lat.added['edgeway − floor']?.[p], signed)]);
+    }
+  }
+  if (results.capacity) {
+    const c = (t) => results.capacity[t];
+    const cell = (t) => (c(t) ? `${c(t).capped ? '≥ ' : ''}${c(t).sustainedRps}` : '–');
+    rows.push(['sustained req/s (p99 < 1 s, errors < 0.1 %)', ...triple(cell), '', '']);
+  }
+  const rate = commonRate(results);
+  if (rate !== null) {
+    const cpu = (t) => results.rates.find((r) => r.target === t && r.targetRps === rate)?.cpuMsPerRequest;
+    rows.push([`CPU ms per request of the Worker's process at ${rate}/s`, ...triple((t) => ms(cpu(t))), '', signed(cpu('edgeway') - cpu('floor'))]);
+  }
+  const s = results.streams;
+  if (s) {
+    for (const [label, field] of [['time to first event', 'ttftMs'], ['inter-chunk gap', 'gapMs']]) {
+      for (const p of ['p50', 'p99']) {
+        rows.push([`stream ${label} ${p}, ms`, ...triple((t) => spread(s.low.perTarget[t]?.[field][p])),
+          spread(s.low.added['edgeway − direct']?.[field][p], signed), spread(s.low.added['edgeway − floor']?.[field][p], signed)]);
+      }
+    }
+    const cc = (t) => s.concurrency.perTarget[t];
+    rows.push([`concurrent streams, all chunks, no stall > ${s.concurrency.stallMs} ms`, ...triple((t) => (cc(t) ? `${cc(t).capped ? '≥ ' : ''}${cc(t).sustainedStreams}` : '–')), '', '']);
+  }
+  const idle = results.meta.idleRssMiB ?? {};
+  rows.push(['RSS after start, MiB', ms(idle.mock), ms(idle.floor), ms(idle.gateway), '', '']);
+  if (results.memory) {
+    const m = (t) => results.memory.perTarget[t];
+    const cell = (t) => (m(t) ? `${signed(m(t).growthMiB)} (${m(t).flat ? 'flat' : 'GROWS'})` : '–');
+    rows.push([`RSS growth streaming ${ms(m('edgeway')?.responseMiB)} MiB (${results.memory.tokens} events), MiB`, '', cell('floor'), cell('edgeway'), '', '']);
+  }
+  return table(['', 'direct', 'floor', 'Edgeway', 'Edgeway − direct', 'Edgeway − floor'], rows);
+}
+
+function methodSection(results) {
+  const m = results.meta;
+  const mc = m.machine;
+  return [
+    `# Edgeway benchmark — ${m.date.slice(0, 10)} (${m.mode})`,
+    '',
+    `Machine: ${mc.cpus} × ${mc.cpuModel}, ${mc.memoryGiB} GiB, ${mc.os}; Node ${mc.node}; workerd ${mc.workerd} via Miniflare ${mc.miniflare} (wrangler ${mc.wrangler}); commit ${mc.commit}.`,
+    `Load average before ${mc.loadAverage.join(' / ')}, after ${m.loadAverageAfter?.join(' / ') ?? '–'}. CPU layout: ${m.cpuLayout}. Load generator: ${m.loadgen}. Run took ${m.seconds ?? '–'} s.`,
+    '',
+    `Method: client-observed latency over HTTP/1.1 keep-alive on 127.0.0.1, mock upstream with a fixed ${m.mock.latencyMs} ms latency and ${m.mock.tokens} tokens;`,
+    'each Worker runs in its own workerd process (Miniflare API, not `wrangler dev`), Edgeway from its own `wrangler deploy --dry-run` bundle with the bindings of wrangler.toml',
+    `(${Object.entries(m.gatewayBindings ?? {}).map(([k, v]) => `${k}: ${v.join(', ') || 'none'}`).join('; ')}), in-memory storage.`,
+    '"floor" is bench/floor: a Worker that only forwards the request with fetch. Percentiles are nearest-rank; "a (b…c)" is the median across repeats and its min…max.',
+    'Open-loop latency is measured from each request\'s intended send time (no coordinated omission). CPU is what the OS charged the process (utime + stime), per request.',
+  ].join('\n');
+}
+
+function latencySection(lat) {
+  const rows = TARGETS.filter((t) => lat.perTarget[t]).map((t) => {
+    const x = lat.perTarget[t];
+    return [x.label, spread(x.latencyMs.p50), spread(x.latencyMs.p95), spread(x.latencyMs.p99), spread(x.cpuMsPerRequest), `${x.errors}/${x.requests}`, x.overheadHeaderMs ? `${ms(x.overheadHeaderMs.p50)} / ${ms(x.overheadHeaderMs.p99)}` : ''];
+  });
+  return [`## Latency at concurrency 1 (${lat.repeats} × ${lat.requestsPerRun} requests per target)`, '',
+    table(['target', 'p50 ms', 'p95 ms', 'p99 ms', 'CPU ms/req', 'errors', 'x-edgeway-overhead-ms p50 / p99'], rows)].join('\n');
+}
+
+function ratesSection(rates) {
+  const rows = rates.map((r) => [r.target, r.targetRps, int(r.achievedRps), ms(r.p50), ms(r.p99), ms(r.max), `${r.errors}/${r.sent}`, ms(r.cpuMsPerRequest), ms(r.upstreamCpuMsPerRequest), int(r.clientCpuPct), r.sustained ? 'yes' : 'no']);
+  return ['## Open loop at fixed rates', '', table(['target', 'rate/s', 'achieved/s', 'p50 ms', 'p99 ms', 'max ms', 'errors', 'CPU ms/req', 'mock CPU ms/req', 'client CPU %', 'sustained'], rows)].join('\n');
+}
+
+function capacitySection(capacity) {
+  const lines = ['## Highest sustained rate (step search: p99 < 1 s, errors < 0.1 %, ≥ 95 % of the rate achieved)', ''];
+  for (const [t, c] of Object.entries(capacity)) {
+    const steps = c.history.map((h) => `${h.level}/s ${h.pass ? '✓' : `✗ (${h.reasons.join(', ')})`}`).join(' → ');
+    lines.push(`- **${t}: ${c.capped ? '≥ ' : ''}${c.sustainedRps} req/s** — ${steps}`);
+  }
+  return lines.join('\n');
+}
+
+function streamsSection(s) {
+  const low = s.low;
+  const rows = TARGETS.filter((t) => low.perTarget[t]).map((t) => {
+    const x = low.perTarget[t];
+    return [t, spread(x.ttftMs.p50), spread(x.ttftMs.p99), spread(x.gapMs.p50), spread(x.gapMs.p99), x.expectedEvents, x.incomplete];
+  });
+  const lines = [`## Streaming (${low.tokens} chunks paced ${low.paceMs} ms; ${low.repeats} × ${low.samplesPerRun} streams, about ${low.overlap} at once)`, '',
+    table(['target', 'first event p50 ms', 'p99 ms', 'gap p50 ms', 'gap p99 ms', 'events/stream', 'incomplete'], rows), '',
+    `### Concurrent streams (every chunk delivered, terminator seen, no gap > ${s.concurrency.stallMs} ms)`, ''];
+  for (const [t, c] of Object.entries(s.concurrency.perTarget)) {
+    const steps = c.history.map((h) => `${h.level} ${h.pass ? '✓' : `✗ (${h.reasons.join(', ')})`} worst gap ${ms(h.worstGapMs)} ms, peak RSS ${ms(h.rssPeakMiB)} MiB`).join('; ');
+    lines.push(`- **${t}: ${c.capped ? '≥ ' : ''}${c.sustainedStreams}** — ${steps}`);
+  }
+  return lines.join('\n');
+}
+
+function memorySection(memory) {
+  const rows = Object.entries(memory.perTarget).map(([t, x]) => [t, ms(x.responseMiB), x.events, x.complete ? 'yes' : 'NO', ms(x.seconds), ms(x.rssMiB?.first), ms(x.rssMiB?.peak), ms(x.rssMiB?.last), signed(x.growthMiB), x.flat ? 'yes' : 'NO', ms(x.cpuMsPerMiB)]);
+  return [`## Memory while streaming one large response (${memory.tokens} events${memory.readBps ? `, client reading at ${ms(memory.readBps / 1048576)} MiB/s` : ''})`, '',
+    table(['target', 'MiB', 'events', 'complete', 'seconds', 'RSS start', 'RSS peak', 'RSS end', 'growth MiB', 'flat', 'CPU ms/MiB'], rows)].join('\n');
+}
+
+function scenariosSection(scenarios) {
+  const rows = scenarios.map((s) => [s.label, s.engaged ? 'yes' : 'no', spread(s.latencyMs.p50), spread(s.latencyMs.p99),
+    s.name === 'plain' ? '' : spread(s.addedVsPlainMs.p50, signed), s.name === 'plain' ? '' : spread(s.addedVsPlainMs.p99, signed), spread(s.cpuMsPerRequest), s.errors]);
+  return ['## Feature scenarios (Edgeway, concurrency 1, against the plain key in the same repeat)', '',
+    table(['scenario', 'engaged', 'p50 ms', 'p99 ms', 'added p50 ms', 'added p99 ms', 'CPU ms/req', 'errors'], rows)].join('\n');
+}
+
+export function markdownReport(results, chartFile) {
+  const parts = [methodSection(results), '## Summary', summaryTable(results)];
+  if (results.latency) parts.push(latencySection(results.latency));
+  if (results.rates) parts.push(ratesSection(results.rates));
+  if (results.rates || results.capacity) parts.push(`![Latency against request rate](${chartFile})`);
+  if (results.capacity) parts.push(capacitySection(results.capacity));
+  if (results.streams) parts.push(streamsSection(results.streams));
+  if (results.memory) parts.push(memorySection(results.memory));
+  if (results.scenarios) parts.push(scenariosSection(results.scenarios));
+  if (results.notes.length) parts.push(['## Notes', '', ...results.notes.map((n) => `- ${n}`)].join('\n'));
+  if (results.failures?.length) parts.push(['## Harness failures', '', ...results.failures.map((f) => `- ${f.split('\n')[0]}`)].join('\n'));
+  return `${parts.join('\n\n')}\n`;
+}

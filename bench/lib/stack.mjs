@@ -1,0 +1,157 @@
+/**
+ * Starts the Workers under test through the Miniflare API: each in its own
+ * workerd process on 127.0.0.1 (so the OS accounts CPU and memory per Worker),
+ * never under `wrangler dev`, whose Node proxy layer would dominate the numbers.
+ * Code is the project's own bundle (`wrangler deploy --dry-run`) and the
+ * gateway's bindings are derived from wrangler.toml by wrangler itself
+ * (unstable_getMiniflareWorkerOptions), so new Durable Objects, queues or vars
+ * are picked up without touching the bench. Storage is in memory: every run
+ * starts from empty D1/KV/DO state with the migrations applied.
+ */
+import { spawnSync } from 'node:child_process';
+import { readFileSync, readdirSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { Miniflare } from 'miniflare';
+import { unstable_getMiniflareWorkerOptions, unstable_splitSqlQuery } from 'wrangler';
+import { childPids } from './procstat.mjs';
+
+export const ROOT = resolve(import.meta.dirname, '..', '..');
+export const BUILD = join(ROOT, '.build', 'bench');
+const WRANGLER = join(ROOT, 'node_modules', '.bin', 'wrangler');
+
+/** Bundles a Worker exactly as `wrangler deploy` would, without deploying; returns the script path. */
+export function bundle(configPath, name) {
+  const outdir = join(BUILD, name);
+  const run = spawnSync(WRANGLER, ['deploy', '--dry-run', '-c', join(ROOT, configPath), '--outdir', outdir], {
+    cwd: ROOT,
+    encoding: 'utf8',
+    env: { ...process.env, WRANGLER_SEND_METRICS: 'false', CI: 'true', NO_COLOR: '1' },
+  });
+  if (run.status !== 0) throw new Error(`bundling ${configPath} failed:\n${run.stdout}\n${run.stderr}`);
+  return join(outdir, 'index.js');
+}
+
+/** Pins every thread of a process to `cpus` (e.g. "1"); false when taskset is unavailable. */
+export function pin(pid, cpus) {
+  if (!pid || cpus === null) return false;
+  return spawnSync('taskset', ['-a', '-p', '-c', cpus, String(pid)], { encoding: 'utf8' }).status === 0;
+}
+
+/**
+ * One Worker in its own Miniflare (one workerd process). Started one at a time
+ * so the new workerd child can be told apart from the others by pid.
+ */
+export async function startWorker(name, options, { cpus = null } = {}) {
+  const before = new Set(childPids());
+  let tail = '';
+  const keep = (d) => {
+    tail = (tail + d).slice(-20_000);
+  };
+  const mf = new Miniflare({
+    ...options,
+    host: '127.0.0.1',
+    port: 0,
+    cf: false,
+    handleRuntimeStdio(stdout, stderr) {
+      stdout.on('data', keep);
+      stderr.on('data', keep);
+    },
+  });
+  const url = (await mf.ready).href.replace(/\/$/, '');
+  const fresh = childPids().filter((p) => !before.has(p));
+  const pid = fresh.length === 1 ? fresh[0] : null;
+  const pinned = pin(pid, cpus);
+  return { name, mf, url, pid, pinned, output: () => tail, dispose: () => mf.dispose() };
+}
+
+/** Compatibility date of a Worker's wrangler config. */
+export function compatibilityDate(configPath) {
+  return unstable_getMiniflareWorkerOptions(join(ROOT, configPath)).workerOptions.compatibilityDate;
+}
+
+export function startMock(script, opts) {
+  const date = compatibilityDate('workers/mock-llm/wrangler.toml');
+  return startWorker('mock', { name: 'mock', modules: true, scriptPath: script, compatibilityDate: date }, opts);
+}
+
+/** The floor: bench/floor/index.js forwarding to the mock, on the gateway's compatibility date. */
+export function startFloor(mockUrl, opts) {
+  return startWorker('floor', {
+    name: 'floor',
+    modules: true,
+    scriptPath: join(ROOT, 'bench', 'floor', 'index.js'),
+    compatibilityDate: compatibilityDate('wrangler.toml'),
+    bindings: { UPSTREAM_URL: mockUrl },
+  }, opts);
+}
+
+/**
+ * The gateway in its default local configuration (wrangler.toml), pointed at the
+ * mock. `logQueue: false` removes the log queue (producer and consumers), which
+ * selects the gateway's console log sink.
+ */
+export async function startGateway(script, { mockUrl, adminToken, logQueue = true, label = 'gateway', cpus = null }) {
+  const { workerOptions } = unstable_getMiniflareWorkerOptions(join(ROOT, 'wrangler.toml'));
+  const options = {
+    ...workerOptions,
+    name: 'edgeway',
+    modules: true,
+    scriptPath: script,
+    bindings: { ...workerOptions.bindings, MOCK_LLM_URL: `${mockUrl}/v1`, ADMIN_TOKEN: adminToken },
+  };
+  delete options.modulesRules;
+  if (!logQueue) {
+    options.queueProducers = {};
+    options.queueConsumers = {};
+  }
+  const worker = await startWorker(label, options, { cpus });
+  await applyMigrations(worker.mf);
+  return { ...worker, logQueue: logQueue && Object.keys(workerOptions.queueProducers ?? {}).length > 0, bindings: describeBindings(options) };
+}
+
+/** Applies migrations/*.sql in order, statement by statement, as `wrangler d1 migrations apply` would. */
+async function applyMigrations(mf) {
+  const db = await mf.getD1Database('DB');
+  const dir = join(ROOT, 'migrations');
+  for (const file of readdirSync(dir).filter((f) => f.endsWith('.sql')).sort()) {
+    const statements = unstable_splitSqlQuery(readFileSync(join(dir, file), 'utf8'));
+    await db.batch(statements.map((s) => db.prepare(s)));
+  }
+}
+
+/** Which binding kinds the gateway got, for the report. */
+function describeBindings(o) {
+  const names = (x) => Object.keys(x ?? {});
+  return {
+    d1: names(o.d1Databases),
+    kv: names(o.kvNamespaces),
+    durableObjects: names(o.durableObjects),
+    queueProducers: names(o.queueProducers),
+    queueConsumers: names(o.queueConsumers),
+  };
+}
+
+async function admin(url, token, path, body) {
+  const res = await fetch(`${url}/admin${path}`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+  const text = await res.text();
+  if (!res.ok) throw new Error(`admin POST ${path} → ${res.status}: ${text.slice(0, 500)}`);
+  return JSON.parse(text);
+}
+
+/**
+ * Creates one tenant and one key per scenario through the admin API (a tenant
+ * each, so no scenario can see another's cache entries); returns { scenario: secret }.
+ */
+export async function seedKeys(gateway, adminToken, scenarios) {
+  const keys = {};
+  for (const [name, settings] of Object.entries(scenarios)) {
+    const tenant = await admin(gateway.url, adminToken, '/tenants', { name: `bench ${name}` });
+    const key = await admin(gateway.url, adminToken, '/keys', { tenant_id: tenant.id, name: `bench ${name}`, ...settings });
+    keys[name] = key.key;
+  }
+  return keys;
+}

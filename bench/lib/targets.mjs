@@ -1,0 +1,51 @@
+/**
+ * What the bench sends where. A target is a base URL, the bearer key and model
+ * id it needs, and the pid whose CPU and memory the OS charges for it. Every
+ * target gets the same chat request; only the model id differs (the gateway
+ * routes `mock/<id>` to the mock's `<id>`). The mock's latency and pacing
+ * travel in the body's `mock` field, which the gateway passes through.
+ */
+
+export const PROMPT = 'Benchmark request: describe a gateway in a few words.';
+
+/** `direct` and `floor` talk to the mock's own model ids; Edgeway to `mock/…`. */
+export function target(name, { url, key, model, pid, label = name }) {
+  return { name, label, url, key, model, pid };
+}
+
+/** A chat completion body; `content` varies the prompt, `extra` adds fields (e.g. temperature). */
+export function chatBody(t, { latencyMs, tokens, paceMs = 0, stream = false, content = PROMPT, extra = {} }) {
+  return JSON.stringify({
+    model: t.model,
+    messages: [{ role: 'user', content }],
+    ...(stream ? { stream: true } : {}),
+    ...extra,
+    mock: { latency_ms: latencyMs, tokens, pace_ms: paceMs },
+  });
+}
+
+/** A load-generator job against the target's chat endpoint. */
+export function chatJob(t, body, fields) {
+  return {
+    url: `${t.url}/v1/chat/completions`,
+    headers: { authorization: `Bearer ${t.key}`, 'content-type': 'application/json' },
+    ...(Array.isArray(body) ? { bodies: body } : { body }),
+    timeout_ms: 10_000,
+    count_headers: ['x-edgeway-cache', 'x-ratelimit-limit-requests'],
+    numeric_headers: ['x-edgeway-overhead-ms'],
+    ...fields,
+  };
+}
+
+/** Latencies (ms) of the successful requests of a closed or open job result. */
+export function okLatenciesMs(result) {
+  const out = [];
+  const { lat_us: lat, status } = result.samples;
+  for (let i = 0; i < lat.length; i++) if (status[i] >= 200 && status[i] < 300) out.push(lat[i] / 1000);
+  return out;
+}
+
+/** Count of non-2xx or failed requests. */
+export function errorCount(result) {
+  return result.samples.status.filter((s) => s < 200 || s >= 300).length;
+}

@@ -1,0 +1,3 @@
+module edgeway.dev/bench/loadgen
+
+go 1.22

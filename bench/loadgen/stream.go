@@ -1,0 +1,135 @@
+// Stream mode: many concurrent SSE responses, timed event by event on arrival.
+package main
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"io"
+	"net/http"
+	"sync"
+	"time"
+)
+
+type StreamResult struct {
+	StartUs      int64   `json:"start_us"`
+	Status       int     `json:"status"`
+	Err          string  `json:"err,omitempty"`
+	FirstEventUs int64   `json:"first_event_us"`
+	EndUs        int64   `json:"end_us"`
+	Events       int     `json:"events"`
+	Done         bool    `json:"done"`
+	Bytes        int64   `json:"bytes"`
+	MaxGapUs     int64   `json:"max_gap_us"`
+	GapsUs       []int64 `json:"gaps_us,omitempty"`
+}
+
+var doneMarker = []byte("data: [DONE]")
+
+func errorsAs(err error, target any) bool { return errors.As(err, target) }
+
+// readStream counts SSE events ("\n\n"-terminated) as they arrive: every event
+// completed by one read gets that read's arrival time.
+func readStream(body io.Reader, job *Job, t0 time.Time, r *StreamResult) error {
+	buf := make([]byte, 32*1024)
+	if job.ReadBps > 0 {
+		buf = make([]byte, 4*1024)
+	}
+	var prevNewline bool
+	var last time.Duration = -1
+	tail := make([]byte, 0, 64)
+	readStart := time.Now()
+	for {
+		n, err := body.Read(buf)
+		if n > 0 {
+			now := time.Since(t0)
+			chunk := buf[:n]
+			r.Bytes += int64(n)
+			for _, b := range chunk {
+				if b == '\n' {
+					if prevNewline {
+						r.Events++
+						if last < 0 {
+							r.FirstEventUs = now.Microseconds()
+						} else {
+							gap := (now - last).Microseconds()
+							if gap > r.MaxGapUs {
+								r.MaxGapUs = gap
+							}
+							if job.Gaps {
+								r.GapsUs = append(r.GapsUs, gap)
+							}
+						}
+						last = now
+						prevNewline = false
+						continue
+					}
+					prevNewline = true
+				} else {
+					prevNewline = false
+				}
+			}
+			tail = append(tail, chunk[max(0, n-64):]...)
+			if len(tail) > 64 {
+				tail = tail[len(tail)-64:]
+			}
+			if job.ReadBps > 0 {
+				want := time.Duration(float64(r.Bytes) / float64(job.ReadBps) * 1e9)
+				if ahead := want - time.Since(readStart); ahead > 0 {
+					time.Sleep(ahead)
+				}
+			}
+		}
+		if err == io.EOF {
+			r.Done = bytes.Contains(tail, doneMarker)
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+	}
+}
+
+func oneStream(client *http.Client, job *Job, t0 time.Time, due time.Duration, i int) StreamResult {
+	r := StreamResult{StartUs: due.Microseconds(), FirstEventUs: -1}
+	req, err := newRequest(context.Background(), job, i)
+	if err == nil {
+		var resp *http.Response
+		if resp, err = client.Do(req); err == nil {
+			r.Status = resp.StatusCode
+			err = readStream(resp.Body, job, t0, &r)
+			resp.Body.Close()
+		}
+	}
+	if err != nil {
+		r.Err = errKind(err)
+	}
+	r.EndUs = time.Since(t0).Microseconds()
+	if r.FirstEventUs >= 0 {
+		r.FirstEventUs -= r.StartUs
+	}
+	return r
+}
+
+func runStreams(job *Job) []StreamResult {
+	client := newClient(job)
+	out := make([]StreamResult, job.Streams)
+	var wg sync.WaitGroup
+	t0 := time.Now()
+	for i := 0; i < job.Streams; i++ {
+		due := time.Duration(0)
+		if job.Streams > 1 {
+			due = time.Duration(float64(job.RampMs) * 1e6 * float64(i) / float64(job.Streams))
+		}
+		if wait := due - time.Since(t0); wait > 0 {
+			time.Sleep(wait)
+		}
+		wg.Add(1)
+		go func(i int, due time.Duration) {
+			defer wg.Done()
+			out[i] = oneStream(client, job, t0, due, i)
+		}(i, due)
+	}
+	wg.Wait()
+	return out
+}

@@ -1,0 +1,147 @@
+// `npm run bench` (full, ~10 min), `-- --quick` (~1–2 min), `npm run bench:smoke` (seconds, CI).
+// Starts the mock LLM, the floor and Edgeway under workerd (Miniflare API, 127.0.0.1),
+// runs every workload against direct-to-mock, floor and Edgeway in the same run, and
+// writes bench/results/<date>-<mode>.{md,json,svg}. Exits 1 when the harness itself
+// breaks (failed requests at concurrency 1, broken streams, a feature check that no
+// longer engages, a deadline overrun), never because the machine is slow.
+import { randomBytes } from 'node:crypto';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { latencyChart } from './lib/chart.mjs';
+import { createLoadgen } from './lib/loadgen.mjs';
+import { cpuLayout, machine } from './lib/machine.mjs';
+import { rssMiB } from './lib/procstat.mjs';
+import { readArgs } from './lib/profiles.mjs';
+import { markdownReport, summaryTable } from './lib/report.mjs';
+import { ROOT, bundle, seedKeys, startFloor, startGateway, startMock } from './lib/stack.mjs';
+import { chatBody, target } from './lib/targets.mjs';
+import { latencyWorkload } from './lib/workloads/latency.mjs';
+import { scenarioList, scenariosWorkload } from './lib/workloads/scenarios.mjs';
+import { bigStream, streamConcurrency, streamLatency } from './lib/workloads/streaming.mjs';
+import { capacitySearch, fixedRates } from './lib/workloads/throughput.mjs';
+
+const args = readArgs(process.argv.slice(2));
+const { profile, mock } = args;
+const started = Date.now();
+const log = (msg) => process.stdout.write(`[bench ${((Date.now() - started) / 1000).toFixed(0).padStart(4)}s] ${msg}\n`);
+const workers = [];
+const failures = [];
+
+async function shutdown(code) {
+  await Promise.allSettled(workers.map((w) => w.dispose()));
+  process.exit(code);
+}
+setTimeout(() => {
+  console.error(`bench: the ${args.mode} run exceeded its ${profile.deadlineMs / 1000}s deadline`);
+  void shutdown(1);
+}, profile.deadlineMs).unref();
+
+const results = { meta: { date: new Date().toISOString(), mode: args.mode, machine: machine(), mock }, notes: [] };
+const layout = cpuLayout(profile.pin);
+results.meta.cpuLayout = layout.sut ? `Worker under test on CPU ${layout.sut}; load generator, mock and harness on CPU ${layout.rest}` : 'not pinned';
+
+log(`${args.mode} run · bundling the gateway and the mock (wrangler deploy --dry-run)`);
+const gatewayScript = bundle('wrangler.toml', 'gateway');
+const mockScript = bundle('workers/mock-llm/wrangler.toml', 'mock');
+
+log('starting mock, floor and Edgeway under workerd');
+const adminToken = `bench_${randomBytes(12).toString('hex')}`;
+const mockW = await startMock(mockScript, { cpus: layout.rest });
+workers.push(mockW);
+const floorW = await startFloor(mockW.url, { cpus: layout.sut });
+workers.push(floorW);
+const gatewayW = await startGateway(gatewayScript, { mockUrl: mockW.url, adminToken, cpus: layout.sut });
+workers.push(gatewayW);
+const noLogW = gatewayW.logQueue ? await startGateway(gatewayScript, { mockUrl: mockW.url, adminToken, logQueue: false, label: 'gateway-nolog', cpus: layout.sut }) : null;
+if (noLogW) workers.push(noLogW);
+else results.notes.push('wrangler.toml binds no log queue: the logging on/off scenario was skipped.');
+results.meta.gatewayBindings = gatewayW.bindings;
+results.meta.pinned = workers.every((w) => w.pinned);
+
+const keys = await seedKeys(gatewayW, adminToken, {
+  plain: {},
+  limits: { limits: { rpm: 1_000_000 } },
+  exact: { cache: { exact: true } },
+  semantic: { cache: { semantic: true } },
+});
+const noLogKeys = noLogW ? await seedKeys(noLogW, adminToken, { plain: {} }) : null;
+
+const loadgen = createLoadgen({ prefer: profile.loadgen, cpus: layout.rest });
+results.meta.loadgen = loadgen.name;
+if (loadgen.note) results.notes.push(loadgen.note);
+const ctx = { loadgen, log };
+
+const direct = target('direct', { label: 'direct to mock', url: mockW.url, key: 'mock-key', model: 'mock-small', pid: mockW.pid });
+const floor = target('floor', { label: 'floor (pass-through Worker)', url: floorW.url, key: 'mock-key', model: 'mock-small', pid: floorW.pid });
+const edgeway = target('edgeway', { label: 'Edgeway', url: gatewayW.url, key: keys.plain, model: 'mock/mock-small', pid: gatewayW.pid });
+const targets = [direct, floor, edgeway];
+
+// Fail loudly and early if any target cannot answer one request.
+for (const t of targets) {
+  const res = await fetch(`${t.url}/v1/chat/completions`, { method: 'POST', headers: { authorization: `Bearer ${t.key}`, 'content-type': 'application/json' }, body: chatBody(t, mock) });
+  const text = await res.text();
+  if (res.status !== 200) {
+    console.error(`bench: ${t.label} answered ${res.status}: ${text.slice(0, 500)}`);
+    await shutdown(1);
+  }
+}
+results.meta.idleRssMiB = Object.fromEntries(workers.map((w) => [w.name, rssMiB(w.pid)]));
+
+async function workload(name, fn) {
+  if (!args.runs(name)) return;
+  log(name);
+  try {
+    results[name] = await fn();
+  } catch (err) {
+    failures.push(`${name}: ${err.stack ?? err}`);
+    log(`${name} FAILED: ${err.message}`);
+  }
+}
+
+await workload('latency', () => latencyWorkload(ctx, targets, { ...profile.latency, ...mock }));
+await workload('rates', () => fixedRates(ctx, targets, { ...profile.fixedRates, ...mock, mockPid: mockW.pid }));
+if (profile.capacity) await workload('capacity', () => capacitySearch(ctx, targets, { ...profile.capacity, ...mock, mockPid: mockW.pid }));
+await workload('streams', async () => {
+  const low = await streamLatency(ctx, targets, { ...profile.streamLatency, latencyMs: mock.latencyMs });
+  const expected = Object.fromEntries(targets.map((t) => [t.name, low.perTarget[t.name].expectedEvents]));
+  const concurrency = await streamConcurrency(ctx, targets, { ...profile.streamConcurrency, latencyMs: mock.latencyMs, expected, mockPid: mockW.pid });
+  return { low, concurrency };
+});
+await workload('memory', () => bigStream(ctx, [floor, edgeway], profile.bigStream));
+await workload('scenarios', () => {
+  const scenarioTargets = {
+    plain: edgeway,
+    limits: { ...edgeway, key: keys.limits },
+    exact: { ...edgeway, key: keys.exact },
+    semantic: { ...edgeway, key: keys.semantic },
+    noLog: noLogW ? target('edgeway-nolog', { url: noLogW.url, key: noLogKeys.plain, model: 'mock/mock-small', pid: noLogW.pid }) : null,
+  };
+  const list = scenarioList(scenarioTargets, { ...mock, requests: profile.scenarios.requests });
+  return scenariosWorkload(ctx, list, profile.scenarios);
+});
+results.meta.loadAverageAfter = machine().loadAverage;
+results.meta.seconds = Math.round((Date.now() - started) / 1000);
+
+// Harness integrity: these break only when the bench or the gateway is broken.
+for (const [name, t] of Object.entries(results.latency?.perTarget ?? {})) if (t.errors) failures.push(`latency: ${t.errors} failed requests at concurrency 1 against ${name}`);
+for (const [name, t] of Object.entries(results.streams?.low.perTarget ?? {})) if (t.incomplete) failures.push(`streams: ${t.incomplete} incomplete streams at low concurrency against ${name}`);
+for (const s of results.scenarios ?? []) {
+  if (s.errors) failures.push(`scenario ${s.name}: ${s.errors} failed requests`);
+  if (s.name === 'exact-hit' && !s.engaged) failures.push('scenario exact-hit: repeated requests were not served from the exact cache');
+  if (!s.engaged && s.name !== 'exact-hit') results.notes.push(`Scenario "${s.label}" did not engage (headers seen: ${JSON.stringify(s.headerCounts)}); it is listed but not a cost.`);
+}
+results.failures = failures;
+
+const outDir = args.out ?? join(ROOT, 'bench', 'results');
+mkdirSync(outDir, { recursive: true });
+const stem = join(outDir, `${results.meta.date.slice(0, 19).replace(/:/g, '-')}-${args.mode}`);
+writeFileSync(`${stem}.json`, `${JSON.stringify(results, null, 2)}\n`);
+writeFileSync(`${stem}.svg`, latencyChart(results));
+writeFileSync(`${stem}.md`, markdownReport(results, `${stem.split('/').pop()}.svg`));
+process.stdout.write(`\n${summaryTable(results)}\n`);
+log(`report: ${stem}.md (+ .json, .svg)`);
+if (failures.length) {
+  console.error(`\nbench: the harness found ${failures.length} problem(s):\n- ${failures.join('\n- ')}`);
+  for (const w of workers) if (w.output().trim()) console.error(`--- ${w.name} output (tail) ---\n${w.output().slice(-3000)}`);
+}
+await shutdown(failures.length ? 1 : 0);

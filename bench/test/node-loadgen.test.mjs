@@ -1,0 +1,87 @@
+// The Node load generator against a local HTTP server: what it counts and from when it times.
+import assert from 'node:assert/strict';
+import { once } from 'node:events';
+import http from 'node:http';
+import { after, before, test } from 'node:test';
+import { runNodeJob } from '../lib/node-loadgen.mjs';
+
+let server;
+let base;
+let gateOpensAt = 0;
+
+before(async () => {
+  server = http.createServer((req, res) => {
+    req.resume();
+    if (req.url === '/gated') {
+      // Holds every reply until the gate opens, like a server that stalls.
+      setTimeout(() => res.end('ok'), Math.max(0, gateOpensAt - Date.now()));
+    } else if (req.url === '/sse') {
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      let n = 0;
+      const timer = setInterval(() => {
+        if (n < 5) res.write(`data: {"n":${n++}}\n\n`);
+        else {
+          clearInterval(timer);
+          res.end('data: [DONE]\n\n');
+        }
+      }, 5);
+    } else if (req.url === '/teapot') {
+      res.writeHead(418, { 'x-edgeway-cache': 'MISS' }).end();
+    } else {
+      res.writeHead(200, { 'x-edgeway-cache': 'HIT', 'x-edgeway-overhead-ms': '0.5' }).end('{}');
+    }
+  });
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  base = `http://127.0.0.1:${server.address().port}`;
+});
+
+after(() => server.close());
+
+test('closed mode sends exactly the requests asked for and counts headers and statuses', async () => {
+  const ok = await runNodeJob({ mode: 'closed', url: `${base}/`, body: '{}', concurrency: 3, requests: 10, count_headers: ['x-edgeway-cache'], numeric_headers: ['x-edgeway-overhead-ms'] });
+  assert.equal(ok.samples.status.length, 10);
+  assert.ok(ok.samples.status.every((s) => s === 200));
+  assert.deepEqual(ok.header_counts['x-edgeway-cache'], { HIT: 10 });
+  assert.deepEqual(ok.header_values['x-edgeway-overhead-ms'], Array(10).fill(0.5));
+  const bad = await runNodeJob({ mode: 'closed', url: `${base}/teapot`, requests: 2 });
+  assert.deepEqual(bad.errors, { 'http 418': 2 });
+});
+
+test('closed mode rotates through bodies when several are given', async () => {
+  const seen = [];
+  const listener = (req) => {
+    let text = '';
+    req.on('data', (d) => (text += d));
+    req.on('end', () => seen.push(text));
+  };
+  server.on('request', listener);
+  await runNodeJob({ mode: 'closed', url: `${base}/`, bodies: ['a', 'b'], requests: 4 });
+  server.off('request', listener);
+  assert.deepEqual(seen.sort(), ['a', 'a', 'b', 'b']);
+});
+
+test('open mode keeps sending through a stall and times each request from its intended send time', async () => {
+  gateOpensAt = Date.now() + 300;
+  const r = await runNodeJob({ mode: 'open', url: `${base}/gated`, body: 'x', rate: 50, duration_ms: 200 });
+  assert.equal(r.samples.status.length, 10);
+  // Samples are recorded in completion order; their intended send times are the schedule.
+  assert.deepEqual([...r.samples.start_us].sort((a, b) => a - b), [0, 20_000, 40_000, 60_000, 80_000, 100_000, 120_000, 140_000, 160_000, 180_000]);
+  const latencyDueAt = (us) => r.samples.lat_us[r.samples.start_us.indexOf(us)];
+  // Request 0 was due at t0 and could not complete before the gate opened ~300 ms later.
+  assert.ok(latencyDueAt(0) >= 250_000, `first latency ${latencyDueAt(0)} µs`);
+  assert.ok(latencyDueAt(0) > latencyDueAt(180_000), 'requests due later waited less');
+});
+
+test('stream mode counts events, sees the terminator and records every gap', async () => {
+  const r = await runNodeJob({ mode: 'stream', url: `${base}/sse`, body: '{}', streams: 2, ramp_ms: 0, gaps: true });
+  assert.equal(r.streams.length, 2);
+  for (const s of r.streams) {
+    assert.equal(s.status, 200);
+    assert.equal(s.events, 6);
+    assert.equal(s.done, true);
+    assert.equal(s.gaps_us.length, 5);
+    assert.ok(s.first_event_us >= 0);
+    assert.equal(s.max_gap_us, Math.max(...s.gaps_us));
+  }
+});

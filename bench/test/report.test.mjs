@@ -1,0 +1,49 @@
+// Report pieces that are pure: stream health verdicts, chart series and the Markdown tables.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { chartSeries, latencyChart, niceCeil } from '../lib/chart.mjs';
+import { markdownReport, ms, summaryTable } from '../lib/report.mjs';
+import { streamsHealthy } from '../lib/workloads/streaming.mjs';
+
+const stream = (over = {}) => ({ status: 200, events: 67, done: true, max_gap_us: 25_000, ...over });
+
+test('a concurrency level passes only when every stream is whole, terminated and never stalled', () => {
+  assert.deepEqual(streamsHealthy([stream(), stream()], 67, 200_000), { pass: true, reasons: [] });
+  assert.deepEqual(streamsHealthy([stream(), stream({ events: 40 })], 67, 200_000).reasons, ['1 incomplete']);
+  assert.deepEqual(streamsHealthy([stream({ done: false })], 67, 200_000).reasons, ['1 incomplete']);
+  assert.deepEqual(streamsHealthy([stream({ max_gap_us: 250_000 })], 67, 200_000).reasons, ['1 stalled']);
+  assert.deepEqual(streamsHealthy([stream({ status: 502 }), stream({ err: 'timeout' })], 67, 200_000).reasons, ['2 failed']);
+});
+
+const run = (target, targetRps, p50, p99, sustained = true) => ({ target, targetRps, p50, p99, sustained, achievedRps: targetRps, errors: 0, sent: 10, max: p99, cpuMsPerRequest: 1, upstreamCpuMsPerRequest: 0.5, clientCpuPct: 5 });
+
+const results = {
+  meta: { date: '2026-01-02T03:04:05.000Z', mode: 'quick', mock: { latencyMs: 20, tokens: 16 }, machine: { cpus: 2, cpuModel: 'x', memoryGiB: 24, os: 'linux', node: 'v20', workerd: '1', miniflare: '4', wrangler: '4', commit: 'abc', loadAverage: [0, 0, 0] }, cpuLayout: 'not pinned', loadgen: 'go', idleRssMiB: { mock: 50, floor: 50, gateway: 90 } },
+  rates: [run('direct', 100, 21, 25), run('edgeway', 100, 23, 30), run('floor', 100, 22, 26), run('edgeway', 500, 40, 900, false)],
+  capacity: { edgeway: { sustainedRps: 300, capped: false, history: [{ level: 300, pass: true, reasons: [], p50: 24, p99: 60 }, { level: 500, pass: false, reasons: ['p99 1200 ms'], p50: 30, p99: 1200 }] } },
+  notes: [],
+};
+
+test('chart series merge fixed-rate and search runs per target, ordered by rate', () => {
+  const s = chartSeries(results);
+  assert.deepEqual(s.edgeway.map((p) => p.rate), [100, 300, 500]);
+  assert.equal(s.edgeway[2].p99, 1200, 'the search step replaces the fixed run at the same rate');
+  const svg = latencyChart(results);
+  assert.match(svg, /^<svg /);
+  assert.match(svg, /p99 bound/);
+  assert.equal(niceCeil(1234), 2000);
+});
+
+test('the summary compares CPU at the highest rate every target sustained, and the report renders every section present', () => {
+  const table = summaryTable(results);
+  assert.match(table, /CPU ms per request of the Worker's process at 100\/s \| 1\.00 \| 1\.00 \| 1\.00/);
+  const md = markdownReport(results, 'chart.svg');
+  assert.match(md, /## Open loop at fixed rates/);
+  assert.match(md, /!\[Latency against request rate\]\(chart\.svg\)/);
+  assert.match(md, /\*\*edgeway: 300 req\/s\*\*/);
+  assert.doesNotMatch(md, /## Streaming/);
+});
+
+test('numbers are shown with precision that fits their size', () => {
+  assert.deepEqual([1.234, 12.34, 123.4, null, Number.NaN].map(ms), ['1.23', '12.3', '123', '–', '–']);
+});
