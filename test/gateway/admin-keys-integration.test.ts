@@ -221,7 +221,7 @@ describe('GET /admin/openapi.json', () => {
     expect(res.status).toBe(200);
     const doc = (await res.json()) as { openapi: string; paths: Record<string, Record<string, unknown>>; components: { schemas: Record<string, unknown> } };
     expect(doc.openapi).toBe('3.1.0');
-    expect(Object.keys(doc.paths).sort()).toEqual(['/admin/keys', '/admin/keys/{id}', '/admin/keys/{id}/rotate', '/admin/limits/keys/{id}', '/admin/limits/tenants/{id}', '/admin/pricing', '/admin/pricing/{model}', '/admin/tenants', '/admin/tenants/{id}', '/admin/tenants/{id}/disable', '/admin/tenants/{id}/enable']);
+    expect(Object.keys(doc.paths).sort()).toEqual(['/admin/keys', '/admin/keys/{id}', '/admin/keys/{id}/rotate', '/admin/limits/keys/{id}', '/admin/limits/tenants/{id}', '/admin/logs', '/admin/logs/{request_id}', '/admin/pricing', '/admin/pricing/{model}', '/admin/tenants', '/admin/tenants/{id}', '/admin/tenants/{id}/disable', '/admin/tenants/{id}/enable', '/admin/usage']);
     expect(doc.components.schemas).toHaveProperty('KeyCreate');
     expect(JSON.stringify(doc.components.schemas.ApiKey)).not.toMatch(/key_hash|"key"/);
     expect(JSON.stringify(doc.components.schemas.ApiKeyWithSecret)).toMatch(/"key"/);
