@@ -80,8 +80,10 @@ export function rotateBody(values: FormValues): Record<string, unknown> {
   return grace === undefined ? {} : { grace_seconds: grace };
 }
 
+export type KeySettings = Pick<ApiKey, 'name' | 'models' | 'limits' | 'budgets' | 'expires_at' | 'log_payload'>;
+
 /** A stored key as the values of its edit form. */
-export function keyFormValues(key: ApiKey): FormValues {
+export function keyFormValues(key: KeySettings): FormValues {
   const out: FormValues = { name: key.name, models: (key.models ?? []).join('\n'), expires_at: msToUtcInput(key.expires_at) };
   for (const k of LIMIT_FIELDS) if (key.limits[k] !== undefined) out[`limits.${k}`] = String(key.limits[k]);
   for (const unit of BUDGET_UNITS) {

@@ -25,12 +25,14 @@ table{border-collapse:collapse;width:100%;margin:.5rem 0}
 .scroll{overflow-x:auto}
 th,td{text-align:left;padding:.45rem .6rem;border-bottom:1px solid var(--line);vertical-align:top}
 th{background:var(--soft);font-weight:600;white-space:nowrap}
+tbody th{background:none}
+td code{white-space:nowrap}
 td.num,th.num{text-align:right;font-variant-numeric:tabular-nums}
 caption{text-align:left;font-weight:600;padding:.25rem 0}
 form.stack{display:grid;gap:.75rem;max-width:40rem}
 fieldset{border:1px solid var(--line);border-radius:6px;padding:.75rem 1rem;margin:0}
 legend{font-weight:600;padding:0 .25rem}
-.grid{display:grid;grid-template-columns:repeat(auto-fill,minmax(11rem,1fr));gap:.75rem}
+.grid{display:grid;grid-template-columns:repeat(auto-fill,minmax(11rem,1fr));gap:.75rem;align-items:end}
 label{display:block;font-weight:600;margin-bottom:.2rem}
 .hint{display:block;font-weight:400;color:var(--muted);font-size:.875rem}
 input,select,textarea{font:inherit;color:inherit;padding:.4rem .5rem;border:1px solid #8c959f;border-radius:4px;background:var(--bg);width:100%}

@@ -1,0 +1,47 @@
+// Launches the system's headless Chromium (Debian `chromium`) through playwright-core,
+// offline: no first-run, sync, component updates or QUIC, and a throwaway profile.
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { chromium } from 'playwright-core';
+import { ROOT } from '../../scripts/stack.mjs';
+
+export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+export const ARTIFACTS = join(ROOT, 'test-artifacts');
+
+const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+
+/** A persistent context on a fresh temp profile; close() also removes the profile. */
+export async function launch() {
+  const profile = mkdtempSync(join(tmpdir(), 'edgeway-chromium-'));
+  const context = await chromium.launchPersistentContext(profile, {
+    executablePath: CHROMIUM,
+    headless: true,
+    args: ARGS,
+    viewport: { width: 1280, height: 900 },
+  });
+  return {
+    context,
+    async close() {
+      await context.close();
+      rmSync(profile, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Saves a full-page screenshot as a test artefact (test-artifacts/ is git-ignored). */
+export async function shot(page, name) {
+  mkdirSync(ARTIFACTS, { recursive: true });
+  await page.screenshot({ path: join(ARTIFACTS, `dashboard-${name}.png`), fullPage: true });
+}
+
+/** Reloads `page` until `check()` is true, for at most `timeoutMs` (logs arrive through a queue). */
+export async function pollPage(page, check, { timeoutMs = 30_000, intervalMs = 500 } = {}) {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    if (await check()) return;
+    if (Date.now() > deadline) throw new Error(`gave up after ${timeoutMs} ms waiting on ${page.url()}`);
+    await new Promise((r) => setTimeout(r, intervalMs));
+    await page.reload();
+  }
+}

@@ -1,0 +1,191 @@
+// The dashboard in real headless Chromium against `wrangler dev`: the whole key lifecycle
+// as an admin clicks through it, logs and usage written by the real queue consumer, and
+// refusals for unauthenticated and cross-site requests. Screenshots go to test-artifacts/.
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+import OpenAI from 'openai';
+import { startTestStack } from '../e2e/stack.mjs';
+import { launch, pollPage, shot } from './chromium.mjs';
+
+let stack;
+let browser;
+let page;
+const state = {};
+/** Console errors seen in any page (a CSP violation would show here). */
+const consoleErrors = [];
+
+before(async () => {
+  stack = await startTestStack(18887);
+  browser = await launch();
+  await browser.context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: stack.url });
+  page = await browser.context.newPage();
+  page.on('console', (msg) => {
+    if (msg.type() === 'error') consoleErrors.push(msg.text());
+  });
+}, { timeout: 180_000 });
+
+after(async () => {
+  await browser?.close();
+  stack?.stop();
+});
+
+const url = (path) => `${stack.url}${path}`;
+const client = (key) => new OpenAI({ apiKey: key, baseURL: `${stack.url}/v1`, maxRetries: 0 });
+const heading = () => page.getByRole('heading', { level: 1 }).innerText();
+
+test('every dashboard URL sends a visitor without a session to sign-in', async () => {
+  const paths = ['/dashboard', '/dashboard/tenants', '/dashboard/tenants/ten_x', '/dashboard/keys/key_x', '/dashboard/keys/key_x/secret',
+    '/dashboard/keys/key_x/revoke', '/dashboard/usage', '/dashboard/logs', '/dashboard/logs/req_x', '/dashboard/assets/copy.js'];
+  for (const path of paths) {
+    await page.goto(url(path));
+    assert.match(page.url(), /\/dashboard\/login\?next=/, path);
+    assert.equal(await heading(), 'Sign in', path);
+    const res = await fetch(url(path), { redirect: 'manual' });
+    assert.equal(res.status, 303, path);
+  }
+  await shot(page, '01-sign-in');
+});
+
+test('signs in with the admin token, refusing a wrong one in words (keyboard only)', async () => {
+  await page.goto(url('/dashboard/login'));
+  await page.keyboard.press('Tab');
+  assert.equal(await page.evaluate(() => document.activeElement?.textContent), 'Skip to content');
+  await page.getByLabel('Admin token').fill('not-the-token');
+  await page.keyboard.press('Enter');
+  await page.getByRole('alert').filter({ hasText: 'That is not the admin token' }).waitFor();
+
+  await page.getByLabel('Admin token').fill(stack.adminToken);
+  await page.keyboard.press('Enter');
+  await page.waitForURL(/\/dashboard\/tenants$/);
+  assert.equal(await heading(), 'Tenants');
+  const [cookie] = (await browser.context.cookies(url('/dashboard/'))).filter((c) => c.name === 'edgeway_session');
+  assert.ok(cookie, 'session cookie set');
+  assert.equal(cookie.httpOnly, true);
+  assert.equal(cookie.secure, true);
+  assert.equal(cookie.sameSite, 'Strict');
+  assert.equal(cookie.value.includes(stack.adminToken), false);
+});
+
+test('creates a tenant and a key; the secret is shown once', async () => {
+  await page.getByLabel('Tenant name').fill('Browser Co');
+  await page.getByRole('button', { name: 'Create tenant' }).click();
+  await page.waitForURL(/\/dashboard\/tenants\/ten_/);
+  assert.equal(await heading(), 'Browser Co');
+  state.tenantId = decodeURIComponent(new URL(page.url()).pathname.split('/').pop());
+
+  await page.getByLabel(/^Name/).fill('browser key');
+  await page.getByLabel('Allowed models').fill('mock/echo');
+  await page.getByRole('group', { name: /Budget in USD/ }).getByLabel('Per day (UTC)').fill('5');
+  await page.getByRole('button', { name: 'Create key' }).click();
+  await page.waitForURL(/\/dashboard\/keys\/key_[^/]+\/secret$/);
+  state.keyId = decodeURIComponent(new URL(page.url()).pathname.split('/')[3]);
+  const secretField = page.getByLabel('Secret key');
+  state.secret = await secretField.inputValue();
+  assert.match(state.secret, /^ew_/);
+  assert.equal(await secretField.getAttribute('readonly'), '');
+  await page.getByRole('alert').filter({ hasText: 'shown only this once' }).waitFor();
+
+  const copy = page.getByRole('button', { name: 'Copy' });
+  await copy.click();
+  await page.getByText('Copied to the clipboard.').waitFor();
+  assert.equal(await page.evaluate(() => navigator.clipboard.readText()), state.secret);
+  await shot(page, '02-secret-once');
+
+  await page.reload();
+  assert.equal(await heading(), 'Secret no longer shown');
+  assert.equal((await page.content()).includes(state.secret), false);
+});
+
+test('the key works through the openai client, and its request shows in logs and usage', async () => {
+  const res = await client(state.secret).chat.completions.create({ model: 'mock/echo', messages: [{ role: 'user', content: 'hello dashboard' }] });
+  assert.equal(res.choices[0].message.content, 'hello dashboard');
+
+  await page.goto(url(`/dashboard/tenants/${state.tenantId}`));
+  const row = page.getByRole('row', { name: /browser key/ });
+  assert.match(await row.innerText(), /ew_…/);
+  assert.match(await row.innerText(), /mock\/echo/);
+  assert.match(await row.innerText(), /\$5\.00\/day/);
+  await shot(page, '03-tenant-keys');
+
+  await page.goto(url(`/dashboard/logs?tenant_id=${state.tenantId}`));
+  const link = page.getByRole('link', { name: /^Request / });
+  await pollPage(page, async () => (await link.count()) > 0);
+  assert.equal(await link.count(), 1);
+  await shot(page, '04-logs');
+  await link.first().click();
+  await page.waitForURL(/\/dashboard\/logs\/[^/]+$/);
+  const detail = await page.locator('main').innerText();
+  assert.match(detail, /mock\/echo/);
+  assert.match(detail, /Status\s+200/);
+  assert.match(detail, /Not collected/);
+
+  await page.goto(url(`/dashboard/usage?tenant_id=${state.tenantId}&key_id=${state.keyId}`));
+  await pollPage(page, async () => /Requests\s*1\b/.test(await page.locator('.cards').last().innerText()));
+  assert.ok(await page.getByRole('img', { name: /Requests per day/ }).isVisible());
+  assert.ok(await page.getByRole('table', { name: 'Usage per model' }).getByRole('rowheader', { name: 'mock/echo' }).isVisible());
+  assert.match(await page.getByRole('table', { name: 'Budgets' }).innerText(), /USD, per day/);
+  await shot(page, '05-usage');
+});
+
+test('refuses changes without the CSRF token, from a foreign Origin, and from another site', async () => {
+  const cookies = await browser.context.cookies(url('/dashboard/'));
+  const cookie = cookies.map((c) => `${c.name}=${c.value}`).join('; ');
+  await page.goto(url('/dashboard/tenants'));
+  const csrf = await page.locator('input[name="_csrf"]').first().inputValue();
+  const postForm = (fields, origin) => fetch(url('/dashboard/tenants'), {
+    method: 'POST', redirect: 'manual', body: new URLSearchParams(fields),
+    headers: { cookie, 'content-type': 'application/x-www-form-urlencoded', ...(origin ? { origin } : {}) },
+  });
+  assert.equal((await postForm({ name: 'no-token' }, stack.url)).status, 403);
+  assert.equal((await postForm({ name: 'evil-origin', _csrf: csrf }, 'https://evil.example')).status, 403);
+  assert.equal((await postForm({ name: 'wrong-token', _csrf: `${csrf}x` }, stack.url)).status, 403);
+
+  // A page on another site auto-posting a form: the SameSite=Strict cookie stays home.
+  const attacker = await browser.context.newPage();
+  await attacker.setContent(`<form method="post" action="${url('/dashboard/tenants')}"><input name="name" value="cross-site"><button>go</button></form>`);
+  await attacker.getByRole('button', { name: 'go' }).click();
+  await attacker.waitForLoadState();
+  assert.doesNotMatch(attacker.url(), /\/dashboard\/tenants\/ten_/);
+  await attacker.close();
+
+  await page.reload();
+  const names = await page.locator('table').innerText();
+  for (const name of ['no-token', 'evil-origin', 'wrong-token', 'cross-site']) assert.equal(names.includes(name), false, name);
+});
+
+test('revokes the key after a confirmation; the next call is refused with 401', async () => {
+  await page.goto(url(`/dashboard/keys/${state.keyId}`));
+  await page.getByRole('link', { name: 'Revoke this key…' }).click();
+  assert.match(await heading(), /^Revoke key/);
+  await shot(page, '06-revoke-confirm');
+  await page.getByRole('button', { name: 'Yes, revoke this key' }).click();
+  await page.getByRole('status').filter({ hasText: 'Key revoked' }).waitFor();
+  await page.getByText('This key is revoked').waitFor();
+
+  await assert.rejects(
+    client(state.secret).chat.completions.create({ model: 'mock/echo', messages: [{ role: 'user', content: 'after revoke' }] }),
+    (err) => err instanceof OpenAI.AuthenticationError && err.status === 401,
+  );
+});
+
+test('fits a phone screen: no page scrolls sideways (wide tables scroll in place)', async () => {
+  await page.setViewportSize({ width: 390, height: 844 });
+  for (const path of [`/dashboard/tenants/${state.tenantId}`, `/dashboard/keys/${state.keyId}`, `/dashboard/logs?tenant_id=${state.tenantId}`, `/dashboard/usage?tenant_id=${state.tenantId}`]) {
+    await page.goto(url(path));
+    assert.ok(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth), path);
+  }
+  await page.goto(url(`/dashboard/tenants/${state.tenantId}`));
+  await shot(page, '07-phone-tenant');
+  await page.setViewportSize({ width: 1280, height: 900 });
+});
+
+test('no page broke its Content-Security-Policy', () => {
+  assert.deepEqual(consoleErrors.filter((e) => /Content.Security.Policy|Refused to/i.test(e)), []);
+});
+
+test('signs out; the dashboard is closed again', async () => {
+  await page.getByRole('button', { name: 'Sign out' }).click();
+  await page.getByText('You are signed out.').waitFor();
+  await page.goto(url('/dashboard/tenants'));
+  assert.equal(await heading(), 'Sign in');
+});
