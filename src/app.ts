@@ -8,8 +8,8 @@ import { createDashboard } from './dashboard';
 import type { AppEnv } from './context';
 import { getDeps } from './deps';
 import { GatewayError, errorResponse } from './errors';
-import { payloadForLog } from './logs/payload';
 import { rateLimitHeaders } from './limits/middleware';
+import { payloadForLog } from './logs/payload';
 import { auth } from './pipeline/auth';
 import { costUsd, priceOf } from './pipeline/cost';
 import { emit } from './pipeline/log';
@@ -50,7 +50,7 @@ const requestContext = createMiddleware<AppEnv>(async function requestContext(c,
     if (record.done) await record.done.catch((err: unknown) => console.error('post-stream work failed', err instanceof Error ? err.message : String(err)));
     const usage = record.usage;
     const hit = record.cache === 'HIT' || record.cache === 'SEMANTIC';
-    const cost = usage && record.model ? costUsd(priceOf(record.model), usage) : 0;
+    const cost = usage && record.model ? costUsd(priceOf(record.model, await c.var.deps.prices.overrides()), usage) : 0;
     emit(c.executionCtx, c.var.deps.logs, {
       requestId,
       time: receivedAt,

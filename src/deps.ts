@@ -3,11 +3,13 @@
  * where a binding is absent. Built once per isolate and env.
  */
 import { ExactCache } from './cache/exact-cache';
+import { ResponseCache } from './cache/response-cache';
+import { createSemanticCache } from './cache/semantic-deps';
 import { readConfig, type Config } from './config';
 import type { Bindings } from './env';
 import { durableLimiter, limiterObjects } from './limits/durable-limiter';
 import { readLimitsConfig } from './limits/config';
-import { priceBook } from './limits/price-overrides';
+import { priceBook, type PriceBook } from './limits/price-overrides';
 import type { Limiter } from './pipeline/limits';
 import { chooseSink, type LogSink } from './pipeline/log';
 import { buildRegistry, type ProviderRegistry } from './providers/registry';
@@ -25,7 +27,9 @@ export interface Deps {
   /** Admin repositories (D1); never used on the /v1 hot path. */
   readonly tenants: TenantStore;
   readonly apiKeys: KeyAdminStore;
-  readonly cache: ExactCache;
+  readonly cache: ResponseCache;
+  /** Admin price overrides (isolate → KV), shared by the limiter and the log's cost. */
+  readonly prices: PriceBook;
 }
 
 const built = new WeakMap<object, Deps>();
@@ -33,15 +37,18 @@ const built = new WeakMap<object, Deps>();
 export function getDeps(env: Bindings): Deps {
   let deps = built.get(env);
   if (!deps) {
+    const providers = buildRegistry(env);
+    const prices = priceBook(env.KV_KEYS);
     deps = {
       config: readConfig(env),
-      providers: buildRegistry(env),
+      providers,
       keys: new TieredKeyStore(env.KV_KEYS, d1KeyLoader(env.DB)),
-      limiter: durableLimiter({ objectFor: limiterObjects(env.LIMITER), prices: priceBook(env.KV_KEYS), config: readLimitsConfig(env) }),
+      limiter: durableLimiter({ objectFor: limiterObjects(env.LIMITER), prices, config: readLimitsConfig(env) }),
       logs: chooseSink(env.LOG_SINK, env.LOG_QUEUE),
       tenants: new D1TenantStore(env.DB),
       apiKeys: new D1KeyAdminStore(env.DB),
-      cache: new ExactCache(env.KV_CACHE),
+      cache: new ResponseCache(new ExactCache(env.KV_CACHE), createSemanticCache(env, providers)),
+      prices,
     };
     built.set(env, deps);
   }
