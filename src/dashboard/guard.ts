@@ -49,9 +49,18 @@ export function disabledPage(c: Context<DashboardEnv>) {
   return messagePage(c, 503, 'Dashboard disabled', 'The dashboard is disabled: set the ADMIN_TOKEN secret to use it.', null);
 }
 
-/** Only paths inside the dashboard may be a post-sign-in destination (no open redirect). */
+const HOME = '/dashboard/tenants';
+
+/**
+ * Only paths inside the dashboard may be a post-sign-in destination (no open
+ * redirect): the path is resolved as a browser would (dot segments, %2e) first.
+ */
 export function safeNext(raw: string | undefined): string {
-  return raw && /^\/dashboard(\/[\w\-./%?=&~]*)?$/.test(raw) && !raw.includes('//') && !raw.includes('/..') ? raw : '/dashboard/tenants';
+  if (!raw || !raw.startsWith('/') || raw.startsWith('//') || raw.includes('\\') || raw.length > 2000) return HOME;
+  const base = 'http://dashboard.invalid';
+  const url = new URL(raw, base);
+  const inside = url.origin === base && /^\/dashboard(\/|$)/.test(url.pathname) && !url.pathname.includes('//');
+  return inside ? url.pathname + url.search : HOME;
 }
 
 export function requireSession(now: () => number = Date.now) {
@@ -63,7 +72,7 @@ export function requireSession(now: () => number = Date.now) {
     if (!session) {
       if (raw !== undefined) deleteCookie(c, SESSION_COOKIE, SESSION_COOKIE_OPTIONS);
       const url = new URL(c.req.url);
-      const back = c.req.method === 'GET' ? safeNext(url.pathname + url.search) : '/dashboard/tenants';
+      const back = c.req.method === 'GET' ? safeNext(url.pathname + url.search) : HOME;
       return c.redirect(`/dashboard/login?next=${encodeURIComponent(back)}`, 303);
     }
     c.set('session', session);

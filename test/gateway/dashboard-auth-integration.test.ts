@@ -1,6 +1,7 @@
 /** Dashboard sign-in, session cookie, session checks and CSRF, through SELF.fetch. */
-import { SELF } from 'cloudflare:test';
+import { createExecutionContext, env, SELF } from 'cloudflare:test';
 import { describe, expect, it } from 'vitest';
+import { createDashboard } from '../../src/dashboard';
 import { issueSession, SESSION_COOKIE, SESSION_TTL_MS } from '../../src/dashboard/session';
 import { ADMIN_TOKEN, Browser, location, ORIGIN } from './dashboard-helpers';
 
@@ -94,6 +95,27 @@ describe('sign-in', () => {
     expect(res.headers.getAll('set-cookie').join('\n')).toMatch(new RegExp(`${SESSION_COOKIE}=; Max-Age=0`));
     expect((await browser.get('/dashboard/tenants')).status).toBe(303);
     expect(old).toContain(SESSION_COOKIE);
+  });
+});
+
+describe('without ADMIN_TOKEN', () => {
+  it('is closed: no sign-in, no pages, and the admin API is never called', async () => {
+    let calls = 0;
+    const dash = createDashboard(() => {
+      calls += 1;
+      return new Response(null, { status: 500 });
+    });
+    const closed = { ...env, ADMIN_TOKEN: undefined };
+    const { cookie } = await issueSession('', Date.now());
+    for (const [path, init] of [
+      ['/login', {}], ['/tenants', { headers: { cookie: `${SESSION_COOKIE}=${cookie}` } }],
+      ['/login', { method: 'POST', headers: { origin: 'http://localhost', 'content-type': 'application/x-www-form-urlencoded' }, body: 'token=' }],
+    ] as const) {
+      const res = await dash.request(`http://localhost${path}`, init, closed, createExecutionContext());
+      expect(res.status, path).toBe(503);
+      expect(await res.text()).toContain('set the ADMIN_TOKEN secret');
+    }
+    expect(calls).toBe(0);
   });
 });
 

@@ -80,7 +80,7 @@ describe('chart scale and redirects', () => {
 
   it('only redirects inside the dashboard after sign-in', () => {
     expect(safeNext('/dashboard/logs?status=5xx&tenant_id=ten_a')).toBe('/dashboard/logs?status=5xx&tenant_id=ten_a');
-    for (const bad of [undefined, 'https://evil.example', '//evil.example', '/dashboardx', '/dashboard//evil', '/dashboard/../admin', '/admin']) {
+    for (const bad of [undefined, 'https://evil.example', '//evil.example', '/dashboardx', '/dashboard//evil', '/dashboard/../admin', '/dashboard/%2e%2e/admin', '/dashboard\\..\\admin', '/admin']) {
       expect(safeNext(bad)).toBe('/dashboard/tenants');
     }
   });
