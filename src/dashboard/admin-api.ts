@@ -23,6 +23,12 @@ export interface ApiFailure {
 }
 export type ApiResult<T> = { ok: true; data: T } | ApiFailure;
 
+/** The first refusal among several calls a page made (null results are calls it did not need). */
+export function firstFailure(...results: (ApiResult<unknown> | null)[]): ApiFailure | null {
+  for (const r of results) if (r && !r.ok) return r;
+  return null;
+}
+
 type Query = Record<string, string | number | undefined>;
 type Method = 'GET' | 'POST' | 'PATCH' | 'DELETE';
 

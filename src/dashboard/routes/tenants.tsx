@@ -7,18 +7,19 @@ import { Hono, type Context } from 'hono';
 import type { ApiFailure } from '../admin-api';
 import type { DashboardEnv } from '../context';
 import { keyBody, type FormValues } from '../forms';
-import { ApiKey, KeyList, KeyWithSecret, LimitsReport, Tenant, TenantList } from '../schemas';
+import { KeyList, KeyWithSecret, LimitsReport, Tenant, TenantList } from '../schemas';
 import { page } from '../views/layout';
 import { failurePage, failureStatus } from '../views/message';
 import { TenantPage, TenantsPage } from '../views/tenants';
 import { noticeOf, readForm, seg, showSecretOnce } from './shared';
 
 type C = Context<DashboardEnv>;
+const BACK = { href: '/dashboard/tenants', label: 'Back to tenants' };
 
 async function listPage(c: C, failure: ApiFailure | null = null, values: FormValues = {}) {
   const cursor = c.req.query('cursor');
   const res = await c.var.api.get('/tenants', TenantList, { limit: 50, cursor });
-  if (!res.ok) return failurePage(c, res, c.var.session, { href: '/dashboard/tenants', label: 'Back to tenants' });
+  if (!res.ok) return failurePage(c, res, c.var.session, BACK);
   const body = <TenantsPage session={c.var.session} tenants={res.data.data} next={res.data.next_cursor} cursor={cursor} failure={failure} values={values} notice={noticeOf(c)} />;
   return page(c, { title: 'Tenants', session: c.var.session, section: 'tenants' }, body, failureStatus(failure));
 }
@@ -30,11 +31,11 @@ async function tenantPage(c: C, id: string, failure: ApiFailure | null = null, v
     api.get('/keys', KeyList, { tenant_id: id, limit: 100 }),
     api.get(`/limits/tenants/${seg(id)}`, LimitsReport),
   ]);
-  if (!tenant.ok) return failurePage(c, tenant, c.var.session, { href: '/dashboard/tenants', label: 'Back to tenants' });
-  const keyList: ApiKey[] = keys.ok ? keys.data.data : [];
+  if (!tenant.ok) return failurePage(c, tenant, c.var.session, BACK);
+  if (!keys.ok) return failurePage(c, keys, c.var.session, BACK);
   const body = (
-    <TenantPage session={c.var.session} tenant={tenant.data} keys={keyList} moreKeys={keys.ok && keys.data.has_more}
-      report={report.ok ? report.data : null} failure={failure ?? (keys.ok ? null : keys)} values={values} notice={noticeOf(c)} />
+    <TenantPage session={c.var.session} tenant={tenant.data} keys={keys.data.data} moreKeys={keys.data.has_more}
+      report={report.ok ? report.data : null} failure={failure} values={values} notice={noticeOf(c)} />
   );
   return page(c, { title: tenant.data.name, session: c.var.session, section: 'tenants' }, body, failureStatus(failure));
 }
@@ -58,7 +59,7 @@ export function tenantRoutes(now: () => number = Date.now) {
     const action = c.req.param('action');
     const values = await readForm(c);
     const res = await c.var.api.send('POST', `/tenants/${seg(id)}/${action}`, Tenant);
-    if (!res.ok) return failurePage(c, res, c.var.session, { href: '/dashboard/tenants', label: 'Back to tenants' });
+    if (!res.ok) return failurePage(c, res, c.var.session, BACK);
     const back = values.back === 'list' ? '/dashboard/tenants' : `/dashboard/tenants/${seg(id)}`;
     return c.redirect(`${back}?notice=tenant-${action}d`, 303);
   });

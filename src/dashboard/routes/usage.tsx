@@ -1,5 +1,6 @@
 /** The usage page: /admin/usage by day and by model, plus the scope's budget from /admin/limits/…. */
 import { Hono } from 'hono';
+import { firstFailure } from '../admin-api';
 import type { DashboardEnv } from '../context';
 import { KeyList, LimitsReport, TenantList, UsageSeries } from '../schemas';
 import { page } from '../views/layout';
@@ -23,14 +24,13 @@ export function usageRoutes() {
       filters.key_id ? api.get(`/limits/keys/${seg(filters.key_id)}`, LimitsReport)
         : filters.tenant_id ? api.get(`/limits/tenants/${seg(filters.tenant_id)}`, LimitsReport) : null,
     ]);
-    const results = [byDay, byModel, report, tenants, keys];
-    const failure = results.find((r) => r !== null && !r.ok);
+    const failure = firstFailure(byDay, byModel, report, tenants, keys);
     const body = (
       <UsagePage filters={filters} tenants={tenants.ok ? tenants.data.data : []} keys={keys?.ok ? keys.data.data : null}
         byDay={byDay.ok ? byDay.data : null} byModel={byModel.ok ? byModel.data : null} report={report?.ok ? report.data : null}
-        failure={failure && !failure.ok ? failure : null} />
+        failure={failure} />
     );
-    return page(c, { title: 'Usage', session: c.var.session, section: 'usage' }, body, failureStatus(failure && !failure.ok ? failure : null));
+    return page(c, { title: 'Usage', session: c.var.session, section: 'usage' }, body, failureStatus(failure));
   });
 
   return router;
