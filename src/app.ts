@@ -6,79 +6,12 @@ import { listModels } from './api/models';
 import { createAdminApp } from './admin';
 import { createDashboard } from './dashboard';
 import type { AppEnv } from './context';
-import { getDeps } from './deps';
 import { GatewayError, errorResponse } from './errors';
 import { rateLimitHeaders } from './limits/middleware';
-import { payloadForLog } from './logs/payload';
 import { auth } from './pipeline/auth';
-import { costUsd, priceOf } from './pipeline/cost';
-import { emit } from './pipeline/log';
 import { proxy } from './pipeline/proxy';
-import { newRecord } from './pipeline/record';
+import { requestContext } from './pipeline/request-context';
 import { requestMetadata } from './pipeline/request-headers';
-
-/**
- * Runs around every request: ids and timing headers, and for /v1 the one
- * LogEvent per request, sent after the response (streams: after they end).
- */
-const requestContext = createMiddleware<AppEnv>(async function requestContext(c, next) {
-  const startedAt = performance.now();
-  const receivedAt = Date.now();
-  const requestId = crypto.randomUUID();
-  c.set('requestId', requestId);
-  c.set('startedAt', startedAt);
-  c.set('upstreamMs', 0);
-  c.set('deps', getDeps(c.env));
-  const record = newRecord(c.req.path);
-  c.set('record', record);
-  await next();
-  const res = c.res;
-  res.headers.set('x-edgeway-request-id', requestId);
-  res.headers.set('cf-aig-log-id', requestId);
-  const overhead = Math.max(0, performance.now() - startedAt - c.var.upstreamMs);
-  res.headers.set('x-edgeway-overhead-ms', overhead.toFixed(1));
-  if (record.cache) {
-    res.headers.set('x-edgeway-cache', record.cache);
-    res.headers.set('cf-aig-cache-status', record.cache);
-  }
-  if (!c.req.path.startsWith('/v1/')) return;
-  const status = res.status;
-  const error = c.error instanceof GatewayError ? c.error : null;
-  const principal = c.get('principal');
-  const finish = async () => {
-    // A failure in the work after a stream (settling limits, storing the cache) must not cost the request its log.
-    if (record.done) await record.done.catch((err: unknown) => console.error('post-stream work failed', err instanceof Error ? err.message : String(err)));
-    const usage = record.usage;
-    const hit = record.cache === 'HIT' || record.cache === 'SEMANTIC';
-    const cost = usage && record.model ? costUsd(priceOf(record.model, await c.var.deps.prices.overrides()), usage) : 0;
-    emit(c.executionCtx, c.var.deps.logs, {
-      requestId,
-      time: receivedAt,
-      tenantId: principal?.tenantId ?? null,
-      keyId: principal?.id ?? null,
-      endpoint: record.endpoint,
-      provider: record.provider,
-      model: record.model,
-      status,
-      errorSource: error ? error.source : record.lateError ? 'provider' : null,
-      errorCode: error ? error.code ?? error.type : record.lateError,
-      cache: record.cache,
-      stream: record.stream,
-      streamCompleted: record.streamCompleted,
-      inputTokens: usage?.inputTokens ?? 0,
-      outputTokens: usage?.outputTokens ?? 0,
-      cachedTokens: usage?.cachedTokens ?? 0,
-      costUsd: hit ? 0 : cost,
-      savedUsd: hit ? cost : 0,
-      latencyMs: performance.now() - startedAt,
-      ttftMs: record.ttftMs,
-      attempts: record.attempts,
-      metadata: record.metadata,
-      payload: record.payload ? payloadForLog(record.payload) : null,
-    });
-  };
-  c.executionCtx.waitUntil(finish());
-});
 
 /** Reads `cf-aig-metadata` up front so a bad header is a 400 before any work. */
 const metadata = createMiddleware<AppEnv>(async function readMetadata(c, next) {
