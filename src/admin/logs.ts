@@ -9,9 +9,9 @@ import { z } from 'zod';
 import type { AppEnv } from '../context';
 import { GatewayError } from '../errors';
 import { LogDetail, LogEntry, LogReader, type StatusFilter } from '../logs/log-reader';
-import { decodeCursor } from '../storage/page';
 import type { Operation } from './openapi';
 import { listBody } from './pagination';
+import { Cursor } from './schemas';
 import { readQuery } from './validate';
 
 const Id = z.string().min(1).max(64);
@@ -44,15 +44,6 @@ const Cache = z
   .transform((s) => s.toUpperCase())
   .pipe(z.enum(['HIT', 'SEMANTIC', 'MISS', 'BYPASS', 'NONE']))
   .describe('Cache status; NONE for requests that never reached the cache.');
-
-const Cursor = z
-  .string()
-  .max(256)
-  .transform((raw, ctx) => {
-    const cursor = decodeCursor(raw);
-    if (!cursor) ctx.addIssue({ code: 'custom', message: 'not a next_cursor from a previous page' });
-    return cursor;
-  });
 
 export const LogListQuery = z.strictObject({
   tenant_id: Id.optional(),

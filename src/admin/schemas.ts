@@ -53,7 +53,7 @@ export const KeyRotate = z.strictObject({
     .describe('How long the replaced secret keeps working; 0 or absent ends it at once.'),
 });
 
-const Cursor = z
+export const Cursor = z
   .string()
   .max(256)
   .transform((raw, ctx) => {
