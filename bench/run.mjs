@@ -16,6 +16,7 @@ import { markdownReport, summaryTable } from './lib/report.mjs';
 import { ROOT, bundle, seedKeys, startFloor, startGateway, startMock } from './lib/stack.mjs';
 import { chatBody, target } from './lib/targets.mjs';
 import { latencyWorkload } from './lib/workloads/latency.mjs';
+import { profileWorkload } from './lib/workloads/profile.mjs';
 import { scenarioList, scenariosWorkload } from './lib/workloads/scenarios.mjs';
 import { bigStream, streamConcurrency, streamLatency } from './lib/workloads/streaming.mjs';
 import { capacitySearch, fixedRates } from './lib/workloads/throughput.mjs';
@@ -119,6 +120,13 @@ await workload('scenarios', () => {
   const list = scenarioList(scenarioTargets, { ...mock, requests: profile.scenarios.requests });
   return scenariosWorkload(ctx, list, profile.scenarios);
 });
+await workload('profile', () =>
+  profileWorkload(ctx, { script: gatewayScript, mockUrl: mockW.url, adminToken, cpus: layout.sut, ...profile.profile, ...mock, stream: profile.streamLatency }).catch((err) => {
+    if (err.code !== 'ERR_MODULE_NOT_FOUND') throw err;
+    results.notes.push('Profiling skipped: the `ws` package (a Miniflare dependency) is not installed.');
+    return undefined;
+  }),
+);
 results.meta.loadAverageAfter = machine().loadAverage;
 results.meta.seconds = Math.round((Date.now() - started) / 1000);
 

@@ -21,30 +21,33 @@ export const PROFILES = {
     streamConcurrency: { start: 8, factor: 2, precision: 0.5, maxSteps: 1, max: 8, rampMs: 100, stallFactor: 10, tokens: 8, paceMs: 10 },
     bigStream: { tokens: 2000, readBps: 0 },
     scenarios: { requests: 10, repeats: 1, warmup: 3 },
+    profile: { requests: 30, streams: 3 },
     deadlineMs: 120_000,
   },
   quick: {
     loadgen: 'go',
     pin: 'auto',
-    latency: { requests: 100, repeats: 3, warmup: 100 },
-    fixedRates: { rates: [200, 600], durationMs: 2000, warmupMs: 500, warmupRequests: 100 },
-    capacity: { start: 300, factor: 1.8, precision: 0.25, maxSteps: 5, max: 20_000, stepMs: 2000, warmupMs: 500 },
-    streamLatency: { samples: 6, repeats: 1, overlap: 3, ...STREAM },
-    streamConcurrency: { start: 100, factor: 2, precision: 0.5, maxSteps: 3, max: 3200, rampMs: 1000, stallFactor: 10, ...STREAM },
+    latency: { requests: 50, repeats: 3, warmup: 60 },
+    fixedRates: { rates: [200, 600], durationMs: 1500, warmupMs: 500, warmupRequests: 20 },
+    capacity: { start: 500, factor: 2, precision: 0.3, maxSteps: 4, max: 20_000, stepMs: 1500, warmupMs: 500 },
+    streamLatency: { samples: 4, repeats: 1, overlap: 4, ...STREAM },
+    streamConcurrency: { start: 150, factor: 2, precision: 0.5, maxSteps: 2, max: 3200, rampMs: 1000, stallFactor: 10, ...STREAM },
     bigStream: { tokens: 20_000, readBps: 2 * 1048576 },
-    scenarios: { requests: 60, repeats: 3, warmup: 20 },
+    scenarios: { requests: 30, repeats: 3, warmup: 20 },
+    profile: { requests: 400, streams: 10 },
     deadlineMs: 6 * 60_000,
   },
   full: {
     loadgen: 'go',
     pin: 'auto',
-    latency: { requests: 400, repeats: 3, warmup: 200 },
+    latency: { requests: 300, repeats: 3, warmup: 200 },
     fixedRates: { rates: [100, 300, 600, 1000], durationMs: 7000, warmupMs: 1000, warmupRequests: 200 },
-    capacity: { start: 400, factor: 1.5, precision: 0.1, maxSteps: 8, max: 20_000, stepMs: 4000, warmupMs: 1000 },
-    streamLatency: { samples: 16, repeats: 3, overlap: 4, ...STREAM },
+    capacity: { start: 500, factor: 1.6, precision: 0.1, maxSteps: 8, max: 20_000, stepMs: 4000, warmupMs: 1000 },
+    streamLatency: { samples: 12, repeats: 3, overlap: 4, ...STREAM },
     streamConcurrency: { start: 100, factor: 2, precision: 0.25, maxSteps: 6, max: 6400, rampMs: 1000, stallFactor: 10, ...STREAM },
     bigStream: { tokens: 100_000, readBps: 10 * 1048576 },
     scenarios: { requests: 300, repeats: 3, warmup: 50 },
+    profile: { requests: 3000, streams: 50 },
     deadlineMs: 20 * 60_000,
   },
 };
@@ -59,7 +62,7 @@ const HELP = `Usage: node bench/run.mjs [--quick | --smoke] [options]
   --rates 100,500    fixed open-loop rates (requests/s)
   --mock-latency 20  mock latency in ms
   --out DIR          where to write the report (default bench/results)
-  --only LIST        workloads to run: latency,rates,capacity,streams,memory,scenarios
+  --only LIST        workloads to run: latency,rates,capacity,streams,memory,scenarios,profile
 `;
 
 export function readArgs(argv) {

@@ -76,7 +76,7 @@ function methodSection(results) {
     `Load average before ${mc.loadAverage.join(' / ')}, after ${m.loadAverageAfter?.join(' / ') ?? '–'}. CPU layout: ${m.cpuLayout}. Load generator: ${m.loadgen}. Run took ${m.seconds ?? '–'} s.`,
     '',
     `Method: client-observed latency over HTTP/1.1 keep-alive on 127.0.0.1, mock upstream with a fixed ${m.mock.latencyMs} ms latency and ${m.mock.tokens} tokens;`,
-    'each Worker runs in its own workerd process (Miniflare API, not `wrangler dev`), Edgeway from its own `wrangler deploy --dry-run` bundle with the bindings of wrangler.toml',
+    'each Worker runs in its own workerd process (Miniflare API, requests to the Worker\'s direct socket; not `wrangler dev`), Edgeway from its own `wrangler deploy --dry-run` bundle with the bindings of wrangler.toml',
     `(${Object.entries(m.gatewayBindings ?? {}).map(([k, v]) => `${k}: ${v.join(', ') || 'none'}`).join('; ')}), in-memory storage.`,
     '"floor" is bench/floor: a Worker that only forwards the request with fetch. Percentiles are nearest-rank; "a (b…c)" is the median across repeats and its min…max.',
     'Open-loop latency is measured from each request\'s intended send time (no coordinated omission). CPU is what the OS charged the process (utime + stime), per request.',
@@ -135,6 +135,24 @@ function scenariosSection(scenarios) {
     table(['scenario', 'engaged', 'p50 ms', 'p99 ms', 'added p50 ms', 'added p99 ms', 'CPU ms/req', 'errors'], rows)].join('\n');
 }
 
+function profileSection(p) {
+  const pct = (rows, name) => rows.find((r) => r.name === name)?.pctOfBusy;
+  const names = [...new Set([...p.json.modules, ...p.stream.modules].map((r) => r.name))]
+    .map((name) => ({ name, json: pct(p.json.modules, name) ?? 0, stream: pct(p.stream.modules, name) ?? 0 }))
+    .filter((r) => r.json >= 0.5 || r.stream >= 0.5)
+    .sort((a, b) => b.json - a.json);
+  const rows = names.map((r) => [r.name, `${r.json.toFixed(1)} %`, `${r.stream.toFixed(1)} %`]);
+  const natives = (rows) => rows.slice(0, 8).map((r) => `${r.name} ${r.pctOfBusy.toFixed(1)} %`).join(', ');
+  return [
+    '## Where the gateway\'s CPU goes (V8 CPU profile of the gateway isolate)', '',
+    `Share of the isolate's busy time per source module (runtime built-ins charged to the module that called them), over ${p.json.requests} JSON requests`,
+    `(${ms(p.json.busyMsPerRequest)} ms busy per request under the profiler) and ${p.stream.requests} streams of ${p.stream.chunks} chunks (${ms(p.stream.busyMsPerRequest)} ms per stream).`,
+    '(program) is V8 and runtime work outside any JS frame. The profiler slows the isolate; the shares are the result.', '',
+    table(['module', 'JSON requests', 'streams'], rows), '',
+    `Top runtime built-ins, JSON requests: ${natives(p.json.natives)}; streams: ${natives(p.stream.natives)}.`,
+  ].join('\n');
+}
+
 export function markdownReport(results, chartFile) {
   const parts = [methodSection(results), '## Summary', summaryTable(results)];
   if (results.latency) parts.push(latencySection(results.latency));
@@ -144,6 +162,7 @@ export function markdownReport(results, chartFile) {
   if (results.streams) parts.push(streamsSection(results.streams));
   if (results.memory) parts.push(memorySection(results.memory));
   if (results.scenarios) parts.push(scenariosSection(results.scenarios));
+  if (results.profile) parts.push(profileSection(results.profile));
   if (results.notes.length) parts.push(['## Notes', '', ...results.notes.map((n) => `- ${n}`)].join('\n'));
   if (results.failures?.length) parts.push(['## Harness failures', '', ...results.failures.map((f) => `- ${f.split('\n')[0]}`)].join('\n'));
   return `${parts.join('\n\n')}\n`;

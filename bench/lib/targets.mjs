@@ -4,6 +4,9 @@
  * target gets the same chat request; only the model id differs (the gateway
  * routes `mock/<id>` to the mock's `<id>`). The mock's latency and pacing
  * travel in the body's `mock` field, which the gateway passes through.
+ * Streams ask for the usage chunk: the gateway always asks the upstream for it
+ * and drops it when the client did not, which would leave one double gap per
+ * stream (finish → dropped usage → [DONE]) that only Edgeway shows.
  */
 
 export const PROMPT = 'Benchmark request: describe a gateway in a few words.';
@@ -18,7 +21,7 @@ export function chatBody(t, { latencyMs, tokens, paceMs = 0, stream = false, con
   return JSON.stringify({
     model: t.model,
     messages: [{ role: 'user', content }],
-    ...(stream ? { stream: true } : {}),
+    ...(stream ? { stream: true, stream_options: { include_usage: true } } : {}),
     ...extra,
     mock: { latency_ms: latencyMs, tokens, pace_ms: paceMs },
   });
