@@ -77,10 +77,9 @@ async function attemptOnce(route: Route, options: DispatchOptions, attempt: numb
   const abort = new AbortController();
   const timer = setTimeout(() => abort.abort(new Error('ttfb timeout')), options.ttfbTimeoutMs);
   try {
-    const request = new Request(route.target.url, { method: 'POST', headers: route.target.headers, body: options.body, signal: abort.signal });
     let response: Response;
     try {
-      response = await route.adapter.fetch(request);
+      response = await route.adapter.fetch(route.target.url, { method: 'POST', headers: route.target.headers, body: options.body, signal: abort.signal });
     } catch {
       return networkFailure(abort, options.ttfbTimeoutMs);
     }

@@ -4,6 +4,11 @@
  * the side by the format's observer; a usage chunk the client did not ask for
  * is dropped; a cut, stalled or malformed stream ends with an error frame; a
  * client disconnect aborts the upstream call. `outcome` settles when it ends.
+ *
+ * The idle timeout is one watchdog timer per stream, not one per chunk: each
+ * chunk only records the time, and the watchdog re-arms itself for whatever is
+ * left of the window (a timer and a Promise.race per chunk cost more CPU than
+ * the rest of the relay).
  */
 import { SseFramer, type SseFrame } from '../sse/framer';
 import type { StreamObserver, Usage } from '../sse/observer';
@@ -34,10 +39,15 @@ export function relay(options: RelayOptions): { body: ReadableStream<Uint8Array>
   let settle!: (o: RelayOutcome) => void;
   const outcome = new Promise<RelayOutcome>((resolve) => (settle = resolve));
   let ended = false;
+  const watchdog = idleWatchdog(idleTimeoutMs, () => {
+    abortUpstream();
+    void reader.cancel().catch(() => {});
+  });
 
   const end = (completed: boolean, error: RelayOutcome['error'], cancelledByClient = false) => {
     if (ended) return;
     ended = true;
+    watchdog.stop();
     settle({ completed, cancelledByClient, usage: observer.usage, deliveredChars: observer.deliveredChars, error });
   };
 
@@ -48,6 +58,9 @@ export function relay(options: RelayOptions): { body: ReadableStream<Uint8Array>
     end(false, { code, message });
   };
 
+  const idleFailure = (controller: ReadableStreamDefaultController<Uint8Array>) =>
+    fail(controller, 'stream_idle_timeout', `Upstream sent nothing for ${idleTimeoutMs} ms; the stream was closed.`);
+
   const body = new ReadableStream<Uint8Array>(
     {
       async pull(controller) {
@@ -57,9 +70,14 @@ export function relay(options: RelayOptions): { body: ReadableStream<Uint8Array>
             chunk = pendingFirst;
             pendingFirst = null;
           } else {
-            const read = await readWithin(reader, idleTimeoutMs);
-            if (read === 'timeout') return fail(controller, 'stream_idle_timeout', `Upstream sent nothing for ${idleTimeoutMs} ms; the stream was closed.`);
-            if (read === 'error') return fail(controller, 'stream_interrupted', 'The upstream connection failed mid-stream.');
+            let read: ReadableStreamReadResult<Uint8Array>;
+            try {
+              read = await reader.read();
+            } catch {
+              if (watchdog.fired) return idleFailure(controller);
+              return fail(controller, 'stream_interrupted', 'The upstream connection failed mid-stream.');
+            }
+            if (watchdog.fired) return idleFailure(controller);
             if (read.done) {
               if (!observer.done) return fail(controller, 'stream_incomplete', 'The upstream stream ended before it was complete.');
               controller.close();
@@ -67,6 +85,7 @@ export function relay(options: RelayOptions): { body: ReadableStream<Uint8Array>
               return end(upstreamError === null, upstreamError ? { code: 'upstream_error', message: upstreamError } : null);
             }
             chunk = read.value;
+            watchdog.touch();
           }
           const hadPending = framer.remainder.byteLength > 0;
           const frames = framer.push(chunk);
@@ -86,6 +105,32 @@ export function relay(options: RelayOptions): { body: ReadableStream<Uint8Array>
     { highWaterMark: 0 },
   );
   return { body, outcome };
+}
+
+/** One timer per stream: fires `onIdle` once when no touch() happened for `ms`. */
+function idleWatchdog(ms: number, onIdle: () => void) {
+  let last = Date.now();
+  let timer: ReturnType<typeof setTimeout> | null = null;
+  const state = { fired: false };
+  const check = () => {
+    const left = last + ms - Date.now();
+    if (left > 0) {
+      timer = setTimeout(check, left);
+      return;
+    }
+    timer = null;
+    state.fired = true;
+    onIdle();
+  };
+  timer = setTimeout(check, ms);
+  return {
+    get fired() { return state.fired; },
+    touch() { last = Date.now(); },
+    stop() {
+      if (timer !== null) clearTimeout(timer);
+      timer = null;
+    },
+  };
 }
 
 function select(frames: SseFrame[], observer: StreamObserver): Uint8Array[] | 'malformed' {
@@ -109,7 +154,7 @@ function join(parts: Uint8Array[]): Uint8Array {
   return out;
 }
 
-/** One read, bounded in time. A timed-out read is left to fail when the caller aborts upstream. */
+/** One read, bounded in time (used once per upstream call, for the first chunk). */
 export async function readWithin(
   reader: ReadableStreamDefaultReader<Uint8Array>,
   ms: number,

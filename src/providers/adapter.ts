@@ -22,7 +22,7 @@ export function authHeaders(format: WireFormat, apiKey: string): Headers {
 export function tableAdapter(
   row: ProviderRow,
   apiKey: string,
-  fetcher: (request: Request) => Promise<Response>,
+  fetcher: (url: string, init: RequestInit) => Promise<Response>,
 ): ProviderAdapter {
   const targets = new Map<Endpoint, UpstreamTarget>();
   for (const [endpoint, format] of Object.entries(row.serves) as [Endpoint, WireFormat][]) {

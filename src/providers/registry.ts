@@ -29,5 +29,5 @@ export function buildRegistry(env: Bindings): ProviderRegistry {
   };
 }
 
-const globalFetch = (request: Request) => fetch(request);
-const bindFetch = (binding: Fetcher) => (request: Request) => binding.fetch(request);
+const globalFetch = (url: string, init: RequestInit) => fetch(url, init);
+const bindFetch = (binding: Fetcher) => (url: string, init: RequestInit) => binding.fetch(url, init);

@@ -13,6 +13,6 @@ export interface ProviderAdapter {
   readonly id: string;
   /** Where and how to call this provider for an endpoint, or null if it does not serve it. */
   prepare(endpoint: Endpoint): UpstreamTarget | null;
-  /** The fetch used to reach it (the global fetch, or a service binding). */
-  fetch(request: Request): Promise<Response>;
+  /** The fetch used to reach it (the global fetch, or a service binding); url + init, so no Request is built. */
+  fetch(url: string, init: RequestInit): Promise<Response>;
 }

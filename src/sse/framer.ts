@@ -30,8 +30,7 @@ export class SseFramer {
     const frames: SseFrame[] = [];
     let eventStart = 0;
     let lineStart = 0;
-    for (let i = 0; i < buf.byteLength; i++) {
-      if (buf[i] !== LF) continue;
+    for (let i = buf.indexOf(LF); i !== -1; i = buf.indexOf(LF, i + 1)) {
       const lineEnd = i > lineStart && buf[i - 1] === CR ? i - 1 : i;
       if (lineEnd === lineStart) {
         if (lineStart > eventStart) {

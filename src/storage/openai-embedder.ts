@@ -40,13 +40,12 @@ export function openAiEmbedder({ adapter, model, timeoutMs = DEFAULT_TIMEOUT_MS 
   let dimensions = KNOWN_DIMENSIONS[model] ?? 0;
 
   async function embedBatch(texts: string[]): Promise<number[][]> {
-    const request = new Request(target.url, {
+    const res = await adapter.fetch(target.url, {
       method: 'POST',
       headers: target.headers,
       body: JSON.stringify({ model, input: texts, encoding_format: 'float' }),
       signal: AbortSignal.timeout(timeoutMs),
     });
-    const res = await adapter.fetch(request);
     if (!res.ok) {
       await res.body?.cancel();
       throw new Error(`embeddings call to '${adapter.id}' failed with HTTP ${res.status}`);
