@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { latencyChart } from './lib/chart.mjs';
 import { createLoadgen } from './lib/loadgen.mjs';
 import { cpuLayout, machine } from './lib/machine.mjs';
-import { rssMiB } from './lib/procstat.mjs';
+import { alive, rssMiB } from './lib/procstat.mjs';
 import { readArgs } from './lib/profiles.mjs';
 import { markdownReport, summaryTable } from './lib/report.mjs';
 import { ROOT, bundle, seedKeys, startFloor, startGateway, startMock } from './lib/stack.mjs';
@@ -88,8 +88,10 @@ for (const t of targets) {
 }
 results.meta.idleRssMiB = Object.fromEntries(workers.map((w) => [w.name, rssMiB(w.pid)]));
 
+/** Runs one workload; a dead Worker process stops the run (every later number would be about a corpse). */
+let dead = null;
 async function workload(name, fn) {
-  if (!args.runs(name)) return;
+  if (!args.runs(name) || dead) return;
   log(name);
   try {
     results[name] = await fn();
@@ -97,6 +99,8 @@ async function workload(name, fn) {
     failures.push(`${name}: ${err.stack ?? err}`);
     log(`${name} FAILED: ${err.message}`);
   }
+  dead = workers.find((w) => !alive(w.pid)) ?? null;
+  if (dead) failures.push(`${dead.name}'s workerd process exited during ${name}; later workloads were skipped. Its last output:\n${dead.output().slice(-2000)}`);
 }
 
 await workload('latency', () => latencyWorkload(ctx, targets, { ...profile.latency, ...mock }));

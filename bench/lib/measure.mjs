@@ -49,11 +49,14 @@ export function warmUp(ctx, t, body, requests) {
 
 /**
  * Open loop at `rate` for `durationMs` (the first `warmupMs` are not counted); `extraPids` are also
- * accounted (the mock). Requests time out after 2 s: beyond the 1 s p99 bound they only prolong an overload.
+ * accounted (the mock). Requests time out after 2 s: beyond the 1 s p99 bound they only prolong an
+ * overload. At most 1,000 requests are in flight (more count as errors): past the knee workerd opens
+ * one outbound connection per waiting request, and an unbounded client ran a Worker out of file
+ * descriptors (workerd aborts on EMFILE).
  */
 export async function openRun(ctx, t, body, { rate, durationMs, warmupMs, extraPids = [] }) {
   const pids = [t.pid, ...extraPids];
-  const job = chatJob(t, body, { mode: 'open', rate, duration_ms: durationMs, timeout_ms: 2000 });
+  const job = chatJob(t, body, { mode: 'open', rate, duration_ms: durationMs, timeout_ms: 2000, max_in_flight: 1000 });
   const { result, cpu, memory } = await accounted(ctx, pids, job);
   const run = analyzeOpenLoop({ samples: result.samples, rate, durationMs, warmupMs });
   const n = result.samples.status.length;

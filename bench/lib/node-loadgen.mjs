@@ -38,7 +38,7 @@ function record(result, job, startUs, latUs, { status, headers, err }) {
   result.samples.start_us.push(Math.round(startUs));
   result.samples.lat_us.push(Math.round(latUs));
   result.samples.status.push(err ? 0 : status);
-  const kind = err ? (err.code === 'timeout' ? 'timeout' : `transport: ${err.code ?? err.message}`) : status < 200 || status >= 300 ? `http ${status}` : '';
+  const kind = err ? (err.code === 'timeout' || err.code?.startsWith('client:') ? err.code : `transport: ${err.code ?? err.message}`) : status < 200 || status >= 300 ? `http ${status}` : '';
   if (kind) result.errors[kind] = (result.errors[kind] ?? 0) + 1;
   if (!headers) return;
   for (const name of job.count_headers ?? []) {
@@ -68,12 +68,23 @@ async function closed(job, agent, result, t0) {
 async function open(job, agent, result, t0) {
   const n = plannedCount(job.rate, job.duration_ms);
   const pending = [];
+  let inFlight = 0;
   for (let i = 0; i < n; i++) {
     const dueMs = intendedOffsetUs(i, job.rate) / 1000;
     const wait = t0 + dueMs - now();
     if (wait > 0) await sleep(wait);
     else result.max_lag_us = Math.max(result.max_lag_us, Math.round(-wait * 1000));
-    pending.push(send(agent, job, i).then((outcome) => record(result, job, dueMs * 1000, (now() - t0 - dueMs) * 1000, outcome)));
+    if (inFlight >= (job.max_in_flight ?? 20_000)) {
+      record(result, job, dueMs * 1000, 0, { status: 0, headers: null, err: { code: 'client: too many in flight' } });
+      continue;
+    }
+    inFlight++;
+    pending.push(
+      send(agent, job, i).then((outcome) => {
+        inFlight--;
+        record(result, job, dueMs * 1000, (now() - t0 - dueMs) * 1000, outcome);
+      }),
+    );
   }
   await Promise.all(pending);
 }

@@ -44,6 +44,16 @@ export function cpuMs(pid) {
   }
 }
 
+/** Whether a process is still running (not gone, not a zombie). */
+export function alive(pid) {
+  if (!supported || !pid) return true;
+  try {
+    return statFields(pid).rest[0] !== 'Z';
+  } catch {
+    return false;
+  }
+}
+
 /** Resident set size in MiB, or null. */
 export function rssMiB(pid) {
   if (!supported || !pid) return null;

@@ -15,7 +15,7 @@ export const PROFILES = {
     loadgen: 'node',
     pin: false,
     latency: { requests: 25, repeats: 1, warmup: 5 },
-    fixedRates: { rates: [25], durationMs: 1200, warmupMs: 300, warmupRequests: 5 },
+    fixedRates: { rates: [25], durationMs: 800, warmupMs: 200, warmupRequests: 5 },
     capacity: null,
     streamLatency: { samples: 3, repeats: 1, overlap: 3, tokens: 8, paceMs: 10 },
     streamConcurrency: { start: 8, factor: 2, precision: 0.5, maxSteps: 1, max: 8, rampMs: 100, stallFactor: 10, tokens: 8, paceMs: 10 },

@@ -70,10 +70,10 @@ export function sustained(run, criteria = SUSTAINED) {
   return { pass: reasons.length === 0, reasons };
 }
 
-/** Rounds a rate to two significant figures (the search never needs finer steps). */
+/** Rounds a level to a whole number with at most two significant figures (the search never needs finer steps). */
 export function roundRate(x) {
   if (x <= 0) return 0;
-  const magnitude = 10 ** (Math.floor(Math.log10(x)) - 1);
+  const magnitude = 10 ** Math.max(0, Math.floor(Math.log10(x)) - 1);
   return Math.max(1, Math.round(x / magnitude) * magnitude);
 }
 

@@ -69,8 +69,8 @@ test('a run sustains its rate only with p99 under 1 s, errors under 0.1 % and th
   assert.equal(sustained(failing).pass, false, '1 error in 1000 is not below 0.1 %');
 });
 
-test('rates round to two significant figures', () => {
-  assert.deepEqual([1234, 987, 45.6, 1].map(roundRate), [1200, 990, 46, 1]);
+test('levels round to whole numbers with two significant figures', () => {
+  assert.deepEqual([1234, 987, 45.6, 6.5, 1, 0.2].map(roundRate), [1200, 990, 46, 7, 1, 1]);
 });
 
 test('the step search grows while passing, then bisects between the best pass and the lowest failure', () => {
