@@ -48,6 +48,27 @@ describe('openai client', () => {
     }, /ended before it was complete/);
   });
 
+  test('a cached answer replays as a stream the client parses, and as JSON', async () => {
+    const text = `Cache me through the SDK ${Date.now()}`;
+    const opts = { headers: { 'cf-aig-cache-ttl': '300' } };
+    const body = { model: 'mock/echo', messages: [{ role: 'user', content: text }] };
+    const first = await client.chat.completions.create(body, opts).withResponse();
+    assert.equal(first.response.headers.get('x-edgeway-cache'), 'MISS');
+    const { data: stream, response } = await client.chat.completions.create({ ...body, stream: true, stream_options: { include_usage: true } }, opts).withResponse();
+    assert.equal(response.headers.get('x-edgeway-cache'), 'HIT');
+    let joined = '';
+    let usage = null;
+    for await (const chunk of stream) {
+      joined += chunk.choices[0]?.delta?.content ?? '';
+      if (chunk.usage) usage = chunk.usage;
+    }
+    assert.equal(joined, text);
+    assert.deepEqual(usage, first.data.usage);
+    const again = await client.chat.completions.create(body, opts).withResponse();
+    assert.equal(again.response.headers.get('x-edgeway-cache'), 'HIT');
+    assert.equal(again.data.choices[0].message.content, text);
+  });
+
   test('embeddings', async () => {
     const res = await client.embeddings.create({ model: 'mock/text-embedding-3-small', input: ['alpha', 'beta'], dimensions: 16 });
     assert.equal(res.data.length, 2);
