@@ -12,6 +12,7 @@ import { createLoadgen } from './lib/loadgen.mjs';
 import { cpuLayout, machine } from './lib/machine.mjs';
 import { alive, rssMiB } from './lib/procstat.mjs';
 import { readArgs } from './lib/profiles.mjs';
+import { heapProbe } from './lib/profile.mjs';
 import { markdownReport, summaryTable } from './lib/report.mjs';
 import { ROOT, bundle, seedKeys, startFloor, startGateway, startMock } from './lib/stack.mjs';
 import { chatBody, target } from './lib/targets.mjs';
@@ -112,7 +113,26 @@ await workload('streams', async () => {
   const concurrency = await streamConcurrency(ctx, targets, { ...profile.streamConcurrency, latencyMs: mock.latencyMs, expected, mockPid: mockW.pid });
   return { low, concurrency };
 });
-await workload('memory', () => bigStream(ctx, [floor, edgeway], profile.bigStream));
+// A second gateway with the inspector enabled: JS heap probes for the memory workload, CPU profiles.
+let inspect = null;
+async function inspectedGateway() {
+  if (!inspect) {
+    const worker = await startGateway(gatewayScript, { mockUrl: mockW.url, adminToken, label: 'gateway-inspect', cpus: layout.sut, extra: { inspectorPort: 0 } });
+    workers.push(worker);
+    const k = await seedKeys(worker, adminToken, { plain: {} });
+    inspect = { worker, t: target('edgeway', { label: 'Edgeway (inspector on)', url: worker.url, key: k.plain, model: 'mock/mock-small', pid: worker.pid }) };
+  }
+  return inspect;
+}
+await workload('memory', async () => {
+  const { worker, t } = await inspectedGateway();
+  const probe = await heapProbe(worker.mf, 'edgeway');
+  try {
+    return await bigStream(ctx, [floor, t], { ...profile.bigStream, heapProbes: { edgeway: probe } });
+  } finally {
+    probe.close();
+  }
+});
 await workload('scenarios', () => {
   const scenarioTargets = {
     plain: edgeway,
@@ -124,13 +144,14 @@ await workload('scenarios', () => {
   const list = scenarioList(scenarioTargets, { ...mock, requests: profile.scenarios.requests });
   return scenariosWorkload(ctx, list, profile.scenarios);
 });
-await workload('profile', () =>
-  profileWorkload(ctx, { script: gatewayScript, mockUrl: mockW.url, adminToken, cpus: layout.sut, ...profile.profile, ...mock, stream: profile.streamLatency }).catch((err) => {
+await workload('profile', async () => {
+  const { worker, t } = await inspectedGateway();
+  return profileWorkload(ctx, { worker, t, script: gatewayScript, ...profile.profile, ...mock, stream: profile.streamLatency }).catch((err) => {
     if (err.code !== 'ERR_MODULE_NOT_FOUND') throw err;
     results.notes.push('Profiling skipped: the `ws` package (a Miniflare dependency) is not installed.');
     return undefined;
-  }),
-);
+  });
+});
 results.meta.loadAverageAfter = machine().loadAverage;
 results.meta.seconds = Math.round((Date.now() - started) / 1000);
 

@@ -73,7 +73,7 @@ export async function openRun(ctx, t, body, { rate, durationMs, warmupMs, extraP
 
 /** `streams` SSE requests started evenly over `rampMs`; returns per-stream results and the target's peak RSS. */
 export async function streamRun(ctx, t, body, { streams, rampMs, gaps = true, readBps = 0, timeoutMs = 60_000 }) {
-  const job = chatJob(t, body, { mode: 'stream', streams, ramp_ms: rampMs, gaps, read_bps: readBps, timeout_ms: timeoutMs });
+  const job = chatJob(t, body, { mode: 'stream', streams, ramp_ms: rampMs, gaps, read_bps: Math.round(readBps), timeout_ms: timeoutMs });
   const { result, cpu, memory } = await accounted(ctx, [t.pid], job);
   return { streams: result.streams, cpuMs: cpu[0], memory };
 }

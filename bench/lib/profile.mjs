@@ -80,6 +80,27 @@ export function selfTimeByModule(profile, sections, bundleUrlPart = 'index.js') 
   return { totals, natives };
 }
 
+/**
+ * A function reading the isolate's memory in MiB: used JS heap plus ArrayBuffer
+ * backing stores (where buffered response bytes would live). Runtime.getHeapUsage;
+ * no forced GC, because workerd does not answer HeapProfiler.collectGarbage.
+ */
+export async function heapProbe(mf, workerName) {
+  const session = await inspectorSession(mf, workerName);
+  const probe = async () => {
+    const h = await session.send('Runtime.getHeapUsage');
+    return (h.usedSize + (h.backingStorageSize ?? 0)) / 1048576;
+  };
+  probe.close = () => session.close();
+  return probe;
+}
+
+/** A DevTools-protocol session with one Worker's isolate: { send(method, params), close() }. */
+export async function inspectorSession(mf, workerName) {
+  const inspector = await mf.getInspectorURL();
+  return connect(`ws://${inspector.host}/core:user:${workerName}`);
+}
+
 async function connect(url) {
   const { default: WebSocket } = await import('ws');
   const ws = new WebSocket(url);
@@ -112,8 +133,7 @@ async function connect(url) {
  * slows the isolate, so shares are the result; absolute ms are inflated.
  */
 export async function profileDuring(mf, workerName, scriptPath, requests, load) {
-  const inspector = await mf.getInspectorURL();
-  const session = await connect(`ws://${inspector.host}/core:user:${workerName}`);
+  const session = await inspectorSession(mf, workerName);
   try {
     await session.send('Profiler.enable');
     await session.send('Profiler.setSamplingInterval', { interval: 100 });
