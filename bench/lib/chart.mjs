@@ -1,7 +1,9 @@
 /**
  * A hand-made SVG chart of latency (p50 solid, p99 dashed; log scale) against
  * the offered request rate, one colour per target, from every open-loop run of
- * the bench (fixed rates and the capacity search's steps). No dependencies.
+ * the bench (fixed rates and the capacity search's steps). Runs that did not
+ * sustain their rate are hollow dots: past the knee the latency of the replies
+ * that did arrive says little, errors and the achieved rate say the rest.
  */
 
 const COLORS = { direct: '#6b7280', floor: '#2563eb', edgeway: '#ea580c' };
@@ -12,12 +14,12 @@ const M = { left: 78, right: 150, top: 36, bottom: 52 };
 /** Open-loop points per target: [{ rate, p50, p99 }] sorted by rate (the later run wins a tie). */
 export function chartSeries(results) {
   const byTarget = {};
-  const add = (target, { targetRps, p50, p99 }) => {
+  const add = (target, { targetRps, p50, p99 }, ok) => {
     if (!Number.isFinite(p50) || !Number.isFinite(p99)) return;
-    (byTarget[target] ??= new Map()).set(targetRps, { rate: targetRps, p50, p99 });
+    (byTarget[target] ??= new Map()).set(targetRps, { rate: targetRps, p50, p99, ok });
   };
-  for (const row of results.rates ?? []) add(row.target, row);
-  for (const [target, c] of Object.entries(results.capacity ?? {})) for (const h of c.history) add(target, { ...h, targetRps: h.level });
+  for (const row of results.rates ?? []) add(row.target, row, row.sustained);
+  for (const [target, c] of Object.entries(results.capacity ?? {})) for (const h of c.history) add(target, { ...h, targetRps: h.level }, h.pass);
   return Object.fromEntries(Object.entries(byTarget).map(([t, m]) => [t, [...m.values()].sort((a, b) => a.rate - b.rate)]));
 }
 
@@ -61,19 +63,21 @@ export function latencyChart(results) {
     for (const [field, dash] of [['p50', ''], ['p99', ' stroke-dasharray="6 4"']]) {
       const d = pts.map((p, i) => `${i ? 'L' : 'M'}${x(p.rate).toFixed(1)},${y(p[field]).toFixed(1)}`).join(' ');
       parts.push(`<path d="${d}" fill="none" stroke="${color}" stroke-width="2"${dash}/>`);
-      for (const p of pts) parts.push(`<circle cx="${x(p.rate).toFixed(1)}" cy="${y(p[field]).toFixed(1)}" r="2.5" fill="${color}"/>`);
+      for (const p of pts) parts.push(`<circle cx="${x(p.rate).toFixed(1)}" cy="${y(p[field]).toFixed(1)}" r="3" fill="${p.ok ? color : 'white'}" stroke="${color}"/>`);
     }
     parts.push(`<line x1="${W - M.right + 14}" x2="${W - M.right + 38}" y1="${legendY}" y2="${legendY}" stroke="${color}" stroke-width="3"/>`);
     parts.push(`<text x="${W - M.right + 44}" y="${legendY + 4}">${esc(name)}</text>`);
     legendY += 20;
   }
+  parts.push(`<text x="${W - M.right + 14}" y="${legendY + 8}" fill="#6b7280">hollow: rate not</text>`);
+  parts.push(`<text x="${W - M.right + 14}" y="${legendY + 22}" fill="#6b7280">sustained</text>`);
   parts.push('</svg>');
   return `${parts.join('\n')}\n`;
 }
 
-/** 1, 2 or 5 times a power of ten, at least v. */
+/** The smallest of 1, 1.5, 2, 3, 4, 5, 6, 8 or 10 times a power of ten that is at least v. */
 export function niceCeil(v) {
   if (v <= 0) return 1;
   const p = 10 ** Math.floor(Math.log10(v));
-  return [1, 2, 5, 10].map((m) => m * p).find((c) => c >= v);
+  return [1, 1.5, 2, 3, 4, 5, 6, 8, 10].map((m) => m * p).find((c) => c >= v);
 }
