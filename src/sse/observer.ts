@@ -3,6 +3,7 @@
  * terminator arrived, how much text was delivered, and which events to drop.
  * One observer per wire format; both are pure state machines over SseEvents.
  */
+import { usageFromJson } from '../api/usage';
 import type { SseEvent } from './framer';
 
 export interface Usage {
@@ -95,13 +96,9 @@ export function openAiObserver(options: { stripUsage: boolean; onChunk?: ChunkLi
           }
         }
       }
-      const usage = asObject(chunk.usage);
+      const usage = usageFromJson('openai', chunk);
       if (usage) {
-        state.usage = {
-          inputTokens: num(usage.prompt_tokens),
-          outputTokens: num(usage.completion_tokens),
-          cachedTokens: num(asObject(usage.prompt_tokens_details)?.cached_tokens),
-        };
+        state.usage = usage;
         if (options.stripUsage && choices.length === 0) return 'drop';
       }
       return 'forward';
