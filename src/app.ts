@@ -1,23 +1,12 @@
 /** The Hono app: /v1 (the gateway), /admin, /dashboard, /healthz, and the one error handler. */
 import { Hono } from 'hono';
-import { createMiddleware } from 'hono/factory';
-import { shapeForPath } from './api/endpoints';
-import { listModels } from './api/models';
 import { createAdminApp } from './admin';
-import { createDashboard } from './dashboard';
 import type { AppEnv } from './context';
-import { GatewayError, errorResponse } from './errors';
-import { rateLimitHeaders } from './limits/middleware';
-import { auth } from './pipeline/auth';
-import { proxy } from './pipeline/proxy';
-import { requestContext } from './pipeline/request-context';
-import { requestMetadata } from './pipeline/request-headers';
-
-/** Reads `cf-aig-metadata` up front so a bad header is a 400 before any work. */
-const metadata = createMiddleware<AppEnv>(async function readMetadata(c, next) {
-  c.var.record.metadata = requestMetadata(c.req.raw.headers);
-  await next();
-});
+import { shapeForPath } from './core/endpoints';
+import { GatewayError, errorResponse } from './core/errors';
+import { createDashboard } from './dashboard';
+import { INTERNAL_ERROR, exchangeScope } from './pipeline/exit';
+import { models, proxy } from './pipeline/proxy';
 
 function methodNotAllowed(allow: string) {
   return () => {
@@ -27,7 +16,7 @@ function methodNotAllowed(allow: string) {
 
 export function createApp() {
   const app = new Hono<AppEnv>();
-  app.use('*', requestContext);
+  app.use('*', exchangeScope);
 
   app.get('/healthz', (c) => c.json({ ok: true }));
 
@@ -35,12 +24,11 @@ export function createApp() {
   // The dashboard reads and writes only through the admin API, via this same app.
   app.route('/dashboard', createDashboard((req, env, ctx) => app.fetch(req, env, ctx)));
 
-  // Auth is attached per route so unknown paths answer 404 before any key check.
-  const gate = [auth(), rateLimitHeaders, metadata] as const;
-  app.post('/v1/chat/completions', ...gate, proxy('chat'));
-  app.post('/v1/embeddings', ...gate, proxy('embeddings'));
-  app.post('/v1/messages', ...gate, proxy('messages'));
-  app.get('/v1/models', ...gate, listModels);
+  // The pipeline (src/pipeline/proxy.ts) authenticates inside each route, so unknown paths answer 404 before any key check.
+  app.post('/v1/chat/completions', proxy('chat'));
+  app.post('/v1/embeddings', proxy('embeddings'));
+  app.post('/v1/messages', proxy('messages'));
+  app.get('/v1/models', models);
   app.all('/v1/chat/completions', methodNotAllowed('POST'));
   app.all('/v1/embeddings', methodNotAllowed('POST'));
   app.all('/v1/messages', methodNotAllowed('POST'));
@@ -51,7 +39,7 @@ export function createApp() {
   app.onError((err, c) => {
     if (err instanceof GatewayError) return errorResponse(err, shapeForPath(c.req.path));
     console.error('unhandled error', err instanceof Error ? `${err.name}: ${err.message}` : String(err));
-    return errorResponse(new GatewayError(500, 'The gateway hit an internal error.', { code: 'internal_error' }), shapeForPath(c.req.path));
+    return errorResponse(INTERNAL_ERROR(), shapeForPath(c.req.path));
   });
   return app;
 }

@@ -1,5 +1,5 @@
 /** Everything the Worker is given: generated bindings (worker-configuration.d.ts) plus secrets and optional bindings. */
-import type { LogEvent } from './pipeline/log';
+import type { LogEvent } from './core/log-event';
 
 /** Secrets are set with `wrangler secret put` (production) or `.dev.vars` (dev); all optional. */
 export interface Secrets {

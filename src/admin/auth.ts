@@ -4,9 +4,9 @@
  */
 import { createMiddleware } from 'hono/factory';
 import type { AppEnv } from '../context';
-import { GatewayError } from '../errors';
+import { GatewayError } from '../core/errors';
 import { secretsEqual } from '../util/crypto';
-import { extractKey } from '../pipeline/auth';
+import { extractKey } from '../util/bearer';
 
 export const adminAuth = createMiddleware<AppEnv>(async function adminAuth(c, next) {
   const expected = c.env.ADMIN_TOKEN;

@@ -10,11 +10,11 @@
  */
 import { Hono, type Context } from 'hono';
 import type { AppEnv } from '../context';
-import { GatewayError, badRequest } from '../errors';
+import { GatewayError, badRequest } from '../core/errors';
 import type { ApiKey } from '../storage/entities';
 import type { IssuedKey, KeyScope } from '../storage/key-admin-store';
 import { invalidateHashes } from './invalidate';
-import type { Operation } from './openapi';
+import type { Operation } from './operation';
 import { listBody } from './pagination';
 import { ApiKey as ApiKeySchema, KeyCreate, KeyList, KeyListQuery, KeyRotate, KeyScopeQuery, KeyUpdate, KeyWithSecret } from './schemas';
 import { tenantNotFound } from './tenants';

@@ -10,12 +10,12 @@
 import { Hono } from 'hono';
 import { z } from 'zod';
 import type { AppEnv } from '../context';
-import { GatewayError } from '../errors';
+import { GatewayError } from '../core/errors';
 import { limiterObjects } from '../limits/durable-limiter';
 import { listOverrides, setOverride } from '../limits/price-overrides';
 import { UsageReport, usageReport } from '../limits/report';
-import { PRICING, type Price } from '../providers/catalog';
-import type { Operation } from './openapi';
+import { PRICING, type Price } from '../core/pricing';
+import type { Operation } from './operation';
 import { tenantNotFound } from './tenants';
 import { readBody } from './validate';
 

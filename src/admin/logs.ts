@@ -7,9 +7,9 @@
 import { Hono } from 'hono';
 import { z } from 'zod';
 import type { AppEnv } from '../context';
-import { GatewayError } from '../errors';
+import { GatewayError } from '../core/errors';
 import { LogDetail, LogEntry, LogReader, type StatusFilter } from '../logs/log-reader';
-import type { Operation } from './openapi';
+import type { Operation } from './operation';
 import { listBody } from './pagination';
 import { Cursor } from './schemas';
 import { readQuery } from './validate';

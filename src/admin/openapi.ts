@@ -13,25 +13,7 @@ import { logOperations } from './logs';
 import { ErrorEnvelope } from './schemas';
 import { tenantOperations } from './tenants';
 import { usageOperations } from './usage';
-
-/** A schema as it appears under components.schemas; ids are unique across the document. */
-export interface NamedSchema {
-  id: string;
-  schema: z.ZodType;
-}
-
-/** One admin route, as documented. Each router module exports its own list next to its handlers. */
-export interface Operation {
-  method: 'get' | 'post' | 'put' | 'patch' | 'delete';
-  /** OpenAPI form, e.g. /admin/keys/{id}; every {param} is a required string path parameter. */
-  path: string;
-  summary: string;
-  query?: z.ZodObject;
-  body?: NamedSchema;
-  optionalBody?: boolean;
-  status: 200 | 201;
-  response: NamedSchema;
-}
+import type { NamedSchema, Operation } from './operation';
 
 /** Every documented admin operation; a router added under /admin adds its list here. */
 export const OPERATIONS: readonly Operation[] = [...tenantOperations, ...keyOperations, ...limitsOperations, ...logOperations, ...usageOperations];

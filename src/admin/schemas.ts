@@ -7,7 +7,7 @@
 import { z } from 'zod';
 import { ApiKey, KeyStatus, Metadata, ModelList, Tenant, TenantStatus, Timestamp } from '../storage/entities';
 import { decodeCursor } from '../storage/page';
-import { Budgets, CacheSettings, Limits } from '../storage/settings';
+import { Budgets, CacheSettings, Limits } from '../core/settings';
 
 /** Longest grace a rotated-out secret may keep: one week. */
 export const MAX_GRACE_SECONDS = 7 * 86_400;

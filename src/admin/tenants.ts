@@ -5,11 +5,11 @@
  */
 import { Hono, type Context } from 'hono';
 import type { AppEnv } from '../context';
-import { GatewayError } from '../errors';
+import { GatewayError } from '../core/errors';
 import type { Tenant } from '../storage/entities';
 import type { TenantPatch } from '../storage/tenant-store';
 import { invalidateHashes } from './invalidate';
-import type { Operation } from './openapi';
+import type { Operation } from './operation';
 import { listBody } from './pagination';
 import { Tenant as TenantSchema, TenantCreate, TenantList, TenantListQuery, TenantUpdate } from './schemas';
 import { readBody, readQuery } from './validate';

@@ -9,9 +9,9 @@ import { z } from 'zod';
 import type { AppEnv } from '../context';
 import { utcDay } from '../logs/rows';
 import { UsageReader, UsageTotals } from '../logs/usage-reader';
-import { badRequest } from '../errors';
+import { badRequest } from '../core/errors';
 import { TimeParam } from './logs';
-import type { Operation } from './openapi';
+import type { Operation } from './operation';
 import { readQuery } from './validate';
 
 const Id = z.string().min(1).max(64);

@@ -7,7 +7,7 @@ import type { Context } from 'hono';
 import type { z } from 'zod';
 import { readJsonBody } from '../api/read-body';
 import type { AppEnv } from '../context';
-import { badRequest } from '../errors';
+import { badRequest } from '../core/errors';
 
 export const MAX_ADMIN_BODY_BYTES = 64 * 1024;
 

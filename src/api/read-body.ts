@@ -3,7 +3,7 @@
  * streaming (a missing or lying content-length cannot get past it), strict
  * UTF-8, and the JSON content type. Every failure is a 4xx in the route's shape.
  */
-import { GatewayError, badRequest } from '../errors';
+import { GatewayError, badRequest } from '../core/errors';
 
 const decoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false });
 

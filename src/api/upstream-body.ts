@@ -4,7 +4,7 @@
  * output cap for a request that set none, that cap, so the provider can never
  * produce more than was reserved.
  */
-import type { ProxyRequest } from './request';
+import type { ProxyRequest } from '../core/request';
 
 export interface UpstreamBodyOptions {
   readonly upstreamModel: string;

@@ -3,8 +3,8 @@
  * whether to look up, whether to store, for how long, under which namespace.
  * Request headers accept ours and Cloudflare AI Gateway's spellings.
  */
-import { badRequest } from '../errors';
-import type { CacheSettings } from '../storage/settings';
+import { badRequest } from '../core/errors';
+import type { CacheSettings } from '../core/settings';
 import { KV_MIN_TTL_S } from './exact-cache';
 
 export interface CacheDirectives {

@@ -36,8 +36,8 @@
  *   input window of the bge models): beyond it an embedder would silently see
  *   only a prefix, and two texts differing in their tail would match.
  */
-import type { ProxyRequest } from '../api/request';
-import type { CacheSettings } from '../storage/settings';
+import type { ProxyRequest } from '../core/request';
+import type { CacheSettings } from '../core/settings';
 import { sha256HexSync } from '../util/sha256-sync';
 import { canonicalJson, normalisedBody } from './key';
 

@@ -4,7 +4,7 @@
  * limits and budgets are told apart by code (and OpenAI's types):
  * `rate_limit_exceeded` / rate_limit_error, `budget_exceeded` / insufficient_quota.
  */
-import { GatewayError } from '../errors';
+import { GatewayError } from '../core/errors';
 import { quotaHeaders, retryAfterHeader } from './headers';
 import type { Denial, LimitKind, Quota } from './protocol';
 

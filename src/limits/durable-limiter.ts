@@ -1,5 +1,5 @@
 /**
- * The Limiter port (src/pipeline/limits.ts) filled by the per-tenant Limiter
+ * The Limiter port (src/core/limiter.ts) filled by the per-tenant Limiter
  * Durable Object. Per request:
  * - `max_tokens` above the key's or tenant's limits.max_tokens is a 400, decided here;
  * - a principal with no rate limits and no budgets (key and tenant) returns at
@@ -10,15 +10,15 @@
  * A failed or slow (> timeoutMs) reserve follows config.failMode (see config.ts);
  * a failed settle is logged and left to the reservation's expiry.
  */
-import type { ProxyRequest } from '../api/request';
+import type { ProxyRequest } from '../core/request';
 import type { Limiter as LimiterObject } from '../durable/limiter';
-import { GatewayError, badRequest } from '../errors';
-import type { Principal } from '../pipeline/auth';
-import { costUsd, priceOf } from '../pipeline/cost';
-import type { Limiter, Reservation } from '../pipeline/limits';
-import type { Price } from '../providers/catalog';
-import type { Usage } from '../sse/observer';
-import type { Budgets, Limits } from '../storage/settings';
+import { GatewayError, badRequest } from '../core/errors';
+import type { Principal } from '../core/principal';
+import { costUsd, priceOf } from '../core/cost';
+import { NOTHING_RESERVED, type Limiter } from '../core/limiter';
+import type { Price } from '../core/pricing';
+import type { Usage } from '../core/usage';
+import type { Budgets, Limits } from '../core/settings';
 import type { LimitsConfig } from './config';
 import { denialError } from './denial';
 import { estimatePromptTokens, maxTokensLimit, outputReserve, perChoiceCap, settledUsage } from './estimate';
@@ -44,8 +44,6 @@ export interface DurableLimiterOptions {
 export function limiterObjects(ns: DurableObjectNamespace<LimiterObject>): (tenantId: string) => DurableObjectStub<LimiterObject> {
   return (tenantId) => ns.get(ns.idFromName(tenantId));
 }
-
-const NOTHING_RESERVED: Reservation = { headers: {}, settle: async () => {} };
 
 export function durableLimiter(options: DurableLimiterOptions): Limiter {
   const { objectFor, prices, config } = options;

@@ -13,10 +13,10 @@
  * else the configured default cap. Providers enforce max_tokens, so the
  * output reserve is a true bound whenever the upstream request carries it.
  */
-import type { ProxyRequest } from '../api/request';
-import type { StreamEnd } from '../pipeline/limits';
-import type { Usage } from '../sse/observer';
-import type { Limits } from '../storage/settings';
+import type { ProxyRequest } from '../core/request';
+import type { StreamEnd } from '../core/limiter';
+import type { Usage } from '../core/usage';
+import type { Limits } from '../core/settings';
 
 export const IMAGE_TOKENS = 765;
 const PRIMING_TOKENS = 3;

@@ -7,7 +7,7 @@
  * KV's own propagation (about 60 s).
  */
 import { z } from 'zod';
-import { Price } from '../providers/catalog';
+import { Price } from '../core/pricing';
 
 export const OVERRIDES_KV_KEY = 'pricing:overrides';
 export const OVERRIDES_TTL_MS = 10_000;

@@ -3,7 +3,7 @@
  * Object: what a reservation asks for, what comes back, and the per-scope
  * state the pure checks read. Plain data, so it crosses the RPC boundary as is.
  */
-import type { Budgets, Limits } from '../storage/settings';
+import type { Budgets, Limits } from '../core/settings';
 import type { Period } from './periods';
 import type { WindowCounts } from './window';
 

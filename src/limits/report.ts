@@ -4,7 +4,7 @@
  * amounts are in USD; `reserved` is what in-flight requests hold.
  */
 import { z } from 'zod';
-import { Budgets, Limits } from '../storage/settings';
+import { Budgets, Limits } from '../core/settings';
 import { PERIODS, periodEnd, type Period } from './periods';
 import { NANOS_PER_USD, type ScopeSettings, type ScopeState } from './protocol';
 import { resetMs, used, type WindowCounts } from './window';

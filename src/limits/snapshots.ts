@@ -5,7 +5,7 @@
  * are indicative (other isolates spend too) and age out at the window reset.
  * Isolate-wide and bounded: cleared when full, like the key cache.
  */
-import type { Principal } from '../pipeline/auth';
+import type { Principal } from '../core/principal';
 import { project, quotaHeaders, type QuotaSnapshot } from './headers';
 import type { Quota } from './protocol';
 

@@ -4,7 +4,7 @@
  * letter. A message that fails validation never becomes valid on retry, so it
  * is parked, not retried.
  */
-import { LogEvent } from '../pipeline/log';
+import { LogEvent } from '../core/log-event';
 import type { DeadLetter } from './store';
 import { toRow, type LogRow } from './rows';
 

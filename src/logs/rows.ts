@@ -2,7 +2,7 @@
  * LogEvent → request_logs row (pure). The column list is written once here and
  * drives both the insert (src/logs/store.ts) and the admin read-back.
  */
-import type { LogEvent } from '../pipeline/log';
+import type { LogEvent } from '../core/log-event';
 
 /** Every column the consumer writes, in table order; ingest_batch and ingested_at are bound separately. */
 export const LOG_COLUMNS = [

@@ -3,12 +3,12 @@
  * as Anthropic's clients send it) → the key's record, checked against the clock.
  * The secret itself is only ever hashed; it never reaches a log or an error.
  */
-import { createMiddleware } from 'hono/factory';
-import { GatewayError } from '../errors';
-import type { KeyRecord } from '../storage/key-record';
+import { GatewayError } from '../core/errors';
+import type { KeyRecord } from '../core/key-record';
+import type { Principal } from '../core/principal';
+import type { KeyStore } from '../storage/key-store';
+import { extractKey } from '../util/bearer';
 import { sha256Hex } from '../util/crypto';
-
-export type Principal = KeyRecord;
 
 export type KeyCheck =
   | { ok: true; principal: Principal }
@@ -30,33 +30,16 @@ const MESSAGES: Record<Exclude<KeyCheck, { ok: true }>['reason'], [string, strin
   tenant_disabled: ['The tenant that owns this API key is disabled.', 'tenant_disabled'],
 };
 
-export function extractKey(headers: Headers, allowXApiKey: boolean): string | null {
-  const authorization = headers.get('authorization');
-  if (authorization) {
-    const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization);
-    return match?.[1] ?? null;
+/** The caller's principal, or a 401 naming why the key was refused. `x-api-key` counts only where Anthropic's clients send it. */
+export async function authenticate(headers: Headers, allowXApiKey: boolean, keys: KeyStore, now: number): Promise<Principal> {
+  const secret = extractKey(headers, allowXApiKey);
+  if (!secret) {
+    throw new GatewayError(401, 'Missing API key. Send it as "Authorization: Bearer <key>".', { code: 'missing_api_key', type: 'invalid_request_error' });
   }
-  return allowXApiKey ? headers.get('x-api-key')?.trim() || null : null;
-}
-
-export interface AuthOptions {
-  now?: () => number;
-}
-
-export function auth(options: AuthOptions = {}) {
-  const now = options.now ?? Date.now;
-  return createMiddleware(async function authenticate(c, next) {
-    const secret = extractKey(c.req.raw.headers, c.req.path.startsWith('/v1/messages'));
-    if (!secret) {
-      throw new GatewayError(401, 'Missing API key. Send it as "Authorization: Bearer <key>".', { code: 'missing_api_key', type: 'invalid_request_error' });
-    }
-    const record = await c.var.deps.keys.findByHash(await sha256Hex(secret));
-    const check = checkKey(record, now());
-    if (!check.ok) {
-      const [message, code] = MESSAGES[check.reason];
-      throw new GatewayError(401, message, { code, type: 'invalid_request_error' });
-    }
-    c.set('principal', check.principal);
-    await next();
-  });
+  const check = checkKey(await keys.findByHash(await sha256Hex(secret)), now);
+  if (!check.ok) {
+    const [message, code] = MESSAGES[check.reason];
+    throw new GatewayError(401, message, { code, type: 'invalid_request_error' });
+  }
+  return check.principal;
 }

@@ -1,10 +1,12 @@
 /**
  * Stage 4, cache: plan (key and directives), look up (exact, then a coalesced
- * in-flight twin, then semantic), answer hits in the client's format, and store
- * complete 2xx answers off the response path. Exact keys and semantic lookups
- * are scoped by tenant, so one tenant can never read another's entries.
+ * in-flight twin, then semantic), answer hits in the client's format, and keep
+ * complete 2xx answers. Keeping is registered on the exchange when the lookup
+ * misses (with the lease that makes identical requests in this isolate wait
+ * for this one), so at the exit the lease is released exactly once and the
+ * answer, if whole, is stored off the response path. Exact keys and semantic
+ * lookups are scoped by tenant, so one tenant can never read another's entries.
  */
-import type { ProxyRequest } from '../api/request';
 import type { CachedEntry } from '../cache/entry';
 import type { ResponseCache } from '../cache/response-cache';
 import type { SemanticQuery } from '../cache/semantic';
@@ -12,11 +14,13 @@ import { semanticEligibility, semanticThreshold } from '../cache/semantic-reques
 import { cacheDirectives, type CacheDirectives } from '../cache/directives';
 import { exactCacheKey } from '../cache/key';
 import { replaySse } from '../cache/replay';
-import type { Usage } from '../sse/observer';
-import type { Principal } from './auth';
+import type { Answer, CacheStatus, Ending, Exchange } from '../core/exchange';
+import type { Principal } from '../core/principal';
+import type { ProxyRequest } from '../core/request';
+import { NO_USAGE } from '../core/usage';
 import type { Route } from './route';
 
-export type CacheStatus = 'HIT' | 'SEMANTIC' | 'MISS' | 'BYPASS';
+export type { CacheStatus };
 
 export interface CachePlan {
   /** Null when neither lookup nor store applies. */
@@ -28,10 +32,7 @@ export interface CachePlan {
 
 export type CacheLookup =
   | { readonly status: 'HIT' | 'SEMANTIC'; readonly entry: CachedEntry; readonly score: number | null }
-  | { readonly status: 'MISS' | 'BYPASS'; readonly entry: null; readonly release: (entry: CachedEntry | null) => void };
-
-export const NO_USAGE: Usage = { inputTokens: 0, outputTokens: 0, cachedTokens: 0 };
-const noop = () => {};
+  | { readonly status: 'MISS' | 'BYPASS'; readonly entry: null };
 
 export async function planCache(principal: Principal, request: ProxyRequest, route: Route, headers: Headers): Promise<CachePlan> {
   const directives = cacheDirectives(headers, principal.cache);
@@ -56,9 +57,13 @@ function semanticPlan(principal: Principal, request: ProxyRequest, directives: C
   return { query: { tenantId: principal.tenantId, paramsHash, text: eligibility.text }, threshold: semanticThreshold(principal.cache) };
 }
 
-export async function lookupCache(cache: ResponseCache, plan: CachePlan): Promise<CacheLookup> {
-  if (!plan.key) return { status: 'BYPASS', entry: null, release: noop };
-  if (!plan.directives.lookup) return { status: 'BYPASS', entry: null, release: noop };
+/** Looks the request up; on a miss, registers on the exchange what the exit does with the answer. */
+export async function lookupCache(x: Exchange, cache: ResponseCache, plan: CachePlan, request: ProxyRequest): Promise<CacheLookup> {
+  if (!plan.key) return BYPASS;
+  if (!plan.directives.lookup) {
+    keepAnswer(x, cache, plan, request, null);
+    return BYPASS;
+  }
   const stored = await cache.exact.get(plan.key);
   if (stored) return { status: 'HIT', entry: stored, score: null };
   const twin = cache.exact.joinInflight(plan.key);
@@ -71,7 +76,34 @@ export async function lookupCache(cache: ResponseCache, plan: CachePlan): Promis
     const entry = match ? await cache.exact.get(match.cacheKey) : null;
     if (match && entry) return { status: 'SEMANTIC', entry, score: match.score };
   }
-  return { status: 'MISS', entry: null, release: plan.directives.store ? cache.exact.lead(plan.key) : noop };
+  if (plan.directives.store) keepAnswer(x, cache, plan, request, cache.exact.lead(plan.key));
+  return MISS;
+}
+
+const BYPASS: CacheLookup = { status: 'BYPASS', entry: null };
+const MISS: CacheLookup = { status: 'MISS', entry: null };
+
+/** At the exit: hand the answer (or null) to identical requests waiting on this one, and store it if whole. */
+function keepAnswer(x: Exchange, cache: ResponseCache, plan: CachePlan, request: ProxyRequest, lease: ((entry: CachedEntry | null) => void) | null): void {
+  if (!plan.directives.store) return;
+  x.defer((ending) => {
+    const entry = entryOf(ending, request);
+    lease?.(entry);
+    return entry ? storeCache(cache, plan, entry) : undefined;
+  });
+}
+
+/** A complete 2xx answer as a cache entry; null for anything else. */
+function entryOf(ending: Ending, request: ProxyRequest): CachedEntry | null {
+  const whole = ending.answer?.whole;
+  if (!whole || ending.status < 200 || ending.status > 299) return null;
+  const usage = ending.answer?.usage ?? NO_USAGE;
+  return { v: 1, format: whole.format, endpoint: request.endpoint, body: whole.body, usage, storedAt: Date.now() };
+}
+
+/** A hit as the exchange's answer: the entry's usage is logged, no tokens are spent, nothing new is stored. */
+export function hitAnswer(entry: CachedEntry, captureText: boolean): Answer {
+  return { usage: entry.usage, delivery: null, whole: null, lateError: null, text: captureText ? JSON.stringify(entry.body) : null };
 }
 
 /** The cached answer in the shape the client asked for now (JSON, or SSE if it streams). */
@@ -85,12 +117,7 @@ export function cachedResponse(entry: CachedEntry, request: ProxyRequest, header
   return new Response(JSON.stringify(entry.body), { status: 200, headers });
 }
 
-export function cacheEntry(request: ProxyRequest, format: 'openai' | 'anthropic', body: unknown, usage: Usage | null, now: number): CachedEntry | null {
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) return null;
-  return { v: 1, format, endpoint: request.endpoint, body: body as Record<string, unknown>, usage: usage ?? NO_USAGE, storedAt: now };
-}
-
-export async function storeCache(cache: ResponseCache, plan: CachePlan, entry: CachedEntry): Promise<void> {
+async function storeCache(cache: ResponseCache, plan: CachePlan, entry: CachedEntry): Promise<void> {
   if (!plan.key || !plan.directives.store) return;
   await cache.exact.put(plan.key, entry, plan.directives.ttlSeconds);
   if (plan.semantic) await cache.semantic.remember(plan.semantic.query, plan.key, plan.directives.ttlSeconds);

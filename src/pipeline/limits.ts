@@ -1,45 +1,28 @@
 /**
- * Stage 3, limits: reserve the worst case before the upstream call, settle the
- * real usage after it. The Limiter port is filled by the per-tenant Durable
- * Object; a key with no limits configured has nothing to reserve.
+ * Stage 3, limits: reserve the worst case before the upstream call. The
+ * reservation's settlement is registered on the exchange as it is taken, so it
+ * runs exactly once at the exit, with what the answer really used: nothing
+ * when there was no answer (released), no tokens for a cache hit (the request
+ * still counts toward request rates), and for an upstream answer its usage and
+ * how its delivery ended (a cut stream is charged what was delivered).
  */
-import type { ProxyRequest } from '../api/request';
-import type { Usage } from '../sse/observer';
-import type { Principal } from './auth';
+import type { Ending, Exchange } from '../core/exchange';
+import type { Limiter, Reservation, StreamEnd } from '../core/limiter';
+import type { Principal } from '../core/principal';
+import type { ProxyRequest } from '../core/request';
+import { NO_USAGE, type Usage } from '../core/usage';
 
-/** How a relayed stream ended, for settling one that brought no (or partial) usage. */
-export interface StreamEnd {
-  readonly completed: boolean;
-  /** Characters of content the client received (RelayOutcome.deliveredChars). */
-  readonly deliveredChars: number;
+export function reserve(x: Exchange, limiter: Limiter, principal: Principal, request: ProxyRequest): Promise<Reservation> {
+  return x.acquire(limiter.reserve(principal, request), (reservation, ending) => {
+    const { usage, delivery } = chargeFor(ending);
+    return reservation.settle(usage, delivery);
+  });
 }
 
-export interface Reservation {
-  /** Headers describing the caller's remaining allowance (`x-ratelimit-*`). */
-  readonly headers: Readonly<Record<string, string>>;
-  /**
-   * Output tokens reserved per choice for a request that set no max_tokens
-   * (absent otherwise). Sending it upstream as max_tokens makes the output
-   * reserve a true bound; without it a provider may write past it.
-   */
-  readonly outputCap?: number;
-  /**
-   * Record what the request really used. `usage` null and no `stream`: nothing
-   * was delivered, the reservation is released. For a stream pass how it ended
-   * (a RelayOutcome fits): one that was cut or brought no usage is charged the
-   * prompt estimate plus the delivered characters / 4.
-   */
-  settle(usage: Usage | null, stream?: StreamEnd): Promise<void>;
+/** What an ended request is charged (pure). */
+export function chargeFor(ending: Ending): { usage: Usage | null; delivery: StreamEnd | undefined } {
+  const answer = ending.answer;
+  if (!answer) return { usage: null, delivery: undefined };
+  if (!answer.delivery) return { usage: NO_USAGE, delivery: undefined };
+  return { usage: answer.usage, delivery: answer.delivery };
 }
-
-export interface Limiter {
-  /** Reserves capacity for the request, or throws a 429 GatewayError naming the limit hit. */
-  reserve(principal: Principal, request: ProxyRequest): Promise<Reservation>;
-}
-
-const NOTHING_RESERVED: Reservation = { headers: {}, settle: async () => {} };
-
-/** For deployments and keys without limits: every request is within bounds. */
-export const unlimited: Limiter = {
-  reserve: async () => NOTHING_RESERVED,
-};

@@ -1,80 +1,114 @@
 /**
- * The request pipeline, in order, written once for every proxied endpoint:
- * (auth ran as middleware) → policy → limits ∥ cache → route → stream → (log in app.ts).
- * The limits reservation and the cache lookup run concurrently: neither needs
- * the other, and both must finish before the upstream call.
+ * The request pipeline, in order, written once for every /v1 endpoint:
+ *
+ *   auth → policy → limits ∥ cache → route → stream → log
+ *
+ * Each stage is one module of this folder; this file only calls them in
+ * order and records what they learn on the request's exchange. The limits
+ * reservation and the cache lookup run concurrently: neither needs the other,
+ * and both must finish before the upstream call. Whatever a stage takes that
+ * must be given back (reservation, cache lease, upstream connection) it
+ * registers on the exchange as it takes it; the exchange's one exit
+ * (src/pipeline/exit.ts) gives it all back and writes the log, however the
+ * request ends. Nothing here cleans up on a branch.
  */
 import type { Context } from 'hono';
-import { ENDPOINTS, type Endpoint } from '../api/endpoints';
 import { readJsonBody } from '../api/read-body';
-import { parseProxyRequest } from '../api/request';
+import { modelList } from '../api/models';
 import { upstreamBody } from '../api/upstream-body';
 import type { AppEnv } from '../context';
-import { GatewayError, badRequest } from '../errors';
-import { capturePayload } from '../logs/payload';
-import { NO_USAGE, cachedResponse, lookupCache, planCache } from './cache';
-import { checkPolicy } from './policy';
-import { maxAttempts, requestTimeout } from './request-headers';
+import { ENDPOINTS, type Endpoint } from '../core/endpoints';
+import { badRequest } from '../core/errors';
+import type { Exchange } from '../core/exchange';
+import { capturePayload } from '../core/payload';
+import type { Principal } from '../core/principal';
+import { parseProxyRequest } from '../core/request';
+import { authenticate } from './auth';
+import { cachedResponse, hitAnswer, lookupCache, planCache } from './cache';
+import { reserve } from './limits';
+import { enforcePolicy } from './policy';
+import { maxAttempts, requestMetadata, requestTimeout } from './request-headers';
 import { respondJson, respondStream } from './respond';
 import { dispatch, resolveRoute } from './route';
+
+/** Stage 1 for every /v1 route: the principal, and the request's metadata header (a bad one is a 400 before any work). */
+async function admit(c: Context<AppEnv>, allowXApiKey: boolean): Promise<Principal> {
+  const x = c.var.exchange;
+  x.principal = await authenticate(c.req.raw.headers, allowXApiKey, c.var.deps.keys, Date.now());
+  x.metadata = requestMetadata(c.req.raw.headers);
+  return x.principal;
+}
 
 export function proxy(endpoint: Endpoint) {
   const spec = ENDPOINTS[endpoint];
   return async function proxyRequest(c: Context<AppEnv>): Promise<Response> {
-    const { deps, principal, record } = c.var;
+    const { deps, exchange: x } = c.var;
     const headers = c.req.raw.headers;
+
+    // 1. auth, then the body, read and parsed once.
+    const principal = await admit(c, endpoint === 'messages');
     const request = parseProxyRequest(endpoint, await readJsonBody(c.req.raw, deps.config.maxBodyBytes));
-    record.model = request.model;
-    record.stream = request.stream;
-    record.payload = capturePayload(principal, headers, request.body, c.env.LOG_PAYLOAD_MAX_BYTES);
+    x.model = request.model;
+    x.stream = request.stream;
+    x.payload = capturePayload(principal, headers, request.body, c.env.LOG_PAYLOAD_MAX_BYTES);
     if (request.stream && !spec.streamable) throw badRequest(`'stream' is not supported on this endpoint.`, 'stream', 'invalid_value');
 
+    // 2. policy, before anything about providers is looked at.
+    enforcePolicy(principal, request, Date.now());
+
+    // 5a. route: which provider and upstream model (the call itself comes after limits and cache).
     const route = resolveRoute(deps.providers, endpoint, request.model);
-    record.provider = route.providerId;
+    x.provider = route.providerId;
 
-    const decision = checkPolicy(principal, request, Date.now());
-    if (!decision.allow) throw new GatewayError(decision.status, decision.message, { code: decision.code, param: decision.param });
-
+    // 3 ∥ 4. limits and cache, concurrently.
     const plan = await planCache(principal, request, route, headers);
-    const [reserved, looked] = await Promise.allSettled([deps.limiter.reserve(principal, request), lookupCache(deps.cache, plan)]);
-    if (reserved.status === 'rejected') {
-      if (looked.status === 'fulfilled' && looked.value.entry === null) looked.value.release(null);
-      throw reserved.reason;
-    }
-    const reservation = reserved.value;
-    if (looked.status === 'rejected') {
-      c.executionCtx.waitUntil(reservation.settle(null));
-      throw looked.reason;
-    }
-    const lookup = looked.value;
-    record.cache = lookup.status;
+    const [reservation, lookup] = await both(reserve(x, deps.limiter, principal, request), lookupCache(x, deps.cache, plan, request));
+    x.cache = lookup.status;
     const out = new Headers(reservation.headers);
     if (lookup.entry) {
-      // Hits count toward request rate limits (the reservation stands) but spend no tokens.
-      record.usage = lookup.entry.usage;
-      if (record.payload) record.payload.response = JSON.stringify(lookup.entry.body);
       if (lookup.score !== null) out.set('x-edgeway-cache-similarity', lookup.score.toFixed(4));
-      c.executionCtx.waitUntil(reservation.settle(NO_USAGE));
+      x.answered(hitAnswer(lookup.entry, x.payload !== null));
       return cachedResponse(lookup.entry, request, out);
     }
 
-    let dispatched;
-    try {
-      dispatched = await dispatch(route, {
-        body: upstreamBody(request, { upstreamModel: route.upstreamModel, format: route.target.format, providerId: route.providerId, outputCap: reservation.outputCap }),
-        maxAttempts: maxAttempts(headers, deps.config.maxAttempts),
-        ttfbTimeoutMs: requestTimeout(headers, deps.config.ttfbTimeoutMs),
-        awaitFirstChunk: request.stream,
-      });
-    } catch (err) {
-      lookup.release(null);
-      c.executionCtx.waitUntil(reservation.settle(null));
-      throw err;
-    }
-    c.set('upstreamMs', dispatched.upstreamMs);
-    record.attempts = dispatched.attempts;
+    // 5b. route: the upstream call, with retries before the first byte.
+    const dispatched = await dispatch(route, {
+      body: upstreamBody(request, { upstreamModel: route.upstreamModel, format: route.target.format, providerId: route.providerId, outputCap: reservation.outputCap }),
+      maxAttempts: maxAttempts(headers, deps.config.maxAttempts),
+      ttfbTimeoutMs: requestTimeout(headers, deps.config.ttfbTimeoutMs),
+      awaitFirstChunk: request.stream,
+    });
+    x.defer(() => dispatched.abort.abort());
+    x.upstreamMs = dispatched.upstreamMs;
+    x.attempts = dispatched.attempts;
 
-    const context = { c, request, route, dispatched, reservation, plan, release: lookup.release, headers: out };
-    return request.stream && dispatched.reader ? respondStream(context) : respondJson(context);
+    // 6. stream (or the JSON body); 7. the log is written at the exchange's exit.
+    const options = {
+      request,
+      format: route.target.format,
+      dispatched,
+      headers: out,
+      keepWhole: plan.directives.store,
+      capture: x.payload?.maxBytes ?? 0,
+      idleTimeoutMs: deps.config.idleTimeoutMs,
+    };
+    if (request.stream && dispatched.reader) x.ttftMs = x.elapsed();
+    const { response, answer } = request.stream && dispatched.reader ? respondStream(options, dispatched.reader) : await respondJson(options);
+    x.answered(answer);
+    return response;
   };
+}
+
+/** GET /v1/models: auth, then the models this key may use. */
+export async function models(c: Context<AppEnv>): Promise<Response> {
+  const principal = await admit(c, false);
+  return c.json(modelList(principal, c.var.deps.providers.configured()));
+}
+
+/** Both results, after both have finished (so each registers its own exit step), or the first failure. */
+async function both<A, B>(a: Promise<A>, b: Promise<B>): Promise<[A, B]> {
+  const [ra, rb] = await Promise.allSettled([a, b]);
+  if (ra.status === 'rejected') throw ra.reason;
+  if (rb.status === 'rejected') throw rb.reason;
+  return [ra.value, rb.value];
 }

@@ -1,5 +1,5 @@
 /** Per-request controls clients send as headers (ours and Cloudflare AI Gateway's), parsed strictly (pure). */
-import { badRequest } from '../errors';
+import { badRequest } from '../core/errors';
 import { MAX_ATTEMPTS_CAP } from './retry';
 
 const MAX_TIMEOUT_MS = 600_000;

@@ -4,8 +4,8 @@
  * byte, only on retryable failures). A failure that cannot be retried becomes
  * a GatewayError marked as the provider's, with its status passed through.
  */
-import { ENDPOINTS, type Endpoint } from '../api/endpoints';
-import { GatewayError } from '../errors';
+import { ENDPOINTS, type Endpoint } from '../core/endpoints';
+import { GatewayError } from '../core/errors';
 import type { ProviderRegistry } from '../providers/registry';
 import type { ProviderAdapter, UpstreamTarget } from '../providers/types';
 import { readWithin } from './stream';

@@ -11,7 +11,8 @@
  * the rest of the relay).
  */
 import { SseFramer, type SseFrame } from '../sse/framer';
-import type { StreamObserver, Usage } from '../sse/observer';
+import type { Usage } from '../core/usage';
+import type { StreamObserver } from '../sse/observer';
 
 export interface RelayOutcome {
   readonly completed: boolean;

@@ -2,7 +2,7 @@
  * The one adapter for table-driven providers. Wire formats differ only in how
  * the key is presented (and Anthropic's version header); bodies pass through.
  */
-import { ENDPOINTS, type Endpoint } from '../api/endpoints';
+import { ENDPOINTS, type Endpoint } from '../core/endpoints';
 import type { ProviderRow } from './table';
 import type { ProviderAdapter, UpstreamTarget, WireFormat } from './types';
 

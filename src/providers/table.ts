@@ -4,7 +4,7 @@
  * Extra rows come from the EDGEWAY_PROVIDERS secret/var (JSON array) at runtime.
  */
 import { z } from 'zod';
-import type { Endpoint } from '../api/endpoints';
+import type { Endpoint } from '../core/endpoints';
 import type { Secrets } from '../env';
 import type { WireFormat } from './types';
 

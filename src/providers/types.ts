@@ -1,7 +1,7 @@
 /** The provider contract: every upstream, whatever its wire format, is reached through this. */
-import type { Endpoint } from '../api/endpoints';
+import type { Endpoint, WireFormat } from '../core/endpoints';
 
-export type WireFormat = 'openai' | 'anthropic';
+export type { WireFormat };
 
 export interface UpstreamTarget {
   readonly url: string;

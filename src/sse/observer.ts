@@ -3,14 +3,8 @@
  * terminator arrived, how much text was delivered, and which events to drop.
  * One observer per wire format; both are pure state machines over SseEvents.
  */
-import { usageFromJson } from '../api/usage';
+import { count, usageFromJson, type Usage } from '../core/usage';
 import type { SseEvent } from './framer';
-
-export interface Usage {
-  inputTokens: number;
-  outputTokens: number;
-  cachedTokens: number;
-}
 
 /** forward: pass on; drop: remove (usage chunk the client did not ask for); malformed: a fault. */
 export type Verdict = 'forward' | 'drop' | 'malformed';
@@ -34,10 +28,6 @@ type Json = Record<string, unknown>;
 
 function asObject(v: unknown): Json | null {
   return typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Json) : null;
-}
-
-function num(v: unknown): number {
-  return typeof v === 'number' && Number.isFinite(v) ? v : 0;
 }
 
 function parse(data: string): Json | null {
@@ -116,9 +106,9 @@ export function anthropicObserver(options: { onChunk?: ChunkListener; capture?: 
     if (!u) return;
     const prev = state.usage ?? { inputTokens: 0, outputTokens: 0, cachedTokens: 0 };
     state.usage = {
-      inputTokens: 'input_tokens' in u ? num(u.input_tokens) : prev.inputTokens,
-      outputTokens: 'output_tokens' in u ? num(u.output_tokens) : prev.outputTokens,
-      cachedTokens: 'cache_read_input_tokens' in u ? num(u.cache_read_input_tokens) : prev.cachedTokens,
+      inputTokens: 'input_tokens' in u ? count(u.input_tokens) : prev.inputTokens,
+      outputTokens: 'output_tokens' in u ? count(u.output_tokens) : prev.outputTokens,
+      cachedTokens: 'cache_read_input_tokens' in u ? count(u.cache_read_input_tokens) : prev.cachedTokens,
     };
   };
   return {

@@ -9,7 +9,7 @@
  * exist (foreign key), and would be refused as unknown.
  */
 import { jsonColumn } from './entities';
-import { KeyRecord } from './key-record';
+import { KeyRecord } from '../core/key-record';
 import type { KeyLoader } from './key-store';
 
 interface KeyRow {

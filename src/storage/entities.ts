@@ -5,7 +5,7 @@
  * A key's secret and its hashes are deliberately absent: they never leave D1.
  */
 import { z } from 'zod';
-import { Budgets, CacheSettings, Limits } from './settings';
+import { Budgets, CacheSettings, Limits } from '../core/settings';
 
 export const Timestamp = z.number().int().nonnegative().describe('Epoch milliseconds.');
 

@@ -10,9 +10,9 @@
  * (Some 200 lines: the port, the row shape and its one adapter belong together.)
  */
 import { ApiKey, ID_PREFIX, jsonColumn, type Metadata } from './entities';
-import { KEY_PREFIX } from './key-record';
+import { KEY_PREFIX } from '../core/key-record';
 import { PAGE_ORDER, afterCursor, toPage, type Page, type PageRequest } from './page';
-import type { Budgets, CacheSettings, Limits } from './settings';
+import type { Budgets, CacheSettings, Limits } from '../core/settings';
 import { randomToken, sha256Hex } from '../util/crypto';
 
 export interface KeyInput {

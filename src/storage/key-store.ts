@@ -10,7 +10,7 @@
  * that read D1 just before a change can re-write the old record to KV; that
  * record expires after KV_RECORD_TTL_S (5 min), the worst case of the race.
  */
-import { KeyRecord } from './key-record';
+import { KeyRecord } from '../core/key-record';
 
 export interface KeyStore {
   findByHash(hash: string): Promise<KeyRecord | null>;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { checkKey } from '../../src/pipeline/auth';
-import { KeyRecord } from '../../src/storage/key-record';
+import { KeyRecord } from '../../src/core/key-record';
 
 const NOW = 1_800_000_000_000;
 const record = (fields: Partial<KeyRecord> = {}): KeyRecord =>

@@ -1,6 +1,6 @@
 /** Shared test helpers: seed keys straight into D1, call the gateway, read SSE. */
 import { env, SELF } from 'cloudflare:test';
-import { KEY_PREFIX } from '../../src/storage/key-record';
+import { KEY_PREFIX } from '../../src/core/key-record';
 import { randomToken, sha256Hex } from '../../src/util/crypto';
 
 export interface SeedKey {

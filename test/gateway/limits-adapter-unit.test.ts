@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { parseProxyRequest } from '../../src/api/request';
+import { parseProxyRequest } from '../../src/core/request';
 import { readLimitsConfig } from '../../src/limits/config';
 import { durableLimiter, type LimiterRpc } from '../../src/limits/durable-limiter';
 import type { Charge, ReserveInput } from '../../src/limits/protocol';
-import type { Principal } from '../../src/pipeline/auth';
-import { KeyRecord } from '../../src/storage/key-record';
+import type { Principal } from '../../src/core/principal';
+import { KeyRecord } from '../../src/core/key-record';
 import { chatBody } from './helpers';
 
 /** A Limiter object that admits everything and records what it was asked. */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { UsageReport } from '../../src/limits/report';
-import { priceOf } from '../../src/pipeline/cost';
+import { priceOf } from '../../src/core/cost';
 import { admin } from './admin-helpers';
 import { chatBody, post } from './helpers';
 import { limitedKey, settledDump } from './limits-helpers';

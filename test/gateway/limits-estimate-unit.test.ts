@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { parseProxyRequest } from '../../src/api/request';
+import { parseProxyRequest } from '../../src/core/request';
 import { denialError } from '../../src/limits/denial';
 import { IMAGE_TOKENS, estimatePromptTokens, maxTokensLimit, outputReserve, settledUsage, textTokens } from '../../src/limits/estimate';
 import { formatDuration, project, quotaHeaders, retryAfterHeader } from '../../src/limits/headers';
-import { errorBody } from '../../src/errors';
+import { errorBody } from '../../src/core/errors';
 
 const chat = (body: Record<string, unknown>) => parseProxyRequest('chat', { model: 'mock/echo', messages: [{ role: 'user', content: 'Hello there, mock.' }], ...body });
 

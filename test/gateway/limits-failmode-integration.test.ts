@@ -1,13 +1,13 @@
 import { createExecutionContext, env, waitOnExecutionContext } from 'cloudflare:test';
 import { describe, expect, it } from 'vitest';
-import { parseProxyRequest } from '../../src/api/request';
+import { parseProxyRequest } from '../../src/core/request';
 import { createApp } from '../../src/app';
 import type { Limiter as LimiterObject } from '../../src/durable/limiter';
 import type { Bindings } from '../../src/env';
-import { GatewayError } from '../../src/errors';
+import { GatewayError } from '../../src/core/errors';
 import { readLimitsConfig } from '../../src/limits/config';
 import { durableLimiter, type LimiterRpc } from '../../src/limits/durable-limiter';
-import type { Principal } from '../../src/pipeline/auth';
+import type { Principal } from '../../src/core/principal';
 import { chatBody } from './helpers';
 import { limitedKey } from './limits-helpers';
 

@@ -2,7 +2,7 @@
 import { env, runInDurableObject } from 'cloudflare:test';
 import { expect } from 'vitest';
 import type { ScopeDump } from '../../src/durable/limiter';
-import type { Budgets, Limits } from '../../src/storage/settings';
+import type { Budgets, Limits } from '../../src/core/settings';
 import { admin, createKey, createTenant } from './admin-helpers';
 
 export interface LimitedKeyOptions {

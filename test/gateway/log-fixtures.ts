@@ -2,7 +2,7 @@
 import { createExecutionContext, createMessageBatch, env, getQueueResult } from 'cloudflare:test';
 import type { Bindings } from '../../src/env';
 import worker from '../../src/index';
-import type { LogEvent } from '../../src/pipeline/log';
+import type { LogEvent } from '../../src/core/log-event';
 
 /** The test env as the Worker's handlers type it (one object, so per-env caches behave as in production). */
 export const bindings: Bindings = { ...env };

@@ -1,8 +1,8 @@
 /** Payload capture: when it happens, how it is cut, and that a log event always fits in one queue message; the sink switch. */
 import { env } from 'cloudflare:test';
 import { describe, expect, it } from 'vitest';
-import { capturePayload, payloadForLog, payloadMaxBytes, truncateUtf8 } from '../../src/logs/payload';
-import { chooseSink, fitMessage, MAX_MESSAGE_BYTES } from '../../src/pipeline/log';
+import { capturePayload, payloadForLog, payloadMaxBytes, truncateUtf8 } from '../../src/core/payload';
+import { chooseSink, fitMessage, MAX_MESSAGE_BYTES } from '../../src/logs/sink';
 import { anthropicObserver, openAiObserver } from '../../src/sse/observer';
 import { logEvent, waitForLogs } from './log-fixtures';
 
@@ -31,11 +31,9 @@ describe('capturePayload', () => {
 
   it('cuts both sides to LOG_PAYLOAD_MAX_BYTES and flags it', () => {
     const capture = capturePayload({ logPayload: true }, noHeaders, { text: 'x'.repeat(500) }, '100')!;
-    capture.response = 'y'.repeat(50);
-    expect(payloadForLog(capture)).toEqual({ request: JSON.stringify({ text: 'x'.repeat(500) }).slice(0, 100), response: 'y'.repeat(50), truncated: true });
+    expect(payloadForLog(capture, 'y'.repeat(50))).toEqual({ request: JSON.stringify({ text: 'x'.repeat(500) }).slice(0, 100), response: 'y'.repeat(50), truncated: true });
     const small = capturePayload({ logPayload: true }, noHeaders, { a: 1 }, '100')!;
-    small.response = 'z'.repeat(101);
-    expect(payloadForLog(small)).toMatchObject({ response: 'z'.repeat(100), truncated: true });
+    expect(payloadForLog(small, 'z'.repeat(101))).toMatchObject({ response: 'z'.repeat(100), truncated: true });
   });
 
   it('defaults to 32 KiB and caps the setting at 64 KiB', () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { backoffMs, isRetryableStatus } from '../../src/pipeline/retry';
 import { maxAttempts, requestMetadata, requestTimeout } from '../../src/pipeline/request-headers';
-import { GatewayError } from '../../src/errors';
+import { GatewayError } from '../../src/core/errors';
 
 describe('retry policy', () => {
   it('retries timeouts, conflicts, rate limits and server errors only', () => {

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { parseProxyRequest, type ProxyRequest } from '../../src/api/request';
-import type { Endpoint } from '../../src/api/endpoints';
+import { parseProxyRequest, type ProxyRequest } from '../../src/core/request';
+import type { Endpoint } from '../../src/core/endpoints';
 import { DEFAULT_SEMANTIC_THRESHOLD, MAX_SEMANTIC_TEXT_CHARS, semanticEligibility, semanticThreshold, type SemanticEligibility } from '../../src/cache/semantic-request';
-import type { CacheSettings } from '../../src/storage/settings';
+import type { CacheSettings } from '../../src/core/settings';
 
 const ON: CacheSettings = { semantic: true };
 

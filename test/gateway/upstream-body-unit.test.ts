@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseProxyRequest } from '../../src/api/request';
+import { parseProxyRequest } from '../../src/core/request';
 import { upstreamBody } from '../../src/api/upstream-body';
 
 const chat = (extra: Record<string, unknown> = {}) => parseProxyRequest('chat', { model: 'openai/gpt-4o', messages: [{ role: 'user', content: 'hi' }], ...extra });

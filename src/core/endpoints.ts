@@ -1,7 +1,10 @@
 /** The public endpoints the gateway proxies, described once so one handler can serve them all. */
-import type { ErrorShape } from '../errors';
+import type { ErrorShape } from './errors';
 
 export type Endpoint = 'chat' | 'embeddings' | 'messages';
+
+/** The wire formats bodies are written in: OpenAI's and Anthropic's. */
+export type WireFormat = 'openai' | 'anthropic';
 
 export interface EndpointSpec {
   /** Path under the provider's base URL. */
@@ -9,7 +12,7 @@ export interface EndpointSpec {
   /** Error envelope used on this route. */
   readonly shape: ErrorShape;
   /** Wire format of request and response bodies. */
-  readonly format: 'openai' | 'anthropic';
+  readonly format: WireFormat;
   readonly streamable: boolean;
 }
 

@@ -9,8 +9,8 @@
  * delivered text (content and tool-call arguments), not the SSE framing.
  * Headers are never captured, so the gateway key and provider keys cannot leak here.
  */
-import type { LogEvent } from '../pipeline/log';
-import type { KeyRecord } from '../storage/key-record';
+import type { LogEvent } from './log-event';
+import type { KeyRecord } from './key-record';
 
 export const DEFAULT_PAYLOAD_MAX_BYTES = 32 * 1024;
 export const PAYLOAD_MAX_BYTES_CAP = 64 * 1024;
@@ -20,8 +20,6 @@ export interface PayloadCapture {
   readonly maxBytes: number;
   readonly request: string;
   readonly requestTruncated: boolean;
-  /** Raw (uncut) response text; the stream observer already keeps at most maxBytes chars. */
-  response: string | null;
 }
 
 export function payloadMaxBytes(raw: string | undefined): number {
@@ -35,11 +33,12 @@ export function capturePayload(key: Pick<KeyRecord, 'logPayload'>, headers: Head
   if (headers.get('cf-aig-collect-log-payload')?.trim().toLowerCase() === 'false') return null;
   const maxBytes = payloadMaxBytes(maxBytesVar);
   const request = truncateUtf8(JSON.stringify(body) ?? '', maxBytes);
-  return { maxBytes, request: request.text, requestTruncated: request.truncated, response: null };
+  return { maxBytes, request: request.text, requestTruncated: request.truncated };
 }
 
-export function payloadForLog(capture: PayloadCapture): NonNullable<LogEvent['payload']> {
-  const response = capture.response === null ? null : truncateUtf8(capture.response, capture.maxBytes);
+/** `responseText`: the raw (uncut) response text; the stream observer already keeps at most maxBytes chars. */
+export function payloadForLog(capture: PayloadCapture, responseText: string | null): NonNullable<LogEvent['payload']> {
+  const response = responseText === null ? null : truncateUtf8(responseText, capture.maxBytes);
   return {
     request: capture.request,
     response: response?.text ?? null,

@@ -1,8 +1,8 @@
 /** Turns a parsed JSON body into the typed request every pipeline stage reads (pure). */
 import type { z } from 'zod';
-import { badRequest } from '../errors';
+import { badRequest } from './errors';
 import type { Endpoint } from './endpoints';
-import { REQUEST_SCHEMAS } from './schemas';
+import { REQUEST_SCHEMAS } from './request-schemas';
 
 export interface ProxyRequest {
   readonly endpoint: Endpoint;

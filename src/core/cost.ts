@@ -1,6 +1,6 @@
-/** What a request cost in USD, from the pricing table (pure). Unknown models use the default price, never zero. */
-import type { Usage } from '../sse/observer';
-import { PRICING, type Price } from '../providers/catalog';
+/** What a request cost in USD, from the price table (pure). Unknown models use the default price, never zero. */
+import { PRICING, type Price } from './pricing';
+import type { Usage } from './usage';
 
 export function priceOf(model: string, overrides: Readonly<Record<string, Price>> = {}): Price {
   return overrides[model] ?? PRICING.models[model] ?? PRICING.default;

@@ -1,0 +1,21 @@
+/** One documented admin route (path, summary, schemas): each router exports its list next to its handlers, openapi.ts joins them. */
+import type { z } from 'zod';
+
+/** A schema as it appears under components.schemas; ids are unique across the document. */
+export interface NamedSchema {
+  id: string;
+  schema: z.ZodType;
+}
+
+/** One admin route, as documented. Each router module exports its own list next to its handlers. */
+export interface Operation {
+  method: 'get' | 'post' | 'put' | 'patch' | 'delete';
+  /** OpenAPI form, e.g. /admin/keys/{id}; every {param} is a required string path parameter. */
+  path: string;
+  summary: string;
+  query?: z.ZodObject;
+  body?: NamedSchema;
+  optionalBody?: boolean;
+  status: 200 | 201;
+  response: NamedSchema;
+}

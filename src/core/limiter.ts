@@ -1,0 +1,45 @@
+/**
+ * The Limiter port: reserve the worst case before the upstream call, settle
+ * the real usage after it. Filled by the per-tenant Durable Object
+ * (limits/durable-limiter.ts); a key with no limits has nothing to reserve.
+ */
+import type { Principal } from './principal';
+import type { ProxyRequest } from './request';
+import type { Usage } from './usage';
+
+/** How a relayed stream ended, for settling one that brought no (or partial) usage. */
+export interface StreamEnd {
+  readonly completed: boolean;
+  /** Characters of content the client received (RelayOutcome.deliveredChars). */
+  readonly deliveredChars: number;
+}
+
+export interface Reservation {
+  /** Headers describing the caller's remaining allowance (`x-ratelimit-*`). */
+  readonly headers: Readonly<Record<string, string>>;
+  /**
+   * Output tokens reserved per choice for a request that set no max_tokens
+   * (absent otherwise). Sending it upstream as max_tokens makes the output
+   * reserve a true bound; without it a provider may write past it.
+   */
+  readonly outputCap?: number;
+  /**
+   * Record what the request really used. `usage` null and no `stream`: nothing
+   * was delivered, the reservation is released. For a stream pass how it ended
+   * (a RelayOutcome fits): one that was cut or brought no usage is charged the
+   * prompt estimate plus the delivered characters / 4.
+   */
+  settle(usage: Usage | null, stream?: StreamEnd): Promise<void>;
+}
+
+export interface Limiter {
+  /** Reserves capacity for the request, or throws a 429 GatewayError naming the limit hit. */
+  reserve(principal: Principal, request: ProxyRequest): Promise<Reservation>;
+}
+
+export const NOTHING_RESERVED: Reservation = { headers: {}, settle: async () => {} };
+
+/** For deployments and keys without limits: every request is within bounds. */
+export const unlimited: Limiter = {
+  reserve: async () => NOTHING_RESERVED,
+};
