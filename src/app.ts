@@ -5,7 +5,7 @@ import type { AppEnv } from './context';
 import { shapeForPath } from './core/endpoints';
 import { GatewayError, errorResponse } from './core/errors';
 import { createDashboard } from './dashboard';
-import { INTERNAL_ERROR, exchangeScope } from './pipeline/exit';
+import { type ExchangeScopeOptions, INTERNAL_ERROR, exchangeScope } from './pipeline/exit';
 import { models, proxy } from './pipeline/proxy';
 
 function methodNotAllowed(allow: string) {
@@ -14,9 +14,11 @@ function methodNotAllowed(allow: string) {
   };
 }
 
-export function createApp() {
+export type AppOptions = ExchangeScopeOptions;
+
+export function createApp(options: AppOptions = {}) {
   const app = new Hono<AppEnv>();
-  app.use('*', exchangeScope);
+  app.use('*', exchangeScope(options));
 
   app.get('/healthz', (c) => c.json({ ok: true }));
 

@@ -11,6 +11,7 @@ import type { AppEnv } from '../context';
 import { GatewayError } from '../core/errors';
 import { Exchange } from '../core/exchange';
 import { getDeps, type Deps } from '../deps';
+import type { Bindings } from '../env';
 import { knownHeaders } from '../limits/snapshots';
 import { emit } from '../logs/sink';
 import { buildLogEvent } from './log';
@@ -18,8 +19,15 @@ import { buildLogEvent } from './log';
 /** What an exception that is not a GatewayError is rendered (and logged) as. */
 export const INTERNAL_ERROR = (): GatewayError => new GatewayError(500, 'The gateway hit an internal error.', { code: 'internal_error' });
 
-export const exchangeScope = createMiddleware<AppEnv>(async function exchangeScope(c, next) {
-  const deps = getDeps(c.env);
+export interface ExchangeScopeOptions {
+  /** The adapters for an env; tests pass their own (counting, failing) around the real ones. */
+  readonly deps?: (env: Bindings) => Deps;
+}
+
+export function exchangeScope(options: ExchangeScopeOptions = {}) {
+  const depsFor = options.deps ?? getDeps;
+  return createMiddleware<AppEnv>(async function exchangeScope(c, next) {
+  const deps = depsFor(c.env);
   const x = new Exchange({
     id: crypto.randomUUID(),
     path: c.req.path,
@@ -45,7 +53,8 @@ export const exchangeScope = createMiddleware<AppEnv>(async function exchangeSco
   }
   const error = c.error === undefined ? null : c.error instanceof GatewayError ? c.error : INTERNAL_ERROR();
   c.executionCtx.waitUntil(closeAndLog(x, c.res.status, error, deps));
-});
+  });
+}
 
 async function closeAndLog(x: Exchange, status: number, error: GatewayError | null, deps: Deps): Promise<void> {
   const ending = await x.close(status, error);

@@ -55,8 +55,19 @@ const CustomRow = z.object({
 export function customProviderRows(secrets: Pick<Secrets, 'EDGEWAY_PROVIDERS'>): ProviderRow[] {
   const raw = secrets.EDGEWAY_PROVIDERS?.trim();
   if (!raw) return [];
-  const parsed = z.array(CustomRow).safeParse(JSON.parse(raw));
-  if (!parsed.success) throw new Error(`EDGEWAY_PROVIDERS is invalid: ${parsed.error.issues[0]?.message ?? 'bad value'}`);
+  let json: unknown;
+  try {
+    json = JSON.parse(raw);
+  } catch (err) {
+    throw new Error(`EDGEWAY_PROVIDERS is not valid JSON: ${err instanceof Error ? err.message : String(err)}`);
+  }
+  const parsed = z.array(CustomRow).safeParse(json);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const [row, ...field] = issue?.path ?? [];
+    const where = typeof row === 'number' ? `row ${row}${field.length ? ` (${field.join('.')})` : ''}: ` : '';
+    throw new Error(`EDGEWAY_PROVIDERS is invalid: ${where}${issue?.message ?? 'bad value'}`);
+  }
   return parsed.data.map((r) => ({
     id: r.id,
     baseUrl: r.base_url.replace(/\/+$/, ''),

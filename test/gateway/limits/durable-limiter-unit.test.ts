@@ -1,0 +1,78 @@
+import { describe, expect, it } from 'vitest';
+import { parseProxyRequest } from '../../../src/core/request';
+import { readLimitsConfig } from '../../../src/limits/config';
+import { durableLimiter, type LimiterRpc } from '../../../src/limits/durable-limiter';
+import type { Charge, ReserveInput } from '../../../src/limits/protocol';
+import type { Principal } from '../../../src/core/principal';
+import { KeyRecord } from '../../../src/core/key-record';
+import { chatBody } from '../helpers';
+
+/** A Limiter object that admits everything and records what it was asked. */
+function recorder() {
+  const calls = { reserve: [] as ReserveInput[], settle: [] as [string, Charge | null][] };
+  const rpc: LimiterRpc = {
+    reserve: async (input) => {
+      calls.reserve.push(input);
+      return { ok: true, id: `r${calls.reserve.length}`, quota: { requests: { limit: 10, remaining: 9, resetMs: 1000 }, tokens: null } };
+    },
+    settle: async (id, actual) => {
+      calls.settle.push([id, actual]);
+      return true;
+    },
+  };
+  return { calls, rpc };
+}
+
+const principal = (over: Partial<KeyRecord> = {}): Principal =>
+  KeyRecord.parse({ id: 'key_a', tenantId: 'ten_a', status: 'active', models: null, expiresAt: null, ...over });
+
+function limiterWith(rpc: LimiterRpc, overrides: Record<string, { input: number; output: number; cached: number }> = {}) {
+  return durableLimiter({
+    objectFor: () => rpc,
+    prices: { overrides: async () => overrides, invalidate: () => {} },
+    config: readLimitsConfig({ LIMITS_DEFAULT_MAX_TOKENS: '1000' }),
+  });
+}
+
+describe('the limits adapter', () => {
+  it('makes no Limiter call at all for a key and tenant without limits or budgets', async () => {
+    const { calls, rpc } = recorder();
+    const reservation = await limiterWith(rpc).reserve(principal({ limits: { max_tokens: 50 } }), parseProxyRequest('chat', chatBody('hi')));
+    await reservation.settle({ inputTokens: 1, outputTokens: 1, cachedTokens: 0 });
+    expect(calls.reserve).toHaveLength(0);
+    expect(calls.settle).toHaveLength(0);
+    expect(reservation.headers).toEqual({});
+  });
+
+  it('reserves the prompt estimate plus the output cap, priced with the admin override', async () => {
+    const { calls, rpc } = recorder();
+    const limiter = limiterWith(rpc, { 'mock/echo': { input: 1000, output: 2000, cached: 0 } });
+    const reservation = await limiter.reserve(principal({ tenantLimits: { rpm: 10 } }), parseProxyRequest('chat', chatBody('Hello there, mock.')));
+    expect(calls.reserve[0]).toMatchObject({ keyId: 'key_a', cost: { tokens: 12 + 1000, nanos: (12 * 1000 + 1000 * 2000) * 1000 } });
+    expect(reservation.outputCap).toBe(1000);
+    expect(reservation.headers['x-ratelimit-remaining-requests']).toBe('9');
+  });
+
+  it('leaves the output cap to the client when it set max_tokens', async () => {
+    const { rpc } = recorder();
+    const reservation = await limiterWith(rpc).reserve(principal({ limits: { rpm: 1 } }), parseProxyRequest('chat', chatBody('x', { max_tokens: 7 })));
+    expect(reservation.outputCap).toBeUndefined();
+  });
+
+  it('settles once: the real usage, an estimate for a cut stream, or a release', async () => {
+    const { calls, rpc } = recorder();
+    const limiter = limiterWith(rpc);
+    const key = principal({ budgets: { tokens: { day: 1e6 } } });
+    const request = parseProxyRequest('chat', chatBody('Hello there, mock.'));
+
+    const json = await limiter.reserve(key, request);
+    await json.settle({ inputTokens: 12, outputTokens: 3, cachedTokens: 0 });
+    await json.settle({ inputTokens: 99, outputTokens: 99, cachedTokens: 0 });
+    const cut = await limiter.reserve(key, request);
+    await cut.settle(null, { completed: false, deliveredChars: 10 });
+    const failed = await limiter.reserve(key, request);
+    await failed.settle(null);
+
+    expect(calls.settle.map(([id, charge]) => [id, charge?.tokens ?? null])).toEqual([['r1', 15], ['r2', 12 + 3], ['r3', null]]);
+  });
+});
