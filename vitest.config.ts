@@ -27,13 +27,29 @@ export default defineConfig(async () => {
             cloudflareTest({
               wrangler: { configPath: './wrangler.toml' },
               miniflare: {
-                bindings: { TEST_MIGRATIONS: migrations, MOCK_LLM_URL: 'http://mock-llm.internal/v1', UPSTREAM_IDLE_TIMEOUT_MS: '300', ADMIN_TOKEN: 'test-admin-token' },
+                bindings: {
+                  TEST_MIGRATIONS: migrations,
+                  MOCK_LLM_URL: 'http://mock-llm.internal/v1',
+                  UPSTREAM_IDLE_TIMEOUT_MS: '300',
+                  ADMIN_TOKEN: 'test-admin-token',
+                },
                 serviceBindings: { MOCK_LLM: 'mock-llm' },
-                workers: [{ name: 'mock-llm', modules: true, scriptPath: MOCK_BUNDLE, compatibilityDate: '2026-04-01' }],
+                workers: [
+                  {
+                    name: 'mock-llm',
+                    modules: true,
+                    scriptPath: MOCK_BUNDLE,
+                    compatibilityDate: '2026-04-01',
+                  },
+                ],
               },
             }),
           ],
-          test: { name: 'gateway', include: ['test/gateway/**/*.test.ts'], setupFiles: ['test/gateway/setup.ts'] },
+          test: {
+            name: 'gateway',
+            include: ['test/gateway/**/*.test.ts'],
+            setupFiles: ['test/gateway/setup.ts'],
+          },
         },
         {
           plugins: [cloudflareTest({ wrangler: { configPath: './workers/mock-llm/wrangler.toml' } })],

@@ -25,7 +25,8 @@ import { capacitySearch, fixedRates } from './lib/workloads/throughput.mjs';
 const args = readArgs(process.argv.slice(2));
 const { profile, mock } = args;
 const started = Date.now();
-const log = (msg) => process.stdout.write(`[bench ${((Date.now() - started) / 1000).toFixed(0).padStart(4)}s] ${msg}\n`);
+const log = (msg) =>
+  process.stdout.write(`[bench ${((Date.now() - started) / 1000).toFixed(0).padStart(4)}s] ${msg}\n`);
 const workers = [];
 const failures = [];
 
@@ -38,9 +39,14 @@ setTimeout(() => {
   void shutdown(1);
 }, profile.deadlineMs).unref();
 
-const results = { meta: { date: new Date().toISOString(), mode: args.mode, machine: machine(), mock }, notes: [] };
+const results = {
+  meta: { date: new Date().toISOString(), mode: args.mode, machine: machine(), mock },
+  notes: [],
+};
 const layout = cpuLayout(profile.pin);
-results.meta.cpuLayout = layout.sut ? `Worker under test on CPU ${layout.sut}; load generator, mock and harness on CPU ${layout.rest}` : 'not pinned';
+results.meta.cpuLayout = layout.sut
+  ? `Worker under test on CPU ${layout.sut}; load generator, mock and harness on CPU ${layout.rest}`
+  : 'not pinned';
 
 log(`${args.mode} run · bundling the gateway and the mock (wrangler deploy --dry-run)`);
 const gatewayScript = bundle('wrangler.toml', 'gateway');
@@ -54,7 +60,15 @@ const floorW = await startFloor(mockW.url, { cpus: layout.sut });
 workers.push(floorW);
 const gatewayW = await startGateway(gatewayScript, { mockUrl: mockW.url, adminToken, cpus: layout.sut });
 workers.push(gatewayW);
-const noLogW = gatewayW.logQueue ? await startGateway(gatewayScript, { mockUrl: mockW.url, adminToken, logQueue: false, label: 'gateway-nolog', cpus: layout.sut }) : null;
+const noLogW = gatewayW.logQueue
+  ? await startGateway(gatewayScript, {
+      mockUrl: mockW.url,
+      adminToken,
+      logQueue: false,
+      label: 'gateway-nolog',
+      cpus: layout.sut,
+    })
+  : null;
 if (noLogW) workers.push(noLogW);
 else results.notes.push('wrangler.toml binds no log queue: the logging on/off scenario was skipped.');
 results.meta.gatewayBindings = gatewayW.bindings;
@@ -73,14 +87,36 @@ results.meta.loadgen = loadgen.name;
 if (loadgen.note) results.notes.push(loadgen.note);
 const ctx = { loadgen, log };
 
-const direct = target('direct', { label: 'direct to mock', url: mockW.url, key: 'mock-key', model: 'mock-small', pid: mockW.pid });
-const floor = target('floor', { label: 'floor (pass-through Worker)', url: floorW.url, key: 'mock-key', model: 'mock-small', pid: floorW.pid });
-const edgeway = target('edgeway', { label: 'Edgeway', url: gatewayW.url, key: keys.plain, model: 'mock/mock-small', pid: gatewayW.pid });
+const direct = target('direct', {
+  label: 'direct to mock',
+  url: mockW.url,
+  key: 'mock-key',
+  model: 'mock-small',
+  pid: mockW.pid,
+});
+const floor = target('floor', {
+  label: 'floor (pass-through Worker)',
+  url: floorW.url,
+  key: 'mock-key',
+  model: 'mock-small',
+  pid: floorW.pid,
+});
+const edgeway = target('edgeway', {
+  label: 'Edgeway',
+  url: gatewayW.url,
+  key: keys.plain,
+  model: 'mock/mock-small',
+  pid: gatewayW.pid,
+});
 const targets = [direct, floor, edgeway];
 
 // Fail loudly and early if any target cannot answer one request.
 for (const t of targets) {
-  const res = await fetch(`${t.url}/v1/chat/completions`, { method: 'POST', headers: { authorization: `Bearer ${t.key}`, 'content-type': 'application/json' }, body: chatBody(t, mock) });
+  const res = await fetch(`${t.url}/v1/chat/completions`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${t.key}`, 'content-type': 'application/json' },
+    body: chatBody(t, mock),
+  });
   const text = await res.text();
   if (res.status !== 200) {
     console.error(`bench: ${t.label} answered ${res.status}: ${text.slice(0, 500)}`);
@@ -101,26 +137,54 @@ async function workload(name, fn) {
     log(`${name} FAILED: ${err.message}`);
   }
   dead = workers.find((w) => !alive(w.pid)) ?? null;
-  if (dead) failures.push(`${dead.name}'s workerd process exited during ${name}; later workloads were skipped. Its last output:\n${dead.output().slice(-2000)}`);
+  if (dead)
+    failures.push(
+      `${dead.name}'s workerd process exited during ${name}; later workloads were skipped. Its last output:\n${dead.output().slice(-2000)}`,
+    );
 }
 
 await workload('latency', () => latencyWorkload(ctx, targets, { ...profile.latency, ...mock }));
-await workload('rates', () => fixedRates(ctx, targets, { ...profile.fixedRates, ...mock, mockPid: mockW.pid }));
-if (profile.capacity) await workload('capacity', () => capacitySearch(ctx, targets, { ...profile.capacity, ...mock, mockPid: mockW.pid }));
+await workload('rates', () =>
+  fixedRates(ctx, targets, { ...profile.fixedRates, ...mock, mockPid: mockW.pid }),
+);
+if (profile.capacity)
+  await workload('capacity', () =>
+    capacitySearch(ctx, targets, { ...profile.capacity, ...mock, mockPid: mockW.pid }),
+  );
 await workload('streams', async () => {
   const low = await streamLatency(ctx, targets, { ...profile.streamLatency, latencyMs: mock.latencyMs });
   const expected = Object.fromEntries(targets.map((t) => [t.name, low.perTarget[t.name].expectedEvents]));
-  const concurrency = await streamConcurrency(ctx, targets, { ...profile.streamConcurrency, latencyMs: mock.latencyMs, expected, mockPid: mockW.pid });
+  const concurrency = await streamConcurrency(ctx, targets, {
+    ...profile.streamConcurrency,
+    latencyMs: mock.latencyMs,
+    expected,
+    mockPid: mockW.pid,
+  });
   return { low, concurrency };
 });
 // A second gateway with the inspector enabled: JS heap probes for the memory workload, CPU profiles.
 let inspect = null;
 async function inspectedGateway() {
   if (!inspect) {
-    const worker = await startGateway(gatewayScript, { mockUrl: mockW.url, adminToken, label: 'gateway-inspect', cpus: layout.sut, extra: { inspectorPort: 0 } });
+    const worker = await startGateway(gatewayScript, {
+      mockUrl: mockW.url,
+      adminToken,
+      label: 'gateway-inspect',
+      cpus: layout.sut,
+      extra: { inspectorPort: 0 },
+    });
     workers.push(worker);
     const k = await seedKeys(worker, adminToken, { plain: {} });
-    inspect = { worker, t: target('edgeway', { label: 'Edgeway (inspector on)', url: worker.url, key: k.plain, model: 'mock/mock-small', pid: worker.pid }) };
+    inspect = {
+      worker,
+      t: target('edgeway', {
+        label: 'Edgeway (inspector on)',
+        url: worker.url,
+        key: k.plain,
+        model: 'mock/mock-small',
+        pid: worker.pid,
+      }),
+    };
   }
   return inspect;
 }
@@ -139,14 +203,28 @@ await workload('scenarios', () => {
     limits: { ...edgeway, key: keys.limits },
     exact: { ...edgeway, key: keys.exact },
     semantic: { ...edgeway, key: keys.semantic },
-    noLog: noLogW ? target('edgeway-nolog', { url: noLogW.url, key: noLogKeys.plain, model: 'mock/mock-small', pid: noLogW.pid }) : null,
+    noLog: noLogW
+      ? target('edgeway-nolog', {
+          url: noLogW.url,
+          key: noLogKeys.plain,
+          model: 'mock/mock-small',
+          pid: noLogW.pid,
+        })
+      : null,
   };
   const list = scenarioList(scenarioTargets, { ...mock, requests: profile.scenarios.requests });
   return scenariosWorkload(ctx, list, profile.scenarios);
 });
 await workload('profile', async () => {
   const { worker, t } = await inspectedGateway();
-  return profileWorkload(ctx, { worker, t, script: gatewayScript, ...profile.profile, ...mock, stream: profile.streamLatency }).catch((err) => {
+  return profileWorkload(ctx, {
+    worker,
+    t,
+    script: gatewayScript,
+    ...profile.profile,
+    ...mock,
+    stream: profile.streamLatency,
+  }).catch((err) => {
     if (err.code !== 'ERR_MODULE_NOT_FOUND') throw err;
     results.notes.push('Profiling skipped: the `ws` package (a Miniflare dependency) is not installed.');
     return undefined;
@@ -156,12 +234,19 @@ results.meta.loadAverageAfter = machine().loadAverage;
 results.meta.seconds = Math.round((Date.now() - started) / 1000);
 
 // Harness integrity: these break only when the bench or the gateway is broken.
-for (const [name, t] of Object.entries(results.latency?.perTarget ?? {})) if (t.errors) failures.push(`latency: ${t.errors} failed requests at concurrency 1 against ${name}`);
-for (const [name, t] of Object.entries(results.streams?.low.perTarget ?? {})) if (t.incomplete) failures.push(`streams: ${t.incomplete} incomplete streams at low concurrency against ${name}`);
+for (const [name, t] of Object.entries(results.latency?.perTarget ?? {}))
+  if (t.errors) failures.push(`latency: ${t.errors} failed requests at concurrency 1 against ${name}`);
+for (const [name, t] of Object.entries(results.streams?.low.perTarget ?? {}))
+  if (t.incomplete)
+    failures.push(`streams: ${t.incomplete} incomplete streams at low concurrency against ${name}`);
 for (const s of results.scenarios ?? []) {
   if (s.errors) failures.push(`scenario ${s.name}: ${s.errors} failed requests`);
-  if (s.name === 'exact-hit' && !s.engaged) failures.push('scenario exact-hit: repeated requests were not served from the exact cache');
-  if (!s.engaged && s.name !== 'exact-hit') results.notes.push(`Scenario "${s.label}" did not engage (headers seen: ${JSON.stringify(s.headerCounts)}); it is listed but not a cost.`);
+  if (s.name === 'exact-hit' && !s.engaged)
+    failures.push('scenario exact-hit: repeated requests were not served from the exact cache');
+  if (!s.engaged && s.name !== 'exact-hit')
+    results.notes.push(
+      `Scenario "${s.label}" did not engage (headers seen: ${JSON.stringify(s.headerCounts)}); it is listed but not a cost.`,
+    );
 }
 results.failures = failures;
 
@@ -175,6 +260,7 @@ process.stdout.write(`\n${summaryTable(results)}\n`);
 log(`report: ${stem}.md (+ .json, .svg)`);
 if (failures.length) {
   console.error(`\nbench: the harness found ${failures.length} problem(s):\n- ${failures.join('\n- ')}`);
-  for (const w of workers) if (w.output().trim()) console.error(`--- ${w.name} output (tail) ---\n${w.output().slice(-3000)}`);
+  for (const w of workers)
+    if (w.output().trim()) console.error(`--- ${w.name} output (tail) ---\n${w.output().slice(-3000)}`);
 }
 await shutdown(failures.length ? 1 : 0);

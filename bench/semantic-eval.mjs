@@ -66,11 +66,18 @@ async function loadGatewayCode() {
 function chooseEmbedder(gw) {
   if (args.embedder === 'local') return gw.localEmbedder();
   if (args.embedder === 'openai') {
-    if (!args.url || !args.model) throw new Error('--embedder openai needs --url <base> and --model <id> (and --key if the route wants one)');
+    if (!args.url || !args.model)
+      throw new Error(
+        '--embedder openai needs --url <base> and --model <id> (and --key if the route wants one)',
+      );
     const url = `${args.url.replace(/\/+$/, '')}/embeddings`;
     const adapter = {
       id: 'eval',
-      prepare: () => ({ url, headers: new Headers({ 'content-type': 'application/json', authorization: `Bearer ${args.key}` }), format: 'openai' }),
+      prepare: () => ({
+        url,
+        headers: new Headers({ 'content-type': 'application/json', authorization: `Bearer ${args.key}` }),
+        format: 'openai',
+      }),
       fetch: (request) => fetch(request),
     };
     return gw.openAiEmbedder({ adapter, model: args.model, timeoutMs: 120_000 });
@@ -96,7 +103,14 @@ async function readPairs() {
 
 /** The text the cache would embed for a question asked alone at temperature 0. */
 function cacheText(gw, question) {
-  const request = { endpoint: 'chat', body: { model: 'eval/model', messages: [{ role: 'user', content: question }], temperature: 0 }, model: 'eval/model', stream: false, clientWantsUsage: false, maxOutputTokens: null };
+  const request = {
+    endpoint: 'chat',
+    body: { model: 'eval/model', messages: [{ role: 'user', content: question }], temperature: 0 },
+    model: 'eval/model',
+    stream: false,
+    clientWantsUsage: false,
+    maxOutputTokens: null,
+  };
   const decision = gw.semanticEligibility(request, { semantic: true });
   return decision.eligible ? decision.text : null;
 }
@@ -129,7 +143,8 @@ function safeThreshold(dupScores, nonScores) {
   const allowed = Math.ceil(FALSE_HIT_BUDGET * sorted.length) - 1;
   const boundary = sorted[Math.max(0, allowed)] ?? 0;
   const t = (Math.floor(boundary * 1000) + 1) / 1000;
-  if (t > 1 || rate(nonScores, t) >= FALSE_HIT_BUDGET) return { threshold: null, falseHitRate: null, duplicateHitRate: null };
+  if (t > 1 || rate(nonScores, t) >= FALSE_HIT_BUDGET)
+    return { threshold: null, falseHitRate: null, duplicateHitRate: null };
   return { threshold: t, falseHitRate: rate(nonScores, t), duplicateHitRate: rate(dupScores, t) };
 }
 
@@ -137,7 +152,9 @@ function safeThreshold(dupScores, nonScores) {
 function auc(dupScores, nonScores) {
   const all = [...dupScores.map((s) => [s, 1]), ...nonScores.map((s) => [s, 0])].sort((x, y) => x[0] - y[0]);
   let rankSum = 0;
-  all.forEach(([, label], i) => { if (label) rankSum += i + 1; });
+  all.forEach(([, label], i) => {
+    if (label) rankSum += i + 1;
+  });
   const n1 = dupScores.length;
   const n0 = nonScores.length;
   return n1 && n0 ? (rankSum - (n1 * (n1 + 1)) / 2) / (n1 * n0) : 0;
@@ -152,13 +169,22 @@ async function main() {
   const items = pairs.map((p) => ({ a: cacheText(gw, p.a), b: cacheText(gw, p.b), duplicate: p.duplicate }));
   const usable = items.filter((p) => p.a !== null && p.b !== null);
   const started = performance.now();
-  const vectors = await embedAll(gw, embedder, usable.flatMap((p) => [p.a, p.b]));
+  const vectors = await embedAll(
+    gw,
+    embedder,
+    usable.flatMap((p) => [p.a, p.b]),
+  );
   const embedMs = performance.now() - started;
   const dupScores = [];
   const nonScores = [];
-  for (const p of usable) (p.duplicate ? dupScores : nonScores).push(gw.dot(vectors.get(p.a), vectors.get(p.b)));
+  for (const p of usable)
+    (p.duplicate ? dupScores : nonScores).push(gw.dot(vectors.get(p.a), vectors.get(p.b)));
 
-  const rows = THRESHOLDS.map((t) => ({ threshold: t, duplicateHitRate: rate(dupScores, t), falseHitRate: rate(nonScores, t) }));
+  const rows = THRESHOLDS.map((t) => ({
+    threshold: t,
+    duplicateHitRate: rate(dupScores, t),
+    falseHitRate: rate(nonScores, t),
+  }));
   const safe = safeThreshold(dupScores, nonScores);
   const report = {
     embedder: embedder.id,

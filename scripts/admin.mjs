@@ -28,7 +28,9 @@ const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 function adminToken() {
   if (process.env.ADMIN_TOKEN) return process.env.ADMIN_TOKEN;
   const file = join(ROOT, '.dev.vars');
-  const match = existsSync(file) ? /^ADMIN_TOKEN\s*=\s*"?([^"\n]+)"?\s*$/m.exec(readFileSync(file, 'utf8')) : null;
+  const match = existsSync(file)
+    ? /^ADMIN_TOKEN\s*=\s*"?([^"\n]+)"?\s*$/m.exec(readFileSync(file, 'utf8'))
+    : null;
   if (match) return match[1];
   fail('ADMIN_TOKEN is not set and .dev.vars has none (run `npm run dev` once, or export ADMIN_TOKEN).');
 }
@@ -44,7 +46,10 @@ async function call(method, path, body) {
   try {
     res = await fetch(`${base}/admin${path}`, {
       method,
-      headers: { authorization: `Bearer ${adminToken()}`, ...(body ? { 'content-type': 'application/json' } : {}) },
+      headers: {
+        authorization: `Bearer ${adminToken()}`,
+        ...(body ? { 'content-type': 'application/json' } : {}),
+      },
       body: body ? JSON.stringify(body) : undefined,
     });
   } catch (err) {
@@ -64,7 +69,10 @@ async function listAll(path) {
   let cursor = null;
   do {
     const sep = path.includes('?') ? '&' : '?';
-    const page = await call('GET', `${path}${sep}limit=100${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`);
+    const page = await call(
+      'GET',
+      `${path}${sep}limit=100${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`,
+    );
     items.push(...page.data);
     cursor = page.next_cursor;
   } while (cursor);
@@ -77,20 +85,35 @@ function table(rows, columns) {
   if (!rows.length) return console.log('(none)');
   const cells = rows.map((r) => columns.map(([, get]) => String(get(r))));
   const widths = columns.map(([head], i) => Math.max(head.length, ...cells.map((c) => c[i].length)));
-  const line = (values) => values.map((v, i) => v.padEnd(widths[i])).join('  ').trimEnd();
+  const line = (values) =>
+    values
+      .map((v, i) => v.padEnd(widths[i]))
+      .join('  ')
+      .trimEnd();
   console.log(line(columns.map(([head]) => head)));
   for (const c of cells) console.log(line(c));
 }
 
-const TENANT_COLUMNS = [['ID', (t) => t.id], ['NAME', (t) => t.name], ['STATUS', (t) => t.status], ['CREATED', (t) => time(t.created_at)]];
+const TENANT_COLUMNS = [
+  ['ID', (t) => t.id],
+  ['NAME', (t) => t.name],
+  ['STATUS', (t) => t.status],
+  ['CREATED', (t) => time(t.created_at)],
+];
 const KEY_COLUMNS = [
-  ['ID', (k) => k.id], ['NAME', (k) => k.name || '-'], ['HINT', (k) => k.hint], ['STATUS', (k) => k.status],
-  ['MODELS', (k) => (k.models ? k.models.join(',') : 'all')], ['EXPIRES', (k) => time(k.expires_at)], ['LAST USED', (k) => time(k.last_used_at)],
+  ['ID', (k) => k.id],
+  ['NAME', (k) => k.name || '-'],
+  ['HINT', (k) => k.hint],
+  ['STATUS', (k) => k.status],
+  ['MODELS', (k) => (k.models ? k.models.join(',') : 'all')],
+  ['EXPIRES', (k) => time(k.expires_at)],
+  ['LAST USED', (k) => time(k.last_used_at)],
 ];
 
 function printSecret(key, verb) {
   console.log(`${verb} key ${key.id} for tenant ${key.tenant_id}.`);
-  if (key.grace_expires_at) console.log(`The previous secret keeps working until ${time(key.grace_expires_at)}.`);
+  if (key.grace_expires_at)
+    console.log(`The previous secret keeps working until ${time(key.grace_expires_at)}.`);
   console.log(`\n  ${key.key}\n\nThis secret is shown once; store it now.`);
 }
 
@@ -99,8 +122,13 @@ function parseCommandLine() {
     return parseArgs({
       allowPositionals: true,
       options: {
-        name: { type: 'string' }, models: { type: 'string' }, expires: { type: 'string' }, grace: { type: 'string' },
-        status: { type: 'string' }, json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' },
+        name: { type: 'string' },
+        models: { type: 'string' },
+        expires: { type: 'string' },
+        grace: { type: 'string' },
+        status: { type: 'string' },
+        json: { type: 'boolean' },
+        help: { type: 'boolean', short: 'h' },
       },
     });
   } catch (err) {
@@ -121,22 +149,34 @@ if (opts.help || !resource) {
 
 switch (`${resource} ${action}`) {
   case 'tenants create':
-    show(await call('POST', '/tenants', { name: need('name') }), (t) => console.log(`Created tenant ${t.id} (${t.name}).`));
+    show(await call('POST', '/tenants', { name: need('name') }), (t) =>
+      console.log(`Created tenant ${t.id} (${t.name}).`),
+    );
     break;
   case 'tenants list':
-    show(await listAll(`/tenants${statusQuery ? `?${statusQuery}` : ''}`), (rows) => table(rows, TENANT_COLUMNS));
+    show(await listAll(`/tenants${statusQuery ? `?${statusQuery}` : ''}`), (rows) =>
+      table(rows, TENANT_COLUMNS),
+    );
     break;
   case 'tenants get':
-    show(await call('GET', `/tenants/${encodeURIComponent(need('tenant_id'))}`), (t) => console.log(JSON.stringify(t, null, 2)));
+    show(await call('GET', `/tenants/${encodeURIComponent(need('tenant_id'))}`), (t) =>
+      console.log(JSON.stringify(t, null, 2)),
+    );
     break;
   case 'tenants disable':
   case 'tenants enable':
-    show(await call('POST', `/tenants/${encodeURIComponent(need('tenant_id'))}/${action}`), (t) => console.log(`Tenant ${t.id} is now ${t.status}.`));
+    show(await call('POST', `/tenants/${encodeURIComponent(need('tenant_id'))}/${action}`), (t) =>
+      console.log(`Tenant ${t.id} is now ${t.status}.`),
+    );
     break;
   case 'keys create': {
     const body = { tenant_id: need('tenant_id') };
     if (opts.name !== undefined) body.name = opts.name;
-    if (opts.models !== undefined) body.models = opts.models.split(',').map((m) => m.trim()).filter(Boolean);
+    if (opts.models !== undefined)
+      body.models = opts.models
+        .split(',')
+        .map((m) => m.trim())
+        .filter(Boolean);
     if (opts.expires !== undefined) {
       body.expires_at = Date.parse(opts.expires);
       if (Number.isNaN(body.expires_at)) fail(`--expires: not a date: ${opts.expires}`);
@@ -145,19 +185,36 @@ switch (`${resource} ${action}`) {
     break;
   }
   case 'keys list':
-    show(await listAll(`/keys?tenant_id=${encodeURIComponent(need('tenant_id'))}${statusQuery ? `&${statusQuery}` : ''}`), (rows) => table(rows, KEY_COLUMNS));
+    show(
+      await listAll(
+        `/keys?tenant_id=${encodeURIComponent(need('tenant_id'))}${statusQuery ? `&${statusQuery}` : ''}`,
+      ),
+      (rows) => table(rows, KEY_COLUMNS),
+    );
     break;
   case 'keys get':
-    show(await call('GET', `/keys/${encodeURIComponent(need('key_id'))}`), (k) => console.log(JSON.stringify(k, null, 2)));
+    show(await call('GET', `/keys/${encodeURIComponent(need('key_id'))}`), (k) =>
+      console.log(JSON.stringify(k, null, 2)),
+    );
     break;
   case 'keys rotate': {
     const grace = opts.grace === undefined ? undefined : Number(opts.grace);
-    if (grace !== undefined && !Number.isInteger(grace)) fail(`--grace: expected whole seconds, got ${opts.grace}`);
-    show(await call('POST', `/keys/${encodeURIComponent(need('key_id'))}/rotate`, grace === undefined ? {} : { grace_seconds: grace }), (k) => printSecret(k, 'Rotated'));
+    if (grace !== undefined && !Number.isInteger(grace))
+      fail(`--grace: expected whole seconds, got ${opts.grace}`);
+    show(
+      await call(
+        'POST',
+        `/keys/${encodeURIComponent(need('key_id'))}/rotate`,
+        grace === undefined ? {} : { grace_seconds: grace },
+      ),
+      (k) => printSecret(k, 'Rotated'),
+    );
     break;
   }
   case 'keys revoke':
-    show(await call('DELETE', `/keys/${encodeURIComponent(need('key_id'))}`), (k) => console.log(`Revoked key ${k.id} (${k.hint}).`));
+    show(await call('DELETE', `/keys/${encodeURIComponent(need('key_id'))}`), (k) =>
+      console.log(`Revoked key ${k.id} (${k.hint}).`),
+    );
     break;
   default:
     fail(`unknown command: ${positionals.join(' ')}\n\n${USAGE}`);

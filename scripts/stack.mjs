@@ -17,12 +17,23 @@ export function ensureDevVars(file = join(ROOT, '.dev.vars')) {
   if (match) return { adminToken: match[1], created: false };
   const adminToken = `ewadm_${randomBytes(24).toString('base64url')}`;
   const prefix = existing && !existing.endsWith('\n') ? `${existing}\n` : existing;
-  writeFileSync(file, `${prefix}# Local secrets for wrangler dev (git-ignored).\nADMIN_TOKEN="${adminToken}"\n`, { mode: 0o600 });
+  writeFileSync(
+    file,
+    `${prefix}# Local secrets for wrangler dev (git-ignored).\nADMIN_TOKEN="${adminToken}"\n`,
+    { mode: 0o600 },
+  );
   return { adminToken, created: true };
 }
 
 export function migrate(persistTo) {
-  const args = ['d1', 'migrations', 'apply', 'DB', '--local', ...(persistTo ? ['--persist-to', persistTo] : [])];
+  const args = [
+    'd1',
+    'migrations',
+    'apply',
+    'DB',
+    '--local',
+    ...(persistTo ? ['--persist-to', persistTo] : []),
+  ];
   const run = spawnSync(WRANGLER, args, { cwd: ROOT, encoding: 'utf8', env: { ...process.env, CI: 'true' } });
   if (run.status !== 0) throw new Error(`D1 migrations failed:\n${run.stdout}\n${run.stderr}`);
 }
@@ -64,16 +75,33 @@ async function waitFor(url, proc, timeoutMs) {
  * Starts mock LLM and gateway. Returns their URLs and a stop() that ends both.
  * `vars` are passed to the gateway as --var (e.g. ADMIN_TOKEN for tests).
  */
-export async function startStack({ port = 8787, mockPort = 8788, persistTo, vars = {}, quiet = false, timeoutMs = 90_000 } = {}) {
+export async function startStack({
+  port = 8787,
+  mockPort = 8788,
+  persistTo,
+  vars = {},
+  quiet = false,
+  timeoutMs = 90_000,
+} = {}) {
   const ip = '127.0.0.1';
   const common = ['--ip', ip, '--show-interactive-dev-session=false', '--inspector-port', '0'];
-  const mock = startWrangler(['-c', 'workers/mock-llm/wrangler.toml', '--port', String(mockPort), ...common], 'mock-llm', { quiet });
+  const mock = startWrangler(
+    ['-c', 'workers/mock-llm/wrangler.toml', '--port', String(mockPort), ...common],
+    'mock-llm',
+    { quiet },
+  );
   const gatewayVars = { MOCK_LLM_URL: `http://${ip}:${mockPort}/v1`, ...vars };
-  const gateway = startWrangler([
-    '--port', String(port), ...common,
-    ...(persistTo ? ['--persist-to', persistTo] : []),
-    ...Object.entries(gatewayVars).flatMap(([k, v]) => ['--var', `${k}:${v}`]),
-  ], 'gateway', { quiet });
+  const gateway = startWrangler(
+    [
+      '--port',
+      String(port),
+      ...common,
+      ...(persistTo ? ['--persist-to', persistTo] : []),
+      ...Object.entries(gatewayVars).flatMap(([k, v]) => ['--var', `${k}:${v}`]),
+    ],
+    'gateway',
+    { quiet },
+  );
   const stop = () => {
     for (const p of [gateway, mock]) {
       try {
@@ -84,7 +112,10 @@ export async function startStack({ port = 8787, mockPort = 8788, persistTo, vars
     }
   };
   try {
-    await Promise.all([waitFor(`http://${ip}:${mockPort}/v1/models`, mock, timeoutMs), waitFor(`http://${ip}:${port}/healthz`, gateway, timeoutMs)]);
+    await Promise.all([
+      waitFor(`http://${ip}:${mockPort}/v1/models`, mock, timeoutMs),
+      waitFor(`http://${ip}:${port}/healthz`, gateway, timeoutMs),
+    ]);
   } catch (err) {
     stop();
     throw err;

@@ -10,7 +10,10 @@ import { models, proxy } from './pipeline/proxy';
 
 function methodNotAllowed(allow: string) {
   return () => {
-    throw new GatewayError(405, `Method not allowed. Use ${allow}.`, { code: 'method_not_allowed', headers: { allow } });
+    throw new GatewayError(405, `Method not allowed. Use ${allow}.`, {
+      code: 'method_not_allowed',
+      headers: { allow },
+    });
   };
 }
 
@@ -24,7 +27,10 @@ export function createApp(options: AppOptions = {}) {
 
   app.route('/admin', createAdminApp());
   // The dashboard reads and writes only through the admin API, via this same app.
-  app.route('/dashboard', createDashboard((req, env, ctx) => app.fetch(req, env, ctx)));
+  app.route(
+    '/dashboard',
+    createDashboard((req, env, ctx) => app.fetch(req, env, ctx)),
+  );
 
   // The pipeline (src/pipeline/proxy.ts) authenticates inside each route, so unknown paths answer 404 before any key check.
   app.post('/v1/chat/completions', proxy('chat'));
@@ -36,7 +42,12 @@ export function createApp(options: AppOptions = {}) {
   app.all('/v1/messages', methodNotAllowed('POST'));
   app.all('/v1/models', methodNotAllowed('GET'));
 
-  app.notFound((c) => errorResponse(new GatewayError(404, `Unknown route: ${c.req.method} ${c.req.path}`, { code: 'unknown_route' }), shapeForPath(c.req.path)));
+  app.notFound((c) =>
+    errorResponse(
+      new GatewayError(404, `Unknown route: ${c.req.method} ${c.req.path}`, { code: 'unknown_route' }),
+      shapeForPath(c.req.path),
+    ),
+  );
 
   app.onError((err, c) => {
     if (err instanceof GatewayError) return errorResponse(err, shapeForPath(c.req.path));

@@ -44,7 +44,11 @@ export function getDeps(env: Bindings): Deps {
       config: readConfig(env),
       providers,
       keys: new TieredKeyStore(env.KV_KEYS, d1KeyLoader(env.DB)),
-      limiter: durableLimiter({ objectFor: limiterObjects(env.LIMITER), prices, config: readLimitsConfig(env) }),
+      limiter: durableLimiter({
+        objectFor: limiterObjects(env.LIMITER),
+        prices,
+        config: readLimitsConfig(env),
+      }),
       logs: chooseSink(env.LOG_SINK, env.LOG_QUEUE),
       tenants: new D1TenantStore(env.DB),
       apiKeys: new D1KeyAdminStore(env.DB),

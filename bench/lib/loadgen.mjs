@@ -21,8 +21,13 @@ function newestSource() {
 export function buildGoLoadgen() {
   if (existsSync(BINARY) && statSync(BINARY).mtimeMs >= newestSource()) return { path: BINARY };
   const go = spawnSync('go', ['version'], { encoding: 'utf8' });
-  if (go.status !== 0) return { path: null, reason: 'no Go toolchain on PATH (install Go ≥ 1.22 for the full-rate generator)' };
-  const build = spawnSync('go', ['build', '-o', BINARY, '.'], { cwd: SOURCE, encoding: 'utf8', env: { ...process.env, CGO_ENABLED: '0', GOFLAGS: '-mod=mod' } });
+  if (go.status !== 0)
+    return { path: null, reason: 'no Go toolchain on PATH (install Go ≥ 1.22 for the full-rate generator)' };
+  const build = spawnSync('go', ['build', '-o', BINARY, '.'], {
+    cwd: SOURCE,
+    encoding: 'utf8',
+    env: { ...process.env, CGO_ENABLED: '0', GOFLAGS: '-mod=mod' },
+  });
   if (build.status !== 0) return { path: null, reason: `go build failed: ${build.stderr.trim()}` };
   return { path: BINARY, built: true };
 }
@@ -31,8 +36,17 @@ export function buildGoLoadgen() {
 export function createLoadgen({ prefer = 'go', cpus = null } = {}) {
   if (prefer === 'go') {
     const go = buildGoLoadgen();
-    if (go.path) return { name: 'go', note: go.built ? 'built bench/loadgen' : null, run: (job) => runGo(go.path, job, cpus) };
-    return { name: 'node', note: `Go generator unavailable: ${go.reason}; using the Node generator`, run: runNodeJob };
+    if (go.path)
+      return {
+        name: 'go',
+        note: go.built ? 'built bench/loadgen' : null,
+        run: (job) => runGo(go.path, job, cpus),
+      };
+    return {
+      name: 'node',
+      note: `Go generator unavailable: ${go.reason}; using the Node generator`,
+      run: runNodeJob,
+    };
   }
   return { name: 'node', note: null, run: runNodeJob };
 }

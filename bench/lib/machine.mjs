@@ -15,8 +15,15 @@ function version(pkg) {
 
 function git() {
   try {
-    const commit = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: ROOT, encoding: 'utf8' }).trim();
-    const dirty = execFileSync('git', ['status', '--porcelain', '--untracked-files=no', 'src', 'wrangler.toml'], { cwd: ROOT, encoding: 'utf8' }).trim() !== '';
+    const commit = execFileSync('git', ['rev-parse', '--short', 'HEAD'], {
+      cwd: ROOT,
+      encoding: 'utf8',
+    }).trim();
+    const dirty =
+      execFileSync('git', ['status', '--porcelain', '--untracked-files=no', 'src', 'wrangler.toml'], {
+        cwd: ROOT,
+        encoding: 'utf8',
+      }).trim() !== '';
     return `${commit}${dirty ? '+dirty' : ''}`;
   } catch {
     return null;

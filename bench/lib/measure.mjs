@@ -29,7 +29,11 @@ const perRequest = (cpu, n) => (cpu === null || n === 0 ? null : cpu / n);
 
 /** Closed loop at `concurrency` (1 for the added-latency numbers). */
 export async function closedRun(ctx, t, body, { requests, concurrency = 1 }) {
-  const { result, cpu, memory } = await accounted(ctx, [t.pid], chatJob(t, body, { mode: 'closed', requests, concurrency }));
+  const { result, cpu, memory } = await accounted(
+    ctx,
+    [t.pid],
+    chatJob(t, body, { mode: 'closed', requests, concurrency }),
+  );
   const ok = okLatenciesMs(result);
   return {
     latencyMs: summarize(ok),
@@ -39,7 +43,9 @@ export async function closedRun(ctx, t, body, { requests, concurrency = 1 }) {
     cpuMsPerRequest: perRequest(cpu[0], result.samples.status.length),
     rssPeakMiB: memory?.peak ?? null,
     headerCounts: result.header_counts,
-    overheadHeaderMs: result.header_values['x-edgeway-overhead-ms'] ? summarize(result.header_values['x-edgeway-overhead-ms']) : null,
+    overheadHeaderMs: result.header_values['x-edgeway-overhead-ms']
+      ? summarize(result.header_values['x-edgeway-overhead-ms'])
+      : null,
   };
 }
 
@@ -56,7 +62,13 @@ export function warmUp(ctx, t, body, requests) {
  */
 export async function openRun(ctx, t, body, { rate, durationMs, warmupMs, extraPids = [] }) {
   const pids = [t.pid, ...extraPids];
-  const job = chatJob(t, body, { mode: 'open', rate, duration_ms: durationMs, timeout_ms: 2000, max_in_flight: 1000 });
+  const job = chatJob(t, body, {
+    mode: 'open',
+    rate,
+    duration_ms: durationMs,
+    timeout_ms: 2000,
+    max_in_flight: 1000,
+  });
   const { result, cpu, memory } = await accounted(ctx, pids, job);
   const run = analyzeOpenLoop({ samples: result.samples, rate, durationMs, warmupMs });
   const n = result.samples.status.length;
@@ -72,8 +84,20 @@ export async function openRun(ctx, t, body, { rate, durationMs, warmupMs, extraP
 }
 
 /** `streams` SSE requests started evenly over `rampMs`; returns per-stream results and the target's peak RSS. */
-export async function streamRun(ctx, t, body, { streams, rampMs, gaps = true, readBps = 0, timeoutMs = 60_000 }) {
-  const job = chatJob(t, body, { mode: 'stream', streams, ramp_ms: rampMs, gaps, read_bps: Math.round(readBps), timeout_ms: timeoutMs });
+export async function streamRun(
+  ctx,
+  t,
+  body,
+  { streams, rampMs, gaps = true, readBps = 0, timeoutMs = 60_000 },
+) {
+  const job = chatJob(t, body, {
+    mode: 'stream',
+    streams,
+    ramp_ms: rampMs,
+    gaps,
+    read_bps: Math.round(readBps),
+    timeout_ms: timeoutMs,
+  });
   const { result, cpu, memory } = await accounted(ctx, [t.pid], job);
   return { streams: result.streams, cpuMs: cpu[0], memory };
 }
@@ -89,7 +113,9 @@ export async function settle(pids, { idlePct = 5, maxMs = 20_000 } = {}) {
   for (;;) {
     const before = pids.map(cpuMs);
     await new Promise((r) => setTimeout(r, 250));
-    const busy = pids.some((pid, i) => before[i] !== null && ((cpuMs(pid) - before[i]) / 250) * 100 >= idlePct);
+    const busy = pids.some(
+      (pid, i) => before[i] !== null && ((cpuMs(pid) - before[i]) / 250) * 100 >= idlePct,
+    );
     if (!busy || Date.now() - started >= maxMs) return Date.now() - started;
   }
 }

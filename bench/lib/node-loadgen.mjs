@@ -11,7 +11,15 @@ const now = () => performance.now();
 const sleep = (ms) => new Promise((r) => setTimeout(r, Math.max(0, ms)));
 
 function newResult() {
-  return { samples: { start_us: [], lat_us: [], status: [] }, errors: {}, header_counts: {}, header_values: {}, wall_ms: 0, max_lag_us: 0, client_cpu_ms: 0 };
+  return {
+    samples: { start_us: [], lat_us: [], status: [] },
+    errors: {},
+    header_counts: {},
+    header_values: {},
+    wall_ms: 0,
+    max_lag_us: 0,
+    client_cpu_ms: 0,
+  };
 }
 
 /** Request i (body: bodies[i % n] or body); resolves { status, headers, err } after the last byte, calling onData per chunk. */
@@ -21,14 +29,23 @@ function send(agent, job, i, onData) {
     const text = job.bodies?.length ? job.bodies[i % job.bodies.length] : job.body;
     const body = text ? Buffer.from(text) : null;
     const req = http.request(
-      { agent, method: body ? 'POST' : 'GET', host: url.hostname, port: url.port, path: url.pathname + url.search, headers: { ...job.headers, ...(body ? { 'content-length': body.length } : {}) } },
+      {
+        agent,
+        method: body ? 'POST' : 'GET',
+        host: url.hostname,
+        port: url.port,
+        path: url.pathname + url.search,
+        headers: { ...job.headers, ...(body ? { 'content-length': body.length } : {}) },
+      },
       (res) => {
         res.on('data', (chunk) => onData?.(chunk));
         res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, err: null }));
         res.on('error', (e) => resolve({ status: 0, headers: null, err: e }));
       },
     );
-    req.setTimeout(job.timeout_ms ?? 10_000, () => req.destroy(Object.assign(new Error('timeout'), { code: 'timeout' })));
+    req.setTimeout(job.timeout_ms ?? 10_000, () =>
+      req.destroy(Object.assign(new Error('timeout'), { code: 'timeout' })),
+    );
     req.on('error', (e) => resolve({ status: 0, headers: null, err: e }));
     req.end(body ?? undefined);
   });
@@ -38,7 +55,13 @@ function record(result, job, startUs, latUs, { status, headers, err }) {
   result.samples.start_us.push(Math.round(startUs));
   result.samples.lat_us.push(Math.round(latUs));
   result.samples.status.push(err ? 0 : status);
-  const kind = err ? (err.code === 'timeout' || err.code?.startsWith('client:') ? err.code : `transport: ${err.code ?? err.message}`) : status < 200 || status >= 300 ? `http ${status}` : '';
+  const kind = err
+    ? err.code === 'timeout' || err.code?.startsWith('client:')
+      ? err.code
+      : `transport: ${err.code ?? err.message}`
+    : status < 200 || status >= 300
+      ? `http ${status}`
+      : '';
   if (kind) result.errors[kind] = (result.errors[kind] ?? 0) + 1;
   if (!headers) return;
   for (const name of job.count_headers ?? []) {
@@ -75,7 +98,11 @@ async function open(job, agent, result, t0) {
     if (wait > 0) await sleep(wait);
     else result.max_lag_us = Math.max(result.max_lag_us, Math.round(-wait * 1000));
     if (inFlight >= (job.max_in_flight ?? 20_000)) {
-      record(result, job, dueMs * 1000, 0, { status: 0, headers: null, err: { code: 'client: too many in flight' } });
+      record(result, job, dueMs * 1000, 0, {
+        status: 0,
+        headers: null,
+        err: { code: 'client: too many in flight' },
+      });
       continue;
     }
     inFlight++;
@@ -90,7 +117,17 @@ async function open(job, agent, result, t0) {
 }
 
 async function oneStream(job, agent, t0, dueMs, i) {
-  const r = { start_us: Math.round(dueMs * 1000), status: 0, first_event_us: -1, end_us: 0, events: 0, done: false, bytes: 0, max_gap_us: 0, gaps_us: [] };
+  const r = {
+    start_us: Math.round(dueMs * 1000),
+    status: 0,
+    first_event_us: -1,
+    end_us: 0,
+    events: 0,
+    done: false,
+    bytes: 0,
+    max_gap_us: 0,
+    gaps_us: [],
+  };
   let prevNewline = false;
   let last = -1;
   let tail = '';

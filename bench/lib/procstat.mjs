@@ -96,7 +96,13 @@ export function sampleRss(pid, everyMs = 100) {
       take();
       const values = series.map(([, v]) => v);
       return values.length
-        ? { first: values[0], min: Math.min(...values), peak: Math.max(...values), last: values[values.length - 1], samples: values.length }
+        ? {
+            first: values[0],
+            min: Math.min(...values),
+            peak: Math.max(...values),
+            last: values[values.length - 1],
+            samples: values.length,
+          }
         : null;
     },
   };

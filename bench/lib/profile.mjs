@@ -59,7 +59,9 @@ export function selfTimeByModule(profile, sections, bundleUrlPart = 'index.js') 
     if (owner.has(id)) return owner.get(id);
     let cur = nodes.get(id);
     while (cur && !inBundle(cur)) cur = nodes.get(parent.get(cur.id));
-    const key = cur ? moduleGroup(sectionAt(sections, cur.callFrame.lineNumber)?.name ?? '(bundle prelude)') : null;
+    const key = cur
+      ? moduleGroup(sectionAt(sections, cur.callFrame.lineNumber)?.name ?? '(bundle prelude)')
+      : null;
     owner.set(id, key);
     return key;
   };
@@ -120,7 +122,9 @@ async function connect(url) {
   const send = (method, params = {}) =>
     new Promise((resolve, reject) => {
       const n = ++id;
-      pending.set(n, (msg) => (msg.error ? reject(new Error(`${method}: ${msg.error.message}`)) : resolve(msg.result)));
+      pending.set(n, (msg) =>
+        msg.error ? reject(new Error(`${method}: ${msg.error.message}`)) : resolve(msg.result),
+      );
       ws.send(JSON.stringify({ id: n, method, params }));
     });
   return { send, close: () => ws.close() };
@@ -148,7 +152,12 @@ export async function profileDuring(mf, workerName, scriptPath, requests, load) 
         .filter(([module]) => module !== '(idle)')
         .map(([name, ms]) => ({ name, ms, pctOfBusy: (100 * ms) / busy }))
         .sort((a, b) => b.ms - a.ms);
-    return { requests, busyMsPerRequest: busy / requests, modules: rows(totals), natives: rows(natives).slice(0, 12) };
+    return {
+      requests,
+      busyMsPerRequest: busy / requests,
+      modules: rows(totals),
+      natives: rows(natives).slice(0, 12),
+    };
   } finally {
     session.close();
   }

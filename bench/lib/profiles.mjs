@@ -18,7 +18,17 @@ export const PROFILES = {
     fixedRates: { rates: [25], durationMs: 800, warmupMs: 200, warmupRequests: 5 },
     capacity: null,
     streamLatency: { samples: 3, repeats: 1, overlap: 3, tokens: 8, paceMs: 10 },
-    streamConcurrency: { start: 8, factor: 2, precision: 0.5, maxSteps: 1, max: 8, rampMs: 100, stallFactor: 10, tokens: 8, paceMs: 10 },
+    streamConcurrency: {
+      start: 8,
+      factor: 2,
+      precision: 0.5,
+      maxSteps: 1,
+      max: 8,
+      rampMs: 100,
+      stallFactor: 10,
+      tokens: 8,
+      paceMs: 10,
+    },
     bigStream: { tokens: 2000, streams: 1, readBps: 0 },
     scenarios: { requests: 10, repeats: 1, warmup: 3 },
     profile: { requests: 30, streams: 3 },
@@ -29,9 +39,26 @@ export const PROFILES = {
     pin: 'auto',
     latency: { requests: 50, repeats: 3, warmup: 60 },
     fixedRates: { rates: [200, 600], durationMs: 1500, warmupMs: 500, warmupRequests: 20 },
-    capacity: { start: 500, factor: 2, precision: 0.3, maxSteps: 4, max: 20_000, stepMs: 1500, warmupMs: 500 },
+    capacity: {
+      start: 500,
+      factor: 2,
+      precision: 0.3,
+      maxSteps: 4,
+      max: 20_000,
+      stepMs: 1500,
+      warmupMs: 500,
+    },
     streamLatency: { samples: 4, repeats: 1, overlap: 4, ...STREAM },
-    streamConcurrency: { start: 150, factor: 2, precision: 0.5, maxSteps: 2, max: 3200, rampMs: 1000, stallFactor: 10, ...STREAM },
+    streamConcurrency: {
+      start: 150,
+      factor: 2,
+      precision: 0.5,
+      maxSteps: 2,
+      max: 3200,
+      rampMs: 1000,
+      stallFactor: 10,
+      ...STREAM,
+    },
     bigStream: { tokens: 20_000, streams: 3, readBps: 1.5 * 1048576 },
     scenarios: { requests: 30, repeats: 3, warmup: 20 },
     profile: { requests: 400, streams: 10 },
@@ -42,9 +69,26 @@ export const PROFILES = {
     pin: 'auto',
     latency: { requests: 300, repeats: 3, warmup: 200 },
     fixedRates: { rates: [100, 300, 600, 1000], durationMs: 7000, warmupMs: 1000, warmupRequests: 200 },
-    capacity: { start: 500, factor: 1.6, precision: 0.1, maxSteps: 8, max: 20_000, stepMs: 4000, warmupMs: 1000 },
+    capacity: {
+      start: 500,
+      factor: 1.6,
+      precision: 0.1,
+      maxSteps: 8,
+      max: 20_000,
+      stepMs: 4000,
+      warmupMs: 1000,
+    },
     streamLatency: { samples: 12, repeats: 3, overlap: 4, ...STREAM },
-    streamConcurrency: { start: 100, factor: 2, precision: 0.25, maxSteps: 6, max: 6400, rampMs: 1000, stallFactor: 10, ...STREAM },
+    streamConcurrency: {
+      start: 100,
+      factor: 2,
+      precision: 0.25,
+      maxSteps: 6,
+      max: 6400,
+      rampMs: 1000,
+      stallFactor: 10,
+      ...STREAM,
+    },
     bigStream: { tokens: 100_000, streams: 3, readBps: 3 * 1048576 },
     scenarios: { requests: 300, repeats: 3, warmup: 50 },
     profile: { requests: 3000, streams: 50 },
@@ -90,8 +134,15 @@ export function readArgs(argv) {
   if (values.loadgen) profile.loadgen = values.loadgen;
   if (values.pin) profile.pin = true;
   if (values['no-pin']) profile.pin = false;
-  if (values.rates) profile.fixedRates.rates = values.rates.split(',').map(Number).filter((n) => n > 0);
-  const mock = { ...MOCK, latencyMs: values['mock-latency'] ? Number(values['mock-latency']) : MOCK.latencyMs };
+  if (values.rates)
+    profile.fixedRates.rates = values.rates
+      .split(',')
+      .map(Number)
+      .filter((n) => n > 0);
+  const mock = {
+    ...MOCK,
+    latencyMs: values['mock-latency'] ? Number(values['mock-latency']) : MOCK.latencyMs,
+  };
   const only = values.only ? new Set(values.only.split(',')) : null;
   return { mode, profile, mock, out: values.out ?? null, runs: (name) => only === null || only.has(name) };
 }

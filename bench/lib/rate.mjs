@@ -66,7 +66,8 @@ export function sustained(run, criteria = SUSTAINED) {
   if (run.sent === 0) reasons.push('nothing sent');
   if (run.errorRate >= criteria.maxErrorRate) reasons.push(`errors ${(run.errorRate * 100).toFixed(2)}%`);
   if (!(run.latencyMs.p99 < criteria.p99Ms)) reasons.push(`p99 ${Math.round(run.latencyMs.p99)} ms`);
-  if (run.achievedRps < run.targetRps * criteria.minAchievedRatio) reasons.push(`achieved ${Math.round(run.achievedRps)}/s`);
+  if (run.achievedRps < run.targetRps * criteria.minAchievedRatio)
+    reasons.push(`achieved ${Math.round(run.achievedRps)}/s`);
   return { pass: reasons.length === 0, reasons };
 }
 
@@ -83,7 +84,10 @@ export function roundRate(x) {
  * nothing has passed, then bisects geometrically between the best pass and the
  * lowest failure until they are within `precision` (0.1 = 10 %).
  */
-export function nextLevel(history, { start, factor = 1.5, max = Infinity, min = 1, precision = 0.1, maxSteps = 12 }) {
+export function nextLevel(
+  history,
+  { start, factor = 1.5, max = Infinity, min = 1, precision = 0.1, maxSteps = 12 },
+) {
   if (history.length === 0) return start;
   if (history.length >= maxSteps) return null;
   const passes = history.filter((h) => h.pass).map((h) => h.level);

@@ -14,7 +14,12 @@ export function ms(v) {
 }
 const signed = (v) => (Number.isFinite(v) && v >= 0 ? `+${ms(v)}` : ms(v));
 /** "median (min–max)" of an acrossRuns value. */
-const spread = (r, fmt = ms) => (!r || !Number.isFinite(r.median) ? '–' : r.runs > 1 ? `${fmt(r.median)} (${fmt(r.min)}…${fmt(r.max)})` : fmt(r.median));
+const spread = (r, fmt = ms) =>
+  !r || !Number.isFinite(r.median)
+    ? '–'
+    : r.runs > 1
+      ? `${fmt(r.median)} (${fmt(r.min)}…${fmt(r.max)})`
+      : fmt(r.median);
 const row = (cells) => `| ${cells.join(' | ')} |`;
 const table = (header, rows) => [row(header), row(header.map(() => '---')), ...rows.map(row)].join('\n');
 const int = (v) => (Number.isFinite(v) ? String(Math.round(v)) : '–');
@@ -22,7 +27,11 @@ const int = (v) => (Number.isFinite(v) ? String(Math.round(v)) : '–');
 /** The highest fixed rate every target sustained (where CPU per request is compared). */
 function commonRate(results) {
   const rates = [...new Set((results.rates ?? []).map((r) => r.targetRps))].sort((a, b) => b - a);
-  return rates.find((rate) => TARGETS.every((t) => results.rates.some((r) => r.target === t && r.targetRps === rate && r.sustained))) ?? null;
+  return (
+    rates.find((rate) =>
+      TARGETS.every((t) => results.rates.some((r) => r.target === t && r.targetRps === rate && r.sustained)),
+    ) ?? null
+  );
 }
 
 export function summaryTable(results) {
@@ -31,8 +40,12 @@ export function summaryTable(results) {
   const triple = (get) => TARGETS.map((t) => get(t));
   if (lat) {
     for (const p of ['p50', 'p95', 'p99']) {
-      rows.push([`latency ${p} at concurrency 1, ms`, ...triple((t) => spread(lat.perTarget[t]?.latencyMs[p])),
-        spread(lat.added['edgeway − direct']?.[p], signed), spread(lat.added['edgeway − floor']?.[p], signed)]);
+      rows.push([
+        `latency ${p} at concurrency 1, ms`,
+        ...triple((t) => spread(lat.perTarget[t]?.latencyMs[p])),
+        spread(lat.added['edgeway − direct']?.[p], signed),
+        spread(lat.added['edgeway − floor']?.[p], signed),
+      ]);
     }
   }
   if (results.capacity) {
@@ -43,18 +56,35 @@ export function summaryTable(results) {
   const rate = commonRate(results);
   if (rate !== null) {
     const cpu = (t) => results.rates.find((r) => r.target === t && r.targetRps === rate)?.cpuMsPerRequest;
-    rows.push([`CPU ms per request of the Worker's process at ${rate}/s`, ...triple((t) => ms(cpu(t))), '', signed(cpu('edgeway') - cpu('floor'))]);
+    rows.push([
+      `CPU ms per request of the Worker's process at ${rate}/s`,
+      ...triple((t) => ms(cpu(t))),
+      '',
+      signed(cpu('edgeway') - cpu('floor')),
+    ]);
   }
   const s = results.streams;
   if (s) {
-    for (const [label, field] of [['time to first event', 'ttftMs'], ['inter-chunk gap', 'gapMs']]) {
+    for (const [label, field] of [
+      ['time to first event', 'ttftMs'],
+      ['inter-chunk gap', 'gapMs'],
+    ]) {
       for (const p of ['p50', 'p99']) {
-        rows.push([`stream ${label} ${p}, ms`, ...triple((t) => spread(s.low.perTarget[t]?.[field][p])),
-          spread(s.low.added['edgeway − direct']?.[field][p], signed), spread(s.low.added['edgeway − floor']?.[field][p], signed)]);
+        rows.push([
+          `stream ${label} ${p}, ms`,
+          ...triple((t) => spread(s.low.perTarget[t]?.[field][p])),
+          spread(s.low.added['edgeway − direct']?.[field][p], signed),
+          spread(s.low.added['edgeway − floor']?.[field][p], signed),
+        ]);
       }
     }
     const cc = (t) => s.concurrency.perTarget[t];
-    rows.push([`concurrent streams, all chunks, no stall > ${s.concurrency.stallMs} ms`, ...triple((t) => (cc(t) ? `${cc(t).capped ? '≥ ' : ''}${cc(t).sustainedStreams}` : '–')), '', '']);
+    rows.push([
+      `concurrent streams, all chunks, no stall > ${s.concurrency.stallMs} ms`,
+      ...triple((t) => (cc(t) ? `${cc(t).capped ? '≥ ' : ''}${cc(t).sustainedStreams}` : '–')),
+      '',
+      '',
+    ]);
   }
   const idle = results.meta.idleRssMiB ?? {};
   rows.push(['RSS after start, MiB', ms(idle.mock), ms(idle.floor), ms(idle.gateway), '', '']);
@@ -63,10 +93,20 @@ export function summaryTable(results) {
     const cell = (t) => {
       const x = m(t);
       if (!x) return '–';
-      const what = x.heapGrowthMiB === null ? `RSS ${signed(x.rssSecondHalfGrowthMiB)}` : `JS heap ${signed(x.heapGrowthMiB)}`;
+      const what =
+        x.heapGrowthMiB === null
+          ? `RSS ${signed(x.rssSecondHalfGrowthMiB)}`
+          : `JS heap ${signed(x.heapGrowthMiB)}`;
       return `${what} (${x.flat ? 'flat' : 'NOT FLAT'})`;
     };
-    rows.push([`memory growth streaming ${results.memory.streams} × ${results.memory.tokens} events (${ms(m('edgeway')?.responseMiB)} MiB) to slow readers, MiB`, '', cell('floor'), cell('edgeway'), '', '']);
+    rows.push([
+      `memory growth streaming ${results.memory.streams} × ${results.memory.tokens} events (${ms(m('edgeway')?.responseMiB)} MiB) to slow readers, MiB`,
+      '',
+      cell('floor'),
+      cell('edgeway'),
+      '',
+      '',
+    ]);
   }
   return table(['', 'direct', 'floor', 'Edgeway', 'Edgeway − direct', 'Edgeway − floor'], rows);
 }
@@ -81,31 +121,83 @@ function methodSection(results) {
     `Load average before ${mc.loadAverage.join(' / ')}, after ${m.loadAverageAfter?.join(' / ') ?? '–'}. CPU layout: ${m.cpuLayout}. Load generator: ${m.loadgen}. Run took ${m.seconds ?? '–'} s.`,
     '',
     `Method: client-observed latency over HTTP/1.1 keep-alive on 127.0.0.1, mock upstream with a fixed ${m.mock.latencyMs} ms latency and ${m.mock.tokens} tokens;`,
-    'each Worker runs in its own workerd process (Miniflare API, requests to the Worker\'s direct socket; not `wrangler dev`), Edgeway from its own `wrangler deploy --dry-run` bundle with the bindings of wrangler.toml',
-    `(${Object.entries(m.gatewayBindings ?? {}).map(([k, v]) => `${k}: ${v.join(', ') || 'none'}`).join('; ')}), in-memory storage.`,
+    "each Worker runs in its own workerd process (Miniflare API, requests to the Worker's direct socket; not `wrangler dev`), Edgeway from its own `wrangler deploy --dry-run` bundle with the bindings of wrangler.toml",
+    `(${Object.entries(m.gatewayBindings ?? {})
+      .map(([k, v]) => `${k}: ${v.join(', ') || 'none'}`)
+      .join('; ')}), in-memory storage.`,
     '"floor" is bench/floor: a Worker that only forwards the request with fetch. Percentiles are nearest-rank; "a (b…c)" is the median across repeats and its min…max.',
-    'Open-loop latency is measured from each request\'s intended send time (no coordinated omission). CPU is what the OS charged the process (utime + stime), per request.',
+    "Open-loop latency is measured from each request's intended send time (no coordinated omission). CPU is what the OS charged the process (utime + stime), per request.",
   ].join('\n');
 }
 
 function latencySection(lat) {
   const rows = TARGETS.filter((t) => lat.perTarget[t]).map((t) => {
     const x = lat.perTarget[t];
-    return [x.label, spread(x.latencyMs.p50), spread(x.latencyMs.p95), spread(x.latencyMs.p99), spread(x.cpuMsPerRequest), `${x.errors}/${x.requests}`, x.overheadHeaderMs ? `${ms(x.overheadHeaderMs.p50)} / ${ms(x.overheadHeaderMs.p99)}` : ''];
+    return [
+      x.label,
+      spread(x.latencyMs.p50),
+      spread(x.latencyMs.p95),
+      spread(x.latencyMs.p99),
+      spread(x.cpuMsPerRequest),
+      `${x.errors}/${x.requests}`,
+      x.overheadHeaderMs ? `${ms(x.overheadHeaderMs.p50)} / ${ms(x.overheadHeaderMs.p99)}` : '',
+    ];
   });
-  return [`## Latency at concurrency 1 (${lat.repeats} × ${lat.requestsPerRun} requests per target)`, '',
-    table(['target', 'p50 ms', 'p95 ms', 'p99 ms', 'CPU ms/req', 'errors', 'x-edgeway-overhead-ms p50 / p99'], rows)].join('\n');
+  return [
+    `## Latency at concurrency 1 (${lat.repeats} × ${lat.requestsPerRun} requests per target)`,
+    '',
+    table(
+      ['target', 'p50 ms', 'p95 ms', 'p99 ms', 'CPU ms/req', 'errors', 'x-edgeway-overhead-ms p50 / p99'],
+      rows,
+    ),
+  ].join('\n');
 }
 
 function ratesSection(rates) {
-  const rows = rates.map((r) => [r.target, r.targetRps, int(r.achievedRps), ms(r.p50), ms(r.p99), ms(r.max), `${r.errors}/${r.sent}`, ms(r.cpuMsPerRequest), ms(r.upstreamCpuMsPerRequest), int(r.clientCpuPct), r.sustained ? 'yes' : 'no']);
-  return ['## Open loop at fixed rates', '', table(['target', 'rate/s', 'achieved/s', 'p50 ms', 'p99 ms', 'max ms', 'errors', 'CPU ms/req', 'mock CPU ms/req', 'client CPU %', 'sustained'], rows)].join('\n');
+  const rows = rates.map((r) => [
+    r.target,
+    r.targetRps,
+    int(r.achievedRps),
+    ms(r.p50),
+    ms(r.p99),
+    ms(r.max),
+    `${r.errors}/${r.sent}`,
+    ms(r.cpuMsPerRequest),
+    ms(r.upstreamCpuMsPerRequest),
+    int(r.clientCpuPct),
+    r.sustained ? 'yes' : 'no',
+  ]);
+  return [
+    '## Open loop at fixed rates',
+    '',
+    table(
+      [
+        'target',
+        'rate/s',
+        'achieved/s',
+        'p50 ms',
+        'p99 ms',
+        'max ms',
+        'errors',
+        'CPU ms/req',
+        'mock CPU ms/req',
+        'client CPU %',
+        'sustained',
+      ],
+      rows,
+    ),
+  ].join('\n');
 }
 
 function capacitySection(capacity) {
-  const lines = ['## Highest sustained rate (step search: p99 < 1 s, errors < 0.1 %, ≥ 95 % of the rate achieved)', ''];
+  const lines = [
+    '## Highest sustained rate (step search: p99 < 1 s, errors < 0.1 %, ≥ 95 % of the rate achieved)',
+    '',
+  ];
   for (const [t, c] of Object.entries(capacity)) {
-    const steps = c.history.map((h) => `${h.level}/s ${h.pass ? '✓' : `✗ (${h.reasons.join(', ')})`}`).join(' → ');
+    const steps = c.history
+      .map((h) => `${h.level}/s ${h.pass ? '✓' : `✗ (${h.reasons.join(', ')})`}`)
+      .join(' → ');
     lines.push(`- **${t}: ${c.capped ? '≥ ' : ''}${c.sustainedRps} req/s** — ${steps}`);
   }
   return lines.join('\n');
@@ -115,32 +207,97 @@ function streamsSection(s) {
   const low = s.low;
   const rows = TARGETS.filter((t) => low.perTarget[t]).map((t) => {
     const x = low.perTarget[t];
-    return [t, spread(x.ttftMs.p50), spread(x.ttftMs.p99), spread(x.gapMs.p50), spread(x.gapMs.p99), x.expectedEvents, x.incomplete];
+    return [
+      t,
+      spread(x.ttftMs.p50),
+      spread(x.ttftMs.p99),
+      spread(x.gapMs.p50),
+      spread(x.gapMs.p99),
+      x.expectedEvents,
+      x.incomplete,
+    ];
   });
-  const lines = [`## Streaming (${low.tokens} chunks paced ${low.paceMs} ms; ${low.repeats} × ${low.samplesPerRun} streams, about ${low.overlap} at once)`, '',
-    table(['target', 'first event p50 ms', 'p99 ms', 'gap p50 ms', 'gap p99 ms', 'events/stream', 'incomplete'], rows), '',
-    `### Concurrent streams (every chunk delivered, terminator seen, no gap > ${s.concurrency.stallMs} ms)`, ''];
+  const lines = [
+    `## Streaming (${low.tokens} chunks paced ${low.paceMs} ms; ${low.repeats} × ${low.samplesPerRun} streams, about ${low.overlap} at once)`,
+    '',
+    table(
+      ['target', 'first event p50 ms', 'p99 ms', 'gap p50 ms', 'gap p99 ms', 'events/stream', 'incomplete'],
+      rows,
+    ),
+    '',
+    `### Concurrent streams (every chunk delivered, terminator seen, no gap > ${s.concurrency.stallMs} ms)`,
+    '',
+  ];
   for (const [t, c] of Object.entries(s.concurrency.perTarget)) {
-    const steps = c.history.map((h) => `${h.level} ${h.pass ? '✓' : `✗ (${h.reasons.join(', ')})`} worst gap ${ms(h.worstGapMs)} ms, peak RSS ${ms(h.rssPeakMiB)} MiB`).join('; ');
+    const steps = c.history
+      .map(
+        (h) =>
+          `${h.level} ${h.pass ? '✓' : `✗ (${h.reasons.join(', ')})`} worst gap ${ms(h.worstGapMs)} ms, peak RSS ${ms(h.rssPeakMiB)} MiB`,
+      )
+      .join('; ');
     lines.push(`- **${t}: ${c.capped ? '≥ ' : ''}${c.sustainedStreams}** — ${steps}`);
   }
   return lines.join('\n');
 }
 
 function memorySection(memory) {
-  const rows = Object.entries(memory.perTarget).map(([t, x]) => [t, ms(x.responseMiB), x.complete ? 'yes' : 'NO', ms(x.seconds), ms(x.rssMiB.first), ms(x.rssMiB.peak), ms(x.rssMiB.last), signed(x.rssSecondHalfGrowthMiB),
-    x.heapIdleMiB === null ? '–' : `${ms(x.heapIdleMiB)} → ${ms(x.heapLowWaterMiB)}`, x.flat ? 'yes' : 'NO', x.verdictFrom]);
+  const rows = Object.entries(memory.perTarget).map(([t, x]) => [
+    t,
+    ms(x.responseMiB),
+    x.complete ? 'yes' : 'NO',
+    ms(x.seconds),
+    ms(x.rssMiB.first),
+    ms(x.rssMiB.peak),
+    ms(x.rssMiB.last),
+    signed(x.rssSecondHalfGrowthMiB),
+    x.heapIdleMiB === null ? '–' : `${ms(x.heapIdleMiB)} → ${ms(x.heapLowWaterMiB)}`,
+    x.flat ? 'yes' : 'NO',
+    x.verdictFrom,
+  ]);
   const each = memory.readBps ? `, each client reading at ${ms(memory.readBps / 1048576)} MiB/s` : '';
-  return [`## Memory while streaming ${memory.streams} very large response(s) at once (${memory.tokens} events each${each})`, '',
-    'MiB. A gateway that buffered would hold most of the bytes sent. RSS cannot tell alone (V8 grows its heap under a high allocation rate and keeps it), so the gateway\'s verdict uses its JS heap low-water mark over the second half of the run (idle → low-water); the floor, a native pipe, is judged on RSS.', '',
-    table(['target', 'MiB sent', 'complete', 'seconds', 'RSS start', 'RSS peak', 'RSS end', 'RSS growth, 2nd half', 'JS heap idle → low-water', 'flat', 'judged on'], rows)].join('\n');
+  return [
+    `## Memory while streaming ${memory.streams} very large response(s) at once (${memory.tokens} events each${each})`,
+    '',
+    "MiB. A gateway that buffered would hold most of the bytes sent. RSS cannot tell alone (V8 grows its heap under a high allocation rate and keeps it), so the gateway's verdict uses its JS heap low-water mark over the second half of the run (idle → low-water); the floor, a native pipe, is judged on RSS.",
+    '',
+    table(
+      [
+        'target',
+        'MiB sent',
+        'complete',
+        'seconds',
+        'RSS start',
+        'RSS peak',
+        'RSS end',
+        'RSS growth, 2nd half',
+        'JS heap idle → low-water',
+        'flat',
+        'judged on',
+      ],
+      rows,
+    ),
+  ].join('\n');
 }
 
 function scenariosSection(scenarios) {
-  const rows = scenarios.map((s) => [s.label, s.engaged ? 'yes' : 'no', spread(s.latencyMs.p50), spread(s.latencyMs.p99),
-    s.name === 'plain' ? '' : spread(s.addedVsPlainMs.p50, signed), s.name === 'plain' ? '' : spread(s.addedVsPlainMs.p99, signed), spread(s.cpuMsPerRequest), s.errors]);
-  return ['## Feature scenarios (Edgeway, concurrency 1, against the plain key in the same repeat)', '',
-    table(['scenario', 'engaged', 'p50 ms', 'p99 ms', 'added p50 ms', 'added p99 ms', 'CPU ms/req', 'errors'], rows)].join('\n');
+  const rows = scenarios.map((s) => [
+    s.label,
+    s.engaged ? 'yes' : 'no',
+    spread(s.latencyMs.p50),
+    spread(s.latencyMs.p99),
+    s.name === 'plain' ? '' : spread(s.addedVsPlainMs.p50, signed),
+    s.name === 'plain' ? '' : spread(s.addedVsPlainMs.p99, signed),
+    spread(s.cpuMsPerRequest),
+    s.errors,
+  ]);
+  return [
+    '## Feature scenarios (Edgeway, concurrency 1, against the plain key in the same repeat)',
+    '',
+    table(
+      ['scenario', 'engaged', 'p50 ms', 'p99 ms', 'added p50 ms', 'added p99 ms', 'CPU ms/req', 'errors'],
+      rows,
+    ),
+  ].join('\n');
 }
 
 function profileSection(p) {
@@ -150,13 +307,20 @@ function profileSection(p) {
     .filter((r) => r.json >= 0.5 || r.stream >= 0.5)
     .sort((a, b) => b.json - a.json);
   const rows = names.map((r) => [r.name, `${r.json.toFixed(1)} %`, `${r.stream.toFixed(1)} %`]);
-  const natives = (rows) => rows.slice(0, 8).map((r) => `${r.name} ${r.pctOfBusy.toFixed(1)} %`).join(', ');
+  const natives = (rows) =>
+    rows
+      .slice(0, 8)
+      .map((r) => `${r.name} ${r.pctOfBusy.toFixed(1)} %`)
+      .join(', ');
   return [
-    '## Where the gateway\'s CPU goes (V8 CPU profile of the gateway isolate)', '',
+    "## Where the gateway's CPU goes (V8 CPU profile of the gateway isolate)",
+    '',
     `Share of the isolate's busy time per source module (runtime built-ins charged to the module that called them), over ${p.json.requests} JSON requests`,
     `(${ms(p.json.busyMsPerRequest)} ms busy per request under the profiler) and ${p.stream.requests} streams of ${p.stream.chunks} chunks (${ms(p.stream.busyMsPerRequest)} ms per stream).`,
-    '(program) is V8 and runtime work outside any JS frame. The profiler slows the isolate; the shares are the result.', '',
-    table(['module', 'JSON requests', 'streams'], rows), '',
+    '(program) is V8 and runtime work outside any JS frame. The profiler slows the isolate; the shares are the result.',
+    '',
+    table(['module', 'JSON requests', 'streams'], rows),
+    '',
     `Top runtime built-ins, JSON requests: ${natives(p.json.natives)}; streams: ${natives(p.stream.natives)}.`,
   ].join('\n');
 }
@@ -172,6 +336,9 @@ export function markdownReport(results, chartFile) {
   if (results.scenarios) parts.push(scenariosSection(results.scenarios));
   if (results.profile) parts.push(profileSection(results.profile));
   if (results.notes.length) parts.push(['## Notes', '', ...results.notes.map((n) => `- ${n}`)].join('\n'));
-  if (results.failures?.length) parts.push(['## Harness failures', '', ...results.failures.map((f) => `- ${f.split('\n')[0]}`)].join('\n'));
+  if (results.failures?.length)
+    parts.push(
+      ['## Harness failures', '', ...results.failures.map((f) => `- ${f.split('\n')[0]}`)].join('\n'),
+    );
   return `${parts.join('\n\n')}\n`;
 }

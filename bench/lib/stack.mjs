@@ -76,18 +76,26 @@ export function compatibilityDate(configPath) {
 
 export function startMock(script, opts) {
   const date = compatibilityDate('workers/mock-llm/wrangler.toml');
-  return startWorker('mock', { name: 'mock', modules: true, scriptPath: script, compatibilityDate: date }, opts);
+  return startWorker(
+    'mock',
+    { name: 'mock', modules: true, scriptPath: script, compatibilityDate: date },
+    opts,
+  );
 }
 
 /** The floor: bench/floor/index.js forwarding to the mock, on the gateway's compatibility date. */
 export function startFloor(mockUrl, opts) {
-  return startWorker('floor', {
-    name: 'floor',
-    modules: true,
-    scriptPath: join(ROOT, 'bench', 'floor', 'index.js'),
-    compatibilityDate: compatibilityDate('wrangler.toml'),
-    bindings: { UPSTREAM_URL: mockUrl },
-  }, opts);
+  return startWorker(
+    'floor',
+    {
+      name: 'floor',
+      modules: true,
+      scriptPath: join(ROOT, 'bench', 'floor', 'index.js'),
+      compatibilityDate: compatibilityDate('wrangler.toml'),
+      bindings: { UPSTREAM_URL: mockUrl },
+    },
+    opts,
+  );
 }
 
 /**
@@ -95,7 +103,10 @@ export function startFloor(mockUrl, opts) {
  * mock. `logQueue: false` removes the log queue (producer and consumers), which
  * selects the gateway's console log sink.
  */
-export async function startGateway(script, { mockUrl, adminToken, logQueue = true, label = 'gateway', cpus = null, extra = {} }) {
+export async function startGateway(
+  script,
+  { mockUrl, adminToken, logQueue = true, label = 'gateway', cpus = null, extra = {} },
+) {
   const { workerOptions } = unstable_getMiniflareWorkerOptions(join(ROOT, 'wrangler.toml'));
   const options = {
     ...workerOptions,
@@ -112,14 +123,20 @@ export async function startGateway(script, { mockUrl, adminToken, logQueue = tru
   }
   const worker = await startWorker(label, options, { cpus });
   await applyMigrations(worker.mf);
-  return { ...worker, logQueue: logQueue && Object.keys(workerOptions.queueProducers ?? {}).length > 0, bindings: describeBindings(options) };
+  return {
+    ...worker,
+    logQueue: logQueue && Object.keys(workerOptions.queueProducers ?? {}).length > 0,
+    bindings: describeBindings(options),
+  };
 }
 
 /** Applies migrations/*.sql in order, statement by statement, as `wrangler d1 migrations apply` would. */
 async function applyMigrations(mf) {
   const db = await mf.getD1Database('DB');
   const dir = join(ROOT, 'migrations');
-  for (const file of readdirSync(dir).filter((f) => f.endsWith('.sql')).sort()) {
+  for (const file of readdirSync(dir)
+    .filter((f) => f.endsWith('.sql'))
+    .sort()) {
     const statements = unstable_splitSqlQuery(readFileSync(join(dir, file), 'utf8'));
     await db.batch(statements.map((s) => db.prepare(s)));
   }
@@ -156,7 +173,11 @@ export async function seedKeys(gateway, adminToken, scenarios) {
   const keys = {};
   for (const [name, settings] of Object.entries(scenarios)) {
     const tenant = await admin(gateway.url, adminToken, '/tenants', { name: `bench ${name}` });
-    const key = await admin(gateway.url, adminToken, '/keys', { tenant_id: tenant.id, name: `bench ${name}`, ...settings });
+    const key = await admin(gateway.url, adminToken, '/keys', {
+      tenant_id: tenant.id,
+      name: `bench ${name}`,
+      ...settings,
+    });
     keys[name] = key.key;
   }
   return keys;

@@ -57,7 +57,12 @@ export function summarize(values) {
 /** Median and min–max of one number measured once per repeat. */
 export function acrossRuns(values) {
   const asc = sorted(values);
-  return { median: percentileSorted(asc, 50), min: asc.length ? asc[0] : Number.NaN, max: asc.length ? asc[asc.length - 1] : Number.NaN, runs: asc.length };
+  return {
+    median: percentileSorted(asc, 50),
+    min: asc.length ? asc[0] : Number.NaN,
+    max: asc.length ? asc[asc.length - 1] : Number.NaN,
+    runs: asc.length,
+  };
 }
 
 /** Field-by-field difference of two summaries (a − b): "added latency" of a over b. */

@@ -39,7 +39,15 @@ before(async () => {
 after(() => server.close());
 
 test('closed mode sends exactly the requests asked for and counts headers and statuses', async () => {
-  const ok = await runNodeJob({ mode: 'closed', url: `${base}/`, body: '{}', concurrency: 3, requests: 10, count_headers: ['x-edgeway-cache'], numeric_headers: ['x-edgeway-overhead-ms'] });
+  const ok = await runNodeJob({
+    mode: 'closed',
+    url: `${base}/`,
+    body: '{}',
+    concurrency: 3,
+    requests: 10,
+    count_headers: ['x-edgeway-cache'],
+    numeric_headers: ['x-edgeway-overhead-ms'],
+  });
   assert.equal(ok.samples.status.length, 10);
   assert.ok(ok.samples.status.every((s) => s === 200));
   assert.deepEqual(ok.header_counts['x-edgeway-cache'], { HIT: 10 });
@@ -66,7 +74,10 @@ test('open mode keeps sending through a stall and times each request from its in
   const r = await runNodeJob({ mode: 'open', url: `${base}/gated`, body: 'x', rate: 50, duration_ms: 200 });
   assert.equal(r.samples.status.length, 10);
   // Samples are recorded in completion order; their intended send times are the schedule.
-  assert.deepEqual([...r.samples.start_us].sort((a, b) => a - b), [0, 20_000, 40_000, 60_000, 80_000, 100_000, 120_000, 140_000, 160_000, 180_000]);
+  assert.deepEqual(
+    [...r.samples.start_us].sort((a, b) => a - b),
+    [0, 20_000, 40_000, 60_000, 80_000, 100_000, 120_000, 140_000, 160_000, 180_000],
+  );
   const latencyDueAt = (us) => r.samples.lat_us[r.samples.start_us.indexOf(us)];
   // Request 0 was due at t0 and could not complete before the gate opened ~300 ms later.
   assert.ok(latencyDueAt(0) >= 250_000, `first latency ${latencyDueAt(0)} µs`);
@@ -74,7 +85,14 @@ test('open mode keeps sending through a stall and times each request from its in
 });
 
 test('stream mode counts events, sees the terminator and records every gap', async () => {
-  const r = await runNodeJob({ mode: 'stream', url: `${base}/sse`, body: '{}', streams: 2, ramp_ms: 0, gaps: true });
+  const r = await runNodeJob({
+    mode: 'stream',
+    url: `${base}/sse`,
+    body: '{}',
+    streams: 2,
+    ramp_ms: 0,
+    gaps: true,
+  });
   assert.equal(r.streams.length, 2);
   for (const s of r.streams) {
     assert.equal(s.status, 200);

@@ -1,10 +1,21 @@
 // Unit tests for open-loop rate control and the sustained-rate step search.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { analyzeOpenLoop, bestLevel, intendedOffsetUs, nextLevel, plannedCount, roundRate, sustained } from '../lib/rate.mjs';
+import {
+  analyzeOpenLoop,
+  bestLevel,
+  intendedOffsetUs,
+  nextLevel,
+  plannedCount,
+  roundRate,
+  sustained,
+} from '../lib/rate.mjs';
 
 test('intended send times are evenly spaced from t0, independent of replies', () => {
-  assert.deepEqual([0, 1, 2, 3].map((i) => intendedOffsetUs(i, 1000)), [0, 1000, 2000, 3000]);
+  assert.deepEqual(
+    [0, 1, 2, 3].map((i) => intendedOffsetUs(i, 1000)),
+    [0, 1000, 2000, 3000],
+  );
   assert.equal(intendedOffsetUs(3, 3), 1_000_000);
   assert.equal(plannedCount(500, 2000), 1000);
   assert.equal(plannedCount(3, 500), 2);
@@ -44,7 +55,12 @@ test('warm-up requests are excluded from every figure', () => {
 });
 
 test('errors are counted apart from latencies and make the error rate', () => {
-  const samples = run(1000, 1000, () => 2000, (i) => i % 100 === 0);
+  const samples = run(
+    1000,
+    1000,
+    () => 2000,
+    (i) => i % 100 === 0,
+  );
   const r = analyzeOpenLoop({ samples, rate: 1000, durationMs: 1000 });
   assert.equal(r.errors, 10);
   assert.equal(r.ok, 990);
@@ -63,9 +79,22 @@ test('a server that falls behind achieves a lower rate than the target', () => {
 test('a run sustains its rate only with p99 under 1 s, errors under 0.1 % and the rate achieved', () => {
   const ok = analyzeOpenLoop({ samples: run(500, 2000, () => 25_000), rate: 500, durationMs: 2000 });
   assert.deepEqual(sustained(ok), { pass: true, reasons: [] });
-  const slow = analyzeOpenLoop({ samples: run(500, 2000, (i) => (i % 50 === 0 ? 1_200_000 : 25_000)), rate: 500, durationMs: 2000 });
+  const slow = analyzeOpenLoop({
+    samples: run(500, 2000, (i) => (i % 50 === 0 ? 1_200_000 : 25_000)),
+    rate: 500,
+    durationMs: 2000,
+  });
   assert.equal(sustained(slow).pass, false);
-  const failing = analyzeOpenLoop({ samples: run(500, 2000, () => 25_000, (i) => i === 3), rate: 500, durationMs: 2000 });
+  const failing = analyzeOpenLoop({
+    samples: run(
+      500,
+      2000,
+      () => 25_000,
+      (i) => i === 3,
+    ),
+    rate: 500,
+    durationMs: 2000,
+  });
   assert.equal(sustained(failing).pass, false, '1 error in 1000 is not below 0.1 %');
 });
 
@@ -76,10 +105,17 @@ test('levels round to whole numbers with two significant figures', () => {
 test('the step search grows while passing, then bisects between the best pass and the lowest failure', () => {
   const capacity = 1000;
   const history = [];
-  for (let level = nextLevel(history, { start: 200 }); level !== null; level = nextLevel(history, { start: 200 })) {
+  for (
+    let level = nextLevel(history, { start: 200 });
+    level !== null;
+    level = nextLevel(history, { start: 200 })
+  ) {
     history.push({ level, pass: level <= capacity });
   }
-  assert.deepEqual(history.slice(0, 5).map((h) => h.level), [200, 300, 450, 680, 1000]);
+  assert.deepEqual(
+    history.slice(0, 5).map((h) => h.level),
+    [200, 300, 450, 680, 1000],
+  );
   assert.equal(history[5].level, 1500);
   const best = bestLevel(history);
   assert.ok(best <= capacity && best >= capacity / 1.1, `best ${best}`);

@@ -12,21 +12,73 @@ test('a concurrency level passes only when every stream is whole, terminated and
   assert.deepEqual(streamsHealthy([stream(), stream({ events: 40 })], 67, 200_000).reasons, ['1 incomplete']);
   assert.deepEqual(streamsHealthy([stream({ done: false })], 67, 200_000).reasons, ['1 incomplete']);
   assert.deepEqual(streamsHealthy([stream({ max_gap_us: 250_000 })], 67, 200_000).reasons, ['1 stalled']);
-  assert.deepEqual(streamsHealthy([stream({ status: 502 }), stream({ err: 'timeout' })], 67, 200_000).reasons, ['2 failed']);
+  assert.deepEqual(
+    streamsHealthy([stream({ status: 502 }), stream({ err: 'timeout' })], 67, 200_000).reasons,
+    ['2 failed'],
+  );
 });
 
-const run = (target, targetRps, p50, p99, sustained = true) => ({ target, targetRps, p50, p99, sustained, achievedRps: targetRps, errors: 0, sent: 10, max: p99, cpuMsPerRequest: 1, upstreamCpuMsPerRequest: 0.5, clientCpuPct: 5 });
+const run = (target, targetRps, p50, p99, sustained = true) => ({
+  target,
+  targetRps,
+  p50,
+  p99,
+  sustained,
+  achievedRps: targetRps,
+  errors: 0,
+  sent: 10,
+  max: p99,
+  cpuMsPerRequest: 1,
+  upstreamCpuMsPerRequest: 0.5,
+  clientCpuPct: 5,
+});
 
 const results = {
-  meta: { date: '2026-01-02T03:04:05.000Z', mode: 'quick', mock: { latencyMs: 20, tokens: 16 }, machine: { cpus: 2, cpuModel: 'x', memoryGiB: 24, os: 'linux', node: 'v20', workerd: '1', miniflare: '4', wrangler: '4', commit: 'abc', loadAverage: [0, 0, 0] }, cpuLayout: 'not pinned', loadgen: 'go', idleRssMiB: { mock: 50, floor: 50, gateway: 90 } },
-  rates: [run('direct', 100, 21, 25), run('edgeway', 100, 23, 30), run('floor', 100, 22, 26), run('edgeway', 500, 40, 900, false)],
-  capacity: { edgeway: { sustainedRps: 300, capped: false, history: [{ level: 300, pass: true, reasons: [], p50: 24, p99: 60 }, { level: 500, pass: false, reasons: ['p99 1200 ms'], p50: 30, p99: 1200 }] } },
+  meta: {
+    date: '2026-01-02T03:04:05.000Z',
+    mode: 'quick',
+    mock: { latencyMs: 20, tokens: 16 },
+    machine: {
+      cpus: 2,
+      cpuModel: 'x',
+      memoryGiB: 24,
+      os: 'linux',
+      node: 'v20',
+      workerd: '1',
+      miniflare: '4',
+      wrangler: '4',
+      commit: 'abc',
+      loadAverage: [0, 0, 0],
+    },
+    cpuLayout: 'not pinned',
+    loadgen: 'go',
+    idleRssMiB: { mock: 50, floor: 50, gateway: 90 },
+  },
+  rates: [
+    run('direct', 100, 21, 25),
+    run('edgeway', 100, 23, 30),
+    run('floor', 100, 22, 26),
+    run('edgeway', 500, 40, 900, false),
+  ],
+  capacity: {
+    edgeway: {
+      sustainedRps: 300,
+      capped: false,
+      history: [
+        { level: 300, pass: true, reasons: [], p50: 24, p99: 60 },
+        { level: 500, pass: false, reasons: ['p99 1200 ms'], p50: 30, p99: 1200 },
+      ],
+    },
+  },
   notes: [],
 };
 
 test('chart series merge fixed-rate and search runs per target, ordered by rate', () => {
   const s = chartSeries(results);
-  assert.deepEqual(s.edgeway.map((p) => p.rate), [100, 300, 500]);
+  assert.deepEqual(
+    s.edgeway.map((p) => p.rate),
+    [100, 300, 500],
+  );
   assert.equal(s.edgeway[2].p99, 1200, 'the search step replaces the fixed run at the same rate');
   const svg = latencyChart(results);
   assert.match(svg, /^<svg /);

@@ -58,5 +58,9 @@ test('acrossRuns gives the median and the min–max of per-run values', () => {
 });
 
 test('added subtracts percentile by percentile', () => {
-  assert.deepEqual(added({ p50: 22, p95: 25, p99: 30 }, { p50: 21, p95: 23, p99: 26 }), { p50: 1, p95: 2, p99: 4 });
+  assert.deepEqual(added({ p50: 22, p95: 25, p99: 30 }, { p50: 21, p95: 23, p99: 26 }), {
+    p50: 1,
+    p95: 2,
+    p99: 4,
+  });
 });

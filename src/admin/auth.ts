@@ -11,11 +11,16 @@ import { extractKey } from '../util/bearer';
 export const adminAuth = createMiddleware<AppEnv>(async function adminAuth(c, next) {
   const expected = c.env.ADMIN_TOKEN;
   if (!expected) {
-    throw new GatewayError(503, 'The admin API is disabled: set the ADMIN_TOKEN secret.', { code: 'admin_disabled' });
+    throw new GatewayError(503, 'The admin API is disabled: set the ADMIN_TOKEN secret.', {
+      code: 'admin_disabled',
+    });
   }
   const given = extractKey(c.req.raw.headers, false);
   if (!given || !(await secretsEqual(given, expected))) {
-    throw new GatewayError(401, 'Missing or invalid admin token.', { code: 'invalid_admin_token', type: 'authentication_error' });
+    throw new GatewayError(401, 'Missing or invalid admin token.', {
+      code: 'invalid_admin_token',
+      type: 'authentication_error',
+    });
   }
   await next();
 });

@@ -16,7 +16,16 @@ import type { IssuedKey, KeyScope } from '../storage/key-admin-store';
 import { invalidateHashes } from './invalidate';
 import type { Operation } from './operation';
 import { listBody } from './pagination';
-import { ApiKey as ApiKeySchema, KeyCreate, KeyList, KeyListQuery, KeyRotate, KeyScopeQuery, KeyUpdate, KeyWithSecret } from './schemas';
+import {
+  ApiKey as ApiKeySchema,
+  KeyCreate,
+  KeyList,
+  KeyListQuery,
+  KeyRotate,
+  KeyScopeQuery,
+  KeyUpdate,
+  KeyWithSecret,
+} from './schemas';
 import { tenantNotFound } from './tenants';
 import { readBody, readQuery } from './validate';
 
@@ -24,15 +33,57 @@ const keyDoc = { id: 'ApiKey', schema: ApiKeySchema };
 const withSecretDoc = { id: 'ApiKeyWithSecret', schema: KeyWithSecret };
 
 export const keyOperations: Operation[] = [
-  { method: 'post', path: '/admin/keys', summary: 'Create a key; the secret is in this response only', body: { id: 'KeyCreate', schema: KeyCreate }, status: 201, response: withSecretDoc },
-  { method: 'get', path: '/admin/keys', summary: "List a tenant's keys, newest first (never secrets)", query: KeyListQuery, status: 200, response: { id: 'KeyList', schema: KeyList } },
-  { method: 'get', path: '/admin/keys/{id}', summary: 'Get a key', query: KeyScopeQuery, status: 200, response: keyDoc },
-  { method: 'patch', path: '/admin/keys/{id}', summary: 'Update a key (each given field is replaced whole)', query: KeyScopeQuery, body: { id: 'KeyUpdate', schema: KeyUpdate }, status: 200, response: keyDoc },
   {
-    method: 'post', path: '/admin/keys/{id}/rotate', summary: 'Issue a new secret; the old one keeps working for grace_seconds',
-    query: KeyScopeQuery, body: { id: 'KeyRotate', schema: KeyRotate }, optionalBody: true, status: 200, response: withSecretDoc,
+    method: 'post',
+    path: '/admin/keys',
+    summary: 'Create a key; the secret is in this response only',
+    body: { id: 'KeyCreate', schema: KeyCreate },
+    status: 201,
+    response: withSecretDoc,
   },
-  { method: 'delete', path: '/admin/keys/{id}', summary: 'Revoke a key (idempotent)', query: KeyScopeQuery, status: 200, response: keyDoc },
+  {
+    method: 'get',
+    path: '/admin/keys',
+    summary: "List a tenant's keys, newest first (never secrets)",
+    query: KeyListQuery,
+    status: 200,
+    response: { id: 'KeyList', schema: KeyList },
+  },
+  {
+    method: 'get',
+    path: '/admin/keys/{id}',
+    summary: 'Get a key',
+    query: KeyScopeQuery,
+    status: 200,
+    response: keyDoc,
+  },
+  {
+    method: 'patch',
+    path: '/admin/keys/{id}',
+    summary: 'Update a key (each given field is replaced whole)',
+    query: KeyScopeQuery,
+    body: { id: 'KeyUpdate', schema: KeyUpdate },
+    status: 200,
+    response: keyDoc,
+  },
+  {
+    method: 'post',
+    path: '/admin/keys/{id}/rotate',
+    summary: 'Issue a new secret; the old one keeps working for grace_seconds',
+    query: KeyScopeQuery,
+    body: { id: 'KeyRotate', schema: KeyRotate },
+    optionalBody: true,
+    status: 200,
+    response: withSecretDoc,
+  },
+  {
+    method: 'delete',
+    path: '/admin/keys/{id}',
+    summary: 'Revoke a key (idempotent)',
+    query: KeyScopeQuery,
+    status: 200,
+    response: keyDoc,
+  },
 ];
 
 function keyNotFound(id: string): GatewayError {
@@ -42,7 +93,11 @@ function keyNotFound(id: string): GatewayError {
 /** A past expiry is almost always seconds sent where milliseconds are expected; revoke to end a key now. */
 function checkExpiry(expiresAt: number | null | undefined, now: number): void {
   if (expiresAt != null && expiresAt <= now) {
-    throw badRequest('expires_at must be in the future, in epoch milliseconds.', 'expires_at', 'invalid_expiry');
+    throw badRequest(
+      'expires_at must be in the future, in epoch milliseconds.',
+      'expires_at',
+      'invalid_expiry',
+    );
   }
 }
 
@@ -67,7 +122,10 @@ export function keysRouter(now: () => number = Date.now) {
     const tenant = await tenants.get(input.tenant_id);
     if (!tenant) throw tenantNotFound(input.tenant_id);
     if (tenant.status !== 'active') {
-      throw new GatewayError(409, `Tenant '${tenant.id}' is disabled; enable it before creating keys.`, { code: 'tenant_disabled', param: 'tenant_id' });
+      throw new GatewayError(409, `Tenant '${tenant.id}' is disabled; enable it before creating keys.`, {
+        code: 'tenant_disabled',
+        param: 'tenant_id',
+      });
     }
     const issued = await apiKeys.create(input, at);
     await invalidateHashes(keys, issued.staleHashes);
@@ -78,7 +136,11 @@ export function keysRouter(now: () => number = Date.now) {
     const query = readQuery(c, KeyListQuery);
     const { tenants, apiKeys } = c.var.deps;
     if (!(await tenants.get(query.tenant_id))) throw tenantNotFound(query.tenant_id);
-    const page = await apiKeys.listByTenant(query.tenant_id, { limit: query.limit, cursor: query.cursor ?? null }, { status: query.status });
+    const page = await apiKeys.listByTenant(
+      query.tenant_id,
+      { limit: query.limit, cursor: query.cursor ?? null },
+      { status: query.status },
+    );
     return c.json(listBody(page));
   });
 
@@ -108,9 +170,13 @@ export function keysRouter(now: () => number = Date.now) {
     const { apiKeys, keys } = c.var.deps;
     const current = await apiKeys.get(id, scope);
     if (!current) throw keyNotFound(id);
-    if (current.status !== 'active') throw new GatewayError(409, 'A revoked key cannot be rotated; create a new one.', { code: 'key_revoked' });
+    if (current.status !== 'active')
+      throw new GatewayError(409, 'A revoked key cannot be rotated; create a new one.', {
+        code: 'key_revoked',
+      });
     const issued = await apiKeys.rotate(id, graceSeconds * 1000, now(), scope);
-    if (!issued) throw new GatewayError(409, 'The key changed while rotating it; try again.', { code: 'conflict' });
+    if (!issued)
+      throw new GatewayError(409, 'The key changed while rotating it; try again.', { code: 'conflict' });
     await invalidateHashes(keys, issued.staleHashes);
     return withSecret(c, issued, 200);
   });

@@ -45,12 +45,49 @@ const usageDoc = { id: 'UsageReport', schema: UsageReport };
 const priceDoc = { id: 'EffectivePrice', schema: EffectivePrice };
 
 export const limitsOperations: Operation[] = [
-  { method: 'get', path: '/admin/limits/tenants/{id}', summary: "A tenant's limits and budgets, current usage and what remains", status: 200, response: usageDoc },
-  { method: 'get', path: '/admin/limits/keys/{id}', summary: "A key's limits and budgets, current usage and what remains", status: 200, response: usageDoc },
-  { method: 'get', path: '/admin/pricing', summary: 'The default price and every per-model override', status: 200, response: { id: 'PriceList', schema: PriceList } },
-  { method: 'get', path: '/admin/pricing/{model}', summary: 'The price in force for a model (the id may contain slashes)', status: 200, response: priceDoc },
-  { method: 'put', path: '/admin/pricing/{model}', summary: "Override a model's price, USD per 1M tokens", body: { id: 'PriceInput', schema: PriceInput }, status: 200, response: priceDoc },
-  { method: 'delete', path: '/admin/pricing/{model}', summary: "Remove a model's override; answers the price now in force", status: 200, response: priceDoc },
+  {
+    method: 'get',
+    path: '/admin/limits/tenants/{id}',
+    summary: "A tenant's limits and budgets, current usage and what remains",
+    status: 200,
+    response: usageDoc,
+  },
+  {
+    method: 'get',
+    path: '/admin/limits/keys/{id}',
+    summary: "A key's limits and budgets, current usage and what remains",
+    status: 200,
+    response: usageDoc,
+  },
+  {
+    method: 'get',
+    path: '/admin/pricing',
+    summary: 'The default price and every per-model override',
+    status: 200,
+    response: { id: 'PriceList', schema: PriceList },
+  },
+  {
+    method: 'get',
+    path: '/admin/pricing/{model}',
+    summary: 'The price in force for a model (the id may contain slashes)',
+    status: 200,
+    response: priceDoc,
+  },
+  {
+    method: 'put',
+    path: '/admin/pricing/{model}',
+    summary: "Override a model's price, USD per 1M tokens",
+    body: { id: 'PriceInput', schema: PriceInput },
+    status: 200,
+    response: priceDoc,
+  },
+  {
+    method: 'delete',
+    path: '/admin/pricing/{model}',
+    summary: "Remove a model's override; answers the price now in force",
+    status: 200,
+    response: priceDoc,
+  },
 ];
 
 function effective(model: string, overrides: Readonly<Record<string, Price>>): EffectivePrice {
@@ -69,7 +106,9 @@ export function limitsRouter(now: () => number = Date.now) {
     if (!tenant) throw tenantNotFound(id);
     const dump = await limiterObjects(c.env.LIMITER)(id).dump(null);
     const settings = { limits: tenant.limits, budgets: tenant.budgets };
-    return c.json(usageReport({ scope: 'tenant', id, tenantId: id, settings }, dump.state, dump.periods, now()));
+    return c.json(
+      usageReport({ scope: 'tenant', id, tenantId: id, settings }, dump.state, dump.periods, now()),
+    );
   });
 
   router.get('/limits/keys/:id', async (c) => {
@@ -78,24 +117,37 @@ export function limitsRouter(now: () => number = Date.now) {
     if (!key) throw new GatewayError(404, `No key with id '${id}'.`, { code: 'key_not_found', param: 'id' });
     const dump = await limiterObjects(c.env.LIMITER)(key.tenant_id).dump(id);
     const settings = { limits: key.limits, budgets: key.budgets };
-    return c.json(usageReport({ scope: 'key', id, tenantId: key.tenant_id, settings }, dump.state, dump.periods, now()));
+    return c.json(
+      usageReport({ scope: 'key', id, tenantId: key.tenant_id, settings }, dump.state, dump.periods, now()),
+    );
   });
 
-  router.get('/pricing', async (c) => c.json({ default: PRICING.default, overrides: await listOverrides(c.env.DB) }));
+  router.get('/pricing', async (c) =>
+    c.json({ default: PRICING.default, overrides: await listOverrides(c.env.DB) }),
+  );
 
-  router.get('/pricing/:model{.+}', async (c) => c.json(effective(c.req.param('model'), await listOverrides(c.env.DB))));
+  router.get('/pricing/:model{.+}', async (c) =>
+    c.json(effective(c.req.param('model'), await listOverrides(c.env.DB))),
+  );
 
   router.put('/pricing/:model{.+}', async (c) => {
     const model = c.req.param('model');
     const input = await readBody(c, PriceInput);
-    await setOverride(c.env.DB, c.env.KV_KEYS, model, { input: input.input, output: input.output, cached: input.cached ?? input.input });
+    await setOverride(c.env.DB, c.env.KV_KEYS, model, {
+      input: input.input,
+      output: input.output,
+      cached: input.cached ?? input.input,
+    });
     return c.json(effective(model, await listOverrides(c.env.DB)));
   });
 
   router.delete('/pricing/:model{.+}', async (c) => {
     const model = c.req.param('model');
     if (!(await setOverride(c.env.DB, c.env.KV_KEYS, model, null))) {
-      throw new GatewayError(404, `No price override for '${model}'.`, { code: 'price_override_not_found', param: 'model' });
+      throw new GatewayError(404, `No price override for '${model}'.`, {
+        code: 'price_override_not_found',
+        param: 'model',
+      });
     }
     return c.json(effective(model, await listOverrides(c.env.DB)));
   });

@@ -59,11 +59,30 @@ export const LogListQuery = z.strictObject({
 
 export const LogScopeQuery = z.strictObject({ tenant_id: Id.optional() });
 
-export const LogList = z.object({ object: z.literal('list'), data: z.array(LogEntry), has_more: z.boolean(), next_cursor: z.string().nullable() });
+export const LogList = z.object({
+  object: z.literal('list'),
+  data: z.array(LogEntry),
+  has_more: z.boolean(),
+  next_cursor: z.string().nullable(),
+});
 
 export const logOperations: Operation[] = [
-  { method: 'get', path: '/admin/logs', summary: 'Request logs, newest first, filtered and paginated', query: LogListQuery, status: 200, response: { id: 'LogList', schema: LogList } },
-  { method: 'get', path: '/admin/logs/{request_id}', summary: 'One request log by its x-edgeway-request-id, payload included', query: LogScopeQuery, status: 200, response: { id: 'LogDetail', schema: LogDetail } },
+  {
+    method: 'get',
+    path: '/admin/logs',
+    summary: 'Request logs, newest first, filtered and paginated',
+    query: LogListQuery,
+    status: 200,
+    response: { id: 'LogList', schema: LogList },
+  },
+  {
+    method: 'get',
+    path: '/admin/logs/{request_id}',
+    summary: 'One request log by its x-edgeway-request-id, payload included',
+    query: LogScopeQuery,
+    status: 200,
+    response: { id: 'LogDetail', schema: LogDetail },
+  },
 ];
 
 export function logsRouter() {
@@ -71,7 +90,15 @@ export function logsRouter() {
 
   router.get('/', async (c) => {
     const q = readQuery(c, LogListQuery);
-    const filters = { tenantId: q.tenant_id, keyId: q.key_id, model: q.model, status: q.status, cache: q.cache, from: q.from, to: q.to };
+    const filters = {
+      tenantId: q.tenant_id,
+      keyId: q.key_id,
+      model: q.model,
+      status: q.status,
+      cache: q.cache,
+      from: q.from,
+      to: q.to,
+    };
     const page = await new LogReader(c.env.DB).list(filters, { limit: q.limit, cursor: q.cursor ?? null });
     return c.json(listBody(page));
   });
@@ -81,7 +108,11 @@ export function logsRouter() {
     const id = c.req.param('request_id');
     const log = await new LogReader(c.env.DB).get(id);
     if (!log || (tenant_id !== undefined && log.tenant_id !== tenant_id)) {
-      throw new GatewayError(404, `No log for request '${id}'. Logs are written a few seconds after the request ends.`, { code: 'log_not_found' });
+      throw new GatewayError(
+        404,
+        `No log for request '${id}'. Logs are written a few seconds after the request ends.`,
+        { code: 'log_not_found' },
+      );
     }
     return c.json(log);
   });

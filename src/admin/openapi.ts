@@ -16,7 +16,13 @@ import { usageOperations } from './usage';
 import type { NamedSchema, Operation } from './operation';
 
 /** Every documented admin operation; a router added under /admin adds its list here. */
-export const OPERATIONS: readonly Operation[] = [...tenantOperations, ...keyOperations, ...limitsOperations, ...logOperations, ...usageOperations];
+export const OPERATIONS: readonly Operation[] = [
+  ...tenantOperations,
+  ...keyOperations,
+  ...limitsOperations,
+  ...logOperations,
+  ...usageOperations,
+];
 
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
 
@@ -38,18 +44,40 @@ function queryParameters(query: z.ZodObject): unknown[] {
   const json = z.toJSONSchema(query, { io: 'input' });
   const required = new Set(json.required ?? []);
   return Object.entries(json.properties ?? {}).map(([name, schema]) => {
-    const description = typeof schema === 'object' && 'description' in schema ? schema.description : undefined;
-    return { name, in: 'query', required: required.has(name), schema, ...(description ? { description } : {}) };
+    const description =
+      typeof schema === 'object' && 'description' in schema ? schema.description : undefined;
+    return {
+      name,
+      in: 'query',
+      required: required.has(name),
+      schema,
+      ...(description ? { description } : {}),
+    };
   });
 }
 
 function operation(op: Operation): unknown {
-  const pathParams = [...op.path.matchAll(/\{(\w+)\}/g)].map(([, name]) => ({ name, in: 'path', required: true, schema: { type: 'string' } }));
-  const errors = { description: 'Error, in the OpenAI envelope', content: { 'application/json': { schema: ref('Error') } } };
+  const pathParams = [...op.path.matchAll(/\{(\w+)\}/g)].map(([, name]) => ({
+    name,
+    in: 'path',
+    required: true,
+    schema: { type: 'string' },
+  }));
+  const errors = {
+    description: 'Error, in the OpenAI envelope',
+    content: { 'application/json': { schema: ref('Error') } },
+  };
   return {
     summary: op.summary,
     parameters: [...pathParams, ...(op.query ? queryParameters(op.query) : [])],
-    ...(op.body ? { requestBody: { required: !op.optionalBody, content: { 'application/json': { schema: ref(op.body.id) } } } } : {}),
+    ...(op.body
+      ? {
+          requestBody: {
+            required: !op.optionalBody,
+            content: { 'application/json': { schema: ref(op.body.id) } },
+          },
+        }
+      : {}),
     responses: {
       [op.status]: { description: 'OK', content: { 'application/json': { schema: ref(op.response.id) } } },
       default: errors,
@@ -65,15 +93,27 @@ export function openApiDocument(): unknown {
   for (const op of OPERATIONS) (paths[op.path] ??= {})[op.method] = operation(op);
   cached = {
     openapi: '3.1.0',
-    info: { title: 'Edgeway admin API', version: '1', description: 'Tenants and gateway keys. Times are epoch milliseconds.' },
+    info: {
+      title: 'Edgeway admin API',
+      version: '1',
+      description: 'Tenants and gateway keys. Times are epoch milliseconds.',
+    },
     servers: [{ url: '/' }],
     security: [{ adminToken: [] }],
     paths,
     components: {
-      securitySchemes: { adminToken: { type: 'http', scheme: 'bearer', description: 'The ADMIN_TOKEN secret.' } },
+      securitySchemes: {
+        adminToken: { type: 'http', scheme: 'bearer', description: 'The ADMIN_TOKEN secret.' },
+      },
       schemas: {
-        ...components(OPERATIONS.flatMap((op) => (op.body ? [op.body] : [])), 'input'),
-        ...components([{ id: 'Error', schema: ErrorEnvelope }, ...OPERATIONS.map((op) => op.response)], 'output'),
+        ...components(
+          OPERATIONS.flatMap((op) => (op.body ? [op.body] : [])),
+          'input',
+        ),
+        ...components(
+          [{ id: 'Error', schema: ErrorEnvelope }, ...OPERATIONS.map((op) => op.response)],
+          'output',
+        ),
       },
     },
   };

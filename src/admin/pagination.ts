@@ -9,5 +9,10 @@ export interface ListBody<T> {
 }
 
 export function listBody<T>(page: Page<T>): ListBody<T> {
-  return { object: 'list', data: page.items, has_more: page.nextCursor !== null, next_cursor: page.nextCursor };
+  return {
+    object: 'list',
+    data: page.items,
+    has_more: page.nextCursor !== null,
+    next_cursor: page.nextCursor,
+  };
 }

@@ -41,7 +41,9 @@ const KeySettings = {
   cache: CacheSettings.optional(),
   log_payload: z.boolean().optional(),
   metadata: Metadata.optional(),
-  expires_at: Timestamp.nullable().optional().describe('Epoch milliseconds, in the future; null never expires.'),
+  expires_at: Timestamp.nullable()
+    .optional()
+    .describe('Epoch milliseconds, in the future; null never expires.'),
 };
 
 export const KeyCreate = z.strictObject({ tenant_id: Id, ...KeySettings });
@@ -49,7 +51,12 @@ export const KeyCreate = z.strictObject({ tenant_id: Id, ...KeySettings });
 export const KeyUpdate = z.strictObject(KeySettings).refine(nonEmpty, 'send at least one field to change');
 
 export const KeyRotate = z.strictObject({
-  grace_seconds: z.number().int().min(0).max(MAX_GRACE_SECONDS).optional()
+  grace_seconds: z
+    .number()
+    .int()
+    .min(0)
+    .max(MAX_GRACE_SECONDS)
+    .optional()
     .describe('How long the replaced secret keeps working; 0 or absent ends it at once.'),
 });
 
@@ -92,7 +99,12 @@ export const TenantList = listOf(Tenant);
 export const KeyList = listOf(ApiKey);
 
 export const ErrorEnvelope = z.object({
-  error: z.object({ message: z.string(), type: z.string(), param: z.string().nullable(), code: z.string().nullable() }),
+  error: z.object({
+    message: z.string(),
+    type: z.string(),
+    param: z.string().nullable(),
+    code: z.string().nullable(),
+  }),
 });
 
 export { ApiKey, Tenant };

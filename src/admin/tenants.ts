@@ -17,20 +17,61 @@ import { readBody, readQuery } from './validate';
 const tenantDoc = { id: 'Tenant', schema: TenantSchema };
 
 export const tenantOperations: Operation[] = [
-  { method: 'post', path: '/admin/tenants', summary: 'Create a tenant', body: { id: 'TenantCreate', schema: TenantCreate }, status: 201, response: tenantDoc },
-  { method: 'get', path: '/admin/tenants', summary: 'List tenants, newest first', query: TenantListQuery, status: 200, response: { id: 'TenantList', schema: TenantList } },
+  {
+    method: 'post',
+    path: '/admin/tenants',
+    summary: 'Create a tenant',
+    body: { id: 'TenantCreate', schema: TenantCreate },
+    status: 201,
+    response: tenantDoc,
+  },
+  {
+    method: 'get',
+    path: '/admin/tenants',
+    summary: 'List tenants, newest first',
+    query: TenantListQuery,
+    status: 200,
+    response: { id: 'TenantList', schema: TenantList },
+  },
   { method: 'get', path: '/admin/tenants/{id}', summary: 'Get a tenant', status: 200, response: tenantDoc },
-  { method: 'patch', path: '/admin/tenants/{id}', summary: 'Update a tenant (each given field is replaced whole)', body: { id: 'TenantUpdate', schema: TenantUpdate }, status: 200, response: tenantDoc },
-  { method: 'post', path: '/admin/tenants/{id}/disable', summary: 'Disable a tenant: all its keys are refused', status: 200, response: tenantDoc },
-  { method: 'post', path: '/admin/tenants/{id}/enable', summary: 'Enable a disabled tenant', status: 200, response: tenantDoc },
+  {
+    method: 'patch',
+    path: '/admin/tenants/{id}',
+    summary: 'Update a tenant (each given field is replaced whole)',
+    body: { id: 'TenantUpdate', schema: TenantUpdate },
+    status: 200,
+    response: tenantDoc,
+  },
+  {
+    method: 'post',
+    path: '/admin/tenants/{id}/disable',
+    summary: 'Disable a tenant: all its keys are refused',
+    status: 200,
+    response: tenantDoc,
+  },
+  {
+    method: 'post',
+    path: '/admin/tenants/{id}/enable',
+    summary: 'Enable a disabled tenant',
+    status: 200,
+    response: tenantDoc,
+  },
 ];
 
 export function tenantNotFound(id: string): GatewayError {
-  return new GatewayError(404, `No tenant with id '${id}'.`, { code: 'tenant_not_found', param: 'tenant_id' });
+  return new GatewayError(404, `No tenant with id '${id}'.`, {
+    code: 'tenant_not_found',
+    param: 'tenant_id',
+  });
 }
 
 /** Applies a patch and invalidates the keys whose records it changes. */
-async function updateTenant(c: Context<AppEnv>, id: string, patch: TenantPatch, now: number): Promise<Tenant> {
+async function updateTenant(
+  c: Context<AppEnv>,
+  id: string,
+  patch: TenantPatch,
+  now: number,
+): Promise<Tenant> {
   const { tenants, apiKeys, keys } = c.var.deps;
   const tenant = await tenants.update(id, patch, now);
   if (!tenant) throw tenantNotFound(id);
@@ -50,7 +91,10 @@ export function tenantsRouter(now: () => number = Date.now) {
 
   router.get('/', async (c) => {
     const query = readQuery(c, TenantListQuery);
-    const page = await c.var.deps.tenants.list({ limit: query.limit, cursor: query.cursor ?? null }, { status: query.status });
+    const page = await c.var.deps.tenants.list(
+      { limit: query.limit, cursor: query.cursor ?? null },
+      { status: query.status },
+    );
     return c.json(listBody(page));
   });
 
@@ -66,8 +110,12 @@ export function tenantsRouter(now: () => number = Date.now) {
     return c.json(await updateTenant(c, c.req.param('id'), patch, now()));
   });
 
-  router.post('/:id/disable', async (c) => c.json(await updateTenant(c, c.req.param('id'), { status: 'disabled' }, now())));
-  router.post('/:id/enable', async (c) => c.json(await updateTenant(c, c.req.param('id'), { status: 'active' }, now())));
+  router.post('/:id/disable', async (c) =>
+    c.json(await updateTenant(c, c.req.param('id'), { status: 'disabled' }, now())),
+  );
+  router.post('/:id/enable', async (c) =>
+    c.json(await updateTenant(c, c.req.param('id'), { status: 'active' }, now())),
+  );
 
   return router;
 }

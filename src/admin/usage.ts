@@ -40,7 +40,14 @@ export const UsageReport = z.object({
 });
 
 export const usageOperations: Operation[] = [
-  { method: 'get', path: '/admin/usage', summary: 'Usage rollups per day or per model, for everything, a tenant or a key', query: UsageQuery, status: 200, response: { id: 'UsageRollupReport', schema: UsageReport } },
+  {
+    method: 'get',
+    path: '/admin/usage',
+    summary: 'Usage rollups per day or per model, for everything, a tenant or a key',
+    query: UsageQuery,
+    status: 200,
+    response: { id: 'UsageRollupReport', schema: UsageReport },
+  },
 ];
 
 export function usageRouter(now: () => number = Date.now) {
@@ -52,9 +59,24 @@ export function usageRouter(now: () => number = Date.now) {
     const from = q.from ?? utcDay(Date.parse(`${to}T00:00:00Z`) - 29 * DAY_MS);
     const span = (Date.parse(to) - Date.parse(from)) / DAY_MS + 1;
     if (span < 1) throw badRequest('`from` must not be after `to`.', 'from', 'invalid_range');
-    if (span > MAX_DAYS) throw badRequest(`The range spans ${span} days; the most is ${MAX_DAYS}.`, 'from', 'invalid_range');
-    const report = await new UsageReader(c.env.DB).query({ tenantId: q.tenant_id, keyId: q.key_id, from, to, groupBy: q.group_by });
-    return c.json({ object: 'usage', group_by: q.group_by, from, to, tenant_id: q.tenant_id ?? null, key_id: q.key_id ?? null, ...report });
+    if (span > MAX_DAYS)
+      throw badRequest(`The range spans ${span} days; the most is ${MAX_DAYS}.`, 'from', 'invalid_range');
+    const report = await new UsageReader(c.env.DB).query({
+      tenantId: q.tenant_id,
+      keyId: q.key_id,
+      from,
+      to,
+      groupBy: q.group_by,
+    });
+    return c.json({
+      object: 'usage',
+      group_by: q.group_by,
+      from,
+      to,
+      tenant_id: q.tenant_id ?? null,
+      key_id: q.key_id ?? null,
+      ...report,
+    });
   });
 
   return router;

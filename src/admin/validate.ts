@@ -12,7 +12,11 @@ import { badRequest } from '../core/errors';
 export const MAX_ADMIN_BODY_BYTES = 64 * 1024;
 
 /** `optional`: a request with no body at all is read as `{}` (e.g. POST …/rotate). */
-export async function readBody<S extends z.ZodType>(c: Context<AppEnv>, schema: S, optional = false): Promise<z.output<S>> {
+export async function readBody<S extends z.ZodType>(
+  c: Context<AppEnv>,
+  schema: S,
+  optional = false,
+): Promise<z.output<S>> {
   const empty = c.req.header('content-length') === '0' || c.req.raw.body === null;
   const raw = optional && empty ? {} : await readJsonBody(c.req.raw, MAX_ADMIN_BODY_BYTES);
   return check(schema, raw, 'body');

@@ -16,6 +16,11 @@ export function modelList(principal: Principal, configured: readonly string[]): 
   for (const id of principal.models ?? []) {
     if (!id.endsWith('/*') && configured.includes(id.slice(0, id.indexOf('/')))) ids.add(id);
   }
-  const data = [...ids].sort().map((id) => ({ id, object: 'model' as const, created: CREATED, owned_by: id.slice(0, id.indexOf('/')) }));
+  const data = [...ids].sort().map((id) => ({
+    id,
+    object: 'model' as const,
+    created: CREATED,
+    owned_by: id.slice(0, id.indexOf('/')),
+  }));
   return { object: 'list', data };
 }

@@ -15,7 +15,8 @@ export async function readJsonBody(request: Request, maxBytes: number): Promise<
   const declared = Number(request.headers.get('content-length') ?? NaN);
   if (declared > maxBytes) throw tooLarge(maxBytes);
   const bytes = await readBounded(request, maxBytes);
-  if (bytes.byteLength === 0) throw badRequest('Request body is empty; expected a JSON object.', null, 'invalid_json');
+  if (bytes.byteLength === 0)
+    throw badRequest('Request body is empty; expected a JSON object.', null, 'invalid_json');
   let text: string;
   try {
     text = decoder.decode(bytes);
@@ -56,5 +57,7 @@ async function readBounded(request: Request, maxBytes: number): Promise<Uint8Arr
 }
 
 function tooLarge(maxBytes: number): GatewayError {
-  return new GatewayError(413, `Request body exceeds the ${maxBytes}-byte limit.`, { code: 'request_too_large' });
+  return new GatewayError(413, `Request body exceeds the ${maxBytes}-byte limit.`, {
+    code: 'request_too_large',
+  });
 }

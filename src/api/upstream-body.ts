@@ -16,7 +16,10 @@ export interface UpstreamBodyOptions {
 export function upstreamBody(request: ProxyRequest, options: UpstreamBodyOptions): string {
   const body: Record<string, unknown> = { ...request.body, model: options.upstreamModel };
   if (request.stream && options.format === 'openai' && request.endpoint === 'chat') {
-    const clientOptions = typeof request.body.stream_options === 'object' && request.body.stream_options !== null ? request.body.stream_options : {};
+    const clientOptions =
+      typeof request.body.stream_options === 'object' && request.body.stream_options !== null
+        ? request.body.stream_options
+        : {};
     body.stream_options = { ...clientOptions, include_usage: true };
   }
   if (options.outputCap !== undefined && request.maxOutputTokens === null && request.endpoint === 'chat') {

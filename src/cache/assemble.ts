@@ -11,11 +11,22 @@ export interface Assembler {
   result(): Json | null;
 }
 
-const obj = (v: unknown): Json | null => (typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Json) : null);
+const obj = (v: unknown): Json | null =>
+  typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Json) : null;
 const str = (v: unknown): string => (typeof v === 'string' ? v : '');
 
-interface ToolCall { id: string; type: string; name: string; arguments: string }
-interface Choice { content: string | null; refusal: string | null; finish: unknown; tools: Map<number, ToolCall> }
+interface ToolCall {
+  id: string;
+  type: string;
+  name: string;
+  arguments: string;
+}
+interface Choice {
+  content: string | null;
+  refusal: string | null;
+  finish: unknown;
+  tools: Map<number, ToolCall>;
+}
 
 export function openAiAssembler(): Assembler {
   let head: Json | null = null;
@@ -51,15 +62,28 @@ export function openAiAssembler(): Assembler {
     },
     result() {
       if (!head) return null;
-      const list = [...choices.entries()].sort(([a], [b]) => a - b).map(([index, c]) => {
-        const message: Json = { role: 'assistant', content: c.content, refusal: c.refusal };
-        if (c.tools.size) {
-          message.tool_calls = [...c.tools.entries()].sort(([a], [b]) => a - b)
-            .map(([, t]) => ({ id: t.id, type: t.type, function: { name: t.name, arguments: t.arguments } }));
-        }
-        return { index, message, logprobs: null, finish_reason: c.finish ?? null };
-      });
-      const out: Json = { id: head.id, object: 'chat.completion', created: head.created, model: head.model, choices: list };
+      const list = [...choices.entries()]
+        .sort(([a], [b]) => a - b)
+        .map(([index, c]) => {
+          const message: Json = { role: 'assistant', content: c.content, refusal: c.refusal };
+          if (c.tools.size) {
+            message.tool_calls = [...c.tools.entries()]
+              .sort(([a], [b]) => a - b)
+              .map(([, t]) => ({
+                id: t.id,
+                type: t.type,
+                function: { name: t.name, arguments: t.arguments },
+              }));
+          }
+          return { index, message, logprobs: null, finish_reason: c.finish ?? null };
+        });
+      const out: Json = {
+        id: head.id,
+        object: 'chat.completion',
+        created: head.created,
+        model: head.model,
+        choices: list,
+      };
       if (head.system_fingerprint !== undefined) out.system_fingerprint = head.system_fingerprint;
       if (usage !== undefined) out.usage = usage;
       return out;
@@ -75,7 +99,8 @@ export function anthropicAssembler(): Assembler {
     push(chunk, event) {
       const type = event ?? str(chunk.type);
       if (type === 'message_start') message = { ...(obj(chunk.message) ?? {}) };
-      else if (type === 'content_block_start') blocks.set(Number(chunk.index ?? 0), { ...(obj(chunk.content_block) ?? {}) });
+      else if (type === 'content_block_start')
+        blocks.set(Number(chunk.index ?? 0), { ...(obj(chunk.content_block) ?? {}) });
       else if (type === 'content_block_delta') {
         const index = Number(chunk.index ?? 0);
         const block = blocks.get(index);
@@ -84,7 +109,8 @@ export function anthropicAssembler(): Assembler {
         if (delta.type === 'text_delta') block.text = str(block.text) + str(delta.text);
         else if (delta.type === 'thinking_delta') block.thinking = str(block.thinking) + str(delta.thinking);
         else if (delta.type === 'signature_delta') block.signature = str(delta.signature);
-        else if (delta.type === 'input_json_delta') partialJson.set(index, (partialJson.get(index) ?? '') + str(delta.partial_json));
+        else if (delta.type === 'input_json_delta')
+          partialJson.set(index, (partialJson.get(index) ?? '') + str(delta.partial_json));
       } else if (type === 'content_block_stop') {
         const index = Number(chunk.index ?? 0);
         const json = partialJson.get(index);

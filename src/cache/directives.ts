@@ -21,13 +21,20 @@ const MAX_TTL_S = 31_536_000;
 export function cacheDirectives(headers: Headers, settings: CacheSettings): CacheDirectives {
   const ttlHeader = headers.get('cf-aig-cache-ttl');
   const ttl = ttlHeader === null ? null : parseTtl(ttlHeader);
-  const ours = (headers.get('x-edgeway-cache') ?? '').toLowerCase().split(',').map((s) => s.trim());
+  const ours = (headers.get('x-edgeway-cache') ?? '')
+    .toLowerCase()
+    .split(',')
+    .map((s) => s.trim());
   const noCache = ours.includes('no-cache') || headers.get('cf-aig-skip-cache')?.toLowerCase() === 'true';
   const noStore = ours.includes('no-store');
   const enabled = settings.exact === true || settings.semantic === true || ttl !== null;
   const namespace = headers.get('cf-aig-cache-key');
   if (namespace !== null && (namespace.length === 0 || namespace.length > 256)) {
-    throw badRequest('Header cf-aig-cache-key must be 1 to 256 characters.', 'cf-aig-cache-key', 'invalid_header');
+    throw badRequest(
+      'Header cf-aig-cache-key must be 1 to 256 characters.',
+      'cf-aig-cache-key',
+      'invalid_header',
+    );
   }
   return {
     lookup: enabled && !noCache,
@@ -41,7 +48,11 @@ export function cacheDirectives(headers: Headers, settings: CacheSettings): Cach
 function parseTtl(raw: string): number {
   const n = Number(raw);
   if (!Number.isInteger(n) || n < 1 || n > MAX_TTL_S) {
-    throw badRequest(`Header cf-aig-cache-ttl must be an integer number of seconds between 1 and ${MAX_TTL_S}.`, 'cf-aig-cache-ttl', 'invalid_header');
+    throw badRequest(
+      `Header cf-aig-cache-ttl must be an integer number of seconds between 1 and ${MAX_TTL_S}.`,
+      'cf-aig-cache-ttl',
+      'invalid_header',
+    );
   }
   return Math.max(KV_MIN_TTL_S, n);
 }

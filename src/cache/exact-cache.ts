@@ -27,7 +27,9 @@ export class ExactCache {
   }
 
   async put(key: string, entry: CachedEntry, ttlSeconds: number): Promise<void> {
-    await this.kv.put(key, JSON.stringify(entry), { expirationTtl: Math.max(KV_MIN_TTL_S, Math.floor(ttlSeconds)) });
+    await this.kv.put(key, JSON.stringify(entry), {
+      expirationTtl: Math.max(KV_MIN_TTL_S, Math.floor(ttlSeconds)),
+    });
   }
 
   /** The answer of an identical request already in flight in this isolate, if any. */

@@ -45,15 +45,22 @@ export function parseEmbedderSpec(raw: string | undefined): EmbedderSpec {
   if (value === 'local') return { kind: 'local' };
   if (value === 'workers-ai' || value.startsWith('workers-ai:')) {
     const model = value === 'workers-ai' ? DEFAULT_WORKERS_AI_MODEL : value.slice('workers-ai:'.length);
-    if (!isWorkersAiEmbeddingModel(model)) throw new Error(`SEMANTIC_EMBEDDER: unknown Workers AI embedding model '${model}'`);
+    if (!isWorkersAiEmbeddingModel(model))
+      throw new Error(`SEMANTIC_EMBEDDER: unknown Workers AI embedding model '${model}'`);
     return { kind: 'workers-ai', model };
   }
   const openai = /^openai:([a-z0-9][a-z0-9-]*)\/(.+)$/.exec(value);
   if (openai) return { kind: 'openai', provider: openai[1] as string, model: openai[2] as string };
-  throw new Error(`SEMANTIC_EMBEDDER: expected auto, local, workers-ai:<model> or openai:<provider>/<model>, got '${value}'`);
+  throw new Error(
+    `SEMANTIC_EMBEDDER: expected auto, local, workers-ai:<model> or openai:<provider>/<model>, got '${value}'`,
+  );
 }
 
-export function chooseEmbedder(spec: EmbedderSpec, env: SemanticEnv, providers: Pick<ProviderRegistry, 'get'>): Embedder {
+export function chooseEmbedder(
+  spec: EmbedderSpec,
+  env: SemanticEnv,
+  providers: Pick<ProviderRegistry, 'get'>,
+): Embedder {
   switch (spec.kind) {
     case 'auto':
       return env.AI ? workersAiEmbedder(env.AI) : localEmbedder();
@@ -64,13 +71,17 @@ export function chooseEmbedder(spec: EmbedderSpec, env: SemanticEnv, providers: 
       return workersAiEmbedder(env.AI, spec.model);
     case 'openai': {
       const adapter = providers.get(spec.provider);
-      if (typeof adapter === 'string') throw new Error(`SEMANTIC_EMBEDDER: provider '${spec.provider}' is ${adapter}`);
+      if (typeof adapter === 'string')
+        throw new Error(`SEMANTIC_EMBEDDER: provider '${spec.provider}' is ${adapter}`);
       return openAiEmbedder({ adapter, model: spec.model });
     }
   }
 }
 
-export function createSemanticCache(env: SemanticEnv, providers: Pick<ProviderRegistry, 'get'>): SemanticCache {
+export function createSemanticCache(
+  env: SemanticEnv,
+  providers: Pick<ProviderRegistry, 'get'>,
+): SemanticCache {
   const embedder = chooseEmbedder(parseEmbedderSpec(env.SEMANTIC_EMBEDDER), env, providers);
   const index = env.VECTORIZE ? vectorizeIndex(env.VECTORIZE) : durableVectorIndex(env.VECTOR_INDEX);
   return new IndexedSemanticCache(embedder, index);

@@ -47,7 +47,14 @@ export const DEFAULT_SEMANTIC_THRESHOLD = 0.95;
 export const DEFAULT_SEMANTIC_MAX_TURNS = 4;
 export const MAX_SEMANTIC_TEXT_CHARS = 2000;
 
-export type SemanticIneligibility = 'disabled' | 'tools' | 'temperature' | 'too_many_turns' | 'endpoint' | 'no_text' | 'too_long';
+export type SemanticIneligibility =
+  | 'disabled'
+  | 'tools'
+  | 'temperature'
+  | 'too_many_turns'
+  | 'endpoint'
+  | 'no_text'
+  | 'too_long';
 
 export type SemanticEligibility =
   | { readonly eligible: true; readonly text: string; readonly paramsHash: string }
@@ -57,7 +64,13 @@ type Message = Record<string, unknown> & { role: string };
 
 const INSTRUCTION_ROLES = new Set(['system', 'developer']);
 const TOOL_ROLES = new Set(['tool', 'function']);
-const TOOL_BLOCKS = new Set(['tool_use', 'tool_result', 'server_tool_use', 'mcp_tool_use', 'mcp_tool_result']);
+const TOOL_BLOCKS = new Set([
+  'tool_use',
+  'tool_result',
+  'server_tool_use',
+  'mcp_tool_use',
+  'mcp_tool_result',
+]);
 /** Stands where the compared text was, so its position is part of the hash but not its words. */
 const TEXT_SLOT = '\u0000semantic-text';
 
@@ -81,7 +94,10 @@ function carriesTools(body: Record<string, unknown>, messages: readonly Message[
       TOOL_ROLES.has(m.role) ||
       (Array.isArray(m.tool_calls) && m.tool_calls.length > 0) ||
       m.function_call != null ||
-      (Array.isArray(m.content) && m.content.some((part) => isRecord(part) && typeof part.type === 'string' && TOOL_BLOCKS.has(part.type))),
+      (Array.isArray(m.content) &&
+        m.content.some(
+          (part) => isRecord(part) && typeof part.type === 'string' && TOOL_BLOCKS.has(part.type),
+        )),
   );
 }
 
@@ -110,7 +126,8 @@ export function semanticEligibility(request: ProxyRequest, settings: CacheSettin
   );
   if (settings.semantic_tools !== true && carriesTools(body, messages)) return no('tools');
   const temperature = typeof body.temperature === 'number' ? body.temperature : null;
-  if (settings.semantic_temperature !== true && (temperature === null || temperature > 0)) return no('temperature');
+  if (settings.semantic_temperature !== true && (temperature === null || temperature > 0))
+    return no('temperature');
   const turns = messages.filter((m) => !INSTRUCTION_ROLES.has(m.role)).length;
   if (turns > (settings.semantic_max_turns ?? DEFAULT_SEMANTIC_MAX_TURNS)) return no('too_many_turns');
 
@@ -122,6 +139,8 @@ export function semanticEligibility(request: ProxyRequest, settings: CacheSettin
   if (text.length > MAX_SEMANTIC_TEXT_CHARS) return no('too_long');
 
   const shape = messages.map((m, i) => (i === last ? skeleton : m));
-  const paramsHash = sha256HexSync(canonicalJson({ v: 1, e: request.endpoint, b: normalisedBody({ ...body, messages: shape }) }));
+  const paramsHash = sha256HexSync(
+    canonicalJson({ v: 1, e: request.endpoint, b: normalisedBody({ ...body, messages: shape }) }),
+  );
   return { eligible: true, text, paramsHash };
 }

@@ -8,6 +8,7 @@ export function priceOf(model: string, overrides: Readonly<Record<string, Price>
 
 export function costUsd(price: Price, usage: Usage): number {
   const uncached = Math.max(0, usage.inputTokens - usage.cachedTokens);
-  const micro = uncached * price.input + usage.cachedTokens * price.cached + usage.outputTokens * price.output;
+  const micro =
+    uncached * price.input + usage.cachedTokens * price.cached + usage.outputTokens * price.output;
   return micro / 1_000_000;
 }

@@ -39,7 +39,11 @@ export class GatewayError extends Error {
 }
 
 /** Shorthand for the most common case: the caller sent something we cannot accept. */
-export function badRequest(message: string, param: string | null = null, code: string | null = null): GatewayError {
+export function badRequest(
+  message: string,
+  param: string | null = null,
+  code: string | null = null,
+): GatewayError {
   return new GatewayError(400, message, { param, code });
 }
 
@@ -55,22 +59,35 @@ function openAiTypeFor(status: number): string {
 /** Anthropic's error types are a fixed set keyed by status. */
 function anthropicTypeFor(status: number): string {
   switch (status) {
-    case 401: return 'authentication_error';
-    case 403: return 'permission_error';
-    case 404: return 'not_found_error';
-    case 413: return 'request_too_large';
-    case 429: return 'rate_limit_error';
-    case 529: return 'overloaded_error';
-    case 504: return 'timeout_error';
-    default: return status >= 500 ? 'api_error' : 'invalid_request_error';
+    case 401:
+      return 'authentication_error';
+    case 403:
+      return 'permission_error';
+    case 404:
+      return 'not_found_error';
+    case 413:
+      return 'request_too_large';
+    case 429:
+      return 'rate_limit_error';
+    case 529:
+      return 'overloaded_error';
+    case 504:
+      return 'timeout_error';
+    default:
+      return status >= 500 ? 'api_error' : 'invalid_request_error';
   }
 }
 
 export function errorBody(err: GatewayError, shape: ErrorShape): unknown {
   if (shape === 'anthropic') {
-    return { type: 'error', error: { type: anthropicTypeFor(err.status), message: err.message, ...err.details } };
+    return {
+      type: 'error',
+      error: { type: anthropicTypeFor(err.status), message: err.message, ...err.details },
+    };
   }
-  return { error: { message: err.message, type: err.type, param: err.param, code: err.code, ...err.details } };
+  return {
+    error: { message: err.message, type: err.type, param: err.param, code: err.code, ...err.details },
+  };
 }
 
 export function errorResponse(err: GatewayError, shape: ErrorShape): Response {

@@ -30,7 +30,10 @@ export const LogEvent = z.object({
   /** What a gateway cache hit would have cost (costUsd is 0 for hits). */
   savedUsd: z.number().nonnegative().default(0),
   /** Prompt and completion, only for keys that opt in; each cut to LOG_PAYLOAD_MAX_BYTES. */
-  payload: z.object({ request: z.string().nullable(), response: z.string().nullable(), truncated: z.boolean() }).nullable().default(null),
+  payload: z
+    .object({ request: z.string().nullable(), response: z.string().nullable(), truncated: z.boolean() })
+    .nullable()
+    .default(null),
 });
 export type LogEvent = z.infer<typeof LogEvent>;
 

@@ -28,7 +28,12 @@ export function payloadMaxBytes(raw: string | undefined): number {
 }
 
 /** Whether to capture, and the request side if so; null when the key or the request says no. */
-export function capturePayload(key: Pick<KeyRecord, 'logPayload'>, headers: Headers, body: unknown, maxBytesVar: string | undefined): PayloadCapture | null {
+export function capturePayload(
+  key: Pick<KeyRecord, 'logPayload'>,
+  headers: Headers,
+  body: unknown,
+  maxBytesVar: string | undefined,
+): PayloadCapture | null {
   if (!key.logPayload) return null;
   if (headers.get('cf-aig-collect-log-payload')?.trim().toLowerCase() === 'false') return null;
   const maxBytes = payloadMaxBytes(maxBytesVar);
@@ -37,7 +42,10 @@ export function capturePayload(key: Pick<KeyRecord, 'logPayload'>, headers: Head
 }
 
 /** `responseText`: the raw (uncut) response text; the stream observer already keeps at most maxBytes chars. */
-export function payloadForLog(capture: PayloadCapture, responseText: string | null): NonNullable<LogEvent['payload']> {
+export function payloadForLog(
+  capture: PayloadCapture,
+  responseText: string | null,
+): NonNullable<LogEvent['payload']> {
   const response = responseText === null ? null : truncateUtf8(responseText, capture.maxBytes);
   return {
     request: capture.request,

@@ -2,7 +2,11 @@
 import { z } from 'zod';
 import data from './pricing.json';
 
-export const Price = z.object({ input: z.number().nonnegative(), output: z.number().nonnegative(), cached: z.number().nonnegative() });
+export const Price = z.object({
+  input: z.number().nonnegative(),
+  output: z.number().nonnegative(),
+  cached: z.number().nonnegative(),
+});
 export type Price = z.infer<typeof Price>;
 
 const Pricing = z.object({ updated: z.string(), default: Price, models: z.record(z.string(), Price) });

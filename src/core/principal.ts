@@ -6,5 +6,7 @@ export type Principal = KeyRecord;
 /** True when `model` matches an allow-list entry: an exact id or a `provider/*` pattern; null allows every model. */
 export function modelAllowed(allowed: readonly string[] | null, model: string): boolean {
   if (allowed === null) return true;
-  return allowed.some((entry) => (entry.endsWith('/*') ? model.startsWith(entry.slice(0, -1)) : entry === model));
+  return allowed.some((entry) =>
+    entry.endsWith('/*') ? model.startsWith(entry.slice(0, -1)) : entry === model,
+  );
 }

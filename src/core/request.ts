@@ -42,7 +42,9 @@ function fromZod(error: z.ZodError) {
   const what = issue?.message ?? 'Invalid request body';
   const missing = issue?.code === 'invalid_type' && /received undefined/.test(what);
   const message = path
-    ? missing ? `Missing required parameter: '${path}'.` : `Invalid value for '${path}': ${what}.`
+    ? missing
+      ? `Missing required parameter: '${path}'.`
+      : `Invalid value for '${path}': ${what}.`
     : `Invalid request body: ${what}.`;
   return badRequest(message, path || null, missing ? 'missing_required_parameter' : 'invalid_value');
 }

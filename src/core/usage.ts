@@ -16,10 +16,18 @@ export function usageFromJson(format: WireFormat, body: unknown): Usage | null {
   if (typeof usage !== 'object' || usage === null) return null;
   const u = usage as Record<string, unknown>;
   if (format === 'anthropic') {
-    return { inputTokens: count(u.input_tokens), outputTokens: count(u.output_tokens), cachedTokens: count(u.cache_read_input_tokens) };
+    return {
+      inputTokens: count(u.input_tokens),
+      outputTokens: count(u.output_tokens),
+      cachedTokens: count(u.cache_read_input_tokens),
+    };
   }
   const details = u.prompt_tokens_details as Record<string, unknown> | undefined;
-  return { inputTokens: count(u.prompt_tokens), outputTokens: count(u.completion_tokens), cachedTokens: count(details?.cached_tokens) };
+  return {
+    inputTokens: count(u.prompt_tokens),
+    outputTokens: count(u.completion_tokens),
+    cachedTokens: count(details?.cached_tokens),
+  };
 }
 
 /** A token count as a provider reports it; anything that is not a finite number counts as 0. */

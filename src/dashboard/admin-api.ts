@@ -12,7 +12,11 @@ import type { z } from 'zod';
 import { ErrorEnvelope } from '../admin/schemas';
 import type { Bindings } from '../env';
 
-export type AdminFetch = (request: Request, env: Bindings, ctx: ExecutionContext) => Response | Promise<Response>;
+export type AdminFetch = (
+  request: Request,
+  env: Bindings,
+  ctx: ExecutionContext,
+) => Response | Promise<Response>;
 
 export interface ApiFailure {
   ok: false;
@@ -44,25 +48,57 @@ export class AdminApi {
     return this.call('GET', path, schema, query);
   }
 
-  send<S extends z.ZodType>(method: Exclude<Method, 'GET'>, path: string, schema: S, body?: unknown): Promise<ApiResult<z.output<S>>> {
+  send<S extends z.ZodType>(
+    method: Exclude<Method, 'GET'>,
+    path: string,
+    schema: S,
+    body?: unknown,
+  ): Promise<ApiResult<z.output<S>>> {
     return this.call(method, path, schema, {}, body);
   }
 
-  private async call<S extends z.ZodType>(method: Method, path: string, schema: S, query: Query, body?: unknown): Promise<ApiResult<z.output<S>>> {
+  private async call<S extends z.ZodType>(
+    method: Method,
+    path: string,
+    schema: S,
+    query: Query,
+    body?: unknown,
+  ): Promise<ApiResult<z.output<S>>> {
     const url = new URL(`/admin${path}`, this.origin);
-    for (const [k, v] of Object.entries(query)) if (v !== undefined && v !== '') url.searchParams.set(k, String(v));
-    const headers = new Headers({ authorization: `Bearer ${this.env.ADMIN_TOKEN ?? ''}`, accept: 'application/json' });
+    for (const [k, v] of Object.entries(query))
+      if (v !== undefined && v !== '') url.searchParams.set(k, String(v));
+    const headers = new Headers({
+      authorization: `Bearer ${this.env.ADMIN_TOKEN ?? ''}`,
+      accept: 'application/json',
+    });
     if (body !== undefined) headers.set('content-type', 'application/json');
-    const res = await this.fetcher(new Request(url, { method, headers, body: body === undefined ? null : JSON.stringify(body) }), this.env, this.ctx);
+    const res = await this.fetcher(
+      new Request(url, { method, headers, body: body === undefined ? null : JSON.stringify(body) }),
+      this.env,
+      this.ctx,
+    );
     const json: unknown = await res.json().catch(() => null);
     if (!res.ok) {
       const envelope = ErrorEnvelope.safeParse(json);
       return envelope.success
-        ? { ok: false, status: res.status, message: envelope.data.error.message, param: envelope.data.error.param }
-        : { ok: false, status: res.status, message: `The admin API answered HTTP ${res.status}.`, param: null };
+        ? {
+            ok: false,
+            status: res.status,
+            message: envelope.data.error.message,
+            param: envelope.data.error.param,
+          }
+        : {
+            ok: false,
+            status: res.status,
+            message: `The admin API answered HTTP ${res.status}.`,
+            param: null,
+          };
     }
     const parsed = schema.safeParse(json);
-    if (!parsed.success) throw new Error(`admin ${method} ${path}: unexpected response shape: ${parsed.error.issues[0]?.message ?? ''}`);
+    if (!parsed.success)
+      throw new Error(
+        `admin ${method} ${path}: unexpected response shape: ${parsed.error.issues[0]?.message ?? ''}`,
+      );
     return { ok: true, data: parsed.data };
   }
 }

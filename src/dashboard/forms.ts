@@ -47,7 +47,11 @@ export function utcInputToIso(raw: string | undefined): string | undefined {
   return /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2})?$/.test(text) ? `${text}Z` : text;
 }
 
-function pick<K extends string>(values: FormValues, prefix: string, keys: readonly K[]): Partial<Record<K, number | string>> {
+function pick<K extends string>(
+  values: FormValues,
+  prefix: string,
+  keys: readonly K[],
+): Partial<Record<K, number | string>> {
   const out: Partial<Record<K, number | string>> = {};
   for (const k of keys) {
     const v = numberish(values[`${prefix}.${k}`]);
@@ -80,11 +84,18 @@ export function rotateBody(values: FormValues): Record<string, unknown> {
   return grace === undefined ? {} : { grace_seconds: grace };
 }
 
-export type KeySettings = Pick<ApiKey, 'name' | 'models' | 'limits' | 'budgets' | 'expires_at' | 'log_payload'>;
+export type KeySettings = Pick<
+  ApiKey,
+  'name' | 'models' | 'limits' | 'budgets' | 'expires_at' | 'log_payload'
+>;
 
 /** A stored key as the values of its edit form. */
 export function keyFormValues(key: KeySettings): FormValues {
-  const out: FormValues = { name: key.name, models: (key.models ?? []).join('\n'), expires_at: msToUtcInput(key.expires_at) };
+  const out: FormValues = {
+    name: key.name,
+    models: (key.models ?? []).join('\n'),
+    expires_at: msToUtcInput(key.expires_at),
+  };
   for (const k of LIMIT_FIELDS) if (key.limits[k] !== undefined) out[`limits.${k}`] = String(key.limits[k]);
   for (const unit of BUDGET_UNITS) {
     for (const p of BUDGET_PERIODS) {

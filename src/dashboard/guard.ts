@@ -37,16 +37,34 @@ export const securityHeaders = secureHeaders({
 });
 
 /** The session cookie never leaves /dashboard, never reaches scripts, never rides a cross-site request. */
-export const SESSION_COOKIE_OPTIONS: CookieOptions = { path: '/dashboard', httpOnly: true, secure: true, sameSite: 'Strict' };
+export const SESSION_COOKIE_OPTIONS: CookieOptions = {
+  path: '/dashboard',
+  httpOnly: true,
+  secure: true,
+  sameSite: 'Strict',
+};
 
 /** Forms are small; anything bigger than the admin API's own body bound is refused before parsing. */
 export const formLimit = bodyLimit({
   maxSize: 64 * 1024,
-  onError: (c) => messagePage(c as Context<DashboardEnv>, 413, 'Too large', 'The form was larger than 64 KiB and was not read.', null),
+  onError: (c) =>
+    messagePage(
+      c as Context<DashboardEnv>,
+      413,
+      'Too large',
+      'The form was larger than 64 KiB and was not read.',
+      null,
+    ),
 });
 
 export function disabledPage(c: Context<DashboardEnv>) {
-  return messagePage(c, 503, 'Dashboard disabled', 'The dashboard is disabled: set the ADMIN_TOKEN secret to use it.', null);
+  return messagePage(
+    c,
+    503,
+    'Dashboard disabled',
+    'The dashboard is disabled: set the ADMIN_TOKEN secret to use it.',
+    null,
+  );
 }
 
 const HOME = '/dashboard/tenants';
@@ -56,10 +74,12 @@ const HOME = '/dashboard/tenants';
  * redirect): the path is resolved as a browser would (dot segments, %2e) first.
  */
 export function safeNext(raw: string | undefined): string {
-  if (!raw || !raw.startsWith('/') || raw.startsWith('//') || raw.includes('\\') || raw.length > 2000) return HOME;
+  if (!raw || !raw.startsWith('/') || raw.startsWith('//') || raw.includes('\\') || raw.length > 2000)
+    return HOME;
   const base = 'http://dashboard.invalid';
   const url = new URL(raw, base);
-  const inside = url.origin === base && /^\/dashboard(\/|$)/.test(url.pathname) && !url.pathname.includes('//');
+  const inside =
+    url.origin === base && /^\/dashboard(\/|$)/.test(url.pathname) && !url.pathname.includes('//');
   return inside ? url.pathname + url.search : HOME;
 }
 
@@ -85,7 +105,13 @@ export const csrfToken = createMiddleware<DashboardEnv>(async function csrfToken
   const body = await c.req.parseBody();
   const given = typeof body._csrf === 'string' ? body._csrf : '';
   if (!(await secretsEqual(given, c.var.session.csrf))) {
-    return messagePage(c, 403, 'Form expired', 'This form could not be verified (missing or stale security token), so nothing was changed. Reload the page and try again.', c.var.session);
+    return messagePage(
+      c,
+      403,
+      'Form expired',
+      'This form could not be verified (missing or stale security token), so nothing was changed. Reload the page and try again.',
+      c.var.session,
+    );
   }
   await next();
 });

@@ -46,14 +46,31 @@ export function createDashboard(adminFetch: AdminFetch, options: DashboardOption
   dash.route('/keys', keyRoutes(now));
   dash.route('/usage', usageRoutes());
   dash.route('/logs', logRoutes());
-  dash.all('*', (c) => messagePage(c, 404, 'Not found', `There is no dashboard page at ${c.req.path}.`, c.var.session, { href: '/dashboard/tenants', label: 'Go to tenants' }));
+  dash.all('*', (c) =>
+    messagePage(c, 404, 'Not found', `There is no dashboard page at ${c.req.path}.`, c.var.session, {
+      href: '/dashboard/tenants',
+      label: 'Go to tenants',
+    }),
+  );
 
   dash.onError((err, c) => {
     if (err instanceof HTTPException && err.status === 403) {
-      return messagePage(c, 403, 'Refused', 'This form was sent from another site (its Origin is not this dashboard), so nothing was changed.', null);
+      return messagePage(
+        c,
+        403,
+        'Refused',
+        'This form was sent from another site (its Origin is not this dashboard), so nothing was changed.',
+        null,
+      );
     }
     console.error('dashboard error', err instanceof Error ? `${err.name}: ${err.message}` : String(err));
-    return messagePage(c, 500, 'Something went wrong', 'The dashboard hit an internal error; nothing more was changed. Try again, and check the Worker logs if it persists.', null);
+    return messagePage(
+      c,
+      500,
+      'Something went wrong',
+      'The dashboard hit an internal error; nothing more was changed. Try again, and check the Worker logs if it persists.',
+      null,
+    );
   });
   return dash;
 }

@@ -23,8 +23,17 @@ async function derive(adminToken: string): Promise<DashboardKeys> {
   const base = await crypto.subtle.importKey('raw', encoder.encode(adminToken), 'HKDF', false, ['deriveKey']);
   const hkdf = (info: string) => ({ name: 'HKDF', hash: 'SHA-256', salt: SALT, info: encoder.encode(info) });
   const [mac, seal] = await Promise.all([
-    crypto.subtle.deriveKey(hkdf('session-mac-v1'), base, { name: 'HMAC', hash: 'SHA-256', length: 256 }, false, ['sign', 'verify']),
-    crypto.subtle.deriveKey(hkdf('secret-seal-v1'), base, { name: 'AES-GCM', length: 256 }, false, ['encrypt', 'decrypt']),
+    crypto.subtle.deriveKey(
+      hkdf('session-mac-v1'),
+      base,
+      { name: 'HMAC', hash: 'SHA-256', length: 256 },
+      false,
+      ['sign', 'verify'],
+    ),
+    crypto.subtle.deriveKey(hkdf('secret-seal-v1'), base, { name: 'AES-GCM', length: 256 }, false, [
+      'encrypt',
+      'decrypt',
+    ]),
   ]);
   return { mac, seal };
 }

@@ -33,15 +33,25 @@ async function sessionOf(adminToken: string, id: string, expiresAt: number): Pro
   return { id, expiresAt, csrf: await mac(adminToken, `csrf.${id}`) };
 }
 
-export async function issueSession(adminToken: string, now: number): Promise<{ cookie: string; session: Session }> {
+export async function issueSession(
+  adminToken: string,
+  now: number,
+): Promise<{ cookie: string; session: Session }> {
   const id = randomToken(16);
   const expiresAt = now + SESSION_TTL_MS;
   const payload = `v1.${id}.${expiresAt}`;
-  return { cookie: `${payload}.${await mac(adminToken, payload)}`, session: await sessionOf(adminToken, id, expiresAt) };
+  return {
+    cookie: `${payload}.${await mac(adminToken, payload)}`,
+    session: await sessionOf(adminToken, id, expiresAt),
+  };
 }
 
 /** The session a cookie value stands for, or null when it is malformed, forged, signed with another token or expired. */
-export async function readSession(adminToken: string, cookie: string | undefined, now: number): Promise<Session | null> {
+export async function readSession(
+  adminToken: string,
+  cookie: string | undefined,
+  now: number,
+): Promise<Session | null> {
   const match = cookie ? /^v1\.([A-Za-z0-9_-]{16,64})\.(\d{1,16})\.([A-Za-z0-9_-]{43})$/.exec(cookie) : null;
   if (!match) return null;
   const [, id = '', exp = '', given = ''] = match;

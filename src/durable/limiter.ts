@@ -22,7 +22,14 @@ import type { Bindings } from '../env';
 import { decide, quotaOf, type ScopeView } from '../limits/check';
 import { applyReserve, applySettle, NOTHING } from '../limits/ledger';
 import { periodKey, type Period } from '../limits/periods';
-import { EMPTY_LEDGER, type Charge, type LedgerRow, type ReserveInput, type ReserveResult, type ScopeState } from '../limits/protocol';
+import {
+  EMPTY_LEDGER,
+  type Charge,
+  type LedgerRow,
+  type ReserveInput,
+  type ReserveResult,
+  type ScopeState,
+} from '../limits/protocol';
 import { minuteOf } from '../limits/window';
 
 export const LATE_SETTLE_GRACE_MS = 24 * 3600 * 1000;
@@ -53,9 +60,33 @@ const SCHEMA = `
   CREATE INDEX IF NOT EXISTS reservations_by_expiry ON reservations (expires_at);
 `;
 
-type ScopeRow = { inflight: number; req_start: number; req_prev: number; req_cur: number; tok_start: number; tok_prev: number; tok_cur: number };
-type LedgerDbRow = { period: string; tokens_spent: number; tokens_held: number; nanos_spent: number; nanos_held: number };
-type ReservationRow = { id: string; key_scope: string; tokens: number; nanos: number; charged_at: number; day: string; month: string; state: string; expires_at: number };
+type ScopeRow = {
+  inflight: number;
+  req_start: number;
+  req_prev: number;
+  req_cur: number;
+  tok_start: number;
+  tok_prev: number;
+  tok_cur: number;
+};
+type LedgerDbRow = {
+  period: string;
+  tokens_spent: number;
+  tokens_held: number;
+  nanos_spent: number;
+  nanos_held: number;
+};
+type ReservationRow = {
+  id: string;
+  key_scope: string;
+  tokens: number;
+  nanos: number;
+  charged_at: number;
+  day: string;
+  month: string;
+  state: string;
+  expires_at: number;
+};
 
 /** The state of one scope for the admin read, with the period keys it was read for. */
 export interface ScopeDump {
@@ -97,7 +128,14 @@ export class Limiter extends DurableObject<Bindings> {
       this.save('tenant', after[1]!.state, periods);
       this.sql.exec(
         `INSERT INTO reservations (id, key_scope, tokens, nanos, charged_at, day, month, state, expires_at) VALUES (?, ?, ?, ?, ?, ?, ?, 'held', ?)`,
-        id, keyScope, input.cost.tokens, input.cost.nanos, minuteOf(now), periods.day, periods.month, expiresAt,
+        id,
+        keyScope,
+        input.cost.tokens,
+        input.cost.nanos,
+        minuteOf(now),
+        periods.day,
+        periods.month,
+        expiresAt,
       );
     });
     this.wakeAt(expiresAt);
@@ -119,7 +157,9 @@ export class Limiter extends DurableObject<Bindings> {
   override alarm(): void {
     const now = this.now();
     this.alarmAt = null;
-    const due = this.sql.exec<ReservationRow>('SELECT * FROM reservations WHERE expires_at <= ?', now).toArray();
+    const due = this.sql
+      .exec<ReservationRow>('SELECT * FROM reservations WHERE expires_at <= ?', now)
+      .toArray();
     this.ctx.storage.transactionSync(() => {
       for (const row of due) {
         if (row.state !== 'held') {
@@ -127,10 +167,16 @@ export class Limiter extends DurableObject<Bindings> {
           continue;
         }
         this.finish(row, NOTHING, true, now);
-        this.sql.exec(`UPDATE reservations SET state = 'expired', expires_at = ? WHERE id = ?`, now + LATE_SETTLE_GRACE_MS, row.id);
+        this.sql.exec(
+          `UPDATE reservations SET state = 'expired', expires_at = ? WHERE id = ?`,
+          now + LATE_SETTLE_GRACE_MS,
+          row.id,
+        );
       }
     });
-    const next = this.sql.exec<{ at: number | null }>('SELECT MIN(expires_at) AS at FROM reservations').one().at;
+    const next = this.sql
+      .exec<{ at: number | null }>('SELECT MIN(expires_at) AS at FROM reservations')
+      .one().at;
     if (next !== null) this.wakeAt(next);
   }
 
@@ -143,18 +189,37 @@ export class Limiter extends DurableObject<Bindings> {
 
   private finish(row: ReservationRow, actual: Charge, held: boolean, now: number): void {
     const periods = { day: row.day, month: row.month, total: 'total' };
-    const settlement = { reserved: { tokens: row.tokens, nanos: row.nanos }, actual, chargedAt: row.charged_at, held };
-    for (const scope of [row.key_scope, 'tenant']) this.save(scope, applySettle(this.load(scope, periods), settlement, now), periods);
+    const settlement = {
+      reserved: { tokens: row.tokens, nanos: row.nanos },
+      actual,
+      chargedAt: row.charged_at,
+      held,
+    };
+    for (const scope of [row.key_scope, 'tenant'])
+      this.save(scope, applySettle(this.load(scope, periods), settlement, now), periods);
   }
 
   private load(scope: string, periods: Readonly<Record<Period, string>>): ScopeState {
     const s = this.sql.exec<ScopeRow>('SELECT * FROM scopes WHERE scope = ?', scope).toArray()[0];
     const rows = this.sql
-      .exec<LedgerDbRow>('SELECT * FROM ledger WHERE scope = ? AND period IN (?, ?, ?)', scope, periods.day, periods.month, periods.total)
+      .exec<LedgerDbRow>(
+        'SELECT * FROM ledger WHERE scope = ? AND period IN (?, ?, ?)',
+        scope,
+        periods.day,
+        periods.month,
+        periods.total,
+      )
       .toArray();
     const ledgerOf = (key: string): LedgerRow => {
       const r = rows.find((x) => x.period === key);
-      return r ? { tokensSpent: r.tokens_spent, tokensHeld: r.tokens_held, nanosSpent: r.nanos_spent, nanosHeld: r.nanos_held } : EMPTY_LEDGER;
+      return r
+        ? {
+            tokensSpent: r.tokens_spent,
+            tokensHeld: r.tokens_held,
+            nanosSpent: r.nanos_spent,
+            nanosHeld: r.nanos_held,
+          }
+        : EMPTY_LEDGER;
     };
     return {
       inflight: s?.inflight ?? 0,
@@ -169,13 +234,25 @@ export class Limiter extends DurableObject<Bindings> {
     this.sql.exec(
       `INSERT OR REPLACE INTO scopes (scope, inflight, req_start, req_prev, req_cur, tok_start, tok_prev, tok_cur)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
-      scope, state.inflight, r.start, r.prev, r.cur, t.start, t.prev, t.cur,
+      scope,
+      state.inflight,
+      r.start,
+      r.prev,
+      r.cur,
+      t.start,
+      t.prev,
+      t.cur,
     );
     for (const period of ['day', 'month', 'total'] as const) {
       const l = state.ledger[period];
       this.sql.exec(
         `INSERT OR REPLACE INTO ledger (scope, period, tokens_spent, tokens_held, nanos_spent, nanos_held) VALUES (?, ?, ?, ?, ?, ?)`,
-        scope, periods[period], l.tokensSpent, l.tokensHeld, l.nanosSpent, l.nanosHeld,
+        scope,
+        periods[period],
+        l.tokensSpent,
+        l.tokensHeld,
+        l.nanosSpent,
+        l.nanosHeld,
       );
     }
   }

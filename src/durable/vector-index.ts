@@ -86,24 +86,38 @@ export class VectorIndexDO extends DurableObject<Bindings> {
 
   /** Inserts or replaces rows by id, then enforces the bounds. */
   async upsert(items: readonly StoredVector[]): Promise<{ evicted: number }> {
-    if (items.length > MAX_UPSERT_BATCH) throw new RangeError(`at most ${MAX_UPSERT_BATCH} vectors per upsert`);
+    if (items.length > MAX_UPSERT_BATCH)
+      throw new RangeError(`at most ${MAX_UPSERT_BATCH} vectors per upsert`);
     const now = Date.now();
     const scopes = new Set<string>();
     for (const item of items) {
-      const blob = item.vector.buffer.slice(item.vector.byteOffset, item.vector.byteOffset + item.vector.byteLength);
+      const blob = item.vector.buffer.slice(
+        item.vector.byteOffset,
+        item.vector.byteOffset + item.vector.byteLength,
+      );
       this.sql.exec(
         'INSERT OR REPLACE INTO vectors (id, params_hash, cache_key, vector, expires_at, written_at) VALUES (?, ?, ?, ?, ?, ?)',
-        item.id, item.paramsHash, item.cacheKey, blob, item.expiresAt, now,
+        item.id,
+        item.paramsHash,
+        item.cacheKey,
+        blob,
+        item.expiresAt,
+        now,
       );
       scopes.add(item.paramsHash);
     }
-    this.sql.exec('DELETE FROM vectors WHERE id IN (SELECT id FROM vectors WHERE expires_at <= ? LIMIT ?)', now, PRUNE_ON_WRITE);
+    this.sql.exec(
+      'DELETE FROM vectors WHERE id IN (SELECT id FROM vectors WHERE expires_at <= ? LIMIT ?)',
+      now,
+      PRUNE_ON_WRITE,
+    );
     let evicted = 0;
     for (const scope of scopes) {
       evicted += this.evictOldest('WHERE params_hash = ?', [scope], MAX_ROWS_PER_SCOPE);
     }
     evicted += this.evictOldest('', [], MAX_ROWS_PER_TENANT);
-    if ((await this.ctx.storage.getAlarm()) === null) await this.ctx.storage.setAlarm(now + PRUNE_INTERVAL_MS);
+    if ((await this.ctx.storage.getAlarm()) === null)
+      await this.ctx.storage.setAlarm(now + PRUNE_INTERVAL_MS);
     return { evicted };
   }
 

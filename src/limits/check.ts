@@ -8,7 +8,17 @@
  * since that is how long the caller really has to wait.
  */
 import { PERIODS, periodEnd, type Period } from './periods';
-import { NANOS_PER_USD, type Allowance, type Charge, type Denial, type LimitKind, type Quota, type ScopeKind, type ScopeSettings, type ScopeState } from './protocol';
+import {
+  NANOS_PER_USD,
+  type Allowance,
+  type Charge,
+  type Denial,
+  type LimitKind,
+  type Quota,
+  type ScopeKind,
+  type ScopeSettings,
+  type ScopeState,
+} from './protocol';
 import { resetMs, used, waitMs, type WindowCounts } from './window';
 
 export interface ScopeView {
@@ -38,12 +48,19 @@ function denials({ scope, settings, state }: ScopeView, cost: Charge, now: numbe
   const out: Denial[] = [];
   const { limits, budgets } = settings;
   if (limits.concurrent !== undefined && state.inflight + 1 > limits.concurrent) {
-    out.push({ scope, kind: 'concurrent', limit: limits.concurrent, used: state.inflight, retryAfterMs: IN_FLIGHT_RETRY_MS });
+    out.push({
+      scope,
+      kind: 'concurrent',
+      limit: limits.concurrent,
+      used: state.inflight,
+      retryAfterMs: IN_FLIGHT_RETRY_MS,
+    });
   }
   const rate = (kind: LimitKind, w: WindowCounts, limit: number | undefined, amount: number) => {
     if (limit === undefined) return;
     const wait = waitMs(w, limit, amount, now);
-    if (wait !== 0) out.push({ scope, kind, limit, used: Math.ceil(used(w, now) - 1e-9), retryAfterMs: wait });
+    if (wait !== 0)
+      out.push({ scope, kind, limit, used: Math.ceil(used(w, now) - 1e-9), retryAfterMs: wait });
   };
   rate('rpm', state.requests, limits.rpm, 1);
   rate('tpm', state.tokens, limits.tpm, cost.tokens);
@@ -52,18 +69,46 @@ function denials({ scope, settings, state }: ScopeView, cost: Charge, now: numbe
     const tokens = budgets.tokens?.[period];
     if (tokens !== undefined) {
       const d = budgetDenial(period, tokens, row.tokensSpent, row.tokensHeld, cost.tokens, now);
-      if (d) out.push({ scope, kind: `tokens_${period}`, limit: tokens, used: row.tokensSpent + row.tokensHeld, retryAfterMs: d.wait });
+      if (d)
+        out.push({
+          scope,
+          kind: `tokens_${period}`,
+          limit: tokens,
+          used: row.tokensSpent + row.tokensHeld,
+          retryAfterMs: d.wait,
+        });
     }
     const usd = budgets.usd?.[period];
     if (usd !== undefined) {
-      const d = budgetDenial(period, Math.round(usd * NANOS_PER_USD), row.nanosSpent, row.nanosHeld, cost.nanos, now);
-      if (d) out.push({ scope, kind: `usd_${period}`, limit: usd, used: (row.nanosSpent + row.nanosHeld) / NANOS_PER_USD, retryAfterMs: d.wait });
+      const d = budgetDenial(
+        period,
+        Math.round(usd * NANOS_PER_USD),
+        row.nanosSpent,
+        row.nanosHeld,
+        cost.nanos,
+        now,
+      );
+      if (d)
+        out.push({
+          scope,
+          kind: `usd_${period}`,
+          limit: usd,
+          used: (row.nanosSpent + row.nanosHeld) / NANOS_PER_USD,
+          retryAfterMs: d.wait,
+        });
     }
   }
   return out;
 }
 
-function budgetDenial(period: Period, limit: number, spent: number, held: number, cost: number, now: number): { wait: number | null } | null {
+function budgetDenial(
+  period: Period,
+  limit: number,
+  spent: number,
+  held: number,
+  cost: number,
+  now: number,
+): { wait: number | null } | null {
   if (spent + held + cost <= limit) return null;
   if (cost > limit) return { wait: null };
   if (spent + cost <= limit) return { wait: IN_FLIGHT_RETRY_MS };

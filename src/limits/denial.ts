@@ -27,9 +27,12 @@ const NAMES: Record<LimitKind, string> = {
 export function denialMessage(d: Denial): string {
   const owner = d.scope === 'key' ? 'this key' : "this key's tenant";
   const amount = (n: number) => (d.kind.startsWith('usd_') ? `$${round(n)}` : String(n));
-  const wait = d.retryAfterMs === null
-    ? isBudget(d.kind) ? ' Waiting will not help: raise the budget or lower max_tokens.' : ' This request alone is larger than the limit: lower max_tokens.'
-    : ` Retry after ${Math.max(1, Math.ceil(d.retryAfterMs / 1000))} s.`;
+  const wait =
+    d.retryAfterMs === null
+      ? isBudget(d.kind)
+        ? ' Waiting will not help: raise the budget or lower max_tokens.'
+        : ' This request alone is larger than the limit: lower max_tokens.'
+      : ` Retry after ${Math.max(1, Math.ceil(d.retryAfterMs / 1000))} s.`;
   const what = isBudget(d.kind) ? 'Budget exceeded' : 'Rate limit reached';
   return `${what}: the ${NAMES[d.kind]} of ${owner} is ${amount(d.limit)}, with ${amount(d.used)} used or reserved.${wait}`;
 }
@@ -40,7 +43,14 @@ export function denialError(d: Denial, quota: Quota): GatewayError {
     type: budget ? 'insufficient_quota' : 'rate_limit_error',
     code: budget ? 'budget_exceeded' : 'rate_limit_exceeded',
     headers: { ...quotaHeaders(quota), ...retryAfterHeader(d.retryAfterMs) },
-    details: { limit: { scope: d.scope, kind: d.kind, limit: d.limit, used: d.kind.startsWith('usd_') ? round(d.used) : d.used } },
+    details: {
+      limit: {
+        scope: d.scope,
+        kind: d.kind,
+        limit: d.limit,
+        used: d.kind.startsWith('usd_') ? round(d.used) : d.used,
+      },
+    },
   });
 }
 

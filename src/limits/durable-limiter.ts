@@ -41,7 +41,9 @@ export interface DurableLimiterOptions {
 }
 
 /** Tenant id → its Limiter object (one per tenant, named by the id). */
-export function limiterObjects(ns: DurableObjectNamespace<LimiterObject>): (tenantId: string) => DurableObjectStub<LimiterObject> {
+export function limiterObjects(
+  ns: DurableObjectNamespace<LimiterObject>,
+): (tenantId: string) => DurableObjectStub<LimiterObject> {
   return (tenantId) => ns.get(ns.idFromName(tenantId));
 }
 
@@ -51,30 +53,46 @@ export function durableLimiter(options: DurableLimiterOptions): Limiter {
   return {
     async reserve(principal, request) {
       const cap = maxTokensLimit(principal.limits, principal.tenantLimits);
-      if (cap && request.maxOutputTokens !== null && request.maxOutputTokens > cap.limit) throw overCap(request, cap);
+      if (cap && request.maxOutputTokens !== null && request.maxOutputTokens > cap.limit)
+        throw overCap(request, cap);
       if (!isLimited(principal)) return NOTHING_RESERVED;
 
       const prompt = estimatePromptTokens(request);
       const price = priceOf(request.model, await prices.overrides());
-      const cost = charge(price, { inputTokens: prompt, outputTokens: outputReserve(request, cap?.limit ?? null, config.defaultMaxTokens), cachedTokens: 0 });
+      const cost = charge(price, {
+        inputTokens: prompt,
+        outputTokens: outputReserve(request, cap?.limit ?? null, config.defaultMaxTokens),
+        cachedTokens: 0,
+      });
       const object = objectFor(principal.tenantId);
       let result: ReserveResult;
       try {
-        result = await within(config.timeoutMs, object.reserve({
-          keyId: principal.id,
-          key: { limits: principal.limits, budgets: principal.budgets },
-          tenant: { limits: principal.tenantLimits, budgets: principal.tenantBudgets },
-          cost,
-          ttlMs: config.reservationTtlMs,
-        }));
+        result = await within(
+          config.timeoutMs,
+          object.reserve({
+            keyId: principal.id,
+            key: { limits: principal.limits, budgets: principal.budgets },
+            tenant: { limits: principal.tenantLimits, budgets: principal.tenantBudgets },
+            cost,
+            ttlMs: config.reservationTtlMs,
+          }),
+        );
       } catch (err) {
         // The fail-open / fail-closed choice, made here (LIMITS_FAIL_MODE, default closed).
-        console.error('limiter reserve failed', config.failMode, err instanceof Error ? err.message : String(err));
+        console.error(
+          'limiter reserve failed',
+          config.failMode,
+          err instanceof Error ? err.message : String(err),
+        );
         if (config.failMode === 'open') return NOTHING_RESERVED;
-        throw new GatewayError(503, 'Rate limits and budgets could not be checked, so the request was not sent. Retry shortly.', {
-          code: 'limiter_unavailable',
-          headers: { 'retry-after': '1' },
-        });
+        throw new GatewayError(
+          503,
+          'Rate limits and budgets could not be checked, so the request was not sent. Retry shortly.',
+          {
+            code: 'limiter_unavailable',
+            headers: { 'retry-after': '1' },
+          },
+        );
       }
       remember(principal.id, result.quota, now());
       if (!result.ok) throw denialError(result.denial, result.quota);
@@ -83,7 +101,9 @@ export function durableLimiter(options: DurableLimiterOptions): Limiter {
       let settled = false;
       return {
         headers: quotaHeaders(result.quota),
-        ...(request.maxOutputTokens === null && request.endpoint !== 'embeddings' ? { outputCap: perChoiceCap(request, cap?.limit ?? null, config.defaultMaxTokens) } : {}),
+        ...(request.maxOutputTokens === null && request.endpoint !== 'embeddings'
+          ? { outputCap: perChoiceCap(request, cap?.limit ?? null, config.defaultMaxTokens) }
+          : {}),
         async settle(usage, stream) {
           if (settled) return;
           settled = true;
@@ -91,7 +111,10 @@ export function durableLimiter(options: DurableLimiterOptions): Limiter {
           try {
             await object.settle(id, used ? charge(price, used) : null);
           } catch (err) {
-            console.error('limiter settle failed; the reservation will expire', err instanceof Error ? err.message : String(err));
+            console.error(
+              'limiter settle failed; the reservation will expire',
+              err instanceof Error ? err.message : String(err),
+            );
           }
         },
       };
@@ -101,21 +124,34 @@ export function durableLimiter(options: DurableLimiterOptions): Limiter {
 
 /** True when the key or its tenant has a rate limit or a budget: only then is there anything to count. */
 export function isLimited(principal: Principal): boolean {
-  return hasRate(principal.limits) || hasRate(principal.tenantLimits) || hasBudget(principal.budgets) || hasBudget(principal.tenantBudgets);
+  return (
+    hasRate(principal.limits) ||
+    hasRate(principal.tenantLimits) ||
+    hasBudget(principal.budgets) ||
+    hasBudget(principal.tenantBudgets)
+  );
 }
 
 const hasRate = (l: Limits) => l.rpm !== undefined || l.tpm !== undefined || l.concurrent !== undefined;
-const hasBudget = (b: Budgets) => [b.tokens, b.usd].some((w) => w !== undefined && (w.day ?? w.month ?? w.total) !== undefined);
+const hasBudget = (b: Budgets) =>
+  [b.tokens, b.usd].some((w) => w !== undefined && (w.day ?? w.month ?? w.total) !== undefined);
 
 /** Rounded up to the nano-dollar; the epsilon keeps float noise (0.016 × 1e9 = 16000000.000000002) from adding one. */
 function charge(price: Price, usage: Usage): Charge {
-  return { tokens: usage.inputTokens + usage.outputTokens, nanos: Math.ceil(costUsd(price, usage) * NANOS_PER_USD - 1e-6) };
+  return {
+    tokens: usage.inputTokens + usage.outputTokens,
+    nanos: Math.ceil(costUsd(price, usage) * NANOS_PER_USD - 1e-6),
+  };
 }
 
 function overCap(request: ProxyRequest, cap: { limit: number; scope: 'key' | 'tenant' }): GatewayError {
   const param = request.body.max_completion_tokens != null ? 'max_completion_tokens' : 'max_tokens';
   const owner = cap.scope === 'key' ? 'this key' : "this key's tenant";
-  return badRequest(`'${param}' is ${request.maxOutputTokens}, above the ${cap.limit} allowed for ${owner}.`, param, 'max_tokens_exceeded');
+  return badRequest(
+    `'${param}' is ${request.maxOutputTokens}, above the ${cap.limit} allowed for ${owner}.`,
+    param,
+    'max_tokens_exceeded',
+  );
 }
 
 function within<T>(ms: number, promise: Promise<T>): Promise<T> {

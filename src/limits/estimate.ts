@@ -83,8 +83,14 @@ function embeddingTokens(input: unknown): number {
 }
 
 /** The smaller of the key's and the tenant's max_tokens; null when neither sets one. */
-export function maxTokensLimit(key: Limits, tenant: Limits): { limit: number; scope: 'key' | 'tenant' } | null {
-  if (key.max_tokens !== undefined && (tenant.max_tokens === undefined || key.max_tokens <= tenant.max_tokens)) {
+export function maxTokensLimit(
+  key: Limits,
+  tenant: Limits,
+): { limit: number; scope: 'key' | 'tenant' } | null {
+  if (
+    key.max_tokens !== undefined &&
+    (tenant.max_tokens === undefined || key.max_tokens <= tenant.max_tokens)
+  ) {
     return { limit: key.max_tokens, scope: 'key' };
   }
   return tenant.max_tokens !== undefined ? { limit: tenant.max_tokens, scope: 'tenant' } : null;

@@ -51,7 +51,10 @@ export function applySettle(state: ScopeState, s: Settlement, now: number): Scop
   };
 }
 
-function mapLedger(ledger: Readonly<Record<Period, LedgerRow>>, f: (row: LedgerRow) => LedgerRow): Record<Period, LedgerRow> {
+function mapLedger(
+  ledger: Readonly<Record<Period, LedgerRow>>,
+  f: (row: LedgerRow) => LedgerRow,
+): Record<Period, LedgerRow> {
   const out = {} as Record<Period, LedgerRow>;
   for (const p of PERIODS) out[p] = f(ledger[p]);
   return out;

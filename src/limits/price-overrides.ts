@@ -70,15 +70,26 @@ interface OverrideRow {
 }
 
 export async function listOverrides(db: D1Database): Promise<Record<string, Price>> {
-  const { results } = await db.prepare('SELECT model, input, output, cached FROM price_overrides ORDER BY model').all<OverrideRow>();
-  return Object.fromEntries(results.map((r) => [r.model, Price.parse({ input: r.input, output: r.output, cached: r.cached })]));
+  const { results } = await db
+    .prepare('SELECT model, input, output, cached FROM price_overrides ORDER BY model')
+    .all<OverrideRow>();
+  return Object.fromEntries(
+    results.map((r) => [r.model, Price.parse({ input: r.input, output: r.output, cached: r.cached })]),
+  );
 }
 
 /** Writes (price) or deletes (null) one override, then republishes the whole set to KV. Returns false when deleting a missing one. */
-export async function setOverride(db: D1Database, kv: KVNamespace, model: string, price: Price | null): Promise<boolean> {
+export async function setOverride(
+  db: D1Database,
+  kv: KVNamespace,
+  model: string,
+  price: Price | null,
+): Promise<boolean> {
   const result = price
     ? await db
-        .prepare('INSERT OR REPLACE INTO price_overrides (model, input, output, cached, updated_at) VALUES (?, ?, ?, ?, ?)')
+        .prepare(
+          'INSERT OR REPLACE INTO price_overrides (model, input, output, cached, updated_at) VALUES (?, ?, ?, ?, ?)',
+        )
         .bind(model, price.input, price.output, price.cached, Date.now())
         .run()
     : await db.prepare('DELETE FROM price_overrides WHERE model = ?').bind(model).run();

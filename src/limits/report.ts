@@ -47,7 +47,12 @@ export interface ReportSubject {
   readonly settings: ScopeSettings;
 }
 
-export function usageReport(subject: ReportSubject, state: ScopeState, periods: Readonly<Record<Period, string>>, now: number): UsageReport {
+export function usageReport(
+  subject: ReportSubject,
+  state: ScopeState,
+  periods: Readonly<Record<Period, string>>,
+  now: number,
+): UsageReport {
   const { limits, budgets } = subject.settings;
   const usage = (unit: 'tokens' | 'usd') => {
     const out = {} as Record<Period, z.infer<typeof BudgetUsage>>;
@@ -57,7 +62,14 @@ export function usageReport(subject: ReportSubject, state: ScopeState, periods: 
       const spent = (unit === 'usd' ? row.nanosSpent : row.tokensSpent) / scale;
       const reserved = (unit === 'usd' ? row.nanosHeld : row.tokensHeld) / scale;
       const limit = budgets[unit]?.[p] ?? null;
-      out[p] = { period: periods[p], limit, spent, reserved, remaining: limit === null ? null : Math.max(0, limit - spent - reserved), resets_at: periodEnd(p, now) };
+      out[p] = {
+        period: periods[p],
+        limit,
+        spent,
+        reserved,
+        remaining: limit === null ? null : Math.max(0, limit - spent - reserved),
+        resets_at: periodEnd(p, now),
+      };
     }
     return out;
   };
@@ -76,5 +88,10 @@ export function usageReport(subject: ReportSubject, state: ScopeState, periods: 
 
 function windowUsage(w: WindowCounts, limit: number | undefined, now: number): z.infer<typeof WindowUsage> {
   const count = Math.round(used(w, now) * 1000) / 1000;
-  return { limit: limit ?? null, used: count, remaining: limit === undefined ? null : Math.max(0, Math.floor(limit - count + 1e-9)), reset_ms: resetMs(w, now) };
+  return {
+    limit: limit ?? null,
+    used: count,
+    remaining: limit === undefined ? null : Math.max(0, Math.floor(limit - count + 1e-9)),
+    reset_ms: resetMs(w, now),
+  };
 }

@@ -18,7 +18,10 @@ export async function consumeLogs(batch: MessageBatch<unknown>, store: LogStore,
     if (parsed.ok) {
       rows.push(parsed.row);
     } else {
-      console.error('log message rejected', JSON.stringify({ queue: batch.queue, message_id: message.id, reason: parsed.reason }));
+      console.error(
+        'log message rejected',
+        JSON.stringify({ queue: batch.queue, message_id: message.id, reason: parsed.reason }),
+      );
       dead.push(deadLetter(message, batch.queue, parsed.reason));
     }
   }
@@ -27,7 +30,15 @@ export async function consumeLogs(batch: MessageBatch<unknown>, store: LogStore,
     batch.ackAll();
   } catch (err) {
     const attempts = Math.max(...batch.messages.map((m) => m.attempts));
-    console.error('log batch write failed; retrying', JSON.stringify({ queue: batch.queue, messages: batch.messages.length, attempts, error: errorText(err) }));
+    console.error(
+      'log batch write failed; retrying',
+      JSON.stringify({
+        queue: batch.queue,
+        messages: batch.messages.length,
+        attempts,
+        error: errorText(err),
+      }),
+    );
     batch.retryAll({ delaySeconds: retryDelaySeconds(attempts) });
   }
 }

@@ -13,7 +13,11 @@ import type { LogStore } from './store';
 /** Keep in step with max_retries of the dead-letter queue's consumer in wrangler.toml. */
 export const DLQ_MAX_RETRIES = 10;
 
-export async function consumeDeadLetters(batch: MessageBatch<unknown>, store: LogStore, now: number): Promise<void> {
+export async function consumeDeadLetters(
+  batch: MessageBatch<unknown>,
+  store: LogStore,
+  now: number,
+): Promise<void> {
   for (const message of batch.messages) {
     const parsed = parseMessage(message.body);
     try {
@@ -25,13 +29,23 @@ export async function consumeDeadLetters(batch: MessageBatch<unknown>, store: Lo
       const reason = `write failed: ${errorText(err)}`;
       try {
         await store.write([], [deadLetter(message, batch.queue, reason)], now);
-        console.error('log message parked in dead_letters', JSON.stringify({ message_id: message.id, reason }));
+        console.error(
+          'log message parked in dead_letters',
+          JSON.stringify({ message_id: message.id, reason }),
+        );
         message.ack();
         continue;
       } catch (parkErr) {
         const last = message.attempts > DLQ_MAX_RETRIES;
-        console.error(last ? 'log message dropped after every retry' : 'dead letter could not be stored; retrying',
-          JSON.stringify({ message_id: message.id, attempts: message.attempts, error: errorText(parkErr), body: last ? message.body : undefined }));
+        console.error(
+          last ? 'log message dropped after every retry' : 'dead letter could not be stored; retrying',
+          JSON.stringify({
+            message_id: message.id,
+            attempts: message.attempts,
+            error: errorText(parkErr),
+            body: last ? message.body : undefined,
+          }),
+        );
         message.retry({ delaySeconds: retryDelaySeconds(message.attempts) });
       }
     }

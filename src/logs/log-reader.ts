@@ -67,7 +67,13 @@ const MetadataText = z.string().transform((s, ctx) => {
     return z.NEVER;
   }
 });
-const stored = { stream: bit, stream_completed: bit.nullable(), has_payload: bit, payload_truncated: bit, metadata: MetadataText.nullable() };
+const stored = {
+  stream: bit,
+  stream_completed: bit.nullable(),
+  has_payload: bit,
+  payload_truncated: bit,
+  metadata: MetadataText.nullable(),
+};
 const StoredEntry = LogEntry.extend(stored);
 const StoredDetail = LogDetail.extend(stored);
 
@@ -76,7 +82,10 @@ const LIST_COLUMNS = `id, time, tenant_id, key_id, endpoint, provider, model, st
   (request_payload IS NOT NULL OR response_payload IS NOT NULL) AS has_payload, payload_truncated`;
 
 /** The WHERE clause for a set of filters (pure). */
-export function whereClause(f: LogFilters, cursor: Cursor | null): { sql: string; binds: (string | number)[] } {
+export function whereClause(
+  f: LogFilters,
+  cursor: Cursor | null,
+): { sql: string; binds: (string | number)[] } {
   const parts: string[] = [];
   const binds: (string | number)[] = [];
   const add = (sql: string, ...values: (string | number)[]) => {

@@ -16,7 +16,10 @@ const MAX_DEAD_BODY = 64 * 1024;
 export function parseMessage(body: unknown): Parsed {
   const result = LogEvent.safeParse(body);
   if (!result.success) {
-    const detail = result.error.issues.slice(0, 3).map((i) => `${i.path.map(String).join('.') || 'body'}: ${i.message}`).join('; ');
+    const detail = result.error.issues
+      .slice(0, 3)
+      .map((i) => `${i.path.map(String).join('.') || 'body'}: ${i.message}`)
+      .join('; ');
     return { ok: false, reason: `malformed: ${detail}` };
   }
   try {
@@ -29,10 +32,18 @@ export function parseMessage(body: unknown): Parsed {
 
 export function deadLetter(message: Message<unknown>, queue: string, reason: string): DeadLetter {
   const body = message.body;
-  const requestId = typeof body === 'object' && body !== null && 'requestId' in body && typeof body.requestId === 'string'
-    ? body.requestId.slice(0, 200)
-    : null;
-  return { message_id: message.id, queue, request_id: requestId, reason: reason.slice(0, 1000), body: bodyText(body), attempts: message.attempts };
+  const requestId =
+    typeof body === 'object' && body !== null && 'requestId' in body && typeof body.requestId === 'string'
+      ? body.requestId.slice(0, 200)
+      : null;
+  return {
+    message_id: message.id,
+    queue,
+    request_id: requestId,
+    reason: reason.slice(0, 1000),
+    body: bodyText(body),
+    attempts: message.attempts,
+  };
 }
 
 function bodyText(body: unknown): string {

@@ -26,12 +26,19 @@ export async function pruneLogs(store: LogStore, days: number, now: number): Pro
     deleted += n;
     if (n < CHUNK) return deleted;
   }
-  console.error('log retention stopped at its per-run cap; the next run continues', JSON.stringify({ deleted, cutoff }));
+  console.error(
+    'log retention stopped at its per-run cap; the next run continues',
+    JSON.stringify({ deleted, cutoff }),
+  );
   return deleted;
 }
 
 /** The Worker's scheduled handler; the controller's time is the clock. */
 export async function handleScheduled(controller: ScheduledController, env: Bindings): Promise<void> {
-  const deleted = await pruneLogs(new LogStore(env.DB), retentionDays(env.LOG_RETENTION_DAYS), controller.scheduledTime);
+  const deleted = await pruneLogs(
+    new LogStore(env.DB),
+    retentionDays(env.LOG_RETENTION_DAYS),
+    controller.scheduledTime,
+  );
   console.log(JSON.stringify({ edgeway_retention: { cron: controller.cron, deleted } }));
 }

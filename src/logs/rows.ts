@@ -6,10 +6,32 @@ import type { LogEvent } from '../core/log-event';
 
 /** Every column the consumer writes, in table order; ingest_batch and ingested_at are bound separately. */
 export const LOG_COLUMNS = [
-  'id', 'time', 'day', 'tenant_id', 'key_id', 'endpoint', 'provider', 'model', 'status',
-  'error_source', 'error_code', 'cache', 'stream', 'stream_completed',
-  'input_tokens', 'output_tokens', 'cached_tokens', 'cost_usd', 'saved_usd',
-  'latency_ms', 'ttft_ms', 'attempts', 'metadata', 'request_payload', 'response_payload', 'payload_truncated',
+  'id',
+  'time',
+  'day',
+  'tenant_id',
+  'key_id',
+  'endpoint',
+  'provider',
+  'model',
+  'status',
+  'error_source',
+  'error_code',
+  'cache',
+  'stream',
+  'stream_completed',
+  'input_tokens',
+  'output_tokens',
+  'cached_tokens',
+  'cost_usd',
+  'saved_usd',
+  'latency_ms',
+  'ttft_ms',
+  'attempts',
+  'metadata',
+  'request_payload',
+  'response_payload',
+  'payload_truncated',
 ] as const;
 
 export type LogColumn = (typeof LOG_COLUMNS)[number];

@@ -7,7 +7,11 @@ import type { LogEvent, LogSink } from '../core/log-event';
 
 /** Production and dev: the log Queue; its consumer writes D1. */
 export function queueSink(queue: Queue<LogEvent>): LogSink {
-  return { send: async (event) => { await queue.send(fitMessage(event), { contentType: 'json' }); } };
+  return {
+    send: async (event) => {
+      await queue.send(fitMessage(event), { contentType: 'json' });
+    },
+  };
 }
 
 /** Below the Queue's 128 KB message limit, with room for the envelope. */
@@ -25,7 +29,14 @@ export function fitMessage(event: LogEvent): LogEvent {
   while (e.payload && encoder.encode(JSON.stringify(e)).byteLength > MAX_MESSAGE_BYTES) {
     const { request, response } = e.payload;
     const cutRequest = (request?.length ?? 0) >= (response?.length ?? 0);
-    e = { ...e, payload: { request: cutRequest ? halve(request) : request, response: cutRequest ? response : halve(response), truncated: true } };
+    e = {
+      ...e,
+      payload: {
+        request: cutRequest ? halve(request) : request,
+        response: cutRequest ? response : halve(response),
+        truncated: true,
+      },
+    };
     if (!e.payload?.request && !e.payload?.response) e = { ...e, payload: null };
   }
   return e;
@@ -59,5 +70,7 @@ const offSink: LogSink = { send: async () => {} };
 
 /** Sends one event; a failure is reported, never thrown (the caller runs inside waitUntil). */
 export async function emit(sink: LogSink, event: LogEvent): Promise<void> {
-  await sink.send(event).catch((err: unknown) => console.error('log send failed', err instanceof Error ? err.message : err));
+  await sink
+    .send(event)
+    .catch((err: unknown) => console.error('log send failed', err instanceof Error ? err.message : err));
 }

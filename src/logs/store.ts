@@ -65,7 +65,11 @@ export class LogStore {
   constructor(private readonly db: D1Database) {}
 
   /** One transaction; returns how many log rows were new. Throws when D1 fails (nothing committed). */
-  async write(rows: readonly LogRow[], dead: readonly DeadLetter[], now: number): Promise<{ inserted: number }> {
+  async write(
+    rows: readonly LogRow[],
+    dead: readonly DeadLetter[],
+    now: number,
+  ): Promise<{ inserted: number }> {
     const stamp = crypto.randomUUID();
     const statements: D1PreparedStatement[] = [];
     for (const chunk of chunks(rows)) statements.push(this.db.prepare(INSERT_LOGS).bind(chunk, stamp, now));
@@ -83,7 +87,9 @@ export class LogStore {
   /** Deletes up to `limit` raw log rows older than `cutoff`; rollups are untouched. */
   async deleteBefore(cutoff: number, limit: number): Promise<number> {
     const result = await this.db
-      .prepare('DELETE FROM request_logs WHERE id IN (SELECT id FROM request_logs WHERE time < ? ORDER BY time LIMIT ?)')
+      .prepare(
+        'DELETE FROM request_logs WHERE id IN (SELECT id FROM request_logs WHERE time < ? ORDER BY time LIMIT ?)',
+      )
       .bind(cutoff, limit)
       .run();
     return result.meta.changes ?? 0;

@@ -36,7 +36,17 @@ const SUMS = `sum(requests) AS requests, sum(input_tokens) AS input_tokens, sum(
   sum(saved_tokens) AS saved_tokens, sum(saved_usd) AS saved_usd, sum(errors) AS errors`;
 
 export function zeroTotals(): UsageTotals {
-  return { requests: 0, input_tokens: 0, output_tokens: 0, cached_tokens: 0, cost_usd: 0, cache_hits: 0, saved_tokens: 0, saved_usd: 0, errors: 0 };
+  return {
+    requests: 0,
+    input_tokens: 0,
+    output_tokens: 0,
+    cached_tokens: 0,
+    cost_usd: 0,
+    cache_hits: 0,
+    saved_tokens: 0,
+    saved_usd: 0,
+    errors: 0,
+  };
 }
 
 export function addTotals(a: UsageTotals, b: UsageTotals): UsageTotals {
@@ -48,7 +58,11 @@ export function addTotals(a: UsageTotals, b: UsageTotals): UsageTotals {
 /** Every UTC day from `from` to `to`, inclusive (pure). */
 export function daysBetween(from: string, to: string): string[] {
   const days: string[] = [];
-  for (let t = Date.parse(`${from}T00:00:00Z`), end = Date.parse(`${to}T00:00:00Z`); t <= end; t += 86_400_000) {
+  for (
+    let t = Date.parse(`${from}T00:00:00Z`), end = Date.parse(`${to}T00:00:00Z`);
+    t <= end;
+    t += 86_400_000
+  ) {
     days.push(new Date(t).toISOString().slice(0, 10));
   }
   return days;
@@ -60,19 +74,27 @@ export class UsageReader {
   async query(q: UsageQuery): Promise<{ data: UsageBucket[]; totals: UsageTotals }> {
     const where = ['day >= ?', 'day <= ?'];
     const binds: string[] = [q.from, q.to];
-    if (q.tenantId !== undefined) (where.push('tenant_id = ?'), binds.push(q.tenantId));
-    if (q.keyId !== undefined) (where.push('key_id = ?'), binds.push(q.keyId));
+    if (q.tenantId !== undefined) where.push('tenant_id = ?'), binds.push(q.tenantId);
+    if (q.keyId !== undefined) where.push('key_id = ?'), binds.push(q.keyId);
     const bucket = q.groupBy === 'day' ? 'day' : 'model';
     const { results } = await this.db
-      .prepare(`SELECT ${bucket} AS bucket, ${SUMS} FROM usage_daily WHERE ${where.join(' AND ')} GROUP BY bucket ORDER BY bucket`)
+      .prepare(
+        `SELECT ${bucket} AS bucket, ${SUMS} FROM usage_daily WHERE ${where.join(' AND ')} GROUP BY bucket ORDER BY bucket`,
+      )
       .bind(...binds)
       .all();
     const rows = results.map((r) => Row.parse(r));
     const totals = rows.reduce<UsageTotals>((t, { bucket: _, ...r }) => addTotals(t, r), zeroTotals());
     if (q.groupBy === 'model') {
-      return { data: rows.map(({ bucket, ...r }) => ({ model: bucket === '' ? null : bucket, ...r })), totals };
+      return {
+        data: rows.map(({ bucket, ...r }) => ({ model: bucket === '' ? null : bucket, ...r })),
+        totals,
+      };
     }
     const byDay = new Map(rows.map(({ bucket, ...r }) => [bucket, r]));
-    return { data: daysBetween(q.from, q.to).map((day) => ({ day, ...(byDay.get(day) ?? zeroTotals()) })), totals };
+    return {
+      data: daysBetween(q.from, q.to).map((day) => ({ day, ...(byDay.get(day) ?? zeroTotals()) })),
+      totals,
+    };
   }
 }

@@ -31,10 +31,18 @@ const MESSAGES: Record<Exclude<KeyCheck, { ok: true }>['reason'], [string, strin
 };
 
 /** The caller's principal, or a 401 naming why the key was refused. `x-api-key` counts only where Anthropic's clients send it. */
-export async function authenticate(headers: Headers, allowXApiKey: boolean, keys: KeyStore, now: number): Promise<Principal> {
+export async function authenticate(
+  headers: Headers,
+  allowXApiKey: boolean,
+  keys: KeyStore,
+  now: number,
+): Promise<Principal> {
   const secret = extractKey(headers, allowXApiKey);
   if (!secret) {
-    throw new GatewayError(401, 'Missing API key. Send it as "Authorization: Bearer <key>".', { code: 'missing_api_key', type: 'invalid_request_error' });
+    throw new GatewayError(401, 'Missing API key. Send it as "Authorization: Bearer <key>".', {
+      code: 'missing_api_key',
+      type: 'invalid_request_error',
+    });
   }
   const check = checkKey(await keys.findByHash(await sha256Hex(secret)), now);
   if (!check.ok) {

@@ -34,7 +34,12 @@ export type CacheLookup =
   | { readonly status: 'HIT' | 'SEMANTIC'; readonly entry: CachedEntry; readonly score: number | null }
   | { readonly status: 'MISS' | 'BYPASS'; readonly entry: null };
 
-export async function planCache(principal: Principal, request: ProxyRequest, route: Route, headers: Headers): Promise<CachePlan> {
+export async function planCache(
+  principal: Principal,
+  request: ProxyRequest,
+  route: Route,
+  headers: Headers,
+): Promise<CachePlan> {
   const directives = cacheDirectives(headers, principal.cache);
   if (!directives.lookup && !directives.store) return { key: null, directives, semantic: null };
   const key = await exactCacheKey({
@@ -48,17 +53,32 @@ export async function planCache(principal: Principal, request: ProxyRequest, rou
   return { key, directives, semantic: semanticPlan(principal, request, directives) };
 }
 
-function semanticPlan(principal: Principal, request: ProxyRequest, directives: CacheDirectives): CachePlan['semantic'] {
+function semanticPlan(
+  principal: Principal,
+  request: ProxyRequest,
+  directives: CacheDirectives,
+): CachePlan['semantic'] {
   if (!directives.semantic) return null;
   const eligibility = semanticEligibility(request, principal.cache);
   if (!eligibility.eligible) return null;
   // The namespace separates semantic matches exactly as it separates exact keys.
-  const paramsHash = directives.namespace === null ? eligibility.paramsHash : `${eligibility.paramsHash}:${directives.namespace}`;
-  return { query: { tenantId: principal.tenantId, paramsHash, text: eligibility.text }, threshold: semanticThreshold(principal.cache) };
+  const paramsHash =
+    directives.namespace === null
+      ? eligibility.paramsHash
+      : `${eligibility.paramsHash}:${directives.namespace}`;
+  return {
+    query: { tenantId: principal.tenantId, paramsHash, text: eligibility.text },
+    threshold: semanticThreshold(principal.cache),
+  };
 }
 
 /** Looks the request up; on a miss, registers on the exchange what the exit does with the answer. */
-export async function lookupCache(x: Exchange, cache: ResponseCache, plan: CachePlan, request: ProxyRequest): Promise<CacheLookup> {
+export async function lookupCache(
+  x: Exchange,
+  cache: ResponseCache,
+  plan: CachePlan,
+  request: ProxyRequest,
+): Promise<CacheLookup> {
   if (!plan.key) return BYPASS;
   if (!plan.directives.lookup) {
     keepAnswer(x, cache, plan, request, null);
@@ -84,7 +104,13 @@ const BYPASS: CacheLookup = { status: 'BYPASS', entry: null };
 const MISS: CacheLookup = { status: 'MISS', entry: null };
 
 /** At the exit: hand the answer (or null) to identical requests waiting on this one, and store it if whole. */
-function keepAnswer(x: Exchange, cache: ResponseCache, plan: CachePlan, request: ProxyRequest, lease: ((entry: CachedEntry | null) => void) | null): void {
+function keepAnswer(
+  x: Exchange,
+  cache: ResponseCache,
+  plan: CachePlan,
+  request: ProxyRequest,
+  lease: ((entry: CachedEntry | null) => void) | null,
+): void {
   if (!plan.directives.store) return;
   x.defer((ending) => {
     const entry = entryOf(ending, request);
@@ -98,12 +124,25 @@ function entryOf(ending: Ending, request: ProxyRequest): CachedEntry | null {
   const whole = ending.answer?.whole;
   if (!whole || ending.status < 200 || ending.status > 299) return null;
   const usage = ending.answer?.usage ?? NO_USAGE;
-  return { v: 1, format: whole.format, endpoint: request.endpoint, body: whole.body, usage, storedAt: Date.now() };
+  return {
+    v: 1,
+    format: whole.format,
+    endpoint: request.endpoint,
+    body: whole.body,
+    usage,
+    storedAt: Date.now(),
+  };
 }
 
 /** A hit as the exchange's answer: the entry's usage is logged, no tokens are spent, nothing new is stored. */
 export function hitAnswer(entry: CachedEntry, captureText: boolean): Answer {
-  return { usage: entry.usage, delivery: null, whole: null, lateError: null, text: captureText ? JSON.stringify(entry.body) : null };
+  return {
+    usage: entry.usage,
+    delivery: null,
+    whole: null,
+    lateError: null,
+    text: captureText ? JSON.stringify(entry.body) : null,
+  };
 }
 
 /** The cached answer in the shape the client asked for now (JSON, or SSE if it streams). */

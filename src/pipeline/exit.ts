@@ -17,7 +17,8 @@ import { emit } from '../logs/sink';
 import { buildLogEvent } from './log';
 
 /** What an exception that is not a GatewayError is rendered (and logged) as. */
-export const INTERNAL_ERROR = (): GatewayError => new GatewayError(500, 'The gateway hit an internal error.', { code: 'internal_error' });
+export const INTERNAL_ERROR = (): GatewayError =>
+  new GatewayError(500, 'The gateway hit an internal error.', { code: 'internal_error' });
 
 export interface ExchangeScopeOptions {
   /** The adapters for an env; tests pass their own (counting, failing) around the real ones. */
@@ -27,36 +28,46 @@ export interface ExchangeScopeOptions {
 export function exchangeScope(options: ExchangeScopeOptions = {}) {
   const depsFor = options.deps ?? getDeps;
   return createMiddleware<AppEnv>(async function exchangeScope(c, next) {
-  const deps = depsFor(c.env);
-  const x = new Exchange({
-    id: crypto.randomUUID(),
-    path: c.req.path,
-    receivedAt: Date.now(),
-    startedAt: performance.now(),
-    waitUntil: (work) => c.executionCtx.waitUntil(work),
-  });
-  c.set('deps', deps);
-  c.set('exchange', x);
-  await next();
+    const deps = depsFor(c.env);
+    const x = new Exchange({
+      id: crypto.randomUUID(),
+      path: c.req.path,
+      receivedAt: Date.now(),
+      startedAt: performance.now(),
+      waitUntil: (work) => c.executionCtx.waitUntil(work),
+    });
+    c.set('deps', deps);
+    c.set('exchange', x);
+    await next();
 
-  const headers = c.res.headers;
-  headers.set('x-edgeway-request-id', x.id);
-  headers.set('cf-aig-log-id', x.id);
-  headers.set('x-edgeway-overhead-ms', Math.max(0, x.elapsed() - x.upstreamMs).toFixed(1));
-  if (x.cache) {
-    headers.set('x-edgeway-cache', x.cache);
-    headers.set('cf-aig-cache-status', x.cache);
-  }
-  if (!c.req.path.startsWith('/v1/')) return;
-  if (x.principal && !headers.has('x-ratelimit-limit-requests') && !headers.has('x-ratelimit-limit-tokens')) {
-    for (const [name, value] of Object.entries(knownHeaders(x.principal, Date.now()))) headers.set(name, value);
-  }
-  const error = c.error === undefined ? null : c.error instanceof GatewayError ? c.error : INTERNAL_ERROR();
-  c.executionCtx.waitUntil(closeAndLog(x, c.res.status, error, deps));
+    const headers = c.res.headers;
+    headers.set('x-edgeway-request-id', x.id);
+    headers.set('cf-aig-log-id', x.id);
+    headers.set('x-edgeway-overhead-ms', Math.max(0, x.elapsed() - x.upstreamMs).toFixed(1));
+    if (x.cache) {
+      headers.set('x-edgeway-cache', x.cache);
+      headers.set('cf-aig-cache-status', x.cache);
+    }
+    if (!c.req.path.startsWith('/v1/')) return;
+    if (
+      x.principal &&
+      !headers.has('x-ratelimit-limit-requests') &&
+      !headers.has('x-ratelimit-limit-tokens')
+    ) {
+      for (const [name, value] of Object.entries(knownHeaders(x.principal, Date.now())))
+        headers.set(name, value);
+    }
+    const error = c.error === undefined ? null : c.error instanceof GatewayError ? c.error : INTERNAL_ERROR();
+    c.executionCtx.waitUntil(closeAndLog(x, c.res.status, error, deps));
   });
 }
 
-async function closeAndLog(x: Exchange, status: number, error: GatewayError | null, deps: Deps): Promise<void> {
+async function closeAndLog(
+  x: Exchange,
+  status: number,
+  error: GatewayError | null,
+  deps: Deps,
+): Promise<void> {
   const ending = await x.close(status, error);
   await emit(deps.logs, buildLogEvent(x, ending, await deps.prices.overrides()));
 }

@@ -12,7 +12,12 @@ import type { Principal } from '../core/principal';
 import type { ProxyRequest } from '../core/request';
 import { NO_USAGE, type Usage } from '../core/usage';
 
-export function reserve(x: Exchange, limiter: Limiter, principal: Principal, request: ProxyRequest): Promise<Reservation> {
+export function reserve(
+  x: Exchange,
+  limiter: Limiter,
+  principal: Principal,
+  request: ProxyRequest,
+): Promise<Reservation> {
   return x.acquire(limiter.reserve(principal, request), (reservation, ending) => {
     const { usage, delivery } = chargeFor(ending);
     return reservation.settle(usage, delivery);

@@ -9,7 +9,11 @@ import type { LogEvent } from '../core/log-event';
 import { payloadForLog } from '../core/payload';
 import type { Price } from '../core/pricing';
 
-export function buildLogEvent(x: Exchange, ending: Ending, priceOverrides: Readonly<Record<string, Price>>): LogEvent {
+export function buildLogEvent(
+  x: Exchange,
+  ending: Ending,
+  priceOverrides: Readonly<Record<string, Price>>,
+): LogEvent {
   const { error, answer } = ending;
   const usage = answer?.usage ?? null;
   // Cache hits spend nothing; what the provider would have charged is recorded as saved.

@@ -51,7 +51,8 @@ export function proxy(endpoint: Endpoint) {
     x.model = request.model;
     x.stream = request.stream;
     x.payload = capturePayload(principal, headers, request.body, c.env.LOG_PAYLOAD_MAX_BYTES);
-    if (request.stream && !spec.streamable) throw badRequest(`'stream' is not supported on this endpoint.`, 'stream', 'invalid_value');
+    if (request.stream && !spec.streamable)
+      throw badRequest(`'stream' is not supported on this endpoint.`, 'stream', 'invalid_value');
 
     // 2. policy, before anything about providers is looked at.
     enforcePolicy(principal, request, Date.now());
@@ -62,7 +63,10 @@ export function proxy(endpoint: Endpoint) {
 
     // 3 ∥ 4. limits and cache, concurrently.
     const plan = await planCache(principal, request, route, headers);
-    const [reservation, lookup] = await both(reserve(x, deps.limiter, principal, request), lookupCache(x, deps.cache, plan, request));
+    const [reservation, lookup] = await both(
+      reserve(x, deps.limiter, principal, request),
+      lookupCache(x, deps.cache, plan, request),
+    );
     x.cache = lookup.status;
     const out = new Headers(reservation.headers);
     if (lookup.entry) {
@@ -73,7 +77,12 @@ export function proxy(endpoint: Endpoint) {
 
     // 5b. route: the upstream call, with retries before the first byte.
     const dispatched = await dispatch(route, {
-      body: upstreamBody(request, { upstreamModel: route.upstreamModel, format: route.target.format, providerId: route.providerId, outputCap: reservation.outputCap }),
+      body: upstreamBody(request, {
+        upstreamModel: route.upstreamModel,
+        format: route.target.format,
+        providerId: route.providerId,
+        outputCap: reservation.outputCap,
+      }),
       maxAttempts: maxAttempts(headers, deps.config.maxAttempts),
       ttfbTimeoutMs: requestTimeout(headers, deps.config.ttfbTimeoutMs),
       awaitFirstChunk: request.stream,
@@ -93,7 +102,10 @@ export function proxy(endpoint: Endpoint) {
       idleTimeoutMs: deps.config.idleTimeoutMs,
     };
     if (request.stream && dispatched.reader) x.ttftMs = x.elapsed();
-    const { response, answer } = request.stream && dispatched.reader ? respondStream(options, dispatched.reader) : await respondJson(options);
+    const { response, answer } =
+      request.stream && dispatched.reader
+        ? respondStream(options, dispatched.reader)
+        : await respondJson(options);
     x.answered(answer);
     return response;
   };

@@ -10,7 +10,11 @@ export function requestTimeout(headers: Headers, fallback: number): number {
   if (raw === null) return fallback;
   const ms = Number(raw);
   if (!Number.isInteger(ms) || ms < 1 || ms > MAX_TIMEOUT_MS) {
-    throw badRequest(`Header cf-aig-request-timeout must be an integer number of milliseconds between 1 and ${MAX_TIMEOUT_MS}.`, 'cf-aig-request-timeout', 'invalid_header');
+    throw badRequest(
+      `Header cf-aig-request-timeout must be an integer number of milliseconds between 1 and ${MAX_TIMEOUT_MS}.`,
+      'cf-aig-request-timeout',
+      'invalid_header',
+    );
   }
   return ms;
 }
@@ -21,7 +25,11 @@ export function maxAttempts(headers: Headers, fallback: number): number {
   if (raw === null) return fallback;
   const n = Number(raw);
   if (!Number.isInteger(n) || n < 1 || n > MAX_ATTEMPTS_CAP) {
-    throw badRequest(`Header cf-aig-max-attempts must be an integer between 1 and ${MAX_ATTEMPTS_CAP}.`, 'cf-aig-max-attempts', 'invalid_header');
+    throw badRequest(
+      `Header cf-aig-max-attempts must be an integer between 1 and ${MAX_ATTEMPTS_CAP}.`,
+      'cf-aig-max-attempts',
+      'invalid_header',
+    );
   }
   return n;
 }
@@ -40,10 +48,15 @@ export function requestMetadata(headers: Headers): Record<string, string | numbe
     throw badRequest('Header cf-aig-metadata must be a JSON object.', 'cf-aig-metadata', 'invalid_header');
   }
   const entries = Object.entries(value);
-  if (entries.length > 5) throw badRequest('Header cf-aig-metadata may hold at most 5 keys.', 'cf-aig-metadata', 'invalid_header');
+  if (entries.length > 5)
+    throw badRequest('Header cf-aig-metadata may hold at most 5 keys.', 'cf-aig-metadata', 'invalid_header');
   for (const [key, v] of entries) {
     if (!['string', 'number', 'boolean'].includes(typeof v)) {
-      throw badRequest(`cf-aig-metadata.${key} must be a string, number or boolean.`, 'cf-aig-metadata', 'invalid_header');
+      throw badRequest(
+        `cf-aig-metadata.${key} must be a string, number or boolean.`,
+        'cf-aig-metadata',
+        'invalid_header',
+      );
     }
   }
   return value as Record<string, string | number | boolean>;

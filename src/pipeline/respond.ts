@@ -33,11 +33,21 @@ export interface Responded {
   readonly answer: Answer | Promise<Answer>;
 }
 
-export function respondStream(options: RespondOptions, reader: ReadableStreamDefaultReader<Uint8Array>): Responded {
+export function respondStream(
+  options: RespondOptions,
+  reader: ReadableStreamDefaultReader<Uint8Array>,
+): Responded {
   const { request, format, dispatched, headers, capture } = options;
-  const assembler = options.keepWhole ? (format === 'anthropic' ? anthropicAssembler() : openAiAssembler()) : null;
+  const assembler = options.keepWhole
+    ? format === 'anthropic'
+      ? anthropicAssembler()
+      : openAiAssembler()
+    : null;
   const onChunk = assembler ? assembler.push.bind(assembler) : undefined;
-  const observer = format === 'anthropic' ? anthropicObserver({ onChunk, capture }) : openAiObserver({ stripUsage: !request.clientWantsUsage, onChunk, capture });
+  const observer =
+    format === 'anthropic'
+      ? anthropicObserver({ onChunk, capture })
+      : openAiObserver({ stripUsage: !request.clientWantsUsage, onChunk, capture });
   const { body, outcome } = relay({
     reader,
     first: dispatched.first ?? null,
@@ -45,13 +55,15 @@ export function respondStream(options: RespondOptions, reader: ReadableStreamDef
     idleTimeoutMs: options.idleTimeoutMs,
     abortUpstream: () => dispatched.abort.abort(),
   });
-  const answer = outcome.then((o): Answer => ({
-    usage: o.usage,
-    delivery: o,
-    whole: o.completed && assembler ? wholeBody(format, assembler.result()) : null,
-    lateError: o.error?.code ?? (o.cancelledByClient ? 'client_disconnected' : null),
-    text: capture > 0 ? observer.captured : null,
-  }));
+  const answer = outcome.then(
+    (o): Answer => ({
+      usage: o.usage,
+      delivery: o,
+      whole: o.completed && assembler ? wholeBody(format, assembler.result()) : null,
+      lateError: o.error?.code ?? (o.cancelledByClient ? 'client_disconnected' : null),
+      text: capture > 0 ? observer.captured : null,
+    }),
+  );
   headers.set('content-type', 'text/event-stream; charset=utf-8');
   headers.set('cache-control', 'no-cache');
   return { response: new Response(body, { status: dispatched.response.status, headers }), answer };
@@ -64,7 +76,10 @@ export async function respondJson(options: RespondOptions): Promise<Responded> {
   try {
     parsed = JSON.parse(text);
   } catch {
-    throw new GatewayError(502, 'The provider returned a body that is not JSON.', { code: 'bad_upstream_response', source: 'provider' });
+    throw new GatewayError(502, 'The provider returned a body that is not JSON.', {
+      code: 'bad_upstream_response',
+      source: 'provider',
+    });
   }
   const answer: Answer = {
     usage: usageFromJson(format, parsed),

@@ -21,16 +21,26 @@ export interface Route {
 export function resolveRoute(registry: ProviderRegistry, endpoint: Endpoint, model: string): Route {
   const slash = model.indexOf('/');
   if (slash <= 0 || slash === model.length - 1) {
-    throw modelNotFound(`The model '${model}' does not exist. Name models as 'provider/model', e.g. 'openai/gpt-4o-mini'.`);
+    throw modelNotFound(
+      `The model '${model}' does not exist. Name models as 'provider/model', e.g. 'openai/gpt-4o-mini'.`,
+    );
   }
   const providerId = model.slice(0, slash);
   const adapter = registry.get(providerId);
-  if (adapter === 'unknown') throw modelNotFound(`The model '${model}' does not exist: unknown provider '${providerId}'.`);
+  if (adapter === 'unknown')
+    throw modelNotFound(`The model '${model}' does not exist: unknown provider '${providerId}'.`);
   if (adapter === 'unconfigured') {
-    throw modelNotFound(`The model '${model}' is not available: provider '${providerId}' has no API key configured on this gateway.`, 'provider_not_configured');
+    throw modelNotFound(
+      `The model '${model}' is not available: provider '${providerId}' has no API key configured on this gateway.`,
+      'provider_not_configured',
+    );
   }
   const target = adapter.prepare(endpoint);
-  if (!target) throw modelNotFound(`Provider '${providerId}' does not serve ${ENDPOINTS[endpoint].upstreamPath}.`, 'unsupported_endpoint');
+  if (!target)
+    throw modelNotFound(
+      `Provider '${providerId}' does not serve ${ENDPOINTS[endpoint].upstreamPath}.`,
+      'unsupported_endpoint',
+    );
   return { providerId, upstreamModel: model.slice(slash + 1), adapter, target };
 }
 
@@ -79,22 +89,39 @@ async function attemptOnce(route: Route, options: DispatchOptions, attempt: numb
   try {
     let response: Response;
     try {
-      response = await route.adapter.fetch(route.target.url, { method: 'POST', headers: route.target.headers, body: options.body, signal: abort.signal });
+      response = await route.adapter.fetch(route.target.url, {
+        method: 'POST',
+        headers: route.target.headers,
+        body: options.body,
+        signal: abort.signal,
+      });
     } catch {
       return networkFailure(abort, options.ttfbTimeoutMs);
     }
     if (!response.ok) {
       const error = await providerError(response, route.target.format);
-      return { retryable: isRetryableStatus(response.status), error, retryAfter: response.headers.get('retry-after') };
+      return {
+        retryable: isRetryableStatus(response.status),
+        error,
+        retryAfter: response.headers.get('retry-after'),
+      };
     }
-    if (!options.awaitFirstChunk || !response.body) return { response, abort, attempts: attempt, upstreamMs: 0 };
+    if (!options.awaitFirstChunk || !response.body)
+      return { response, abort, attempts: attempt, upstreamMs: 0 };
     const reader = response.body.getReader();
     const first = await readWithin(reader, options.ttfbTimeoutMs);
     if (first === 'timeout' || first === 'error') {
       abort.abort();
       return networkFailure(abort, options.ttfbTimeoutMs, first === 'timeout');
     }
-    return { response, abort, attempts: attempt, upstreamMs: 0, reader, first: first.done ? null : first.value };
+    return {
+      response,
+      abort,
+      attempts: attempt,
+      upstreamMs: 0,
+      reader,
+      first: first.done ? null : first.value,
+    };
   } finally {
     clearTimeout(timer);
   }
@@ -102,8 +129,14 @@ async function attemptOnce(route: Route, options: DispatchOptions, attempt: numb
 
 function networkFailure(abort: AbortController, timeoutMs: number, timedOut = abort.signal.aborted): Attempt {
   const error = timedOut
-    ? new GatewayError(504, `The provider did not answer within ${timeoutMs} ms.`, { code: 'upstream_timeout', source: 'provider' })
-    : new GatewayError(502, 'The provider could not be reached.', { code: 'upstream_unreachable', source: 'provider' });
+    ? new GatewayError(504, `The provider did not answer within ${timeoutMs} ms.`, {
+        code: 'upstream_timeout',
+        source: 'provider',
+      })
+    : new GatewayError(502, 'The provider could not be reached.', {
+        code: 'upstream_unreachable',
+        source: 'provider',
+      });
   return { retryable: true, error, retryAfter: null };
 }
 
@@ -118,7 +151,11 @@ async function providerError(response: Response, format: 'openai' | 'anthropic')
   const status = response.status;
   const text = (await response.text().catch(() => '')).slice(0, ERROR_BODY_LIMIT);
   if (status === 401 || status === 403) {
-    return new GatewayError(502, 'The provider rejected the gateway\'s credentials for this provider.', { code: 'provider_auth_failed', source: 'provider', type: 'server_error' });
+    return new GatewayError(502, "The provider rejected the gateway's credentials for this provider.", {
+      code: 'provider_auth_failed',
+      source: 'provider',
+      type: 'server_error',
+    });
   }
   let message = `The provider returned HTTP ${status}.`;
   let type: string | undefined;

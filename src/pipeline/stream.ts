@@ -33,7 +33,10 @@ export interface RelayOptions {
 
 const encoder = new TextEncoder();
 
-export function relay(options: RelayOptions): { body: ReadableStream<Uint8Array>; outcome: Promise<RelayOutcome> } {
+export function relay(options: RelayOptions): {
+  body: ReadableStream<Uint8Array>;
+  outcome: Promise<RelayOutcome>;
+} {
   const { reader, observer, idleTimeoutMs, abortUpstream } = options;
   const framer = new SseFramer();
   let pendingFirst = options.first;
@@ -49,7 +52,13 @@ export function relay(options: RelayOptions): { body: ReadableStream<Uint8Array>
     if (ended) return;
     ended = true;
     watchdog.stop();
-    settle({ completed, cancelledByClient, usage: observer.usage, deliveredChars: observer.deliveredChars, error });
+    settle({
+      completed,
+      cancelledByClient,
+      usage: observer.usage,
+      deliveredChars: observer.deliveredChars,
+      error,
+    });
   };
 
   const fail = (controller: ReadableStreamDefaultController<Uint8Array>, code: string, message: string) => {
@@ -60,7 +69,11 @@ export function relay(options: RelayOptions): { body: ReadableStream<Uint8Array>
   };
 
   const idleFailure = (controller: ReadableStreamDefaultController<Uint8Array>) =>
-    fail(controller, 'stream_idle_timeout', `Upstream sent nothing for ${idleTimeoutMs} ms; the stream was closed.`);
+    fail(
+      controller,
+      'stream_idle_timeout',
+      `Upstream sent nothing for ${idleTimeoutMs} ms; the stream was closed.`,
+    );
 
   const body = new ReadableStream<Uint8Array>(
     {
@@ -80,10 +93,18 @@ export function relay(options: RelayOptions): { body: ReadableStream<Uint8Array>
             }
             if (watchdog.fired) return idleFailure(controller);
             if (read.done) {
-              if (!observer.done) return fail(controller, 'stream_incomplete', 'The upstream stream ended before it was complete.');
+              if (!observer.done)
+                return fail(
+                  controller,
+                  'stream_incomplete',
+                  'The upstream stream ended before it was complete.',
+                );
               controller.close();
               const upstreamError = observer.upstreamError;
-              return end(upstreamError === null, upstreamError ? { code: 'upstream_error', message: upstreamError } : null);
+              return end(
+                upstreamError === null,
+                upstreamError ? { code: 'upstream_error', message: upstreamError } : null,
+              );
             }
             chunk = read.value;
             watchdog.touch();
@@ -91,7 +112,12 @@ export function relay(options: RelayOptions): { body: ReadableStream<Uint8Array>
           const hadPending = framer.remainder.byteLength > 0;
           const frames = framer.push(chunk);
           const out = select(frames, observer);
-          if (out === 'malformed') return fail(controller, 'malformed_chunk', 'The upstream sent a malformed stream event; the stream was closed.');
+          if (out === 'malformed')
+            return fail(
+              controller,
+              'malformed_chunk',
+              'The upstream sent a malformed stream event; the stream was closed.',
+            );
           if (out.length === 0) continue;
           const whole = !hadPending && framer.remainder.byteLength === 0 && out.length === frames.length;
           controller.enqueue(whole ? chunk : join(out));
@@ -125,8 +151,12 @@ function idleWatchdog(ms: number, onIdle: () => void) {
   };
   timer = setTimeout(check, ms);
   return {
-    get fired() { return state.fired; },
-    touch() { last = Date.now(); },
+    get fired() {
+      return state.fired;
+    },
+    touch() {
+      last = Date.now();
+    },
     stop() {
       if (timer !== null) clearTimeout(timer);
       timer = null;

@@ -26,7 +26,11 @@ export function tableAdapter(
 ): ProviderAdapter {
   const targets = new Map<Endpoint, UpstreamTarget>();
   for (const [endpoint, format] of Object.entries(row.serves) as [Endpoint, WireFormat][]) {
-    targets.set(endpoint, { url: row.baseUrl + ENDPOINTS[endpoint].upstreamPath, headers: authHeaders(format, apiKey), format });
+    targets.set(endpoint, {
+      url: row.baseUrl + ENDPOINTS[endpoint].upstreamPath,
+      headers: authHeaders(format, apiKey),
+      format,
+    });
   }
   return {
     id: row.id,

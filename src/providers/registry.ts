@@ -12,7 +12,11 @@ export interface ProviderRegistry {
 }
 
 export function buildRegistry(env: Bindings): ProviderRegistry {
-  const rows: ProviderRow[] = [...BUILTIN_PROVIDERS, mockProviderRow(env.MOCK_LLM_URL.replace(/\/+$/, '')), ...customProviderRows(env)];
+  const rows: ProviderRow[] = [
+    ...BUILTIN_PROVIDERS,
+    mockProviderRow(env.MOCK_LLM_URL.replace(/\/+$/, '')),
+    ...customProviderRows(env),
+  ];
   const adapters = new Map<string, ProviderAdapter>();
   const known = new Set<string>();
   const secrets = env as unknown as Record<string, string | undefined>;

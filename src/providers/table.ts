@@ -24,12 +24,27 @@ const CHAT_EMBED = { chat: 'openai', embeddings: 'openai' } as const;
 
 export const BUILTIN_PROVIDERS: readonly ProviderRow[] = [
   { id: 'openai', baseUrl: 'https://api.openai.com/v1', keySecret: 'OPENAI_API_KEY', serves: CHAT_EMBED },
-  { id: 'anthropic', baseUrl: 'https://api.anthropic.com/v1', keySecret: 'ANTHROPIC_API_KEY', serves: { messages: 'anthropic' } },
+  {
+    id: 'anthropic',
+    baseUrl: 'https://api.anthropic.com/v1',
+    keySecret: 'ANTHROPIC_API_KEY',
+    serves: { messages: 'anthropic' },
+  },
   { id: 'groq', baseUrl: 'https://api.groq.com/openai/v1', keySecret: 'GROQ_API_KEY', serves: CHAT },
   { id: 'mistral', baseUrl: 'https://api.mistral.ai/v1', keySecret: 'MISTRAL_API_KEY', serves: CHAT_EMBED },
   { id: 'deepseek', baseUrl: 'https://api.deepseek.com/v1', keySecret: 'DEEPSEEK_API_KEY', serves: CHAT },
-  { id: 'openrouter', baseUrl: 'https://openrouter.ai/api/v1', keySecret: 'OPENROUTER_API_KEY', serves: CHAT_EMBED },
-  { id: 'together', baseUrl: 'https://api.together.xyz/v1', keySecret: 'TOGETHER_API_KEY', serves: CHAT_EMBED },
+  {
+    id: 'openrouter',
+    baseUrl: 'https://openrouter.ai/api/v1',
+    keySecret: 'OPENROUTER_API_KEY',
+    serves: CHAT_EMBED,
+  },
+  {
+    id: 'together',
+    baseUrl: 'https://api.together.xyz/v1',
+    keySecret: 'TOGETHER_API_KEY',
+    serves: CHAT_EMBED,
+  },
 ];
 
 /** The mock LLM speaks both formats on one base URL; its key is not a secret. */
@@ -46,7 +61,10 @@ export function mockProviderRow(baseUrl: string): ProviderRow {
 const CustomRow = z.object({
   id: z.string().regex(/^[a-z0-9][a-z0-9-]*$/, 'lowercase letters, digits and dashes'),
   base_url: z.url().refine((u) => /^https?:/.test(u), 'must be http(s)'),
-  api_key_secret: z.string().regex(/^PROVIDER_KEY_[A-Z0-9_]+$/, 'must name a PROVIDER_KEY_* secret').optional(),
+  api_key_secret: z
+    .string()
+    .regex(/^PROVIDER_KEY_[A-Z0-9_]+$/, 'must name a PROVIDER_KEY_* secret')
+    .optional(),
   format: z.enum(['openai', 'anthropic']).default('openai'),
   endpoints: z.array(z.enum(['chat', 'embeddings', 'messages'])).optional(),
 });
@@ -59,7 +77,9 @@ export function customProviderRows(secrets: Pick<Secrets, 'EDGEWAY_PROVIDERS'>):
   try {
     json = JSON.parse(raw);
   } catch (err) {
-    throw new Error(`EDGEWAY_PROVIDERS is not valid JSON: ${err instanceof Error ? err.message : String(err)}`);
+    throw new Error(
+      `EDGEWAY_PROVIDERS is not valid JSON: ${err instanceof Error ? err.message : String(err)}`,
+    );
   }
   const parsed = z.array(CustomRow).safeParse(json);
   if (!parsed.success) {
@@ -73,7 +93,10 @@ export function customProviderRows(secrets: Pick<Secrets, 'EDGEWAY_PROVIDERS'>):
     baseUrl: r.base_url.replace(/\/+$/, ''),
     keySecret: r.api_key_secret ?? '',
     serves: Object.fromEntries(
-      (r.endpoints ?? (r.format === 'anthropic' ? ['messages'] : ['chat', 'embeddings'])).map((e) => [e, r.format]),
+      (r.endpoints ?? (r.format === 'anthropic' ? ['messages'] : ['chat', 'embeddings'])).map((e) => [
+        e,
+        r.format,
+      ]),
     ),
   }));
 }

@@ -45,8 +45,12 @@ export type ChunkListener = (chunk: Record<string, unknown>, event: string | nul
 function deliveryCounter(capture = 0) {
   const kept = { chars: 0, text: '' };
   return {
-    get chars() { return kept.chars; },
-    get text() { return kept.text; },
+    get chars() {
+      return kept.chars;
+    },
+    get text() {
+      return kept.text;
+    },
     add(text: string) {
       kept.chars += text.length;
       if (kept.text.length < capture) kept.text += text.slice(0, capture - kept.text.length);
@@ -54,15 +58,29 @@ function deliveryCounter(capture = 0) {
   };
 }
 
-export function openAiObserver(options: { stripUsage: boolean; onChunk?: ChunkListener; capture?: number }): StreamObserver {
+export function openAiObserver(options: {
+  stripUsage: boolean;
+  onChunk?: ChunkListener;
+  capture?: number;
+}): StreamObserver {
   const state = { done: false, usage: null as Usage | null, upstreamError: null as string | null };
   const delivered = deliveryCounter(options.capture);
   return {
-    get done() { return state.done; },
-    get usage() { return state.usage; },
-    get deliveredChars() { return delivered.chars; },
-    get captured() { return delivered.text; },
-    get upstreamError() { return state.upstreamError; },
+    get done() {
+      return state.done;
+    },
+    get usage() {
+      return state.usage;
+    },
+    get deliveredChars() {
+      return delivered.chars;
+    },
+    get captured() {
+      return delivered.text;
+    },
+    get upstreamError() {
+      return state.upstreamError;
+    },
     observe(event) {
       if (event.data === '') return 'forward';
       if (event.data === '[DONE]') {
@@ -99,7 +117,9 @@ export function openAiObserver(options: { stripUsage: boolean; onChunk?: ChunkLi
   };
 }
 
-export function anthropicObserver(options: { onChunk?: ChunkListener; capture?: number } = {}): StreamObserver {
+export function anthropicObserver(
+  options: { onChunk?: ChunkListener; capture?: number } = {},
+): StreamObserver {
   const state = { done: false, usage: null as Usage | null, upstreamError: null as string | null };
   const delivered = deliveryCounter(options.capture);
   const readUsage = (u: Json | null) => {
@@ -112,11 +132,21 @@ export function anthropicObserver(options: { onChunk?: ChunkListener; capture?: 
     };
   };
   return {
-    get done() { return state.done; },
-    get usage() { return state.usage; },
-    get deliveredChars() { return delivered.chars; },
-    get captured() { return delivered.text; },
-    get upstreamError() { return state.upstreamError; },
+    get done() {
+      return state.done;
+    },
+    get usage() {
+      return state.usage;
+    },
+    get deliveredChars() {
+      return delivered.chars;
+    },
+    get captured() {
+      return delivered.text;
+    },
+    get upstreamError() {
+      return state.upstreamError;
+    },
     observe(event) {
       if (event.data === '') return 'forward';
       const body = parse(event.data);
@@ -130,7 +160,8 @@ export function anthropicObserver(options: { onChunk?: ChunkListener; capture?: 
         const text = delta?.text ?? delta?.partial_json ?? delta?.thinking;
         if (typeof text === 'string') delivered.add(text);
       } else if (type === 'message_stop') state.done = true;
-      else if (type === 'error') state.upstreamError = String(asObject(body.error)?.message ?? 'upstream error');
+      else if (type === 'error')
+        state.upstreamError = String(asObject(body.error)?.message ?? 'upstream error');
       return 'forward';
     },
     errorFrame(message) {

@@ -19,7 +19,13 @@ export function durableVectorIndex(namespace: DurableObjectNamespace<VectorIndex
         const stub = stubOf(tenantId);
         for (let i = 0; i < rows.length; i += MAX_UPSERT_BATCH) {
           await stub.upsert(
-            rows.slice(i, i + MAX_UPSERT_BATCH).map(({ id, vector, paramsHash, cacheKey, expiresAt }) => ({ id, vector, paramsHash, cacheKey, expiresAt })),
+            rows.slice(i, i + MAX_UPSERT_BATCH).map(({ id, vector, paramsHash, cacheKey, expiresAt }) => ({
+              id,
+              vector,
+              paramsHash,
+              cacheKey,
+              expiresAt,
+            })),
           );
         }
       }

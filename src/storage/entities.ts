@@ -13,7 +13,9 @@ export const Timestamp = z.number().int().nonnegative().describe('Epoch millisec
 export const Metadata = z
   .record(z.string().min(1).max(64), z.union([z.string().max(512), z.number(), z.boolean(), z.null()]))
   .refine((m) => Object.keys(m).length <= 32, 'metadata holds at most 32 keys')
-  .describe('Flat JSON object, at most 32 keys; values are strings (≤ 512 chars), numbers, booleans or null.');
+  .describe(
+    'Flat JSON object, at most 32 keys; values are strings (≤ 512 chars), numbers, booleans or null.',
+  );
 export type Metadata = z.infer<typeof Metadata>;
 
 /** An exact model id (`provider/model`) or a whole provider (`provider/*`). */
@@ -60,7 +62,9 @@ export const ApiKey = z.object({
   updated_at: Timestamp,
   last_used_at: Timestamp.nullable().describe('Filled by the log pipeline, not per request; may lag.'),
   revoked_at: Timestamp.nullable(),
-  grace_expires_at: Timestamp.nullable().describe('Until when the secret replaced by the last rotation is still accepted.'),
+  grace_expires_at: Timestamp.nullable().describe(
+    'Until when the secret replaced by the last rotation is still accepted.',
+  ),
 });
 export type ApiKey = z.infer<typeof ApiKey>;
 

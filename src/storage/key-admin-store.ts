@@ -136,9 +136,22 @@ export class D1KeyAdminStore implements KeyAdminStore {
     const row = await this.db
       .prepare(`INSERT INTO api_keys (id, tenant_id, name, key_hash, hint, models, limits, budgets, cache, log_payload, metadata, expires_at, created_at, updated_at)
         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING *`)
-      .bind(ID_PREFIX.key + randomToken(12), input.tenant_id, input.name ?? '', hash, hint,
-        input.models ? JSON.stringify(input.models) : null, JSON.stringify(input.limits ?? {}), JSON.stringify(input.budgets ?? {}),
-        JSON.stringify(input.cache ?? {}), input.log_payload ? 1 : 0, JSON.stringify(input.metadata ?? {}), input.expires_at ?? null, now, now)
+      .bind(
+        ID_PREFIX.key + randomToken(12),
+        input.tenant_id,
+        input.name ?? '',
+        hash,
+        hint,
+        input.models ? JSON.stringify(input.models) : null,
+        JSON.stringify(input.limits ?? {}),
+        JSON.stringify(input.budgets ?? {}),
+        JSON.stringify(input.cache ?? {}),
+        input.log_payload ? 1 : 0,
+        JSON.stringify(input.metadata ?? {}),
+        input.expires_at ?? null,
+        now,
+        now,
+      )
       .first<KeyRow>();
     if (!row) throw new Error('INSERT … RETURNING gave no row');
     // The new hash may sit in a negative cache if someone guessed it; harmless to clear.
@@ -189,7 +202,9 @@ export class D1KeyAdminStore implements KeyAdminStore {
   async revoke(id: string, now: number, scope: KeyScope = {}): Promise<StoredKey | null> {
     const where = scoped(id, scope);
     const row = await this.db
-      .prepare(`UPDATE api_keys SET status = 'revoked', revoked_at = COALESCE(revoked_at, ?), updated_at = ? WHERE ${where.sql} RETURNING *`)
+      .prepare(
+        `UPDATE api_keys SET status = 'revoked', revoked_at = COALESCE(revoked_at, ?), updated_at = ? WHERE ${where.sql} RETURNING *`,
+      )
       .bind(now, now, ...where.binds)
       .first<KeyRow>();
     return row ? { key: fromRow(row), staleHashes: hashesOf(row) } : null;
@@ -205,10 +220,15 @@ export class D1KeyAdminStore implements KeyAdminStore {
 
   private row(id: string, scope: KeyScope): Promise<KeyRow | null> {
     const where = scoped(id, scope);
-    return this.db.prepare(`SELECT * FROM api_keys WHERE ${where.sql}`).bind(...where.binds).first<KeyRow>();
+    return this.db
+      .prepare(`SELECT * FROM api_keys WHERE ${where.sql}`)
+      .bind(...where.binds)
+      .first<KeyRow>();
   }
 }
 
 function scoped(id: string, scope: KeyScope): { sql: string; binds: string[] } {
-  return scope.tenantId === undefined ? { sql: 'id = ?', binds: [id] } : { sql: 'id = ? AND tenant_id = ?', binds: [id, scope.tenantId] };
+  return scope.tenantId === undefined
+    ? { sql: 'id = ?', binds: [id] }
+    : { sql: 'id = ? AND tenant_id = ?', binds: [id, scope.tenantId] };
 }

@@ -45,7 +45,7 @@ export class TieredKeyStore implements KeyStore {
   async findByHash(hash: string): Promise<KeyRecord | null> {
     const hit = isolateCache.get(hash);
     if (hit && hit.until > this.now()) return hit.record;
-    const record = await this.fromKv(hash) ?? await this.fromSource(hash);
+    const record = (await this.fromKv(hash)) ?? (await this.fromSource(hash));
     remember(hash, record === NEGATIVE ? null : record, this.now());
     return record === NEGATIVE ? null : record;
   }

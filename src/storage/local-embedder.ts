@@ -36,8 +36,10 @@ const STOP_WEIGHT = 0.2;
  * ("why are bridges used" is not "how are bridges used").
  */
 const STOP_WORDS = new Set(
-  ('a an and are as at be been but by for from had has have i if in into is it its me my ' +
-    'of on or our so than that the their them then there these they this to was we were with you your').split(' '),
+  (
+    'a an and are as at be been but by for from had has have i if in into is it its me my ' +
+    'of on or our so than that the their them then there these they this to was we were with you your'
+  ).split(' '),
 );
 
 /** Lower-case, accents stripped, apostrophes joined ("what's" → "whats"), trailing + and # kept ("c++", "c#"), everything else a space. */
@@ -89,7 +91,12 @@ function extract(words: string[]): Record<Family, Features> {
     const w = words[i] as string;
     add(out.word, stem(w), weightOf(w));
     const next = words[i + 1];
-    if (next !== undefined) add(out.bigram, `${stem(w)} ${stem(next)}`, Math.min(weightOf(w), weightOf(next)) === 1 ? 1 : STOP_WEIGHT);
+    if (next !== undefined)
+      add(
+        out.bigram,
+        `${stem(w)} ${stem(next)}`,
+        Math.min(weightOf(w), weightOf(next)) === 1 ? 1 : STOP_WEIGHT,
+      );
     if (!STOP_WORDS.has(w)) {
       const padded = `#${w}#`;
       for (let j = 0; j + 3 <= padded.length; j++) add(out.trigram, padded.slice(j, j + 3), 1);

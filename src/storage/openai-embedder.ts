@@ -33,9 +33,14 @@ export interface OpenAiEmbedderOptions {
   readonly timeoutMs?: number;
 }
 
-export function openAiEmbedder({ adapter, model, timeoutMs = DEFAULT_TIMEOUT_MS }: OpenAiEmbedderOptions): Embedder {
+export function openAiEmbedder({
+  adapter,
+  model,
+  timeoutMs = DEFAULT_TIMEOUT_MS,
+}: OpenAiEmbedderOptions): Embedder {
   const prepared = adapter.prepare('embeddings');
-  if (!prepared || prepared.format !== 'openai') throw new Error(`provider '${adapter.id}' does not serve OpenAI-compatible embeddings`);
+  if (!prepared || prepared.format !== 'openai')
+    throw new Error(`provider '${adapter.id}' does not serve OpenAI-compatible embeddings`);
   const target = prepared;
   let dimensions = KNOWN_DIMENSIONS[model] ?? 0;
 
@@ -53,10 +58,12 @@ export function openAiEmbedder({ adapter, model, timeoutMs = DEFAULT_TIMEOUT_MS 
     const parsed = Response.safeParse(await res.json());
     if (!parsed.success) throw new Error(`embeddings answer from '${adapter.id}' has an unexpected shape`);
     const vectors = [...parsed.data.data].sort((a, b) => a.index - b.index).map((d) => d.embedding);
-    if (vectors.length !== texts.length) throw new Error(`'${adapter.id}' returned ${vectors.length} embeddings for ${texts.length} inputs`);
+    if (vectors.length !== texts.length)
+      throw new Error(`'${adapter.id}' returned ${vectors.length} embeddings for ${texts.length} inputs`);
     for (const v of vectors) {
       if (dimensions === 0) dimensions = v.length;
-      if (v.length !== dimensions) throw new Error(`'${adapter.id}' returned a ${v.length}-dimensional vector, expected ${dimensions}`);
+      if (v.length !== dimensions)
+        throw new Error(`'${adapter.id}' returned a ${v.length}-dimensional vector, expected ${dimensions}`);
     }
     return vectors;
   }
@@ -68,7 +75,8 @@ export function openAiEmbedder({ adapter, model, timeoutMs = DEFAULT_TIMEOUT_MS 
     },
     async embed(texts) {
       const out: number[][] = [];
-      for (let i = 0; i < texts.length; i += MAX_INPUTS) out.push(...(await embedBatch(texts.slice(i, i + MAX_INPUTS))));
+      for (let i = 0; i < texts.length; i += MAX_INPUTS)
+        out.push(...(await embedBatch(texts.slice(i, i + MAX_INPUTS))));
       return out;
     },
   };

@@ -41,15 +41,25 @@ export function decodeCursor(raw: string): Cursor | null {
 /** SQL fragment and bindings that continue after `cursor` (append to a WHERE with AND). */
 export function afterCursor(cursor: Cursor | null): { sql: string; binds: (string | number)[] } {
   if (!cursor) return { sql: '1 = 1', binds: [] };
-  return { sql: '(created_at < ? OR (created_at = ? AND id < ?))', binds: [cursor.createdAt, cursor.createdAt, cursor.id] };
+  return {
+    sql: '(created_at < ? OR (created_at = ? AND id < ?))',
+    binds: [cursor.createdAt, cursor.createdAt, cursor.id],
+  };
 }
 
 export const PAGE_ORDER = 'ORDER BY created_at DESC, id DESC';
 
 /** Turns `limit + 1` fetched rows into a page: the extra row only says there is more. */
-export function toPage<R extends { created_at: number; id: string }, T>(rows: R[], limit: number, map: (row: R) => T): Page<T> {
+export function toPage<R extends { created_at: number; id: string }, T>(
+  rows: R[],
+  limit: number,
+  map: (row: R) => T,
+): Page<T> {
   const more = rows.length > limit;
   const kept = more ? rows.slice(0, limit) : rows;
   const last = kept.at(-1);
-  return { items: kept.map(map), nextCursor: more && last ? encodeCursor({ createdAt: last.created_at, id: last.id }) : null };
+  return {
+    items: kept.map(map),
+    nextCursor: more && last ? encodeCursor({ createdAt: last.created_at, id: last.id }) : null,
+  };
 }

@@ -56,9 +56,18 @@ export class D1TenantStore implements TenantStore {
 
   async create(input: TenantInput, now: number): Promise<Tenant> {
     const row = await this.db
-      .prepare('INSERT INTO tenants (id, name, limits, budgets, metadata, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING *')
-      .bind(ID_PREFIX.tenant + randomToken(12), input.name, JSON.stringify(input.limits ?? {}), JSON.stringify(input.budgets ?? {}),
-        JSON.stringify(input.metadata ?? {}), now, now)
+      .prepare(
+        'INSERT INTO tenants (id, name, limits, budgets, metadata, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING *',
+      )
+      .bind(
+        ID_PREFIX.tenant + randomToken(12),
+        input.name,
+        JSON.stringify(input.limits ?? {}),
+        JSON.stringify(input.budgets ?? {}),
+        JSON.stringify(input.metadata ?? {}),
+        now,
+        now,
+      )
       .first<TenantRow>();
     if (!row) throw new Error('INSERT … RETURNING gave no row');
     return fromRow(row);

@@ -42,7 +42,9 @@ const encoder = new TextEncoder();
 
 /** The tenant id, or a hash of it when it would not fit Vectorize's namespace limit. */
 export function tenantNamespace(tenantId: string): string {
-  return encoder.encode(tenantId).byteLength <= MAX_NAMESPACE_BYTES ? tenantId : `h:${sha256HexSync(tenantId).slice(0, 62)}`;
+  return encoder.encode(tenantId).byteLength <= MAX_NAMESPACE_BYTES
+    ? tenantId
+    : `h:${sha256HexSync(tenantId).slice(0, 62)}`;
 }
 
 export function vectorizeIndex(index: VectorizeLike): VectorIndex {
@@ -69,9 +71,15 @@ export function vectorizeIndex(index: VectorizeLike): VectorIndex {
         id: item.id,
         values: item.vector,
         namespace: tenantNamespace(item.tenantId),
-        metadata: { tenant: item.tenantId, params_hash: item.paramsHash, cache_key: item.cacheKey, expires_at: item.expiresAt },
+        metadata: {
+          tenant: item.tenantId,
+          params_hash: item.paramsHash,
+          cache_key: item.cacheKey,
+          expires_at: item.expiresAt,
+        },
       }));
-      for (let i = 0; i < vectors.length; i += VECTORIZE_MAX_UPSERT) await index.upsert(vectors.slice(i, i + VECTORIZE_MAX_UPSERT));
+      for (let i = 0; i < vectors.length; i += VECTORIZE_MAX_UPSERT)
+        await index.upsert(vectors.slice(i, i + VECTORIZE_MAX_UPSERT));
     },
   };
 }

@@ -34,7 +34,10 @@ export function isWorkersAiEmbeddingModel(model: string): model is WorkersAiEmbe
   return Object.hasOwn(WORKERS_AI_EMBEDDING_MODELS, model);
 }
 
-export function workersAiEmbedder(ai: EmbeddingRunner, model: WorkersAiEmbeddingModel = DEFAULT_WORKERS_AI_MODEL): Embedder {
+export function workersAiEmbedder(
+  ai: EmbeddingRunner,
+  model: WorkersAiEmbeddingModel = DEFAULT_WORKERS_AI_MODEL,
+): Embedder {
   const dimensions = WORKERS_AI_EMBEDDING_MODELS[model];
   return {
     id: `workers-ai:${model}:cls`,
@@ -47,7 +50,9 @@ export function workersAiEmbedder(ai: EmbeddingRunner, model: WorkersAiEmbedding
         if (!parsed.success) throw new Error(`Workers AI ${model} returned an unexpected shape`);
         const { data } = parsed.data;
         if (data.length !== batch.length || data.some((v) => v.length !== dimensions)) {
-          throw new Error(`Workers AI ${model} returned ${data.length} vectors for ${batch.length} texts, or not ${dimensions}-dimensional`);
+          throw new Error(
+            `Workers AI ${model} returned ${data.length} vectors for ${batch.length} texts, or not ${dimensions}-dimensional`,
+          );
         }
         out.push(...data);
       }

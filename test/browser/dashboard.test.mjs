@@ -14,15 +14,18 @@ const state = {};
 /** Console errors seen in any page (a CSP violation would show here). */
 const consoleErrors = [];
 
-before(async () => {
-  stack = await startTestStack(18887);
-  browser = await launch();
-  await browser.context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: stack.url });
-  page = await browser.context.newPage();
-  page.on('console', (msg) => {
-    if (msg.type() === 'error') consoleErrors.push(msg.text());
-  });
-}, { timeout: 180_000 });
+before(
+  async () => {
+    stack = await startTestStack(18887);
+    browser = await launch();
+    await browser.context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: stack.url });
+    page = await browser.context.newPage();
+    page.on('console', (msg) => {
+      if (msg.type() === 'error') consoleErrors.push(msg.text());
+    });
+  },
+  { timeout: 180_000 },
+);
 
 after(async () => {
   await browser?.close();
@@ -34,8 +37,18 @@ const client = (key) => new OpenAI({ apiKey: key, baseURL: `${stack.url}/v1`, ma
 const heading = () => page.getByRole('heading', { level: 1 }).innerText();
 
 test('every dashboard URL sends a visitor without a session to sign-in', async () => {
-  const paths = ['/dashboard', '/dashboard/tenants', '/dashboard/tenants/ten_x', '/dashboard/keys/key_x', '/dashboard/keys/key_x/secret',
-    '/dashboard/keys/key_x/revoke', '/dashboard/usage', '/dashboard/logs', '/dashboard/logs/req_x', '/dashboard/assets/copy.js'];
+  const paths = [
+    '/dashboard',
+    '/dashboard/tenants',
+    '/dashboard/tenants/ten_x',
+    '/dashboard/keys/key_x',
+    '/dashboard/keys/key_x/secret',
+    '/dashboard/keys/key_x/revoke',
+    '/dashboard/usage',
+    '/dashboard/logs',
+    '/dashboard/logs/req_x',
+    '/dashboard/assets/copy.js',
+  ];
   for (const path of paths) {
     await page.goto(url(path));
     assert.match(page.url(), /\/dashboard\/login\?next=/, path);
@@ -58,7 +71,9 @@ test('signs in with the admin token, refusing a wrong one in words (keyboard onl
   await page.keyboard.press('Enter');
   await page.waitForURL(/\/dashboard\/tenants$/);
   assert.equal(await heading(), 'Tenants');
-  const [cookie] = (await browser.context.cookies(url('/dashboard/'))).filter((c) => c.name === 'edgeway_session');
+  const [cookie] = (await browser.context.cookies(url('/dashboard/'))).filter(
+    (c) => c.name === 'edgeway_session',
+  );
   assert.ok(cookie, 'session cookie set');
   assert.equal(cookie.httpOnly, true);
   assert.equal(cookie.secure, true);
@@ -75,7 +90,10 @@ test('creates a tenant and a key; the secret is shown once', async () => {
 
   await page.getByLabel(/^Name/).fill('browser key');
   await page.getByLabel('Allowed models').fill('mock/echo');
-  await page.getByRole('group', { name: /Budget in USD/ }).getByLabel('Per day (UTC)').fill('5');
+  await page
+    .getByRole('group', { name: /Budget in USD/ })
+    .getByLabel('Per day (UTC)')
+    .fill('5');
   await page.getByRole('button', { name: 'Create key' }).click();
   await page.waitForURL(/\/dashboard\/keys\/key_[^/]+\/secret$/);
   state.keyId = decodeURIComponent(new URL(page.url()).pathname.split('/')[3]);
@@ -97,7 +115,10 @@ test('creates a tenant and a key; the secret is shown once', async () => {
 });
 
 test('the key works through the openai client, and its request shows in logs and usage', async () => {
-  const res = await client(state.secret).chat.completions.create({ model: 'mock/echo', messages: [{ role: 'user', content: 'hello dashboard' }] });
+  const res = await client(state.secret).chat.completions.create({
+    model: 'mock/echo',
+    messages: [{ role: 'user', content: 'hello dashboard' }],
+  });
   assert.equal(res.choices[0].message.content, 'hello dashboard');
 
   await page.goto(url(`/dashboard/tenants/${state.tenantId}`));
@@ -122,7 +143,12 @@ test('the key works through the openai client, and its request shows in logs and
   await page.goto(url(`/dashboard/usage?tenant_id=${state.tenantId}&key_id=${state.keyId}`));
   await pollPage(page, async () => /Requests\s*1\b/.test(await page.locator('.cards').last().innerText()));
   assert.ok(await page.getByRole('img', { name: /Requests per day/ }).isVisible());
-  assert.ok(await page.getByRole('table', { name: 'Usage per model' }).getByRole('rowheader', { name: 'mock/echo' }).isVisible());
+  assert.ok(
+    await page
+      .getByRole('table', { name: 'Usage per model' })
+      .getByRole('rowheader', { name: 'mock/echo' })
+      .isVisible(),
+  );
   assert.match(await page.getByRole('table', { name: 'Budgets' }).innerText(), /USD, per day/);
   await shot(page, '05-usage');
 });
@@ -132,17 +158,22 @@ test('refuses changes without the CSRF token, from a foreign Origin, and from an
   const cookie = cookies.map((c) => `${c.name}=${c.value}`).join('; ');
   await page.goto(url('/dashboard/tenants'));
   const csrf = await page.locator('input[name="_csrf"]').first().inputValue();
-  const postForm = (fields, origin) => fetch(url('/dashboard/tenants'), {
-    method: 'POST', redirect: 'manual', body: new URLSearchParams(fields),
-    headers: { cookie, 'content-type': 'application/x-www-form-urlencoded', ...(origin ? { origin } : {}) },
-  });
+  const postForm = (fields, origin) =>
+    fetch(url('/dashboard/tenants'), {
+      method: 'POST',
+      redirect: 'manual',
+      body: new URLSearchParams(fields),
+      headers: { cookie, 'content-type': 'application/x-www-form-urlencoded', ...(origin ? { origin } : {}) },
+    });
   assert.equal((await postForm({ name: 'no-token' }, stack.url)).status, 403);
   assert.equal((await postForm({ name: 'evil-origin', _csrf: csrf }, 'https://evil.example')).status, 403);
   assert.equal((await postForm({ name: 'wrong-token', _csrf: `${csrf}x` }, stack.url)).status, 403);
 
   // A page on another site auto-posting a form: the SameSite=Strict cookie stays home.
   const attacker = await browser.context.newPage();
-  await attacker.setContent(`<form method="post" action="${url('/dashboard/tenants')}"><input name="name" value="cross-site"><button>go</button></form>`);
+  await attacker.setContent(
+    `<form method="post" action="${url('/dashboard/tenants')}"><input name="name" value="cross-site"><button>go</button></form>`,
+  );
   await attacker.getByRole('button', { name: 'go' }).click();
   await attacker.waitForLoadState();
   assert.doesNotMatch(attacker.url(), /\/dashboard\/tenants\/ten_/);
@@ -150,7 +181,8 @@ test('refuses changes without the CSRF token, from a foreign Origin, and from an
 
   await page.reload();
   const names = await page.locator('table').innerText();
-  for (const name of ['no-token', 'evil-origin', 'wrong-token', 'cross-site']) assert.equal(names.includes(name), false, name);
+  for (const name of ['no-token', 'evil-origin', 'wrong-token', 'cross-site'])
+    assert.equal(names.includes(name), false, name);
 });
 
 test('revokes the key after a confirmation; the next call is refused with 401', async () => {
@@ -163,14 +195,22 @@ test('revokes the key after a confirmation; the next call is refused with 401', 
   await page.getByText('This key is revoked').waitFor();
 
   await assert.rejects(
-    client(state.secret).chat.completions.create({ model: 'mock/echo', messages: [{ role: 'user', content: 'after revoke' }] }),
+    client(state.secret).chat.completions.create({
+      model: 'mock/echo',
+      messages: [{ role: 'user', content: 'after revoke' }],
+    }),
     (err) => err instanceof OpenAI.AuthenticationError && err.status === 401,
   );
 });
 
 test('fits a phone screen: no page scrolls sideways (wide tables scroll in place)', async () => {
   await page.setViewportSize({ width: 390, height: 844 });
-  for (const path of [`/dashboard/tenants/${state.tenantId}`, `/dashboard/keys/${state.keyId}`, `/dashboard/logs?tenant_id=${state.tenantId}`, `/dashboard/usage?tenant_id=${state.tenantId}`]) {
+  for (const path of [
+    `/dashboard/tenants/${state.tenantId}`,
+    `/dashboard/keys/${state.keyId}`,
+    `/dashboard/logs?tenant_id=${state.tenantId}`,
+    `/dashboard/usage?tenant_id=${state.tenantId}`,
+  ]) {
     await page.goto(url(path));
     assert.ok(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth), path);
   }
@@ -180,7 +220,10 @@ test('fits a phone screen: no page scrolls sideways (wide tables scroll in place
 });
 
 test('no page broke its Content-Security-Policy', () => {
-  assert.deepEqual(consoleErrors.filter((e) => /Content.Security.Policy|Refused to/i.test(e)), []);
+  assert.deepEqual(
+    consoleErrors.filter((e) => /Content.Security.Policy|Refused to/i.test(e)),
+    [],
+  );
 });
 
 test('signs out; the dashboard is closed again', async () => {

@@ -12,9 +12,12 @@ import { startTestStack } from './stack.mjs';
 const run = promisify(execFile);
 let stack;
 
-before(async () => {
-  stack = await startTestStack(18987);
-}, { timeout: 180_000 });
+before(
+  async () => {
+    stack = await startTestStack(18987);
+  },
+  { timeout: 180_000 },
+);
 
 after(() => stack?.stop());
 
@@ -27,7 +30,10 @@ async function admin(...args) {
 }
 
 const chat = (key, model = 'mock/echo') =>
-  new OpenAI({ apiKey: key, baseURL: `${stack.url}/v1`, maxRetries: 0 }).chat.completions.create({ model, messages: [{ role: 'user', content: 'lifecycle' }] });
+  new OpenAI({ apiKey: key, baseURL: `${stack.url}/v1`, maxRetries: 0 }).chat.completions.create({
+    model,
+    messages: [{ role: 'user', content: 'lifecycle' }],
+  });
 
 test('create, scope, use, rotate and revoke a key', async () => {
   const tenant = await admin('tenants', 'create', 'acme');
@@ -46,5 +52,8 @@ test('create, scope, use, rotate and revoke a key', async () => {
   await assert.rejects(chat(created.key), OpenAI.AuthenticationError);
 
   await admin('keys', 'revoke', created.id);
-  await assert.rejects(chat(rotated.key), (err) => err instanceof OpenAI.AuthenticationError && /revoked/.test(err.message));
+  await assert.rejects(
+    chat(rotated.key),
+    (err) => err instanceof OpenAI.AuthenticationError && /revoked/.test(err.message),
+  );
 });

@@ -9,16 +9,22 @@ import { startTestStack } from './stack.mjs';
 let stack;
 let client;
 
-before(async () => {
-  stack = await startTestStack(18787);
-  client = new OpenAI({ apiKey: stack.key, baseURL: `${stack.url}/v1`, maxRetries: 0 });
-}, { timeout: 180_000 });
+before(
+  async () => {
+    stack = await startTestStack(18787);
+    client = new OpenAI({ apiKey: stack.key, baseURL: `${stack.url}/v1`, maxRetries: 0 });
+  },
+  { timeout: 180_000 },
+);
 
 after(() => stack?.stop());
 
 describe('openai client', () => {
   test('chat completion (JSON)', async () => {
-    const res = await client.chat.completions.create({ model: 'mock/echo', messages: [{ role: 'user', content: 'Hello from the SDK' }] });
+    const res = await client.chat.completions.create({
+      model: 'mock/echo',
+      messages: [{ role: 'user', content: 'Hello from the SDK' }],
+    });
     assert.equal(res.choices[0].message.content, 'Hello from the SDK');
     assert.equal(res.usage.completion_tokens, 4);
   });
@@ -27,7 +33,12 @@ describe('openai client', () => {
     const text = 'Streaming through the edge gateway works';
     let joined = '';
     let usage = null;
-    for await (const chunk of await client.chat.completions.create({ model: 'mock/echo', messages: [{ role: 'user', content: text }], stream: true, stream_options: { include_usage: true } })) {
+    for await (const chunk of await client.chat.completions.create({
+      model: 'mock/echo',
+      messages: [{ role: 'user', content: text }],
+      stream: true,
+      stream_options: { include_usage: true },
+    })) {
       joined += chunk.choices[0]?.delta?.content ?? '';
       if (chunk.usage) usage = chunk.usage;
     }
@@ -35,16 +46,27 @@ describe('openai client', () => {
     assert.equal(usage.completion_tokens, 6);
 
     let sawUsage = false;
-    for await (const chunk of await client.chat.completions.create({ model: 'mock/echo', messages: [{ role: 'user', content: text }], stream: true })) {
+    for await (const chunk of await client.chat.completions.create({
+      model: 'mock/echo',
+      messages: [{ role: 'user', content: text }],
+      stream: true,
+    })) {
       if (chunk.usage) sawUsage = true;
     }
     assert.equal(sawUsage, false);
   });
 
   test('a cut stream surfaces as an error in the client, not a silent success', async () => {
-    const stream = await client.chat.completions.create({ model: 'mock/mock-small', messages: [{ role: 'user', content: 'x' }], stream: true, mock: { tokens: 20, cut_after: 5 } });
+    const stream = await client.chat.completions.create({
+      model: 'mock/mock-small',
+      messages: [{ role: 'user', content: 'x' }],
+      stream: true,
+      mock: { tokens: 20, cut_after: 5 },
+    });
     await assert.rejects(async () => {
-      for await (const _ of stream) { /* drain */ }
+      for await (const _ of stream) {
+        /* drain */
+      }
     }, /ended before it was complete/);
   });
 
@@ -54,7 +76,9 @@ describe('openai client', () => {
     const body = { model: 'mock/echo', messages: [{ role: 'user', content: text }] };
     const first = await client.chat.completions.create(body, opts).withResponse();
     assert.equal(first.response.headers.get('x-edgeway-cache'), 'MISS');
-    const { data: stream, response } = await client.chat.completions.create({ ...body, stream: true, stream_options: { include_usage: true } }, opts).withResponse();
+    const { data: stream, response } = await client.chat.completions
+      .create({ ...body, stream: true, stream_options: { include_usage: true } }, opts)
+      .withResponse();
     assert.equal(response.headers.get('x-edgeway-cache'), 'HIT');
     let joined = '';
     let usage = null;
@@ -70,7 +94,11 @@ describe('openai client', () => {
   });
 
   test('embeddings', async () => {
-    const res = await client.embeddings.create({ model: 'mock/text-embedding-3-small', input: ['alpha', 'beta'], dimensions: 16 });
+    const res = await client.embeddings.create({
+      model: 'mock/text-embedding-3-small',
+      input: ['alpha', 'beta'],
+      dimensions: 16,
+    });
     assert.equal(res.data.length, 2);
     assert.equal(res.data[0].embedding.length, 16);
   });
@@ -83,19 +111,36 @@ describe('openai client', () => {
 
   test('typed errors: bad key, bad body, unknown model', async () => {
     const bad = new OpenAI({ apiKey: 'ew_wrong', baseURL: `${stack.url}/v1`, maxRetries: 0 });
-    await assert.rejects(bad.chat.completions.create({ model: 'mock/echo', messages: [{ role: 'user', content: 'x' }] }), OpenAI.AuthenticationError);
-    await assert.rejects(client.chat.completions.create({ model: 'mock/echo', messages: 'nope' }), (err) => err instanceof OpenAI.BadRequestError && err.param === 'messages');
-    await assert.rejects(client.chat.completions.create({ model: 'nobody/nothing', messages: [{ role: 'user', content: 'x' }] }), OpenAI.NotFoundError);
+    await assert.rejects(
+      bad.chat.completions.create({ model: 'mock/echo', messages: [{ role: 'user', content: 'x' }] }),
+      OpenAI.AuthenticationError,
+    );
+    await assert.rejects(
+      client.chat.completions.create({ model: 'mock/echo', messages: 'nope' }),
+      (err) => err instanceof OpenAI.BadRequestError && err.param === 'messages',
+    );
+    await assert.rejects(
+      client.chat.completions.create({ model: 'nobody/nothing', messages: [{ role: 'user', content: 'x' }] }),
+      OpenAI.NotFoundError,
+    );
   });
 });
 
 describe('anthropic client', () => {
   test('messages, JSON and stream', async () => {
     const anthropic = new Anthropic({ apiKey: stack.key, baseURL: stack.url, maxRetries: 0 });
-    const msg = await anthropic.messages.create({ model: 'mock/echo', max_tokens: 64, messages: [{ role: 'user', content: 'Bonjour Edgeway' }] });
+    const msg = await anthropic.messages.create({
+      model: 'mock/echo',
+      max_tokens: 64,
+      messages: [{ role: 'user', content: 'Bonjour Edgeway' }],
+    });
     assert.equal(msg.content[0].text, 'Bonjour Edgeway');
     let text = '';
-    const stream = anthropic.messages.stream({ model: 'mock/echo', max_tokens: 64, messages: [{ role: 'user', content: 'Streamed hello' }] });
+    const stream = anthropic.messages.stream({
+      model: 'mock/echo',
+      max_tokens: 64,
+      messages: [{ role: 'user', content: 'Streamed hello' }],
+    });
     stream.on('text', (t) => (text += t));
     const final = await stream.finalMessage();
     assert.equal(text, 'Streamed hello');

@@ -9,7 +9,13 @@ export async function startTestStack(portBase) {
   const persistTo = mkdtempSync(join(tmpdir(), 'edgeway-e2e-'));
   const adminToken = `test_${randomBytes(12).toString('hex')}`;
   migrate(persistTo);
-  const stack = await startStack({ port: portBase, mockPort: portBase + 1, persistTo, vars: { ADMIN_TOKEN: adminToken }, quiet: true });
+  const stack = await startStack({
+    port: portBase,
+    mockPort: portBase + 1,
+    persistTo,
+    vars: { ADMIN_TOKEN: adminToken },
+    quiet: true,
+  });
   try {
     const dev = await ensureDevKey(stack.url, adminToken, join(persistTo, 'dev-key.json'));
     return {

@@ -13,7 +13,12 @@ export interface AdminResponse {
   json: unknown;
 }
 
-export async function admin(method: string, path: string, body?: unknown, token: string | null = ADMIN_TOKEN): Promise<AdminResponse> {
+export async function admin(
+  method: string,
+  path: string,
+  body?: unknown,
+  token: string | null = ADMIN_TOKEN,
+): Promise<AdminResponse> {
   const headers: Record<string, string> = {};
   if (token !== null) headers.authorization = `Bearer ${token}`;
   if (body !== undefined) headers['content-type'] = 'application/json';
@@ -38,7 +43,10 @@ export async function createTenant(name = 'acme', extra: Record<string, unknown>
   return Tenant.parse(res.json);
 }
 
-export async function createKey(tenantId: string, extra: Record<string, unknown> = {}): Promise<KeyWithSecret> {
+export async function createKey(
+  tenantId: string,
+  extra: Record<string, unknown> = {},
+): Promise<KeyWithSecret> {
   const res = await admin('POST', '/keys', { tenant_id: tenantId, ...extra });
   expect(res.status).toBe(201);
   return KeyWithSecret.parse(res.json);
@@ -51,7 +59,10 @@ export const asTenant = (res: AdminResponse): Tenant => Tenant.parse(res.json);
 export function v1(path: string, key: string, body?: unknown): Promise<Response> {
   return SELF.fetch(`http://gw.test/v1${path}`, {
     method: body === undefined ? 'GET' : 'POST',
-    headers: { authorization: `Bearer ${key}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+    headers: {
+      authorization: `Bearer ${key}`,
+      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+    },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
 }

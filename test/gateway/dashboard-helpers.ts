@@ -26,7 +26,10 @@ export class Browser {
   }
 
   async get(path: string): Promise<Response> {
-    const res = await SELF.fetch(`${ORIGIN}${path}`, { headers: { cookie: this.cookieHeader() }, redirect: 'manual' });
+    const res = await SELF.fetch(`${ORIGIN}${path}`, {
+      headers: { cookie: this.cookieHeader() },
+      redirect: 'manual',
+    });
     this.remember(res);
     return res;
   }
@@ -40,11 +43,18 @@ export class Browser {
     return html;
   }
 
-  async post(path: string, fields: Record<string, string>, options: { origin?: string | null; csrf?: string | null } = {}): Promise<Response> {
+  async post(
+    path: string,
+    fields: Record<string, string>,
+    options: { origin?: string | null; csrf?: string | null } = {},
+  ): Promise<Response> {
     const body = new URLSearchParams(fields);
     const csrf = options.csrf === undefined ? this.csrf : options.csrf;
     if (csrf !== null) body.set('_csrf', csrf);
-    const headers: Record<string, string> = { 'content-type': 'application/x-www-form-urlencoded', cookie: this.cookieHeader() };
+    const headers: Record<string, string> = {
+      'content-type': 'application/x-www-form-urlencoded',
+      cookie: this.cookieHeader(),
+    };
     const origin = options.origin === undefined ? ORIGIN : options.origin;
     if (origin !== null) headers.origin = origin;
     const res = await SELF.fetch(`${ORIGIN}${path}`, { method: 'POST', headers, body, redirect: 'manual' });

@@ -15,31 +15,54 @@ export interface SeedKey {
 }
 
 /** Inserts a tenant (if new) and a key straight into D1, as the admin API would store them. */
-export async function seedKey(options: SeedKey = {}): Promise<{ id: string; secret: string; hash: string; tenantId: string }> {
+export async function seedKey(
+  options: SeedKey = {},
+): Promise<{ id: string; secret: string; hash: string; tenantId: string }> {
   const secret = KEY_PREFIX + randomToken();
   const hash = await sha256Hex(secret);
   const id = `key_${randomToken(9)}`;
   const tenantId = options.tenantId ?? 'ten_test';
   const now = Date.now();
   await env.DB.batch([
-    env.DB.prepare('INSERT OR IGNORE INTO tenants (id, name, created_at, updated_at) VALUES (?, ?, ?, ?)').bind(tenantId, tenantId, now, now),
+    env.DB.prepare(
+      'INSERT OR IGNORE INTO tenants (id, name, created_at, updated_at) VALUES (?, ?, ?, ?)',
+    ).bind(tenantId, tenantId, now, now),
     env.DB.prepare(
       `INSERT INTO api_keys (id, tenant_id, name, key_hash, hint, status, models, expires_at, cache, limits, budgets, log_payload, created_at, updated_at)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     ).bind(
-      id, tenantId, 'test', hash, `${KEY_PREFIX}…${secret.slice(-4)}`, options.status ?? 'active',
-      options.models ? JSON.stringify(options.models) : null, options.expiresAt ?? null,
-      JSON.stringify(options.cache ?? {}), JSON.stringify(options.limits ?? {}), JSON.stringify(options.budgets ?? {}),
-      options.logPayload ? 1 : 0, now, now,
+      id,
+      tenantId,
+      'test',
+      hash,
+      `${KEY_PREFIX}…${secret.slice(-4)}`,
+      options.status ?? 'active',
+      options.models ? JSON.stringify(options.models) : null,
+      options.expiresAt ?? null,
+      JSON.stringify(options.cache ?? {}),
+      JSON.stringify(options.limits ?? {}),
+      JSON.stringify(options.budgets ?? {}),
+      options.logPayload ? 1 : 0,
+      now,
+      now,
     ),
   ]);
   return { id, secret, hash, tenantId };
 }
 
-export function post(path: string, body: unknown, key: string | null, headers: Record<string, string> = {}): Promise<Response> {
+export function post(
+  path: string,
+  body: unknown,
+  key: string | null,
+  headers: Record<string, string> = {},
+): Promise<Response> {
   return SELF.fetch(`http://gw.test${path}`, {
     method: 'POST',
-    headers: { 'content-type': 'application/json', ...(key ? { authorization: `Bearer ${key}` } : {}), ...headers },
+    headers: {
+      'content-type': 'application/json',
+      ...(key ? { authorization: `Bearer ${key}` } : {}),
+      ...headers,
+    },
     body: typeof body === 'string' ? body : JSON.stringify(body),
   });
 }

@@ -21,10 +21,14 @@ export interface LimitedKey {
 }
 
 export async function limitedKey(options: LimitedKeyOptions = {}): Promise<LimitedKey> {
-  const tenantId = options.tenantId ?? (await createTenant(`limits-${crypto.randomUUID()}`, {
-    ...(options.tenantLimits ? { limits: options.tenantLimits } : {}),
-    ...(options.tenantBudgets ? { budgets: options.tenantBudgets } : {}),
-  })).id;
+  const tenantId =
+    options.tenantId ??
+    (
+      await createTenant(`limits-${crypto.randomUUID()}`, {
+        ...(options.tenantLimits ? { limits: options.tenantLimits } : {}),
+        ...(options.tenantBudgets ? { budgets: options.tenantBudgets } : {}),
+      })
+    ).id;
   const key = await createKey(tenantId, {
     ...(options.limits ? { limits: options.limits } : {}),
     ...(options.budgets ? { budgets: options.budgets } : {}),
@@ -55,7 +59,12 @@ export async function settledDump(tenantId: string, keyId: string | null = null)
   throw new Error(`reservations of ${tenantId} never settled`);
 }
 
-export async function setPrice(model: string, price: { input: number; output: number; cached?: number } | null): Promise<void> {
-  const res = price ? await admin('PUT', `/pricing/${model}`, price) : await admin('DELETE', `/pricing/${model}`);
+export async function setPrice(
+  model: string,
+  price: { input: number; output: number; cached?: number } | null,
+): Promise<void> {
+  const res = price
+    ? await admin('PUT', `/pricing/${model}`, price)
+    : await admin('DELETE', `/pricing/${model}`);
   expect(res.status).toBe(200);
 }

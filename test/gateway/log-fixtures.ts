@@ -54,7 +54,12 @@ export async function deliver(queue: string, messages: (Delivery | LogEvent)[]) 
     queue,
     messages.map((m, i) => {
       const d: Delivery = 'requestId' in m ? { body: m } : m;
-      return { id: d.id ?? `msg-${i}-${crypto.randomUUID()}`, timestamp: new Date(), attempts: d.attempts ?? 1, body: d.body };
+      return {
+        id: d.id ?? `msg-${i}-${crypto.randomUUID()}`,
+        timestamp: new Date(),
+        attempts: d.attempts ?? 1,
+        body: d.body,
+      };
     }),
   );
   const ctx = createExecutionContext();
@@ -79,7 +84,9 @@ export interface UsageRow {
 }
 
 export async function usageRows(): Promise<UsageRow[]> {
-  const { results } = await env.DB.prepare('SELECT * FROM usage_daily ORDER BY tenant_id, day, key_id, model').all<UsageRow>();
+  const { results } = await env.DB.prepare(
+    'SELECT * FROM usage_daily ORDER BY tenant_id, day, key_id, model',
+  ).all<UsageRow>();
   return results;
 }
 
@@ -89,7 +96,9 @@ export async function logCount(): Promise<number> {
 }
 
 export async function clearLogs(): Promise<void> {
-  await env.DB.batch(['request_logs', 'usage_daily', 'dead_letters'].map((t) => env.DB.prepare(`DELETE FROM ${t}`)));
+  await env.DB.batch(
+    ['request_logs', 'usage_daily', 'dead_letters'].map((t) => env.DB.prepare(`DELETE FROM ${t}`)),
+  );
 }
 
 export interface LogRowRead {
@@ -124,7 +133,9 @@ export interface LogRowRead {
 export async function waitForLogs(ids: string[], timeoutMs = 15_000): Promise<LogRowRead[]> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    const { results } = await env.DB.prepare('SELECT * FROM request_logs WHERE id IN (SELECT value FROM json_each(?))')
+    const { results } = await env.DB.prepare(
+      'SELECT * FROM request_logs WHERE id IN (SELECT value FROM json_each(?))',
+    )
       .bind(JSON.stringify(ids))
       .all<LogRowRead>();
     if (results.length >= new Set(ids).size) {
@@ -133,7 +144,9 @@ export async function waitForLogs(ids: string[], timeoutMs = 15_000): Promise<Lo
     }
     if (Date.now() > deadline) {
       const found = new Set(results.map((r) => r.id));
-      throw new Error(`logs not delivered within ${timeoutMs} ms: ${ids.filter((id) => !found.has(id)).join(', ')}`);
+      throw new Error(
+        `logs not delivered within ${timeoutMs} ms: ${ids.filter((id) => !found.has(id)).join(', ')}`,
+      );
     }
     await new Promise((r) => setTimeout(r, 100));
   }

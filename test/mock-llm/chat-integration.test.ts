@@ -10,7 +10,12 @@ interface ChatCompletion {
   system_fingerprint: string;
   choices: {
     index: number;
-    message: { role: string; content: string | null; refusal: null; tool_calls?: { id: string; type: string; function: { name: string; arguments: string } }[] };
+    message: {
+      role: string;
+      content: string | null;
+      refusal: null;
+      tool_calls?: { id: string; type: string; function: { name: string; arguments: string } }[];
+    };
     logprobs: null;
     finish_reason: string;
   }[];
@@ -45,7 +50,12 @@ describe('POST /v1/chat/completions (JSON)', () => {
     expect(Math.abs(body.created - Date.now() / 1000)).toBeLessThan(60);
     expect(body.system_fingerprint).toMatch(/^fp_/);
     const choice = body.choices[0]!;
-    expect(choice).toMatchObject({ index: 0, logprobs: null, finish_reason: 'stop', message: { role: 'assistant', refusal: null } });
+    expect(choice).toMatchObject({
+      index: 0,
+      logprobs: null,
+      finish_reason: 'stop',
+      message: { role: 'assistant', refusal: null },
+    });
     const words = choice.message.content!.split(' ');
     expect(words).toHaveLength(16);
     expect(choice.message.content!.startsWith(' ')).toBe(false);
@@ -82,7 +92,14 @@ describe('POST /v1/chat/completions (JSON)', () => {
       { role: 'system', content: 'Be brief.' },
       { role: 'user', content: 'first question' },
       { role: 'assistant', content: 'an answer' },
-      { role: 'user', content: [{ type: 'text', text: 'Hello  ' }, { type: 'image_url', image_url: { url: 'x' } }, { type: 'text', text: 'world!' }] },
+      {
+        role: 'user',
+        content: [
+          { type: 'text', text: 'Hello  ' },
+          { type: 'image_url', image_url: { url: 'x' } },
+          { type: 'text', text: 'world!' },
+        ],
+      },
     ];
     const body = await chat({ model: 'echo-1', messages });
     expect(body.choices[0]!.message.content).toBe('Hello  world!');
@@ -98,7 +115,11 @@ describe('POST /v1/chat/completions (JSON)', () => {
   });
 
   it('truncates at max_tokens or max_completion_tokens with finish_reason "length"', async () => {
-    const a = await chat({ model: 'echo', messages: [{ role: 'user', content: 'one two three four' }], max_tokens: 2 });
+    const a = await chat({
+      model: 'echo',
+      messages: [{ role: 'user', content: 'one two three four' }],
+      max_tokens: 2,
+    });
     expect(a.choices[0]!.message.content).toBe('one two');
     expect(a.choices[0]!.finish_reason).toBe('length');
     expect(a.usage.completion_tokens).toBe(2);
@@ -110,15 +131,29 @@ describe('POST /v1/chat/completions (JSON)', () => {
   });
 
   it('answers with a call to the first function tool when mock.tool_call is set', async () => {
-    const body = await chat({ model: 'mock-small', messages: USER_HELLO, tools: WEATHER_TOOLS, mock: { tool_call: true } });
+    const body = await chat({
+      model: 'mock-small',
+      messages: USER_HELLO,
+      tools: WEATHER_TOOLS,
+      mock: { tool_call: true },
+    });
     const choice = body.choices[0]!;
     expect(choice.finish_reason).toBe('tool_calls');
     expect(choice.message.content).toBeNull();
     expect(choice.message.tool_calls).toEqual([
-      { id: expect.stringMatching(/^call_[A-Za-z0-9]{24}$/), type: 'function', function: { name: 'get_weather', arguments: '{}' } },
+      {
+        id: expect.stringMatching(/^call_[A-Za-z0-9]{24}$/),
+        type: 'function',
+        function: { name: 'get_weather', arguments: '{}' },
+      },
     ]);
     expect(body.usage.completion_tokens).toBe(8);
-    const again = await chat({ model: 'mock-small', messages: USER_HELLO, tools: WEATHER_TOOLS, mock: { tool_call: true } });
+    const again = await chat({
+      model: 'mock-small',
+      messages: USER_HELLO,
+      tools: WEATHER_TOOLS,
+      mock: { tool_call: true },
+    });
     expect(again.choices[0]!.message.tool_calls![0]!.id).toBe(choice.message.tool_calls![0]!.id);
   });
 
@@ -155,25 +190,39 @@ describe('POST /v1/chat/completions (stream)', () => {
   });
 
   it('adds usage:null to every chunk and a final choices:[] usage chunk with include_usage', async () => {
-    const { text } = await streamChat({ model: 'mock-small', messages: USER_HELLO, stream_options: { include_usage: true }, mock: { tokens: 4 } });
+    const { text } = await streamChat({
+      model: 'mock-small',
+      messages: USER_HELLO,
+      stream_options: { include_usage: true },
+      mock: { tokens: 4 },
+    });
     const events = parseSse(text);
     expect(events.at(-1)!.data).toBe('[DONE]');
     const chunks = chunksOf(events);
     const usageChunk = chunks.at(-1)!;
     expect(usageChunk.choices).toEqual([]);
-    expect(usageChunk.usage).toEqual(expect.objectContaining({ prompt_tokens: 12, completion_tokens: 4, total_tokens: 16 }));
+    expect(usageChunk.usage).toEqual(
+      expect.objectContaining({ prompt_tokens: 12, completion_tokens: 4, total_tokens: 16 }),
+    );
     const rest = chunks.slice(0, -1);
     expect(rest.every((c) => c.usage === null)).toBe(true);
     expect(rest.at(-1)!.choices[0]!.finish_reason).toBe('stop');
   });
 
   it('sends no usage when include_usage is false', async () => {
-    const { text } = await streamChat({ model: 'mock-small', messages: USER_HELLO, stream_options: { include_usage: false } });
+    const { text } = await streamChat({
+      model: 'mock-small',
+      messages: USER_HELLO,
+      stream_options: { include_usage: false },
+    });
     expect(chunksOf(parseSse(text)).some((c) => 'usage' in c)).toBe(false);
   });
 
   it('streams echo tokens one per event with whitespace leading each word', async () => {
-    const { text } = await streamChat({ model: 'echo', messages: [{ role: 'user', content: 'Hello world, again ' }] });
+    const { text } = await streamChat({
+      model: 'echo',
+      messages: [{ role: 'user', content: 'Hello world, again ' }],
+    });
     const deltas = chunksOf(parseSse(text)).map((c) => c.choices[0]!.delta.content);
     expect(deltas).toEqual(['', 'Hello', ' world,', ' again', ' ', undefined]);
   });
@@ -186,14 +235,27 @@ describe('POST /v1/chat/completions (stream)', () => {
   });
 
   it('streams a tool call as tool_calls deltas with an index', async () => {
-    const { text } = await streamChat({ model: 'mock-small', messages: USER_HELLO, tools: WEATHER_TOOLS, mock: { tool_call: true } });
+    const { text } = await streamChat({
+      model: 'mock-small',
+      messages: USER_HELLO,
+      tools: WEATHER_TOOLS,
+      mock: { tool_call: true },
+    });
     const chunks: Chunk[] = chunksOf(parseSse(text));
     const first = chunks[0]!.choices[0]!.delta;
     expect(first).toMatchObject({ role: 'assistant', content: null });
     expect(first.tool_calls).toEqual([
-      { index: 0, id: expect.stringMatching(/^call_/), type: 'function', function: { name: 'get_weather', arguments: '' } },
+      {
+        index: 0,
+        id: expect.stringMatching(/^call_/),
+        type: 'function',
+        function: { name: 'get_weather', arguments: '' },
+      },
     ]);
-    const args = chunks.flatMap((c) => c.choices[0]?.delta.tool_calls ?? []).map((t) => t.function.arguments).join('');
+    const args = chunks
+      .flatMap((c) => c.choices[0]?.delta.tool_calls ?? [])
+      .map((t) => t.function.arguments)
+      .join('');
     expect(args).toBe('{}');
     expect(chunks.at(-1)!.choices[0]!.finish_reason).toBe('tool_calls');
   });

@@ -5,13 +5,29 @@ import { failureStatus } from '../../workers/mock-llm/src/faults';
 describe('parseControls', () => {
   it('gives the defaults when mock is absent', () => {
     expect(parseControls(undefined)).toEqual({ ok: true, controls: DEFAULT_CONTROLS });
-    expect(DEFAULT_CONTROLS).toMatchObject({ tokens: 16, pace_ms: 0, latency_ms: 0, stall_ms: 30_000, tool_call: false });
+    expect(DEFAULT_CONTROLS).toMatchObject({
+      tokens: 16,
+      pace_ms: 0,
+      latency_ms: 0,
+      stall_ms: 30_000,
+      tool_call: false,
+    });
   });
 
   it('accepts every documented control', () => {
     const mock = {
-      latency_ms: 5, tokens: 3, pace_ms: 1, status: 503, fail_first: 2, key: 'k', cut_after: 1,
-      reset_after: 1, stall_after: 1, stall_ms: 10, malformed_after: 0, tool_call: true,
+      latency_ms: 5,
+      tokens: 3,
+      pace_ms: 1,
+      status: 503,
+      fail_first: 2,
+      key: 'k',
+      cut_after: 1,
+      reset_after: 1,
+      stall_after: 1,
+      stall_ms: 10,
+      malformed_after: 0,
+      tool_call: true,
     };
     expect(parseControls(mock)).toEqual({ ok: true, controls: mock });
   });

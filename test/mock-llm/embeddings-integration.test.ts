@@ -29,7 +29,11 @@ function decodeBase64Float32(b64: string): number[] {
 describe('POST /v1/embeddings', () => {
   it('returns one unit-length 1536-dimension vector for a string, with ceil(chars/4) prompt tokens', async () => {
     const body = await embed({ model: 'text-embedding-3-small', input: 'hello embeddings' });
-    expect(body).toMatchObject({ object: 'list', model: 'text-embedding-3-small', usage: { prompt_tokens: 4, total_tokens: 4 } });
+    expect(body).toMatchObject({
+      object: 'list',
+      model: 'text-embedding-3-small',
+      usage: { prompt_tokens: 4, total_tokens: 4 },
+    });
     expect(body.data).toHaveLength(1);
     expect(body.data[0]).toMatchObject({ object: 'embedding', index: 0 });
     expect(body.data[0]!.embedding).toHaveLength(1536);
@@ -37,7 +41,9 @@ describe('POST /v1/embeddings', () => {
   });
 
   it('defaults to 3072 dimensions for "large" models and honours dimensions', async () => {
-    expect((await embed({ model: 'text-embedding-3-large', input: 'x' })).data[0]!.embedding).toHaveLength(3072);
+    expect((await embed({ model: 'text-embedding-3-large', input: 'x' })).data[0]!.embedding).toHaveLength(
+      3072,
+    );
     const short = await embed({ model: 'text-embedding-3-large', input: 'x', dimensions: 256 });
     expect(short.data[0]!.embedding).toHaveLength(256);
     expect(norm(short.data[0]!.embedding)).toBeCloseTo(1, 5);
@@ -57,7 +63,12 @@ describe('POST /v1/embeddings', () => {
 
   it('encodes base64 as little-endian float32 equal to the float output', async () => {
     const floats = await embed({ model: 'm', input: 'same text', dimensions: 64 });
-    const b64 = await embed<string>({ model: 'm', input: 'same text', dimensions: 64, encoding_format: 'base64' });
+    const b64 = await embed<string>({
+      model: 'm',
+      input: 'same text',
+      dimensions: 64,
+      encoding_format: 'base64',
+    });
     expect(typeof b64.data[0]!.embedding).toBe('string');
     expect(decodeBase64Float32(b64.data[0]!.embedding)).toEqual(floats.data[0]!.embedding);
   });
@@ -66,7 +77,14 @@ describe('POST /v1/embeddings', () => {
     const one = await embed({ model: 'm', input: [1, 2, 3], dimensions: 8 });
     expect(one.data).toHaveLength(1);
     expect(one.usage.prompt_tokens).toBe(3);
-    const many = await embed({ model: 'm', input: [[1, 2, 3], [4, 5]], dimensions: 8 });
+    const many = await embed({
+      model: 'm',
+      input: [
+        [1, 2, 3],
+        [4, 5],
+      ],
+      dimensions: 8,
+    });
     expect(many.data).toHaveLength(2);
     expect(many.data[0]!.embedding).toEqual(one.data[0]!.embedding);
     expect(many.usage.prompt_tokens).toBe(5);

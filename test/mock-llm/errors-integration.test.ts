@@ -32,9 +32,17 @@ describe('authentication', () => {
   it('rejects chat and embeddings without a bearer key as 401 invalid_api_key', async () => {
     for (const path of ['/v1/chat/completions', '/v1/embeddings']) {
       const res = await SELF.fetch(`${BASE}${path}`, { method: 'POST', body: '{}' });
-      expect(await openaiError(res, 401)).toMatchObject({ type: 'invalid_request_error', param: null, code: 'invalid_api_key' });
+      expect(await openaiError(res, 401)).toMatchObject({
+        type: 'invalid_request_error',
+        param: null,
+        code: 'invalid_api_key',
+      });
     }
-    const empty = await postOpenAI('/v1/chat/completions', { model: 'm', messages: USER_HELLO }, { authorization: 'Bearer ' });
+    const empty = await postOpenAI(
+      '/v1/chat/completions',
+      { model: 'm', messages: USER_HELLO },
+      { authorization: 'Bearer ' },
+    );
     expect(empty.status).toBe(401);
   });
 
@@ -55,13 +63,41 @@ describe('OpenAI request validation', () => {
     ['a missing model', { messages: USER_HELLO }, { message: 'you must provide a model parameter' }],
     ['missing messages', { model: 'm' }, { param: 'messages', code: 'missing_required_parameter' }],
     ['empty messages', { model: 'm', messages: [] }, { param: 'messages', code: 'empty_array' }],
-    ['a bad role', { model: 'm', messages: [{ role: 'robot', content: 'x' }] }, { param: 'messages[0].role', code: 'invalid_value' }],
-    ['max_tokens of 0', { model: 'm', messages: USER_HELLO, max_tokens: 0 }, { param: 'max_tokens', code: 'integer_below_min_value' }],
-    ['stream_options without stream', { model: 'm', messages: USER_HELLO, stream_options: { include_usage: true } }, { param: 'stream_options' }],
-    ['an unknown mock control', { model: 'm', messages: USER_HELLO, mock: { explode: true } }, { param: 'mock.explode' }],
-    ['a mock control of the wrong type', { model: 'm', messages: USER_HELLO, mock: { pace_ms: 'fast' } }, { param: 'mock.pace_ms' }],
-    ['a status out of range', { model: 'm', messages: USER_HELLO, mock: { status: 200 } }, { param: 'mock.status' }],
-    ['fail_first without key', { model: 'm', messages: USER_HELLO, mock: { fail_first: 1 } }, { param: 'mock.key' }],
+    [
+      'a bad role',
+      { model: 'm', messages: [{ role: 'robot', content: 'x' }] },
+      { param: 'messages[0].role', code: 'invalid_value' },
+    ],
+    [
+      'max_tokens of 0',
+      { model: 'm', messages: USER_HELLO, max_tokens: 0 },
+      { param: 'max_tokens', code: 'integer_below_min_value' },
+    ],
+    [
+      'stream_options without stream',
+      { model: 'm', messages: USER_HELLO, stream_options: { include_usage: true } },
+      { param: 'stream_options' },
+    ],
+    [
+      'an unknown mock control',
+      { model: 'm', messages: USER_HELLO, mock: { explode: true } },
+      { param: 'mock.explode' },
+    ],
+    [
+      'a mock control of the wrong type',
+      { model: 'm', messages: USER_HELLO, mock: { pace_ms: 'fast' } },
+      { param: 'mock.pace_ms' },
+    ],
+    [
+      'a status out of range',
+      { model: 'm', messages: USER_HELLO, mock: { status: 200 } },
+      { param: 'mock.status' },
+    ],
+    [
+      'fail_first without key',
+      { model: 'm', messages: USER_HELLO, mock: { fail_first: 1 } },
+      { param: 'mock.key' },
+    ],
   ];
   for (const [name, body, expected] of cases) {
     it(`rejects ${name} on chat with 400 invalid_request_error`, async () => {
@@ -71,7 +107,10 @@ describe('OpenAI request validation', () => {
   }
 
   it('names the control in the message', async () => {
-    const error = await openaiError(await postOpenAI('/v1/chat/completions', { model: 'm', messages: USER_HELLO, mock: { explode: 1 } }), 400);
+    const error = await openaiError(
+      await postOpenAI('/v1/chat/completions', { model: 'm', messages: USER_HELLO, mock: { explode: 1 } }),
+      400,
+    );
     expect(error.message).toContain('mock.explode');
   });
 
@@ -81,9 +120,17 @@ describe('OpenAI request validation', () => {
     ['an empty string', { model: 'm', input: '' }, {}],
     ['an empty array', { model: 'm', input: [] }, {}],
     ['mixed input', { model: 'm', input: ['a', 1] }, {}],
-    ['a bad encoding_format', { model: 'm', input: 'x', encoding_format: 'hex' }, { param: 'encoding_format' }],
+    [
+      'a bad encoding_format',
+      { model: 'm', input: 'x', encoding_format: 'hex' },
+      { param: 'encoding_format' },
+    ],
     ['bad dimensions', { model: 'm', input: 'x', dimensions: 0 }, { param: 'dimensions' }],
-    ['a bad mock control', { model: 'm', input: 'x', mock: { latency_ms: -1 } }, { param: 'mock.latency_ms' }],
+    [
+      'a bad mock control',
+      { model: 'm', input: 'x', mock: { latency_ms: -1 } },
+      { param: 'mock.latency_ms' },
+    ],
   ];
   for (const [name, body, expected] of embeddingCases) {
     it(`rejects ${name} on embeddings with 400 invalid_request_error`, async () => {
@@ -102,7 +149,11 @@ describe('Anthropic request validation', () => {
     ['a non-integer max_tokens', { ...base, max_tokens: 1.5 }, /^max_tokens:/],
     ['missing messages', { model: 'claude-mock', max_tokens: 10 }, /^messages: Field required/],
     ['empty messages', { ...base, messages: [] }, /^messages:/],
-    ['a system role in messages', { ...base, messages: [{ role: 'system', content: 'x' }] }, /^messages\.0\.role/],
+    [
+      'a system role in messages',
+      { ...base, messages: [{ role: 'system', content: 'x' }] },
+      /^messages\.0\.role/,
+    ],
     ['an unknown mock control', { ...base, mock: { nope: 1 } }, /mock\.nope/],
   ];
   for (const [name, body, message] of cases) {

@@ -46,7 +46,11 @@ describe('mock.status', () => {
   });
 
   it('fails embeddings requests too', async () => {
-    const res = await postOpenAI('/v1/embeddings', { model: 'text-embedding-3-small', input: 'x', mock: { status: 500 } });
+    const res = await postOpenAI('/v1/embeddings', {
+      model: 'text-embedding-3-small',
+      input: 'x',
+      mock: { status: 500 },
+    });
     expect(res.status).toBe(500);
     expect(await res.json()).toMatchObject({ error: { type: 'server_error' } });
   });
@@ -58,7 +62,10 @@ describe('mock.status', () => {
     expect(r429.headers.get('retry-after')).toBe('1');
     expect(r429.headers.get('request-id')).toMatch(/^req_/);
     const j429 = (await r429.json()) as { request_id: string };
-    expect(j429).toMatchObject({ type: 'error', error: { type: 'rate_limit_error', message: expect.any(String) } });
+    expect(j429).toMatchObject({
+      type: 'error',
+      error: { type: 'rate_limit_error', message: expect.any(String) },
+    });
     expect(j429.request_id).toBe(r429.headers.get('request-id'));
     const r529 = await postAnthropic('/v1/messages', { ...body, stream: true, mock: { status: 529 } });
     expect(r529.status).toBe(529);
@@ -90,7 +97,12 @@ describe('mock.fail_first', () => {
 
   it('works on the Anthropic route with Anthropic-shaped errors', async () => {
     const key = `anthropic-${crypto.randomUUID()}`;
-    const body = { model: 'claude-mock', max_tokens: 10, messages: USER_HELLO, mock: { fail_first: 1, key, status: 529 } };
+    const body = {
+      model: 'claude-mock',
+      max_tokens: 10,
+      messages: USER_HELLO,
+      mock: { fail_first: 1, key, status: 529 },
+    };
     const first = await postAnthropic('/v1/messages', body);
     expect(first.status).toBe(529);
     expect(await first.json()).toMatchObject({ error: { type: 'overloaded_error' } });
@@ -119,10 +131,21 @@ describe('stream faults', () => {
   });
 
   it('reset_after on the Anthropic stream errors the read before message_stop', async () => {
-    const res = await postAnthropic('/v1/messages', { model: 'claude-mock', max_tokens: 100, messages: USER_HELLO, stream: true, mock: { reset_after: 1 } });
+    const res = await postAnthropic('/v1/messages', {
+      model: 'claude-mock',
+      max_tokens: 100,
+      messages: USER_HELLO,
+      stream: true,
+      mock: { reset_after: 1 },
+    });
     const { text, error } = await drain(res);
     expect(error).toBeInstanceOf(Error);
-    expect(parseSse(text).map((e) => e.event)).toEqual(['message_start', 'content_block_start', 'ping', 'content_block_delta']);
+    expect(parseSse(text).map((e) => e.event)).toEqual([
+      'message_start',
+      'content_block_start',
+      'ping',
+      'content_block_delta',
+    ]);
   });
 
   it('cut_after beyond the token count still drops the finish chunk and terminator', async () => {
@@ -132,11 +155,23 @@ describe('stream faults', () => {
   });
 
   it('cut_after on the Anthropic stream ends without message_stop', async () => {
-    const res = await postAnthropic('/v1/messages', { model: 'claude-mock', max_tokens: 100, messages: USER_HELLO, stream: true, mock: { cut_after: 2 } });
+    const res = await postAnthropic('/v1/messages', {
+      model: 'claude-mock',
+      max_tokens: 100,
+      messages: USER_HELLO,
+      stream: true,
+      mock: { cut_after: 2 },
+    });
     const { text, error } = await drain(res);
     expect(error).toBeUndefined();
     const names = parseSse(text).map((e) => e.event);
-    expect(names).toEqual(['message_start', 'content_block_start', 'ping', 'content_block_delta', 'content_block_delta']);
+    expect(names).toEqual([
+      'message_start',
+      'content_block_start',
+      'ping',
+      'content_block_delta',
+      'content_block_delta',
+    ]);
   });
 
   it('reset_after errors the read after N token chunks', async () => {
@@ -179,7 +214,9 @@ describe('stream faults', () => {
     expect(events.indexOf(bad[0]!)).toBe(2); // role chunk, one token, then the bad event
     const good = events.filter((e) => !bad.includes(e));
     expect(good.at(-1)!.data).toBe('[DONE]');
-    expect(streamedText(chunksOf(good))).toBe((normal as { choices: { message: { content: string } }[] }).choices[0]!.message.content);
+    expect(streamedText(chunksOf(good))).toBe(
+      (normal as { choices: { message: { content: string } }[] }).choices[0]!.message.content,
+    );
   });
 
   it('pace_ms spaces the stream events', async () => {

@@ -6,7 +6,11 @@ import { SELF } from 'cloudflare:test';
 
 export const BASE = 'http://mock';
 
-export function postOpenAI(path: string, body: unknown, headers: Record<string, string> = {}): Promise<Response> {
+export function postOpenAI(
+  path: string,
+  body: unknown,
+  headers: Record<string, string> = {},
+): Promise<Response> {
   return SELF.fetch(`${BASE}${path}`, {
     method: 'POST',
     headers: { authorization: 'Bearer test-key', 'content-type': 'application/json', ...headers },
@@ -14,10 +18,19 @@ export function postOpenAI(path: string, body: unknown, headers: Record<string, 
   });
 }
 
-export function postAnthropic(path: string, body: unknown, headers: Record<string, string> = {}): Promise<Response> {
+export function postAnthropic(
+  path: string,
+  body: unknown,
+  headers: Record<string, string> = {},
+): Promise<Response> {
   return SELF.fetch(`${BASE}${path}`, {
     method: 'POST',
-    headers: { 'x-api-key': 'test-key', 'anthropic-version': '2023-06-01', 'content-type': 'application/json', ...headers },
+    headers: {
+      'x-api-key': 'test-key',
+      'anthropic-version': '2023-06-01',
+      'content-type': 'application/json',
+      ...headers,
+    },
     body: typeof body === 'string' ? body : JSON.stringify(body),
   });
 }
@@ -58,7 +71,11 @@ export interface Chunk {
   object: string;
   created: number;
   model: string;
-  choices: { index: number; delta: { role?: string; content?: string | null; tool_calls?: ToolCallDelta[] }; finish_reason: string | null }[];
+  choices: {
+    index: number;
+    delta: { role?: string; content?: string | null; tool_calls?: ToolCallDelta[] };
+    finish_reason: string | null;
+  }[];
   usage?: { prompt_tokens: number; completion_tokens: number; total_tokens: number } | null;
 }
 

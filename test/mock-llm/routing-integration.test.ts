@@ -11,7 +11,14 @@ async function errorBody(res: Response, status: number): Promise<Record<string, 
 describe('routing', () => {
   it('answers unknown paths with 404 in the OpenAI envelope', async () => {
     const body = await errorBody(await SELF.fetch(`${BASE}/v1/completions`, { method: 'POST' }), 404);
-    expect(body).toEqual({ error: { type: 'invalid_request_error', message: 'Invalid URL (POST /v1/completions)', param: null, code: null } });
+    expect(body).toEqual({
+      error: {
+        type: 'invalid_request_error',
+        message: 'Invalid URL (POST /v1/completions)',
+        param: null,
+        code: null,
+      },
+    });
   });
 
   it("answers unknown /v1/messages paths with 404 in Anthropic's envelope", async () => {
@@ -26,7 +33,9 @@ describe('routing', () => {
     const models = await SELF.fetch(`${BASE}/v1/models`, { method: 'POST' });
     expect(models.headers.get('allow')).toBe('GET');
     expect(await errorBody(models, 405)).toHaveProperty('error.type', 'invalid_request_error');
-    expect(await errorBody(await SELF.fetch(`${BASE}/v1/messages`, { method: 'GET' }), 405)).toMatchObject({ type: 'error' });
+    expect(await errorBody(await SELF.fetch(`${BASE}/v1/messages`, { method: 'GET' }), 405)).toMatchObject({
+      type: 'error',
+    });
   });
 });
 
@@ -36,10 +45,20 @@ describe('GET /v1/models', () => {
     for (const headers of credentials) {
       const res = await SELF.fetch(`${BASE}/v1/models`, { headers });
       expect(res.status).toBe(200);
-      const body = (await res.json()) as { object: string; data: { id: string; object: string; created: number; owned_by: string }[] };
+      const body = (await res.json()) as {
+        object: string;
+        data: { id: string; object: string; created: number; owned_by: string }[];
+      };
       expect(body.object).toBe('list');
-      expect(body.data.map((m) => m.id)).toEqual(['echo', 'mock-small', 'mock-large', 'text-embedding-3-small', 'claude-mock']);
-      for (const model of body.data) expect(model).toMatchObject({ object: 'model', created: expect.any(Number), owned_by: 'mock' });
+      expect(body.data.map((m) => m.id)).toEqual([
+        'echo',
+        'mock-small',
+        'mock-large',
+        'text-embedding-3-small',
+        'claude-mock',
+      ]);
+      for (const model of body.data)
+        expect(model).toMatchObject({ object: 'model', created: expect.any(Number), owned_by: 'mock' });
     }
   });
 

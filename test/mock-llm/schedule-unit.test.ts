@@ -2,7 +2,13 @@ import { describe, expect, it } from 'vitest';
 import { DEFAULT_CONTROLS } from '../../workers/mock-llm/src/controls';
 import { schedule, type StreamFaults, type StreamPlan } from '../../workers/mock-llm/src/schedule';
 
-const PLAN: StreamPlan = { head: ['H'], tokenCount: 3, token: (i) => `T${i}`, tail: ['F', 'D'], malformed: 'M' };
+const PLAN: StreamPlan = {
+  head: ['H'],
+  tokenCount: 3,
+  token: (i) => `T${i}`,
+  tail: ['F', 'D'],
+  malformed: 'M',
+};
 
 function steps(faults: Partial<StreamFaults>): string[] {
   return [...schedule(PLAN, { ...DEFAULT_CONTROLS, ...faults })].map((s) =>
@@ -28,7 +34,13 @@ describe('schedule', () => {
   });
 
   it('orders faults at one point as malformed, stall, then cut', () => {
-    expect(steps({ malformed_after: 1, stall_after: 1, stall_ms: 1, cut_after: 1 })).toEqual(['H', 'T0', 'M', 'stall:1', 'cut']);
+    expect(steps({ malformed_after: 1, stall_after: 1, stall_ms: 1, cut_after: 1 })).toEqual([
+      'H',
+      'T0',
+      'M',
+      'stall:1',
+      'cut',
+    ]);
   });
 
   it('renders only the tokens it sends', () => {

@@ -20,12 +20,21 @@ function listOf(list: Step[]): Iterator<Step, void> {
 
 describe('pacedStream', () => {
   it('coalesces unpaced events into one write, breaking at a stall', async () => {
-    const list: Step[] = [{ kind: 'send', event: 'a' }, { kind: 'send', event: 'b' }, { kind: 'stall', ms: 1 }, { kind: 'send', event: 'c' }];
+    const list: Step[] = [
+      { kind: 'send', event: 'a' },
+      { kind: 'send', event: 'b' },
+      { kind: 'stall', ms: 1 },
+      { kind: 'send', event: 'c' },
+    ];
     expect(await chunks(pacedStream(listOf(list), 0))).toEqual(['ab', 'c']);
   });
 
   it('writes one event per chunk when paced', async () => {
-    const list: Step[] = [{ kind: 'send', event: 'a' }, { kind: 'send', event: 'b' }, { kind: 'send', event: 'c' }];
+    const list: Step[] = [
+      { kind: 'send', event: 'a' },
+      { kind: 'send', event: 'b' },
+      { kind: 'send', event: 'c' },
+    ];
     expect(await chunks(pacedStream(listOf(list), 1))).toEqual(['a', 'b', 'c']);
   });
 
@@ -38,9 +47,14 @@ describe('pacedStream', () => {
 
   it('stops at a cancel during a stall without asking for more steps', async () => {
     let asked = 0;
-    const list: Step[] = [{ kind: 'send', event: 'a' }, { kind: 'stall', ms: 60_000 }, { kind: 'send', event: 'b' }];
+    const list: Step[] = [
+      { kind: 'send', event: 'a' },
+      { kind: 'stall', ms: 60_000 },
+      { kind: 'send', event: 'b' },
+    ];
     const iterator: Iterator<Step, void> = {
-      next: () => (asked < list.length ? { done: false, value: list[asked++]! } : { done: true, value: undefined }),
+      next: () =>
+        asked < list.length ? { done: false, value: list[asked++]! } : { done: true, value: undefined },
     };
     const reader = pacedStream(iterator, 0).getReader();
     expect(new TextDecoder().decode((await reader.read()).value)).toBe('a');
@@ -57,8 +71,16 @@ describe('pacedStream', () => {
 
 describe('plannedLength', () => {
   it('counts the UTF-8 bytes of every event, including a malformed one, but ignores cut and reset', () => {
-    const plan: StreamPlan = { head: ['é'], tokenCount: 2, token: (i) => `T${i}`, tail: ['D'], malformed: 'M' };
+    const plan: StreamPlan = {
+      head: ['é'],
+      tokenCount: 2,
+      token: (i) => `T${i}`,
+      tail: ['D'],
+      malformed: 'M',
+    };
     expect(plannedLength(plan, { ...DEFAULT_CONTROLS, reset_after: 0 })).toBe(2 + 2 + 2 + 1);
-    expect(plannedLength(plan, { ...DEFAULT_CONTROLS, reset_after: 1, malformed_after: 1 })).toBe(2 + 2 + 2 + 1 + 1);
+    expect(plannedLength(plan, { ...DEFAULT_CONTROLS, reset_after: 1, malformed_after: 1 })).toBe(
+      2 + 2 + 2 + 1 + 1,
+    );
   });
 });

@@ -2,7 +2,14 @@ import { describe, expect, it } from 'vitest';
 import { complete, contentSeed } from '../../workers/mock-llm/src/completion';
 import { DEFAULT_CONTROLS } from '../../workers/mock-llm/src/controls';
 import { canonicalJson, fnv1a } from '../../workers/mock-llm/src/hash';
-import { contentText, echoTokens, embeddingInputTokens, generatedTokens, lastUserText, promptTokens } from '../../workers/mock-llm/src/text';
+import {
+  contentText,
+  echoTokens,
+  embeddingInputTokens,
+  generatedTokens,
+  lastUserText,
+  promptTokens,
+} from '../../workers/mock-llm/src/text';
 
 describe('echoTokens', () => {
   it.each([
@@ -35,11 +42,20 @@ describe('promptTokens', () => {
   it('charges 4 + ceil(chars/4) per message plus 3', () => {
     expect(promptTokens([{ role: 'user', content: 'abcd' }])).toBe(3 + 4 + 1);
     expect(promptTokens([{ role: 'user', content: 'abcde' }])).toBe(3 + 4 + 2);
-    expect(promptTokens([{ role: 'assistant', content: null }, { role: 'user', content: '' }])).toBe(3 + 4 + 4);
+    expect(
+      promptTokens([
+        { role: 'assistant', content: null },
+        { role: 'user', content: '' },
+      ]),
+    ).toBe(3 + 4 + 4);
   });
 
   it('counts only the text parts of array content', () => {
-    const content = [{ type: 'text', text: 'abc' }, { type: 'image_url', image_url: { url: 'https://x/y.png' } }, { type: 'text', text: 'defgh' }];
+    const content = [
+      { type: 'text', text: 'abc' },
+      { type: 'image_url', image_url: { url: 'https://x/y.png' } },
+      { type: 'text', text: 'defgh' },
+    ];
     expect(contentText(content)).toBe('abcdefgh');
     expect(promptTokens([{ role: 'user', content }])).toBe(3 + 4 + 2);
   });
@@ -47,7 +63,13 @@ describe('promptTokens', () => {
 
 describe('lastUserText and embeddingInputTokens', () => {
   it('takes the last user message', () => {
-    expect(lastUserText([{ role: 'user', content: 'a' }, { role: 'assistant', content: 'b' }, { role: 'user', content: 'c' }])).toBe('c');
+    expect(
+      lastUserText([
+        { role: 'user', content: 'a' },
+        { role: 'assistant', content: 'b' },
+        { role: 'user', content: 'c' },
+      ]),
+    ).toBe('c');
     expect(lastUserText([{ role: 'system', content: 'a' }])).toBe('');
   });
 
@@ -60,7 +82,9 @@ describe('lastUserText and embeddingInputTokens', () => {
 describe('hashing', () => {
   it('ignores key order in canonical JSON', () => {
     expect(canonicalJson({ b: 1, a: [{ y: 2, x: 1 }] })).toBe('{"a":[{"x":1,"y":2}],"b":1}');
-    expect(contentSeed('m', [{ role: 'user', content: 'x' }])).toBe(contentSeed('m', [{ content: 'x', role: 'user' }]));
+    expect(contentSeed('m', [{ role: 'user', content: 'x' }])).toBe(
+      contentSeed('m', [{ content: 'x', role: 'user' }]),
+    );
   });
 
   it('computes 32-bit FNV-1a', () => {
@@ -70,17 +94,34 @@ describe('hashing', () => {
 });
 
 describe('complete', () => {
-  const base = { model: 'mock', messages: [{ role: 'user', content: 'one two three' }], seed: 1, maxTokens: undefined, firstTool: undefined, controls: DEFAULT_CONTROLS };
+  const base = {
+    model: 'mock',
+    messages: [{ role: 'user', content: 'one two three' }],
+    seed: 1,
+    maxTokens: undefined,
+    firstTool: undefined,
+    controls: DEFAULT_CONTROLS,
+  };
 
   it('marks truncation only when the limit cuts tokens', () => {
-    expect(complete({ ...base, model: 'echo', maxTokens: 3 })).toEqual({ kind: 'text', tokens: ['one', ' two', ' three'], truncated: false });
-    expect(complete({ ...base, model: 'echo', maxTokens: 1 })).toEqual({ kind: 'text', tokens: ['one'], truncated: true });
+    expect(complete({ ...base, model: 'echo', maxTokens: 3 })).toEqual({
+      kind: 'text',
+      tokens: ['one', ' two', ' three'],
+      truncated: false,
+    });
+    expect(complete({ ...base, model: 'echo', maxTokens: 1 })).toEqual({
+      kind: 'text',
+      tokens: ['one'],
+      truncated: true,
+    });
     expect(complete({ ...base, maxTokens: 16 })).toMatchObject({ truncated: false });
     expect(complete({ ...base, maxTokens: 15 })).toMatchObject({ truncated: true });
   });
 
   it('calls the first tool only when asked and offered one', () => {
-    expect(complete({ ...base, firstTool: 'f', controls: { ...DEFAULT_CONTROLS, tool_call: true } })).toEqual({ kind: 'tool', name: 'f' });
+    expect(complete({ ...base, firstTool: 'f', controls: { ...DEFAULT_CONTROLS, tool_call: true } })).toEqual(
+      { kind: 'tool', name: 'f' },
+    );
     expect(complete({ ...base, firstTool: 'f' }).kind).toBe('text');
   });
 });

@@ -35,7 +35,16 @@ export async function latencyWorkload(ctx, targets, { requests, repeats, warmup,
       },
     ]),
   );
-  return { requestsPerRun: requests, repeats, perTarget, added: addedPairs(runs, [['edgeway', 'direct'], ['edgeway', 'floor'], ['floor', 'direct']]) };
+  return {
+    requestsPerRun: requests,
+    repeats,
+    perTarget,
+    added: addedPairs(runs, [
+      ['edgeway', 'direct'],
+      ['edgeway', 'floor'],
+      ['floor', 'direct'],
+    ]),
+  };
 }
 
 /** Per-repeat differences of each percentile, summarised across repeats. */

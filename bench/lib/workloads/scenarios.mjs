@@ -23,24 +23,50 @@ export function scenarioList(targets, { latencyMs, tokens, requests }) {
   const plain = (t) => chatBody(t, { latencyMs, tokens });
   // Semantic: temperature 0 (required for eligibility) and prompts that differ only in
   // trailing spaces, so each misses the exact cache but embeds like the primed one.
-  const semantic = (t, k) => chatBody(t, { latencyMs, tokens, extra: { temperature: 0 }, content: `${PROMPT}${' '.repeat(k)}` });
+  const semantic = (t, k) =>
+    chatBody(t, { latencyMs, tokens, extra: { temperature: 0 }, content: `${PROMPT}${' '.repeat(k)}` });
   return [
-    { name: 'plain', label: 'plain key (no limits, no cache)', target: targets.plain, body: plain, engaged: () => true },
     {
-      name: 'limits', label: 'rate limits on (rpm 1,000,000)', target: targets.limits, body: plain,
+      name: 'plain',
+      label: 'plain key (no limits, no cache)',
+      target: targets.plain,
+      body: plain,
+      engaged: () => true,
+    },
+    {
+      name: 'limits',
+      label: 'rate limits on (rpm 1,000,000)',
+      target: targets.limits,
+      body: plain,
       engaged: (run) => share(run.headerCounts['x-ratelimit-limit-requests'], '') < 1,
     },
     {
-      name: 'exact-hit', label: 'exact-cache hit', target: targets.exact, body: plain, prime: plain,
+      name: 'exact-hit',
+      label: 'exact-cache hit',
+      target: targets.exact,
+      body: plain,
+      prime: plain,
       engaged: (run) => share(run.headerCounts['x-edgeway-cache'], 'HIT') >= 0.99,
     },
     {
-      name: 'semantic-hit', label: 'semantic-cache hit', target: targets.semantic,
+      name: 'semantic-hit',
+      label: 'semantic-cache hit',
+      target: targets.semantic,
       body: (t) => Array.from({ length: requests }, (_, i) => semantic(t, i + 1)),
       prime: (t) => semantic(t, 0),
       engaged: (run) => share(run.headerCounts['x-edgeway-cache'], 'SEMANTIC') >= 0.9,
     },
-    ...(targets.noLog ? [{ name: 'no-log-queue', label: 'log queue unbound (console sink)', target: targets.noLog, body: plain, engaged: () => true }] : []),
+    ...(targets.noLog
+      ? [
+          {
+            name: 'no-log-queue',
+            label: 'log queue unbound (console sink)',
+            target: targets.noLog,
+            body: plain,
+            engaged: () => true,
+          },
+        ]
+      : []),
   ];
 }
 
@@ -67,7 +93,10 @@ export async function scenariosWorkload(ctx, scenarios, { requests, repeats, war
       name: s.name,
       label: s.label,
       engaged,
-      latencyMs: { p50: acrossRuns(rs.map((x) => x.latencyMs.p50)), p99: acrossRuns(rs.map((x) => x.latencyMs.p99)) },
+      latencyMs: {
+        p50: acrossRuns(rs.map((x) => x.latencyMs.p50)),
+        p99: acrossRuns(rs.map((x) => x.latencyMs.p99)),
+      },
       addedVsPlainMs: { p50: added('p50'), p99: added('p99') },
       cpuMsPerRequest: acrossRuns(rs.map((x) => x.cpuMsPerRequest).filter((v) => v !== null)),
       errors: rs.reduce((n, x) => n + x.errors, 0),

@@ -43,18 +43,27 @@ export async function streamLatency(ctx, targets, { samples, repeats, overlap, l
   const perTarget = Object.fromEntries(
     targets.map((t) => {
       const rs = runs[t.name];
-      return [t.name, {
-        ttftMs: Object.fromEntries(PCTS.map((p) => [p, acrossRuns(rs.map((x) => x.ttftMs[p]))])),
-        gapMs: Object.fromEntries(PCTS.map((p) => [p, acrossRuns(rs.map((x) => x.gapMs[p]))])),
-        incomplete: rs.reduce((n, x) => n + x.incomplete, 0),
-        expectedEvents: mode(rs.map((x) => x.events)),
-      }];
+      return [
+        t.name,
+        {
+          ttftMs: Object.fromEntries(PCTS.map((p) => [p, acrossRuns(rs.map((x) => x.ttftMs[p]))])),
+          gapMs: Object.fromEntries(PCTS.map((p) => [p, acrossRuns(rs.map((x) => x.gapMs[p]))])),
+          incomplete: rs.reduce((n, x) => n + x.incomplete, 0),
+          expectedEvents: mode(rs.map((x) => x.events)),
+        },
+      ];
     }),
   );
   const added = {};
-  for (const [a, b] of [['edgeway', 'direct'], ['edgeway', 'floor']]) {
+  for (const [a, b] of [
+    ['edgeway', 'direct'],
+    ['edgeway', 'floor'],
+  ]) {
     if (!runs[a] || !runs[b]) continue;
-    const diff = (field) => Object.fromEntries(PCTS.map((p) => [p, acrossRuns(runs[a].map((x, i) => x[field][p] - runs[b][i][field][p]))]));
+    const diff = (field) =>
+      Object.fromEntries(
+        PCTS.map((p) => [p, acrossRuns(runs[a].map((x, i) => x[field][p] - runs[b][i][field][p]))]),
+      );
     added[`${a} − ${b}`] = { ttftMs: diff('ttftMs'), gapMs: diff('gapMs') };
   }
   return { samplesPerRun: samples, repeats, overlap, tokens, paceMs, perTarget, added };
@@ -64,7 +73,9 @@ export async function streamLatency(ctx, targets, { samples, repeats, overlap, l
 export function streamsHealthy(streams, expectedEvents, maxGapUs) {
   const reasons = [];
   const failed = streams.filter((s) => s.status !== 200 || s.err).length;
-  const short = streams.filter((s) => s.status === 200 && !s.err && (s.events !== expectedEvents || !s.done)).length;
+  const short = streams.filter(
+    (s) => s.status === 200 && !s.err && (s.events !== expectedEvents || !s.done),
+  ).length;
   const stalled = streams.filter((s) => s.max_gap_us > maxGapUs).length;
   if (failed) reasons.push(`${failed} failed`);
   if (short) reasons.push(`${short} incomplete`);
@@ -72,21 +83,56 @@ export function streamsHealthy(streams, expectedEvents, maxGapUs) {
   return { pass: reasons.length === 0, reasons };
 }
 
-export async function streamConcurrency(ctx, targets, { start, factor, precision, maxSteps, max, rampMs, latencyMs, tokens, paceMs, stallFactor, expected, mockPid }) {
+export async function streamConcurrency(
+  ctx,
+  targets,
+  {
+    start,
+    factor,
+    precision,
+    maxSteps,
+    max,
+    rampMs,
+    latencyMs,
+    tokens,
+    paceMs,
+    stallFactor,
+    expected,
+    mockPid,
+  },
+) {
   const out = {};
   const maxGapUs = stallFactor * paceMs * 1000;
   for (const t of targets) {
     const history = [];
     const opts = { start, factor, precision, maxSteps, max };
     for (let n = nextLevel(history, opts); n !== null; n = nextLevel(history, opts)) {
-      const { streams, cpuMs, memory } = await streamRun(ctx, t, chatBody(t, { latencyMs, tokens, paceMs, stream: true }), { streams: n, rampMs, gaps: false });
+      const { streams, cpuMs, memory } = await streamRun(
+        ctx,
+        t,
+        chatBody(t, { latencyMs, tokens, paceMs, stream: true }),
+        { streams: n, rampMs, gaps: false },
+      );
       const verdict = streamsHealthy(streams, expected[t.name], maxGapUs);
       const worstGapMs = Math.max(0, ...streams.map((s) => s.max_gap_us)) / 1000;
-      ctx.log(`  concurrent streams · ${t.label} · ${n} → ${verdict.pass ? 'ok' : verdict.reasons.join(', ')} (worst gap ${worstGapMs.toFixed(0)} ms)`);
-      history.push({ level: n, pass: verdict.pass, reasons: verdict.reasons, worstGapMs, cpuMsPerStream: cpuMs === null ? null : cpuMs / n, rssPeakMiB: memory?.peak ?? null });
+      ctx.log(
+        `  concurrent streams · ${t.label} · ${n} → ${verdict.pass ? 'ok' : verdict.reasons.join(', ')} (worst gap ${worstGapMs.toFixed(0)} ms)`,
+      );
+      history.push({
+        level: n,
+        pass: verdict.pass,
+        reasons: verdict.reasons,
+        worstGapMs,
+        cpuMsPerStream: cpuMs === null ? null : cpuMs / n,
+        rssPeakMiB: memory?.peak ?? null,
+      });
       await settle([t.pid, mockPid]);
     }
-    out[t.name] = { sustainedStreams: bestLevel(history), capped: history.some((h) => h.level >= max && h.pass), history };
+    out[t.name] = {
+      sustainedStreams: bestLevel(history),
+      capped: history.some((h) => h.level >= max && h.pass),
+      history,
+    };
   }
   return { stallMs: maxGapUs / 1000, perTarget: out };
 }
@@ -110,7 +156,12 @@ export async function bigStream(ctx, targets, { tokens, streams = 1, readBps, he
   for (const t of targets) {
     ctx.log(`  ${streams} large stream(s) of ${tokens} events · ${t.label}`);
     const body = chatBody(t, { latencyMs: 0, tokens, paceMs: 0, stream: true });
-    await streamRun(ctx, t, chatBody(t, { latencyMs: 0, tokens: Math.ceil(tokens / 5), paceMs: 0, stream: true }), { streams: 1, rampMs: 0, gaps: false });
+    await streamRun(
+      ctx,
+      t,
+      chatBody(t, { latencyMs: 0, tokens: Math.ceil(tokens / 5), paceMs: 0, stream: true }),
+      { streams: 1, rampMs: 0, gaps: false },
+    );
     const probe = heapProbes[t.name] ?? null;
     const idleHeap = probe ? await probe() : null;
     const samples = [];
@@ -121,7 +172,14 @@ export async function bigStream(ctx, targets, { tokens, streams = 1, readBps, he
         await new Promise((r) => setTimeout(r, 100));
       }
     })();
-    const job = chatJob(t, body, { mode: 'stream', streams, ramp_ms: 0, gaps: false, read_bps: Math.round(readBps), timeout_ms: 300_000 });
+    const job = chatJob(t, body, {
+      mode: 'stream',
+      streams,
+      ramp_ms: 0,
+      gaps: false,
+      read_bps: Math.round(readBps),
+      timeout_ms: 300_000,
+    });
     const run = (await ctx.loadgen.run(job)).streams;
     sampling = false;
     await sampler;

@@ -17,15 +17,38 @@ function LoginForm(props: { next: string; error?: string | null; notice?: string
   return (
     <>
       <h1>Sign in</h1>
-      {props.notice ? <div class="alert ok" role="status">{props.notice}</div> : null}
-      {props.error ? <div class="alert error" role="alert" id="form-error">{props.error}</div> : null}
+      {props.notice ? (
+        <div class="alert ok" role="status">
+          {props.notice}
+        </div>
+      ) : null}
+      {props.error ? (
+        <div class="alert error" role="alert" id="form-error">
+          {props.error}
+        </div>
+      ) : null}
       <form method="post" action="/dashboard/login" class="stack">
         <input type="hidden" name="next" value={props.next} />
         <div>
-          <label for="token">Admin token<span class="hint" id="token-hint">The ADMIN_TOKEN secret (in development: <code>.dev.vars</code>).</span></label>
-          <input id="token" name="token" type="password" required autocomplete="off" aria-describedby={props.error ? 'token-hint form-error' : 'token-hint'} aria-invalid={props.error ? 'true' : undefined} />
+          <label for="token">
+            Admin token
+            <span class="hint" id="token-hint">
+              The ADMIN_TOKEN secret (in development: <code>.dev.vars</code>).
+            </span>
+          </label>
+          <input
+            id="token"
+            name="token"
+            type="password"
+            required
+            autocomplete="off"
+            aria-describedby={props.error ? 'token-hint form-error' : 'token-hint'}
+            aria-invalid={props.error ? 'true' : undefined}
+          />
         </div>
-        <div><button type="submit">Sign in</button></div>
+        <div>
+          <button type="submit">Sign in</button>
+        </div>
       </form>
     </>
   );
@@ -50,7 +73,12 @@ export function authRoutes(now: () => number = Date.now) {
     const next = safeNext(typeof body.next === 'string' ? body.next : undefined);
     const given = typeof body.token === 'string' ? body.token.trim() : '';
     if (!(await secretsEqual(given, token))) {
-      return page(c, { title: 'Sign in', session: null }, <LoginForm next={next} error="That is not the admin token. Nothing was signed in." />, 401);
+      return page(
+        c,
+        { title: 'Sign in', session: null },
+        <LoginForm next={next} error="That is not the admin token. Nothing was signed in." />,
+        401,
+      );
     }
     const { cookie } = await issueSession(token, now());
     setCookie(c, SESSION_COOKIE, cookie, { ...SESSION_COOKIE_OPTIONS, maxAge: SESSION_TTL_MS / 1000 });

@@ -20,15 +20,34 @@ import { noticeOf, readForm, seg, showSecretOnce } from './shared';
 type C = Context<DashboardEnv>;
 const BACK = { href: '/dashboard/tenants', label: 'Back to tenants' };
 
-async function keyPage(c: C, id: string, failed?: { failure: ApiFailure; form: 'edit' | 'rotate'; values: FormValues }) {
-  const [key, report] = await Promise.all([c.var.api.get(`/keys/${seg(id)}`, ApiKey), c.var.api.get(`/limits/keys/${seg(id)}`, LimitsReport)]);
+async function keyPage(
+  c: C,
+  id: string,
+  failed?: { failure: ApiFailure; form: 'edit' | 'rotate'; values: FormValues },
+) {
+  const [key, report] = await Promise.all([
+    c.var.api.get(`/keys/${seg(id)}`, ApiKey),
+    c.var.api.get(`/limits/keys/${seg(id)}`, LimitsReport),
+  ]);
   if (!key.ok) return failurePage(c, key, c.var.session, BACK);
   const values = failed ? { ...keyFormValues(key.data), ...failed.values } : keyFormValues(key.data);
   const body = (
-    <KeyPage session={c.var.session} apiKey={key.data} report={report.ok ? report.data : null} values={values}
-      failure={failed?.failure} failed={failed?.form} notice={noticeOf(c)} />
+    <KeyPage
+      session={c.var.session}
+      apiKey={key.data}
+      report={report.ok ? report.data : null}
+      values={values}
+      failure={failed?.failure}
+      failed={failed?.form}
+      notice={noticeOf(c)}
+    />
   );
-  return page(c, { title: `Key ${key.data.name || key.data.id}`, session: c.var.session, section: 'tenants' }, body, failureStatus(failed?.failure ?? null));
+  return page(
+    c,
+    { title: `Key ${key.data.name || key.data.id}`, session: c.var.session, section: 'tenants' },
+    body,
+    failureStatus(failed?.failure ?? null),
+  );
 }
 
 export function keyRoutes(now: () => number = Date.now) {
@@ -48,14 +67,23 @@ export function keyRoutes(now: () => number = Date.now) {
     const id = c.req.param('id');
     const values = await readForm(c);
     const res = await c.var.api.send('POST', `/keys/${seg(id)}/rotate`, KeyWithSecret, rotateBody(values));
-    if (!res.ok) return keyPage(c, id, { failure: res, form: 'rotate', values: { grace_seconds: values.grace_seconds ?? '' } });
+    if (!res.ok)
+      return keyPage(c, id, {
+        failure: res,
+        form: 'rotate',
+        values: { grace_seconds: values.grace_seconds ?? '' },
+      });
     return showSecretOnce(c, res.data.id, res.data.key, now());
   });
 
   router.get('/:id/revoke', async (c) => {
     const key = await c.var.api.get(`/keys/${seg(c.req.param('id'))}`, ApiKey);
     if (!key.ok) return failurePage(c, key, c.var.session, BACK);
-    return page(c, { title: 'Revoke key', session: c.var.session, section: 'tenants' }, <RevokePage session={c.var.session} apiKey={key.data} />);
+    return page(
+      c,
+      { title: 'Revoke key', session: c.var.session, section: 'tenants' },
+      <RevokePage session={c.var.session} apiKey={key.data} />,
+    );
   });
 
   router.post('/:id/revoke', async (c) => {
@@ -72,8 +100,22 @@ export function keyRoutes(now: () => number = Date.now) {
     const key = await c.var.api.get(`/keys/${seg(id)}`, ApiKey);
     if (!key.ok) return failurePage(c, key, c.var.session, BACK);
     const secret = await openSecret(c.env.ADMIN_TOKEN ?? '', c.var.session.id, id, sealed, now());
-    const options = { title: 'New secret', session: c.var.session, section: 'tenants' as const, copyScript: secret !== null };
-    return page(c, options, secret === null ? <SecretGonePage apiKey={key.data} /> : <SecretPage apiKey={key.data} secret={secret} />, secret === null ? 410 : 200);
+    const options = {
+      title: 'New secret',
+      session: c.var.session,
+      section: 'tenants' as const,
+      copyScript: secret !== null,
+    };
+    return page(
+      c,
+      options,
+      secret === null ? (
+        <SecretGonePage apiKey={key.data} />
+      ) : (
+        <SecretPage apiKey={key.data} secret={secret} />
+      ),
+      secret === null ? 410 : 200,
+    );
   });
 
   return router;

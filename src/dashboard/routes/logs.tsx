@@ -24,16 +24,32 @@ export function logRoutes() {
       api.get('/logs', LogList, { ...f, from: utcInputToIso(f.from), to: utcInputToIso(f.to), limit: 50 }),
     ]);
     const body = (
-      <LogsPage filters={f} tenants={tenants.ok ? tenants.data.data : []} keys={keys?.ok ? keys.data.data : null}
-        rows={logs.ok ? logs.data.data : null} next={logs.ok ? logs.data.next_cursor : null} failure={logs.ok ? null : logs} />
+      <LogsPage
+        filters={f}
+        tenants={tenants.ok ? tenants.data.data : []}
+        keys={keys?.ok ? keys.data.data : null}
+        rows={logs.ok ? logs.data.data : null}
+        next={logs.ok ? logs.data.next_cursor : null}
+        failure={logs.ok ? null : logs}
+      />
     );
-    return page(c, { title: 'Logs', session: c.var.session, section: 'logs' }, body, failureStatus(logs.ok ? null : logs));
+    return page(
+      c,
+      { title: 'Logs', session: c.var.session, section: 'logs' },
+      body,
+      failureStatus(logs.ok ? null : logs),
+    );
   });
 
   router.get('/:request_id', async (c) => {
     const res = await c.var.api.get(`/logs/${seg(c.req.param('request_id'))}`, LogDetail);
-    if (!res.ok) return failurePage(c, res, c.var.session, { href: '/dashboard/logs', label: 'Back to logs' });
-    return page(c, { title: `Request ${res.data.id}`, session: c.var.session, section: 'logs' }, <LogDetailPage log={res.data} />);
+    if (!res.ok)
+      return failurePage(c, res, c.var.session, { href: '/dashboard/logs', label: 'Back to logs' });
+    return page(
+      c,
+      { title: `Request ${res.data.id}`, session: c.var.session, section: 'logs' },
+      <LogDetailPage log={res.data} />,
+    );
   });
 
   return router;

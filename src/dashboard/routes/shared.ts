@@ -29,8 +29,17 @@ export function seg(id: string): string {
 }
 
 /** Hands a new secret to the once-only secret page (sealed cookie, see secret-flash.ts) and redirects there. */
-export async function showSecretOnce(c: Context<DashboardEnv>, keyId: string, secret: string, now: number): Promise<Response> {
+export async function showSecretOnce(
+  c: Context<DashboardEnv>,
+  keyId: string,
+  secret: string,
+  now: number,
+): Promise<Response> {
   const sealed = await sealSecret(c.env.ADMIN_TOKEN ?? '', c.var.session.id, keyId, secret, now);
-  setCookie(c, FLASH_COOKIE, sealed, { ...SESSION_COOKIE_OPTIONS, path: FLASH_PATH, maxAge: FLASH_TTL_MS / 1000 });
+  setCookie(c, FLASH_COOKIE, sealed, {
+    ...SESSION_COOKIE_OPTIONS,
+    path: FLASH_PATH,
+    maxAge: FLASH_TTL_MS / 1000,
+  });
   return c.redirect(`/dashboard/keys/${seg(keyId)}/secret`, 303);
 }

@@ -20,8 +20,23 @@ async function listPage(c: C, failure: ApiFailure | null = null, values: FormVal
   const cursor = c.req.query('cursor');
   const res = await c.var.api.get('/tenants', TenantList, { limit: 50, cursor });
   if (!res.ok) return failurePage(c, res, c.var.session, BACK);
-  const body = <TenantsPage session={c.var.session} tenants={res.data.data} next={res.data.next_cursor} cursor={cursor} failure={failure} values={values} notice={noticeOf(c)} />;
-  return page(c, { title: 'Tenants', session: c.var.session, section: 'tenants' }, body, failureStatus(failure));
+  const body = (
+    <TenantsPage
+      session={c.var.session}
+      tenants={res.data.data}
+      next={res.data.next_cursor}
+      cursor={cursor}
+      failure={failure}
+      values={values}
+      notice={noticeOf(c)}
+    />
+  );
+  return page(
+    c,
+    { title: 'Tenants', session: c.var.session, section: 'tenants' },
+    body,
+    failureStatus(failure),
+  );
 }
 
 async function tenantPage(c: C, id: string, failure: ApiFailure | null = null, values: FormValues = {}) {
@@ -34,10 +49,23 @@ async function tenantPage(c: C, id: string, failure: ApiFailure | null = null, v
   if (!tenant.ok) return failurePage(c, tenant, c.var.session, BACK);
   if (!keys.ok) return failurePage(c, keys, c.var.session, BACK);
   const body = (
-    <TenantPage session={c.var.session} tenant={tenant.data} keys={keys.data.data} moreKeys={keys.data.has_more}
-      report={report.ok ? report.data : null} failure={failure} values={values} notice={noticeOf(c)} />
+    <TenantPage
+      session={c.var.session}
+      tenant={tenant.data}
+      keys={keys.data.data}
+      moreKeys={keys.data.has_more}
+      report={report.ok ? report.data : null}
+      failure={failure}
+      values={values}
+      notice={noticeOf(c)}
+    />
   );
-  return page(c, { title: tenant.data.name, session: c.var.session, section: 'tenants' }, body, failureStatus(failure));
+  return page(
+    c,
+    { title: tenant.data.name, session: c.var.session, section: 'tenants' },
+    body,
+    failureStatus(failure),
+  );
 }
 
 export function tenantRoutes(now: () => number = Date.now) {

@@ -14,23 +14,47 @@ export function usageRoutes() {
   router.get('/', async (c) => {
     const { api } = c.var;
     const q = c.req.query();
-    const filters: UsageFilters = { tenant_id: q.tenant_id || undefined, key_id: q.key_id || undefined, from: q.from || undefined, to: q.to || undefined };
-    const scope = { tenant_id: filters.tenant_id, key_id: filters.key_id, from: filters.from, to: filters.to };
+    const filters: UsageFilters = {
+      tenant_id: q.tenant_id || undefined,
+      key_id: q.key_id || undefined,
+      from: q.from || undefined,
+      to: q.to || undefined,
+    };
+    const scope = {
+      tenant_id: filters.tenant_id,
+      key_id: filters.key_id,
+      from: filters.from,
+      to: filters.to,
+    };
     const [tenants, keys, byDay, byModel, report] = await Promise.all([
       api.get('/tenants', TenantList, { limit: 100 }),
       filters.tenant_id ? api.get('/keys', KeyList, { tenant_id: filters.tenant_id, limit: 100 }) : null,
       api.get('/usage', UsageSeries, { ...scope, group_by: 'day' }),
       api.get('/usage', UsageSeries, { ...scope, group_by: 'model' }),
-      filters.key_id ? api.get(`/limits/keys/${seg(filters.key_id)}`, LimitsReport)
-        : filters.tenant_id ? api.get(`/limits/tenants/${seg(filters.tenant_id)}`, LimitsReport) : null,
+      filters.key_id
+        ? api.get(`/limits/keys/${seg(filters.key_id)}`, LimitsReport)
+        : filters.tenant_id
+          ? api.get(`/limits/tenants/${seg(filters.tenant_id)}`, LimitsReport)
+          : null,
     ]);
     const failure = firstFailure(byDay, byModel, report, tenants, keys);
     const body = (
-      <UsagePage filters={filters} tenants={tenants.ok ? tenants.data.data : []} keys={keys?.ok ? keys.data.data : null}
-        byDay={byDay.ok ? byDay.data : null} byModel={byModel.ok ? byModel.data : null} report={report?.ok ? report.data : null}
-        failure={failure} />
+      <UsagePage
+        filters={filters}
+        tenants={tenants.ok ? tenants.data.data : []}
+        keys={keys?.ok ? keys.data.data : null}
+        byDay={byDay.ok ? byDay.data : null}
+        byModel={byModel.ok ? byModel.data : null}
+        report={report?.ok ? report.data : null}
+        failure={failure}
+      />
     );
-    return page(c, { title: 'Usage', session: c.var.session, section: 'usage' }, body, failureStatus(failure));
+    return page(
+      c,
+      { title: 'Usage', session: c.var.session, section: 'usage' },
+      body,
+      failureStatus(failure),
+    );
   });
 
   return router;

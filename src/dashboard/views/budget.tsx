@@ -13,7 +13,11 @@ function Window(props: { label: string; used: number; limit: number | null }) {
   return (
     <div class="card">
       {props.label}
-      <b>{props.limit === null ? `${fmtNum(props.used)} (no limit)` : `${fmtNum(props.used)} / ${fmtInt(props.limit)}`}</b>
+      <b>
+        {props.limit === null
+          ? `${fmtNum(props.used)} (no limit)`
+          : `${fmtNum(props.used)} / ${fmtInt(props.limit)}`}
+      </b>
     </div>
   );
 }
@@ -30,30 +34,67 @@ export function BudgetGlance(props: { report: Report; heading?: string }) {
         <Window label="Requests, last minute" used={r.requests.used} limit={r.requests.limit} />
         <Window label="Tokens, last minute" used={r.tokens.used} limit={r.tokens.limit} />
         <Window label="In flight" used={r.concurrent.in_flight} limit={r.concurrent.limit} />
-        <div class="card">Spent today<b>{fmtUsd(r.budget_usage.usd.day.spent)}</b></div>
-        <div class="card">Spent this month<b>{fmtUsd(r.budget_usage.usd.month.spent)}</b></div>
+        <div class="card">
+          Spent today<b>{fmtUsd(r.budget_usage.usd.day.spent)}</b>
+        </div>
+        <div class="card">
+          Spent this month<b>{fmtUsd(r.budget_usage.usd.month.spent)}</b>
+        </div>
       </div>
       {rows.length === 0 ? (
-        <p class="muted">No budgets set: spending is not capped{r.scope === 'key' ? ' for this key (its tenant’s budgets still apply)' : ''}.</p>
+        <p class="muted">
+          No budgets set: spending is not capped
+          {r.scope === 'key' ? ' for this key (its tenant’s budgets still apply)' : ''}.
+        </p>
       ) : (
         <div class="scroll">
           <table>
             <caption>Budgets</caption>
             <thead>
-              <tr><th scope="col">Budget</th><th scope="col">Period</th><th scope="col" class="num">Spent</th><th scope="col" class="num">Reserved</th><th scope="col" class="num">Limit</th><th scope="col" class="num">Remaining</th><th scope="col">Used</th></tr>
+              <tr>
+                <th scope="col">Budget</th>
+                <th scope="col">Period</th>
+                <th scope="col" class="num">
+                  Spent
+                </th>
+                <th scope="col" class="num">
+                  Reserved
+                </th>
+                <th scope="col" class="num">
+                  Limit
+                </th>
+                <th scope="col" class="num">
+                  Remaining
+                </th>
+                <th scope="col">Used</th>
+              </tr>
             </thead>
             <tbody>
               {rows.map(({ unit, p, u }) => {
                 const limit = u.limit ?? 0;
                 return (
                   <tr>
-                    <th scope="row">{unit === 'usd' ? 'USD' : 'Tokens'}, per {p === 'total' ? 'all time' : p}</th>
+                    <th scope="row">
+                      {unit === 'usd' ? 'USD' : 'Tokens'}, per {p === 'total' ? 'all time' : p}
+                    </th>
                     <td>{u.period}</td>
                     <td class="num">{amount(unit, u.spent)}</td>
                     <td class="num">{amount(unit, u.reserved)}</td>
                     <td class="num">{amount(unit, limit)}</td>
-                    <td class="num"><strong>{amount(unit, u.remaining ?? 0)}</strong></td>
-                    <td><meter min={0} max={limit} low={limit * 0.75} high={limit * 0.9} optimum={0} value={Math.min(limit, u.spent + u.reserved)} aria-label={`${unit} ${p} used`} /></td>
+                    <td class="num">
+                      <strong>{amount(unit, u.remaining ?? 0)}</strong>
+                    </td>
+                    <td>
+                      <meter
+                        min={0}
+                        max={limit}
+                        low={limit * 0.75}
+                        high={limit * 0.9}
+                        optimum={0}
+                        value={Math.min(limit, u.spent + u.reserved)}
+                        aria-label={`${unit} ${p} used`}
+                      />
+                    </td>
                   </tr>
                 );
               })}

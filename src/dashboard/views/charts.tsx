@@ -43,11 +43,19 @@ function Axes(props: { max: number; labels: string[]; format: (n: number) => str
         return (
           <>
             <line class="axis" x1={PAD.left} x2={W - PAD.right} y1={y} y2={y} />
-            <text x={PAD.left - 6} y={y + 4} text-anchor="end">{props.format(props.max * f)}</text>
+            <text x={PAD.left - 6} y={y + 4} text-anchor="end">
+              {props.format(props.max * f)}
+            </text>
           </>
         );
       })}
-      {props.labels.map((l, i) => (i % every === 0 ? <text x={PAD.left + slot * (i + 0.5)} y={H - 6} text-anchor="middle">{l.length === 10 ? l.slice(5) : l}</text> : null))}
+      {props.labels.map((l, i) =>
+        i % every === 0 ? (
+          <text x={PAD.left + slot * (i + 0.5)} y={H - 6} text-anchor="middle">
+            {l.length === 10 ? l.slice(5) : l}
+          </text>
+        ) : null,
+      )}
     </g>
   );
 }
@@ -58,7 +66,12 @@ function Figure(props: { id: string; title: string; summary: string; legend?: Se
       <figcaption id={`${props.id}-t`}>{props.title}</figcaption>
       {props.legend && props.legend.length > 1 ? (
         <div class="legend" aria-hidden="true">
-          {props.legend.map((s) => <span><span class={s.alt ? 'sw alt' : 'sw'} />{s.name}</span>)}
+          {props.legend.map((s) => (
+            <span>
+              <span class={s.alt ? 'sw alt' : 'sw'} />
+              {s.name}
+            </span>
+          ))}
         </div>
       ) : null}
       <svg class="chart" viewBox={`0 0 ${W} ${H}`} role="img" aria-labelledby={`${props.id}-t ${props.id}-d`}>
@@ -85,7 +98,13 @@ export function BarChart(props: ChartProps & { series: Series[] }) {
           const h = (v / max) * plotH;
           base -= h;
           return v > 0 ? (
-            <rect class={s.alt ? 'bar alt' : 'bar'} x={PAD.left + slot * i + slot * 0.15} y={base} width={slot * 0.7} height={h}>
+            <rect
+              class={s.alt ? 'bar alt' : 'bar'}
+              x={PAD.left + slot * i + slot * 0.15}
+              y={base}
+              width={slot * 0.7}
+              height={h}
+            >
               <title>{`${label}: ${props.format(v)} ${s.name}`}</title>
             </rect>
           ) : null;
@@ -100,7 +119,9 @@ export function LineChart(props: ChartProps & { values: number[] }) {
   const max = niceMax(Math.max(0, ...props.values));
   const plotH = H - PAD.top - PAD.bottom;
   const slot = (W - PAD.left - PAD.right) / Math.max(1, props.labels.length);
-  const pts = props.values.map((v, i) => [PAD.left + slot * (i + 0.5), PAD.top + plotH * (1 - v / max)] as const);
+  const pts = props.values.map(
+    (v, i) => [PAD.left + slot * (i + 0.5), PAD.top + plotH * (1 - v / max)] as const,
+  );
   return (
     <Figure id={props.id} title={props.title} summary={props.summary}>
       <Axes max={max} labels={props.labels} format={props.format} />
@@ -123,7 +144,12 @@ export function HBarChart(props: ChartProps & { values: number[] }) {
   return (
     <figure>
       <figcaption id={`${props.id}-t`}>{props.title}</figcaption>
-      <svg class="chart" viewBox={`0 0 ${W} ${height}`} role="img" aria-labelledby={`${props.id}-t ${props.id}-d`}>
+      <svg
+        class="chart"
+        viewBox={`0 0 ${W} ${height}`}
+        role="img"
+        aria-labelledby={`${props.id}-t ${props.id}-d`}
+      >
         <desc id={`${props.id}-d`}>{props.summary}</desc>
         {props.labels.map((label, i) => {
           const v = props.values[i] ?? 0;
@@ -131,9 +157,15 @@ export function HBarChart(props: ChartProps & { values: number[] }) {
           const y = 4 + i * rowH;
           return (
             <>
-              <text x={left - 8} y={y + 15} text-anchor="end">{label.length > 30 ? `${label.slice(0, 29)}…` : label}</text>
-              <rect class="bar" x={left} y={y + 3} width={Math.max(w, v > 0 ? 1 : 0)} height={rowH - 8}><title>{`${label}: ${props.format(v)}`}</title></rect>
-              <text x={left + w + 6} y={y + 15}>{props.format(v)}</text>
+              <text x={left - 8} y={y + 15} text-anchor="end">
+                {label.length > 30 ? `${label.slice(0, 29)}…` : label}
+              </text>
+              <rect class="bar" x={left} y={y + 3} width={Math.max(w, v > 0 ? 1 : 0)} height={rowH - 8}>
+                <title>{`${label}: ${props.format(v)}`}</title>
+              </rect>
+              <text x={left + w + 6} y={y + 15}>
+                {props.format(v)}
+              </text>
             </>
           );
         })}

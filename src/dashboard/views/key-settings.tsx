@@ -36,21 +36,55 @@ export function KeySettingsFields(props: { values: FormValues; failure?: ApiFail
   const modelsInvalid = failure?.param?.startsWith('models') ?? false;
   return (
     <>
-      <Field name="name" label="Name" hint="For people: what uses this key." values={values} failure={failure} />
+      <Field
+        name="name"
+        label="Name"
+        hint="For people: what uses this key."
+        values={values}
+        failure={failure}
+      />
       <div>
         <label for={fieldId('models')}>
           Allowed models
-          <span class="hint" id="models-hint">One per line: <code>provider/model</code> or <code>provider/*</code>. Empty allows every model.</span>
+          <span class="hint" id="models-hint">
+            One per line: <code>provider/model</code> or <code>provider/*</code>. Empty allows every model.
+          </span>
         </label>
-        <textarea id={fieldId('models')} name="models" rows={3} aria-describedby={modelsInvalid ? 'models-hint form-error' : 'models-hint'} aria-invalid={modelsInvalid ? 'true' : undefined}>{values.models ?? ''}</textarea>
+        <textarea
+          id={fieldId('models')}
+          name="models"
+          rows={3}
+          aria-describedby={modelsInvalid ? 'models-hint form-error' : 'models-hint'}
+          aria-invalid={modelsInvalid ? 'true' : undefined}
+        >
+          {values.models ?? ''}
+        </textarea>
       </div>
       <fieldset>
         <legend>Rate limits (empty: no limit)</legend>
         <div class="grid">
-          <Field name="limits.rpm" label="Requests / minute" type="number" values={values} failure={failure} />
+          <Field
+            name="limits.rpm"
+            label="Requests / minute"
+            type="number"
+            values={values}
+            failure={failure}
+          />
           <Field name="limits.tpm" label="Tokens / minute" type="number" values={values} failure={failure} />
-          <Field name="limits.concurrent" label="Concurrent" type="number" values={values} failure={failure} />
-          <Field name="limits.max_tokens" label="Max max_tokens" type="number" values={values} failure={failure} />
+          <Field
+            name="limits.concurrent"
+            label="Concurrent"
+            type="number"
+            values={values}
+            failure={failure}
+          />
+          <Field
+            name="limits.max_tokens"
+            label="Max max_tokens"
+            type="number"
+            values={values}
+            failure={failure}
+          />
         </div>
       </fieldset>
       {BUDGET_UNITS.map((unit) => (
@@ -58,12 +92,26 @@ export function KeySettingsFields(props: { values: FormValues; failure?: ApiFail
           <legend>{unit === 'usd' ? 'Budget in USD' : 'Budget in tokens'} (empty: no cap)</legend>
           <div class="grid">
             {BUDGET_PERIODS.map((p) => (
-              <Field name={`budgets.${unit}.${p}`} label={p === 'total' ? 'All time' : `Per ${p} (UTC)`} type="number" step="any" values={values} failure={failure} />
+              <Field
+                name={`budgets.${unit}.${p}`}
+                label={p === 'total' ? 'All time' : `Per ${p} (UTC)`}
+                type="number"
+                step="any"
+                values={values}
+                failure={failure}
+              />
             ))}
           </div>
         </fieldset>
       ))}
-      <Field name="expires_at" label="Expires (UTC)" hint="Empty: never expires." type="datetime-local" values={values} failure={failure} />
+      <Field
+        name="expires_at"
+        label="Expires (UTC)"
+        hint="Empty: never expires."
+        type="datetime-local"
+        values={values}
+        failure={failure}
+      />
       <label class="check">
         <input type="checkbox" name="log_payload" checked={values.log_payload === 'on'} />
         Store prompts and completions in the logs

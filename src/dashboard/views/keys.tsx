@@ -10,57 +10,123 @@ import { ActionForm, Badge, Failure, Field, Notice, Time } from './parts';
 const keyPath = (k: ApiKey) => `/dashboard/keys/${encodeURIComponent(k.id)}`;
 
 export function KeyPage(props: {
-  session: Session; apiKey: ApiKey; report: LimitsReport | null; values: FormValues;
-  failure?: ApiFailure | null; failed?: 'edit' | 'rotate'; notice?: string | null;
+  session: Session;
+  apiKey: ApiKey;
+  report: LimitsReport | null;
+  values: FormValues;
+  failure?: ApiFailure | null;
+  failed?: 'edit' | 'rotate';
+  notice?: string | null;
 }) {
   const { apiKey: k, session } = props;
   const active = k.status === 'active';
   const q = `key_id=${encodeURIComponent(k.id)}&tenant_id=${encodeURIComponent(k.tenant_id)}`;
   return (
     <>
-      <p><a href={`/dashboard/tenants/${encodeURIComponent(k.tenant_id)}`}>« Tenant</a></p>
+      <p>
+        <a href={`/dashboard/tenants/${encodeURIComponent(k.tenant_id)}`}>« Tenant</a>
+      </p>
       <h1>Key {k.name || k.id}</h1>
       <Notice text={props.notice} />
       <dl class="facts">
-        <dt>ID</dt><dd><code>{k.id}</code></dd>
-        <dt>Hint</dt><dd><code>{k.hint}</code></dd>
-        <dt>Status</dt><dd><Badge value={k.status} />{k.revoked_at ? <> since <Time ms={k.revoked_at} /></> : null}</dd>
-        <dt>Models</dt><dd>{describeModels(k.models)}</dd>
-        <dt>Limits</dt><dd>{describeLimits(k.limits)}</dd>
-        <dt>Budgets</dt><dd>{describeBudgets(k.budgets)}</dd>
-        <dt>Expires</dt><dd><Time ms={k.expires_at} /></dd>
-        <dt>Created</dt><dd><Time ms={k.created_at} /></dd>
-        <dt>Last used</dt><dd><Time ms={k.last_used_at} /></dd>
-        {k.grace_expires_at ? <><dt>Old secret valid until</dt><dd><Time ms={k.grace_expires_at} /></dd></> : null}
+        <dt>ID</dt>
+        <dd>
+          <code>{k.id}</code>
+        </dd>
+        <dt>Hint</dt>
+        <dd>
+          <code>{k.hint}</code>
+        </dd>
+        <dt>Status</dt>
+        <dd>
+          <Badge value={k.status} />
+          {k.revoked_at ? (
+            <>
+              {' '}
+              since <Time ms={k.revoked_at} />
+            </>
+          ) : null}
+        </dd>
+        <dt>Models</dt>
+        <dd>{describeModels(k.models)}</dd>
+        <dt>Limits</dt>
+        <dd>{describeLimits(k.limits)}</dd>
+        <dt>Budgets</dt>
+        <dd>{describeBudgets(k.budgets)}</dd>
+        <dt>Expires</dt>
+        <dd>
+          <Time ms={k.expires_at} />
+        </dd>
+        <dt>Created</dt>
+        <dd>
+          <Time ms={k.created_at} />
+        </dd>
+        <dt>Last used</dt>
+        <dd>
+          <Time ms={k.last_used_at} />
+        </dd>
+        {k.grace_expires_at ? (
+          <>
+            <dt>Old secret valid until</dt>
+            <dd>
+              <Time ms={k.grace_expires_at} />
+            </dd>
+          </>
+        ) : null}
       </dl>
-      <p class="actions"><a href={`/dashboard/usage?${q}`}>Usage</a> <a href={`/dashboard/logs?${q}`}>Logs</a></p>
+      <p class="actions">
+        <a href={`/dashboard/usage?${q}`}>Usage</a> <a href={`/dashboard/logs?${q}`}>Logs</a>
+      </p>
       {props.report ? <BudgetGlance report={props.report} heading="Key budget at a glance" /> : null}
       {active ? (
         <>
           <section aria-labelledby="edit-h">
             <h2 id="edit-h">Edit</h2>
-            {props.failed === 'edit' ? <Failure failure={props.failure} action="The key was not changed" /> : null}
+            {props.failed === 'edit' ? (
+              <Failure failure={props.failure} action="The key was not changed" />
+            ) : null}
             <ActionForm action={keyPath(k)} session={session} class="stack">
-              <KeySettingsFields values={props.values} failure={props.failed === 'edit' ? props.failure : null} />
-              <div><button type="submit">Save changes</button></div>
+              <KeySettingsFields
+                values={props.values}
+                failure={props.failed === 'edit' ? props.failure : null}
+              />
+              <div>
+                <button type="submit">Save changes</button>
+              </div>
             </ActionForm>
           </section>
           <section aria-labelledby="rotate-h">
             <h2 id="rotate-h">Rotate the secret</h2>
-            {props.failed === 'rotate' ? <Failure failure={props.failure} action="The key was not rotated" /> : null}
+            {props.failed === 'rotate' ? (
+              <Failure failure={props.failure} action="The key was not rotated" />
+            ) : null}
             <ActionForm action={`${keyPath(k)}/rotate`} session={session} class="stack">
-              <Field name="grace_seconds" label="Grace period, seconds" hint="How long the current secret keeps working (at most a week). Empty: it stops at once."
-                type="number" values={props.values} failure={props.failed === 'rotate' ? props.failure : null} />
-              <div><button type="submit">Rotate secret</button></div>
+              <Field
+                name="grace_seconds"
+                label="Grace period, seconds"
+                hint="How long the current secret keeps working (at most a week). Empty: it stops at once."
+                type="number"
+                values={props.values}
+                failure={props.failed === 'rotate' ? props.failure : null}
+              />
+              <div>
+                <button type="submit">Rotate secret</button>
+              </div>
             </ActionForm>
           </section>
           <section aria-labelledby="revoke-h">
             <h2 id="revoke-h">Revoke</h2>
             <p>Revoking refuses every request made with this key, at once. It cannot be undone.</p>
-            <p><a class="button danger" href={`${keyPath(k)}/revoke`}>Revoke this key…</a></p>
+            <p>
+              <a class="button danger" href={`${keyPath(k)}/revoke`}>
+                Revoke this key…
+              </a>
+            </p>
           </section>
         </>
-      ) : <p class="alert warn">This key is revoked: it is refused and can no longer be edited or rotated.</p>}
+      ) : (
+        <p class="alert warn">This key is revoked: it is refused and can no longer be edited or rotated.</p>
+      )}
     </>
   );
 }
@@ -70,9 +136,14 @@ export function RevokePage(props: { session: Session; apiKey: ApiKey }) {
   return (
     <>
       <h1>Revoke key {k.name || k.id}?</h1>
-      <p class="alert warn" role="alert">Every application using <code>{k.hint}</code> will be refused from the next request on. This cannot be undone.</p>
+      <p class="alert warn" role="alert">
+        Every application using <code>{k.hint}</code> will be refused from the next request on. This cannot be
+        undone.
+      </p>
       <ActionForm action={`${keyPath(k)}/revoke`} session={props.session} class="actions">
-        <button type="submit" class="danger">Yes, revoke this key</button>
+        <button type="submit" class="danger">
+          Yes, revoke this key
+        </button>
         <a href={keyPath(k)}>Cancel</a>
       </ActionForm>
     </>
@@ -85,16 +156,35 @@ export function SecretPage(props: { apiKey: ApiKey; secret: string }) {
     <>
       <h1>Secret for key {k.name || k.id}</h1>
       <div class="alert warn" role="alert">
-        <strong>Copy this secret now.</strong> It is shown only this once: Edgeway keeps only a hash of it, and this page will not show it again.
+        <strong>Copy this secret now.</strong> It is shown only this once: Edgeway keeps only a hash of it,
+        and this page will not show it again.
       </div>
       <label for="secret">Secret key</label>
       <div class="secret">
-        <input id="secret" type="text" readonly value={props.secret} autocomplete="off" spellcheck={false} aria-describedby="copy-status" />
-        <button type="button" class="secondary" data-copy="secret" hidden>Copy</button>
+        <input
+          id="secret"
+          type="text"
+          readonly
+          value={props.secret}
+          autocomplete="off"
+          spellcheck={false}
+          aria-describedby="copy-status"
+        />
+        <button type="button" class="secondary" data-copy="secret" hidden>
+          Copy
+        </button>
       </div>
-      <p id="copy-status" class="hint" aria-live="polite">Select the field and copy it (Ctrl+C or ⌘C).</p>
-      <p>Use it as <code>Authorization: Bearer …</code> with any OpenAI-compatible client.</p>
-      <p><a class="button" href={keyPath(k)}>I have stored it</a></p>
+      <p id="copy-status" class="hint" aria-live="polite">
+        Select the field and copy it (Ctrl+C or ⌘C).
+      </p>
+      <p>
+        Use it as <code>Authorization: Bearer …</code> with any OpenAI-compatible client.
+      </p>
+      <p>
+        <a class="button" href={keyPath(k)}>
+          I have stored it
+        </a>
+      </p>
     </>
   );
 }
@@ -103,8 +193,13 @@ export function SecretGonePage(props: { apiKey: ApiKey }) {
   return (
     <>
       <h1>Secret no longer shown</h1>
-      <p class="alert warn" role="alert">A key’s secret is shown once, right after it is created or rotated. If it was not stored, rotate the key to get a new one.</p>
-      <p><a href={keyPath(props.apiKey)}>Back to the key</a></p>
+      <p class="alert warn" role="alert">
+        A key’s secret is shown once, right after it is created or rotated. If it was not stored, rotate the
+        key to get a new one.
+      </p>
+      <p>
+        <a href={keyPath(props.apiKey)}>Back to the key</a>
+      </p>
     </>
   );
 }

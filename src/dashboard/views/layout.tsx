@@ -36,34 +36,58 @@ function Shell(props: PageOptions & { nonce: string; children: Child }) {
         {props.copyScript ? <script src="/dashboard/assets/copy.js" defer /> : null}
       </head>
       <body>
-        <a class="skip" href="#main">Skip to content</a>
+        <a class="skip" href="#main">
+          Skip to content
+        </a>
         <header class="top">
-          <a class="brand" href="/dashboard">Edgeway</a>
+          <a class="brand" href="/dashboard">
+            Edgeway
+          </a>
           {session ? (
             <>
               <nav aria-label="Main">
                 <ul>
                   {NAV.map((n) => (
-                    <li><a href={n.href} aria-current={n.section === section ? 'page' : undefined}>{n.label}</a></li>
+                    <li>
+                      <a href={n.href} aria-current={n.section === section ? 'page' : undefined}>
+                        {n.label}
+                      </a>
+                    </li>
                   ))}
                 </ul>
               </nav>
               <form method="post" action="/dashboard/logout">
                 <input type="hidden" name="_csrf" value={session.csrf} />
-                <button type="submit" class="secondary">Sign out</button>
+                <button type="submit" class="secondary">
+                  Sign out
+                </button>
               </form>
             </>
           ) : null}
         </header>
-        <main id="main" tabindex={-1}>{props.children}</main>
+        <main id="main" tabindex={-1}>
+          {props.children}
+        </main>
       </body>
     </html>
   );
 }
 
 /** Renders a whole page; dashboard pages are never cached (they carry data and CSRF tokens). */
-export function page(c: Context<DashboardEnv>, options: PageOptions, body: Child, status: ContentfulStatusCode = 200) {
+export function page(
+  c: Context<DashboardEnv>,
+  options: PageOptions,
+  body: Child,
+  status: ContentfulStatusCode = 200,
+) {
   c.header('cache-control', 'no-store');
   const nonce = c.get('secureHeadersNonce') ?? '';
-  return c.html(html`<!DOCTYPE html>${<Shell {...options} nonce={nonce}>{body}</Shell>}`, status);
+  return c.html(
+    html`<!DOCTYPE html>${(
+      <Shell {...options} nonce={nonce}>
+        {body}
+      </Shell>
+    )}`,
+    status,
+  );
 }

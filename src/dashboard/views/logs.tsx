@@ -5,7 +5,9 @@ import type { ApiKey, LogDetail, LogRow, Tenant } from '../schemas';
 import { Failure, Pager } from './parts';
 import { ScopeSelect } from './usage';
 
-export type LogFilters = Partial<Record<'tenant_id' | 'key_id' | 'model' | 'status' | 'cache' | 'from' | 'to' | 'cursor', string>>;
+export type LogFilters = Partial<
+  Record<'tenant_id' | 'key_id' | 'model' | 'status' | 'cache' | 'from' | 'to' | 'cursor', string>
+>;
 
 const CACHE = ['HIT', 'SEMANTIC', 'MISS', 'BYPASS', 'NONE'];
 const logPath = (id: string) => `/dashboard/logs/${encodeURIComponent(id)}`;
@@ -14,28 +16,52 @@ function statusClass(r: LogRow): string {
   return r.status >= 400 || r.error_code ? 'error' : 'ok';
 }
 
-export function LogsPage(props: { filters: LogFilters; tenants: Tenant[]; keys: ApiKey[] | null; rows: LogRow[] | null; next: string | null; failure: ApiFailure | null }) {
+export function LogsPage(props: {
+  filters: LogFilters;
+  tenants: Tenant[];
+  keys: ApiKey[] | null;
+  rows: LogRow[] | null;
+  next: string | null;
+  failure: ApiFailure | null;
+}) {
   const f = props.filters;
   return (
     <>
       <h1>Logs</h1>
       <form method="get" action="/dashboard/logs" class="grid" aria-label="Log filters">
         <ScopeSelect tenants={props.tenants} keys={props.keys} filters={f} />
-        <div><label for="f-model">Model</label><input id="f-model" name="model" value={f.model ?? ''} placeholder="mock/echo" autocomplete="off" /></div>
         <div>
-          <label for="f-status">Status<span class="hint">429, 4xx, error or ok</span></label>
+          <label for="f-model">Model</label>
+          <input id="f-model" name="model" value={f.model ?? ''} placeholder="mock/echo" autocomplete="off" />
+        </div>
+        <div>
+          <label for="f-status">
+            Status<span class="hint">429, 4xx, error or ok</span>
+          </label>
           <input id="f-status" name="status" value={f.status ?? ''} autocomplete="off" />
         </div>
         <div>
           <label for="f-cache">Cache</label>
           <select id="f-cache" name="cache">
             <option value="">Any</option>
-            {CACHE.map((v) => <option value={v} selected={f.cache?.toUpperCase() === v}>{v}</option>)}
+            {CACHE.map((v) => (
+              <option value={v} selected={f.cache?.toUpperCase() === v}>
+                {v}
+              </option>
+            ))}
           </select>
         </div>
-        <div><label for="f-from">From (UTC)</label><input id="f-from" name="from" type="datetime-local" value={f.from ?? ''} /></div>
-        <div><label for="f-to">To (UTC)</label><input id="f-to" name="to" type="datetime-local" value={f.to ?? ''} /></div>
-        <div class="actions"><button type="submit">Filter</button> <a href="/dashboard/logs">Reset</a></div>
+        <div>
+          <label for="f-from">From (UTC)</label>
+          <input id="f-from" name="from" type="datetime-local" value={f.from ?? ''} />
+        </div>
+        <div>
+          <label for="f-to">To (UTC)</label>
+          <input id="f-to" name="to" type="datetime-local" value={f.to ?? ''} />
+        </div>
+        <div class="actions">
+          <button type="submit">Filter</button> <a href="/dashboard/logs">Reset</a>
+        </div>
       </form>
       <Failure failure={props.failure} action="Logs could not be read" />
       {props.rows === null ? null : props.rows.length === 0 ? (
@@ -45,22 +71,67 @@ export function LogsPage(props: { filters: LogFilters; tenants: Tenant[]; keys: 
           <table>
             <caption>Requests, newest first</caption>
             <thead>
-              <tr><th scope="col">Time (UTC)</th><th scope="col">Status</th><th scope="col">Model</th><th scope="col">Cache</th><th scope="col" class="num">Tokens in / out</th><th scope="col" class="num">Cost</th><th scope="col" class="num">Latency</th><th scope="col">Tenant / key</th></tr>
+              <tr>
+                <th scope="col">Time (UTC)</th>
+                <th scope="col">Status</th>
+                <th scope="col">Model</th>
+                <th scope="col">Cache</th>
+                <th scope="col" class="num">
+                  Tokens in / out
+                </th>
+                <th scope="col" class="num">
+                  Cost
+                </th>
+                <th scope="col" class="num">
+                  Latency
+                </th>
+                <th scope="col">Tenant / key</th>
+              </tr>
             </thead>
             <tbody>
               {props.rows.map((r) => (
                 <tr>
-                  <th scope="row"><a href={logPath(r.id)} aria-label={`Request ${r.id}`}>{fmtTime(r.time).replace(' UTC', '')}</a></th>
-                  <td><span class={`badge ${statusClass(r)}`}>{r.status}</span>{r.error_code ? <> <code>{r.error_code}</code></> : null}</td>
+                  <th scope="row">
+                    <a href={logPath(r.id)} aria-label={`Request ${r.id}`}>
+                      {fmtTime(r.time).replace(' UTC', '')}
+                    </a>
+                  </th>
+                  <td>
+                    <span class={`badge ${statusClass(r)}`}>{r.status}</span>
+                    {r.error_code ? (
+                      <>
+                        {' '}
+                        <code>{r.error_code}</code>
+                      </>
+                    ) : null}
+                  </td>
                   <td>{r.model ?? <span class="muted">—</span>}</td>
-                  <td>{r.cache ? <span class={`badge ${r.cache}`}>{r.cache}</span> : <span class="muted">—</span>}</td>
+                  <td>
+                    {r.cache ? (
+                      <span class={`badge ${r.cache}`}>{r.cache}</span>
+                    ) : (
+                      <span class="muted">—</span>
+                    )}
+                  </td>
                   <td class="num">{`${fmtInt(r.input_tokens)} / ${fmtInt(r.output_tokens)}`}</td>
                   <td class="num">{fmtUsd(r.cost_usd)}</td>
                   <td class="num">{fmtMs(Math.round(r.latency_ms))}</td>
                   <td>
-                    {r.tenant_id ? <a href={`/dashboard/tenants/${encodeURIComponent(r.tenant_id)}`}><code>{r.tenant_id}</code></a> : '—'}
+                    {r.tenant_id ? (
+                      <a href={`/dashboard/tenants/${encodeURIComponent(r.tenant_id)}`}>
+                        <code>{r.tenant_id}</code>
+                      </a>
+                    ) : (
+                      '—'
+                    )}
                     {' / '}
-                    {r.key_id ? <a href={`/dashboard/keys/${encodeURIComponent(r.key_id)}`}><code>{r.key_id}</code></a> : '—'}
+                    {r.key_id ? (
+                      <a href={`/dashboard/keys/${encodeURIComponent(r.key_id)}`}>
+                        <code>{r.key_id}</code>
+                      </a>
+                    ) : (
+                      '—'
+                    )}
                   </td>
                 </tr>
               ))}
@@ -76,34 +147,73 @@ export function LogsPage(props: { filters: LogFilters; tenants: Tenant[]; keys: 
 export function LogDetailPage(props: { log: LogDetail }) {
   const l = props.log;
   const facts: [string, string][] = [
-    ['Request id', l.id], ['Time', fmtTime(l.time)], ['Endpoint', l.endpoint], ['Provider', l.provider ?? '—'], ['Model', l.model ?? '—'],
-    ['Status', String(l.status)], ['Error', l.error_code ? `${l.error_code} (from the ${l.error_source ?? 'gateway'})` : '—'],
-    ['Cache', l.cache ?? '—'], ['Stream', l.stream ? (l.stream_completed === false ? 'yes, incomplete' : 'yes') : 'no'],
-    ['Tokens in / out / cached', `${fmtInt(l.input_tokens)} / ${fmtInt(l.output_tokens)} / ${fmtInt(l.cached_tokens)}`],
-    ['Cost', fmtUsd(l.cost_usd)], ['Saved by cache', fmtUsd(l.saved_usd)], ['Latency', fmtMs(Math.round(l.latency_ms))],
-    ['Time to first token', fmtMs(l.ttft_ms === null ? null : Math.round(l.ttft_ms))], ['Attempts', String(l.attempts)],
+    ['Request id', l.id],
+    ['Time', fmtTime(l.time)],
+    ['Endpoint', l.endpoint],
+    ['Provider', l.provider ?? '—'],
+    ['Model', l.model ?? '—'],
+    ['Status', String(l.status)],
+    ['Error', l.error_code ? `${l.error_code} (from the ${l.error_source ?? 'gateway'})` : '—'],
+    ['Cache', l.cache ?? '—'],
+    ['Stream', l.stream ? (l.stream_completed === false ? 'yes, incomplete' : 'yes') : 'no'],
+    [
+      'Tokens in / out / cached',
+      `${fmtInt(l.input_tokens)} / ${fmtInt(l.output_tokens)} / ${fmtInt(l.cached_tokens)}`,
+    ],
+    ['Cost', fmtUsd(l.cost_usd)],
+    ['Saved by cache', fmtUsd(l.saved_usd)],
+    ['Latency', fmtMs(Math.round(l.latency_ms))],
+    ['Time to first token', fmtMs(l.ttft_ms === null ? null : Math.round(l.ttft_ms))],
+    ['Attempts', String(l.attempts)],
   ];
   return (
     <>
-      <p><a href="/dashboard/logs">« Logs</a></p>
-      <h1>Request <code>{l.id}</code></h1>
+      <p>
+        <a href="/dashboard/logs">« Logs</a>
+      </p>
+      <h1>
+        Request <code>{l.id}</code>
+      </h1>
       <dl class="facts">
-        {facts.map(([k, v]) => <><dt>{k}</dt><dd>{v}</dd></>)}
-        <dt>Tenant</dt><dd>{l.tenant_id ? <a href={`/dashboard/tenants/${encodeURIComponent(l.tenant_id)}`}>{l.tenant_id}</a> : '—'}</dd>
-        <dt>Key</dt><dd>{l.key_id ? <a href={`/dashboard/keys/${encodeURIComponent(l.key_id)}`}>{l.key_id}</a> : '—'}</dd>
+        {facts.map(([k, v]) => (
+          <>
+            <dt>{k}</dt>
+            <dd>{v}</dd>
+          </>
+        ))}
+        <dt>Tenant</dt>
+        <dd>
+          {l.tenant_id ? (
+            <a href={`/dashboard/tenants/${encodeURIComponent(l.tenant_id)}`}>{l.tenant_id}</a>
+          ) : (
+            '—'
+          )}
+        </dd>
+        <dt>Key</dt>
+        <dd>{l.key_id ? <a href={`/dashboard/keys/${encodeURIComponent(l.key_id)}`}>{l.key_id}</a> : '—'}</dd>
       </dl>
       <h2>Metadata</h2>
-      {l.metadata && Object.keys(l.metadata).length ? <pre>{JSON.stringify(l.metadata, null, 2)}</pre> : <p class="muted">None.</p>}
+      {l.metadata && Object.keys(l.metadata).length ? (
+        <pre>{JSON.stringify(l.metadata, null, 2)}</pre>
+      ) : (
+        <p class="muted">None.</p>
+      )}
       <h2>Payload</h2>
       {l.has_payload ? (
         <>
-          {l.payload_truncated ? <p class="alert warn">The payload was cut to the configured size limit.</p> : null}
+          {l.payload_truncated ? (
+            <p class="alert warn">The payload was cut to the configured size limit.</p>
+          ) : null}
           <h3>Request</h3>
           <pre>{l.request_payload ?? '(not stored)'}</pre>
           <h3>Response</h3>
           <pre>{l.response_payload ?? '(not stored)'}</pre>
         </>
-      ) : <p class="muted">Not collected: the key does not store prompts and completions (its “store prompts” setting is off).</p>}
+      ) : (
+        <p class="muted">
+          Not collected: the key does not store prompts and completions (its “store prompts” setting is off).
+        </p>
+      )}
     </>
   );
 }

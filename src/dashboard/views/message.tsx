@@ -19,15 +19,26 @@ export function messagePage(
     { title, session },
     <>
       <h1>{title}</h1>
-      <div class={status >= 400 ? 'alert error' : 'alert ok'} role={status >= 400 ? 'alert' : 'status'}>{text}</div>
-      {back ? <p><a href={back.href}>{back.label}</a></p> : null}
+      <div class={status >= 400 ? 'alert error' : 'alert ok'} role={status >= 400 ? 'alert' : 'status'}>
+        {text}
+      </div>
+      {back ? (
+        <p>
+          <a href={back.href}>{back.label}</a>
+        </p>
+      ) : null}
     </>,
     status,
   );
 }
 
 /** An admin API refusal as a page, with the API's own words. */
-export function failurePage(c: Context<DashboardEnv>, failure: ApiFailure, session: Session, back?: { href: string; label: string }) {
+export function failurePage(
+  c: Context<DashboardEnv>,
+  failure: ApiFailure,
+  session: Session,
+  back?: { href: string; label: string },
+) {
   const title = failure.status === 404 ? 'Not found' : 'The admin API refused this';
   return messagePage(c, failureStatus(failure), title, failure.message, session, back);
 }

@@ -12,14 +12,23 @@ export function Failure(props: { failure: ApiFailure | null | undefined; action?
     <div class="alert error" role="alert" id="form-error">
       <strong>{props.action ?? 'That did not work'}: </strong>
       {f.message}
-      {f.param ? <> (field <code>{f.param}</code>)</> : null}
+      {f.param ? (
+        <>
+          {' '}
+          (field <code>{f.param}</code>)
+        </>
+      ) : null}
       <span class="muted"> · HTTP {f.status}</span>
     </div>
   );
 }
 
 export function Notice(props: { text: string | null | undefined }) {
-  return props.text ? <div class="alert ok" role="status">{props.text}</div> : null;
+  return props.text ? (
+    <div class="alert ok" role="status">
+      {props.text}
+    </div>
+  ) : null;
 }
 
 export function Csrf(props: { session: Session }) {
@@ -27,7 +36,13 @@ export function Csrf(props: { session: Session }) {
 }
 
 /** A form that changes something: POST with the session's CSRF token. */
-export function ActionForm(props: { action: string; session: Session; class?: string; children: Child; id?: string }) {
+export function ActionForm(props: {
+  action: string;
+  session: Session;
+  class?: string;
+  children: Child;
+  id?: string;
+}) {
   return (
     <form method="post" action={props.action} class={props.class} id={props.id}>
       <Csrf session={props.session} />
@@ -56,19 +71,31 @@ interface FieldProps {
 /** A labelled input; marked invalid (and tied to the error) when the API named it. */
 export function Field(props: FieldProps) {
   const id = fieldId(props.name);
-  const invalid = props.failure?.param === props.name || (props.failure?.param?.startsWith(`${props.name}.`) ?? false);
+  const invalid =
+    props.failure?.param === props.name || (props.failure?.param?.startsWith(`${props.name}.`) ?? false);
   const hintId = props.hint ? `${id}-hint` : undefined;
   const described = [hintId, invalid ? 'form-error' : undefined].filter(Boolean).join(' ') || undefined;
   return (
     <div>
       <label for={id}>
         {props.label}
-        {props.hint ? <span class="hint" id={hintId}>{props.hint}</span> : null}
+        {props.hint ? (
+          <span class="hint" id={hintId}>
+            {props.hint}
+          </span>
+        ) : null}
       </label>
       <input
-        id={id} name={props.name} type={props.type ?? 'text'} value={props.values?.[props.name] ?? ''} step={props.step}
-        required={props.required} placeholder={props.placeholder} autocomplete={props.autocomplete ?? 'off'}
-        aria-invalid={invalid ? 'true' : undefined} aria-describedby={described}
+        id={id}
+        name={props.name}
+        type={props.type ?? 'text'}
+        value={props.values?.[props.name] ?? ''}
+        step={props.step}
+        required={props.required}
+        placeholder={props.placeholder}
+        autocomplete={props.autocomplete ?? 'off'}
+        aria-invalid={invalid ? 'true' : undefined}
+        aria-describedby={described}
       />
     </div>
   );
@@ -85,7 +112,12 @@ export function Time(props: { ms: number | null }) {
 }
 
 /** Links to the newest page and to the next (older) one, keeping every filter. */
-export function Pager(props: { base: string; query: Record<string, string | undefined>; next: string | null; label: string }) {
+export function Pager(props: {
+  base: string;
+  query: Record<string, string | undefined>;
+  next: string | null;
+  label: string;
+}) {
   const href = (cursor?: string) => {
     const q = new URLSearchParams();
     for (const [k, v] of Object.entries(props.query)) if (v && k !== 'cursor') q.set(k, v);
@@ -96,7 +128,11 @@ export function Pager(props: { base: string; query: Record<string, string | unde
   return (
     <nav class="actions" aria-label={`${props.label} pages`}>
       {props.query.cursor ? <a href={href()}>« Newest</a> : null}
-      {props.next ? <a href={href(props.next)} rel="next">Older »</a> : null}
+      {props.next ? (
+        <a href={href(props.next)} rel="next">
+          Older »
+        </a>
+      ) : null}
     </nav>
   );
 }

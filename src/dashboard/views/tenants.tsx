@@ -11,9 +11,17 @@ export function TenantStatusButton(props: { tenant: Tenant; session: Session; ba
   const { tenant } = props;
   const disable = tenant.status === 'active';
   return (
-    <ActionForm action={`/dashboard/tenants/${encodeURIComponent(tenant.id)}/${disable ? 'disable' : 'enable'}`} session={props.session} class="inline">
+    <ActionForm
+      action={`/dashboard/tenants/${encodeURIComponent(tenant.id)}/${disable ? 'disable' : 'enable'}`}
+      session={props.session}
+      class="inline"
+    >
       <input type="hidden" name="back" value={props.back} />
-      <button type="submit" class={disable ? 'danger' : 'secondary'} aria-label={`${disable ? 'Disable' : 'Enable'} tenant ${tenant.name}`}>
+      <button
+        type="submit"
+        class={disable ? 'danger' : 'secondary'}
+        aria-label={`${disable ? 'Disable' : 'Enable'} tenant ${tenant.name}`}
+      >
         {disable ? 'Disable' : 'Enable'}
       </button>
     </ActionForm>
@@ -21,7 +29,13 @@ export function TenantStatusButton(props: { tenant: Tenant; session: Session; ba
 }
 
 export function TenantsPage(props: {
-  session: Session; tenants: Tenant[]; next: string | null; cursor?: string; failure?: ApiFailure | null; values?: FormValues; notice?: string | null;
+  session: Session;
+  tenants: Tenant[];
+  next: string | null;
+  cursor?: string;
+  failure?: ApiFailure | null;
+  values?: FormValues;
+  notice?: string | null;
 }) {
   const { session } = props;
   return (
@@ -33,21 +47,41 @@ export function TenantsPage(props: {
         <h2 id="create-h">Create a tenant</h2>
         <ActionForm action="/dashboard/tenants" session={session} class="stack">
           <Field name="name" label="Tenant name" values={props.values} failure={props.failure} />
-          <div><button type="submit">Create tenant</button></div>
+          <div>
+            <button type="submit">Create tenant</button>
+          </div>
         </ActionForm>
       </section>
       <h2>All tenants</h2>
-      {props.tenants.length === 0 ? <p>No tenants yet.</p> : (
+      {props.tenants.length === 0 ? (
+        <p>No tenants yet.</p>
+      ) : (
         <div class="scroll">
           <table>
-            <thead><tr><th scope="col">Name</th><th scope="col">ID</th><th scope="col">Status</th><th scope="col">Created</th><th scope="col">Actions</th></tr></thead>
+            <thead>
+              <tr>
+                <th scope="col">Name</th>
+                <th scope="col">ID</th>
+                <th scope="col">Status</th>
+                <th scope="col">Created</th>
+                <th scope="col">Actions</th>
+              </tr>
+            </thead>
             <tbody>
               {props.tenants.map((t) => (
                 <tr>
-                  <th scope="row"><a href={`/dashboard/tenants/${encodeURIComponent(t.id)}`}>{t.name}</a></th>
-                  <td><code>{t.id}</code></td>
-                  <td><Badge value={t.status} /></td>
-                  <td><Time ms={t.created_at} /></td>
+                  <th scope="row">
+                    <a href={`/dashboard/tenants/${encodeURIComponent(t.id)}`}>{t.name}</a>
+                  </th>
+                  <td>
+                    <code>{t.id}</code>
+                  </td>
+                  <td>
+                    <Badge value={t.status} />
+                  </td>
+                  <td>
+                    <Time ms={t.created_at} />
+                  </td>
                   <td class="actions">
                     <a href={`/dashboard/usage?tenant_id=${encodeURIComponent(t.id)}`}>Usage</a>
                     <a href={`/dashboard/logs?tenant_id=${encodeURIComponent(t.id)}`}>Logs</a>
@@ -70,19 +104,38 @@ export function KeysTable(props: { keys: ApiKey[] }) {
     <div class="scroll">
       <table>
         <thead>
-          <tr><th scope="col">Name</th><th scope="col">Hint</th><th scope="col">Status</th><th scope="col">Models</th><th scope="col">Limits</th><th scope="col">Budgets</th><th scope="col">Expires</th><th scope="col">Last used</th></tr>
+          <tr>
+            <th scope="col">Name</th>
+            <th scope="col">Hint</th>
+            <th scope="col">Status</th>
+            <th scope="col">Models</th>
+            <th scope="col">Limits</th>
+            <th scope="col">Budgets</th>
+            <th scope="col">Expires</th>
+            <th scope="col">Last used</th>
+          </tr>
         </thead>
         <tbody>
           {props.keys.map((k) => (
             <tr>
-              <th scope="row"><a href={`/dashboard/keys/${encodeURIComponent(k.id)}`}>{k.name || k.id}</a></th>
-              <td><code>{k.hint}</code></td>
-              <td><Badge value={k.status} /></td>
+              <th scope="row">
+                <a href={`/dashboard/keys/${encodeURIComponent(k.id)}`}>{k.name || k.id}</a>
+              </th>
+              <td>
+                <code>{k.hint}</code>
+              </td>
+              <td>
+                <Badge value={k.status} />
+              </td>
               <td>{describeModels(k.models)}</td>
               <td>{describeLimits(k.limits)}</td>
               <td>{describeBudgets(k.budgets)}</td>
-              <td><Time ms={k.expires_at} /></td>
-              <td><Time ms={k.last_used_at} /></td>
+              <td>
+                <Time ms={k.expires_at} />
+              </td>
+              <td>
+                <Time ms={k.last_used_at} />
+              </td>
             </tr>
           ))}
         </tbody>
@@ -92,14 +145,22 @@ export function KeysTable(props: { keys: ApiKey[] }) {
 }
 
 export function TenantPage(props: {
-  session: Session; tenant: Tenant; keys: ApiKey[]; moreKeys: boolean; report: LimitsReport | null;
-  failure?: ApiFailure | null; values?: FormValues; notice?: string | null;
+  session: Session;
+  tenant: Tenant;
+  keys: ApiKey[];
+  moreKeys: boolean;
+  report: LimitsReport | null;
+  failure?: ApiFailure | null;
+  values?: FormValues;
+  notice?: string | null;
 }) {
   const { tenant, session } = props;
   const q = `tenant_id=${encodeURIComponent(tenant.id)}`;
   return (
     <>
-      <p><a href="/dashboard/tenants">« All tenants</a></p>
+      <p>
+        <a href="/dashboard/tenants">« All tenants</a>
+      </p>
       <h1>{tenant.name}</h1>
       <Notice text={props.notice} />
       <div class="actions">
@@ -108,7 +169,9 @@ export function TenantPage(props: {
         <a href={`/dashboard/logs?${q}`}>Logs</a>
         <TenantStatusButton tenant={tenant} session={session} back="tenant" />
       </div>
-      {tenant.status === 'disabled' ? <p class="alert warn">This tenant is disabled: every one of its keys is refused.</p> : null}
+      {tenant.status === 'disabled' ? (
+        <p class="alert warn">This tenant is disabled: every one of its keys is refused.</p>
+      ) : null}
       {props.report ? <BudgetGlance report={props.report} heading="Tenant budget at a glance" /> : null}
       <h2>Keys</h2>
       <KeysTable keys={props.keys} />
@@ -116,9 +179,15 @@ export function TenantPage(props: {
       <section aria-labelledby="new-key-h">
         <h2 id="new-key-h">Create a key</h2>
         <Failure failure={props.failure} action="The key was not created" />
-        <ActionForm action={`/dashboard/tenants/${encodeURIComponent(tenant.id)}/keys`} session={session} class="stack">
+        <ActionForm
+          action={`/dashboard/tenants/${encodeURIComponent(tenant.id)}/keys`}
+          session={session}
+          class="stack"
+        >
           <KeySettingsFields values={props.values ?? {}} failure={props.failure} />
-          <div><button type="submit">Create key</button></div>
+          <div>
+            <button type="submit">Create key</button>
+          </div>
         </ActionForm>
       </section>
     </>

@@ -15,10 +15,23 @@ async function expectNoSecret(text: string, secret: string): Promise<void> {
 describe('POST /admin/keys', () => {
   it('returns the secret once, with a prefix, a hint and no-store', async () => {
     const tenant = await createTenant();
-    const res = await admin('POST', '/keys', { tenant_id: tenant.id, name: 'ci', models: ['mock/echo', 'openai/*'], expires_at: Date.now() + 86_400_000 });
+    const res = await admin('POST', '/keys', {
+      tenant_id: tenant.id,
+      name: 'ci',
+      models: ['mock/echo', 'openai/*'],
+      expires_at: Date.now() + 86_400_000,
+    });
     expect(res.status).toBe(201);
     expect(res.headers.get('cache-control')).toBe('no-store');
-    expect(res.json).toMatchObject({ tenant_id: tenant.id, name: 'ci', status: 'active', models: ['mock/echo', 'openai/*'], log_payload: false, revoked_at: null, grace_expires_at: null });
+    expect(res.json).toMatchObject({
+      tenant_id: tenant.id,
+      name: 'ci',
+      status: 'active',
+      models: ['mock/echo', 'openai/*'],
+      log_payload: false,
+      revoked_at: null,
+      grace_expires_at: null,
+    });
     const { key, hint, id } = res.json as { key: string; hint: string; id: string };
     expect(key).toMatch(/^ew_[A-Za-z0-9_-]{43}$/);
     expect(hint).toBe(`ew_…${key.slice(-4)}`);
@@ -29,8 +42,11 @@ describe('POST /admin/keys', () => {
   it('stores every setting given and defaults the rest', async () => {
     const tenant = await createTenant();
     const settings = {
-      limits: { rpm: 60, concurrent: 2 }, budgets: { tokens: { day: 10_000 } }, cache: { ttl_seconds: 300, semantic: true },
-      log_payload: true, metadata: { owner: 'ana' },
+      limits: { rpm: 60, concurrent: 2 },
+      budgets: { tokens: { day: 10_000 } },
+      cache: { ttl_seconds: 300, semantic: true },
+      log_payload: true,
+      metadata: { owner: 'ana' },
     };
     const created = await createKey(tenant.id, settings);
     expect(created).toMatchObject({ ...settings, models: null, expires_at: null, name: '' });
@@ -82,18 +98,29 @@ describe('reading and changing keys', () => {
   });
 
   it('never writes a secret to the console, on admin calls or on /v1', async () => {
-    const spies = (['log', 'info', 'warn', 'error', 'debug'] as const).map((level) => vi.spyOn(console, level));
+    const spies = (['log', 'info', 'warn', 'error', 'debug'] as const).map((level) =>
+      vi.spyOn(console, level),
+    );
     try {
       const tenant = await createTenant();
       const { id, key: secret } = await createKey(tenant.id, { models: ['mock/echo'] });
-      const { key: rotated } = (await admin('POST', `/keys/${id}/rotate`, { grace_seconds: 60 })).json as { key: string };
+      const { key: rotated } = (await admin('POST', `/keys/${id}/rotate`, { grace_seconds: 60 })).json as {
+        key: string;
+      };
       for (const key of [secret, rotated]) {
-        await (await v1('/chat/completions', key, { model: 'mock/echo', messages: [{ role: 'user', content: 'hi' }] })).text();
+        await (
+          await v1('/chat/completions', key, {
+            model: 'mock/echo',
+            messages: [{ role: 'user', content: 'hi' }],
+          })
+        ).text();
         await (await v1('/chat/completions', key, { model: 'mock/mock-large', messages: [] })).text();
       }
       await admin('DELETE', `/keys/${id}`);
       await (await v1('/models', rotated)).text();
-      const written = spies.flatMap((spy) => spy.mock.calls.flat()).map((arg) => (typeof arg === 'string' ? arg : JSON.stringify(arg) ?? String(arg)));
+      const written = spies
+        .flatMap((spy) => spy.mock.calls.flat())
+        .map((arg) => (typeof arg === 'string' ? arg : (JSON.stringify(arg) ?? String(arg))));
       for (const s of [secret, rotated]) for (const line of written) expect(line).not.toContain(s.slice(3));
     } finally {
       for (const spy of spies) spy.mockRestore();
@@ -101,7 +128,12 @@ describe('reading and changing keys', () => {
   });
 
   it('answers 404 for unknown keys on every single-key route', async () => {
-    for (const [method, path, body] of [['GET', '/keys/key_nope'], ['PATCH', '/keys/key_nope', { name: 'x' }], ['POST', '/keys/key_nope/rotate'], ['DELETE', '/keys/key_nope']] as const) {
+    for (const [method, path, body] of [
+      ['GET', '/keys/key_nope'],
+      ['PATCH', '/keys/key_nope', { name: 'x' }],
+      ['POST', '/keys/key_nope/rotate'],
+      ['DELETE', '/keys/key_nope'],
+    ] as const) {
       const res = await admin(method, path, body);
       expect(res.status, `${method} ${path}`).toBe(404);
       expect(res.json).toMatchObject({ error: { code: 'key_not_found', type: 'not_found_error' } });
@@ -110,8 +142,17 @@ describe('reading and changing keys', () => {
 
   it('updates the given fields and clears models with null', async () => {
     const tenant = await createTenant();
-    const { id } = await createKey(tenant.id, { models: ['mock/echo'], limits: { rpm: 5 }, metadata: { a: 1 } });
-    const res = await admin('PATCH', `/keys/${id}`, { models: null, limits: {}, log_payload: true, expires_at: Date.now() + 60_000 });
+    const { id } = await createKey(tenant.id, {
+      models: ['mock/echo'],
+      limits: { rpm: 5 },
+      metadata: { a: 1 },
+    });
+    const res = await admin('PATCH', `/keys/${id}`, {
+      models: null,
+      limits: {},
+      log_payload: true,
+      expires_at: Date.now() + 60_000,
+    });
     expect(res.status).toBe(200);
     expect(asKey(res)).toMatchObject({ models: null, limits: {}, log_payload: true, metadata: { a: 1 } });
     expect(asKey(await admin('PATCH', `/keys/${id}`, { expires_at: null })).expires_at).toBeNull();
@@ -157,7 +198,9 @@ describe('reading and changing keys', () => {
   it('refuses to rotate a revoked key and bad grace periods', async () => {
     const tenant = await createTenant();
     const { id } = await createKey(tenant.id);
-    expect((await admin('POST', `/keys/${id}/rotate`, { grace_seconds: -1 })).json).toMatchObject({ error: { param: 'grace_seconds' } });
+    expect((await admin('POST', `/keys/${id}/rotate`, { grace_seconds: -1 })).json).toMatchObject({
+      error: { param: 'grace_seconds' },
+    });
     expect((await admin('POST', `/keys/${id}/rotate`, { grace_seconds: 8 * 86_400 })).status).toBe(400);
     expect((await admin('POST', `/keys/${id}/rotate`, { grace: 5 })).status).toBe(400);
     await admin('DELETE', `/keys/${id}`);
@@ -185,7 +228,12 @@ describe('tenant scoping', () => {
     const b = await createTenant('b');
     const keyA = await createKey(a.id, { name: 'a-key' });
     const scoped = `/keys/${keyA.id}?tenant_id=${b.id}`;
-    for (const [method, path, body] of [['GET', scoped], ['PATCH', scoped, { name: 'hijacked' }], ['POST', `/keys/${keyA.id}/rotate?tenant_id=${b.id}`], ['DELETE', scoped]] as const) {
+    for (const [method, path, body] of [
+      ['GET', scoped],
+      ['PATCH', scoped, { name: 'hijacked' }],
+      ['POST', `/keys/${keyA.id}/rotate?tenant_id=${b.id}`],
+      ['DELETE', scoped],
+    ] as const) {
       expect((await admin(method, path, body)).status, `${method} ${path}`).toBe(404);
     }
     const after = asKey(await admin('GET', `/keys/${keyA.id}?tenant_id=${a.id}`));
@@ -197,7 +245,7 @@ describe('tenant scoping', () => {
     expect((await admin('GET', '/keys?tenant_id=ten_nope')).status).toBe(404);
   });
 
-  it('pages through a tenant\'s keys and filters by status', async () => {
+  it("pages through a tenant's keys and filters by status", async () => {
     const tenant = await createTenant();
     const ids: string[] = [];
     for (let i = 0; i < 5; i++) ids.push((await createKey(tenant.id, { name: `k${i}` })).id);
@@ -205,7 +253,9 @@ describe('tenant scoping', () => {
     const seen: string[] = [];
     let cursor: string | null = null;
     do {
-      const page = KeyList.parse((await admin('GET', `/keys?tenant_id=${tenant.id}&limit=2${cursor ? `&cursor=${cursor}` : ''}`)).json);
+      const page = KeyList.parse(
+        (await admin('GET', `/keys?tenant_id=${tenant.id}&limit=2${cursor ? `&cursor=${cursor}` : ''}`)).json,
+      );
       seen.push(...page.data.map((k) => k.id));
       cursor = page.next_cursor;
     } while (cursor);
@@ -219,9 +269,28 @@ describe('GET /admin/openapi.json', () => {
   it('is an OpenAPI 3.1 document with a path for every admin operation', async () => {
     const res = await SELF.fetch('http://gw.test/admin/openapi.json');
     expect(res.status).toBe(200);
-    const doc = (await res.json()) as { openapi: string; paths: Record<string, Record<string, unknown>>; components: { schemas: Record<string, unknown> } };
+    const doc = (await res.json()) as {
+      openapi: string;
+      paths: Record<string, Record<string, unknown>>;
+      components: { schemas: Record<string, unknown> };
+    };
     expect(doc.openapi).toBe('3.1.0');
-    expect(Object.keys(doc.paths).sort()).toEqual(['/admin/keys', '/admin/keys/{id}', '/admin/keys/{id}/rotate', '/admin/limits/keys/{id}', '/admin/limits/tenants/{id}', '/admin/logs', '/admin/logs/{request_id}', '/admin/pricing', '/admin/pricing/{model}', '/admin/tenants', '/admin/tenants/{id}', '/admin/tenants/{id}/disable', '/admin/tenants/{id}/enable', '/admin/usage']);
+    expect(Object.keys(doc.paths).sort()).toEqual([
+      '/admin/keys',
+      '/admin/keys/{id}',
+      '/admin/keys/{id}/rotate',
+      '/admin/limits/keys/{id}',
+      '/admin/limits/tenants/{id}',
+      '/admin/logs',
+      '/admin/logs/{request_id}',
+      '/admin/pricing',
+      '/admin/pricing/{model}',
+      '/admin/tenants',
+      '/admin/tenants/{id}',
+      '/admin/tenants/{id}/disable',
+      '/admin/tenants/{id}/enable',
+      '/admin/usage',
+    ]);
     expect(doc.components.schemas).toHaveProperty('KeyCreate');
     expect(JSON.stringify(doc.components.schemas.ApiKey)).not.toMatch(/key_hash|"key"/);
     expect(JSON.stringify(doc.components.schemas.ApiKeyWithSecret)).toMatch(/"key"/);

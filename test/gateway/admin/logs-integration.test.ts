@@ -4,20 +4,84 @@ import { admin } from '../admin-helpers';
 import { clearLogs, deliver, logEvent, LOG_QUEUE } from '../log-fixtures';
 
 const T0 = Date.UTC(2026, 4, 1);
-type Entry = { id: string; time: number; tenant_id: string; key_id: string; model: string; status: number; cache: string | null; request_payload?: unknown };
+type Entry = {
+  id: string;
+  time: number;
+  tenant_id: string;
+  key_id: string;
+  model: string;
+  status: number;
+  cache: string | null;
+  request_payload?: unknown;
+};
 type List = { object: 'list'; data: Entry[]; has_more: boolean; next_cursor: string | null };
 
 const events = [
-  logEvent({ requestId: 'a1', time: T0 + 1000, tenantId: 'ten_a', keyId: 'key_a1', model: 'mock/echo', status: 200, cache: 'MISS' }),
-  logEvent({ requestId: 'a2', time: T0 + 2000, tenantId: 'ten_a', keyId: 'key_a1', model: 'mock/mock-small', status: 429, errorSource: 'gateway', errorCode: 'rate_limited', cache: null }),
-  logEvent({ requestId: 'a3', time: T0 + 3000, tenantId: 'ten_a', keyId: 'key_a2', model: 'mock/echo', status: 200, cache: 'HIT' }),
-  logEvent({ requestId: 'a4', time: T0 + 3000, tenantId: 'ten_a', keyId: 'key_a2', model: 'mock/echo', status: 200, stream: true, streamCompleted: false, errorSource: 'provider', errorCode: 'stream_incomplete' }),
-  logEvent({ requestId: 'a5', time: T0 + 86_400_000, tenantId: 'ten_a', keyId: 'key_a1', model: 'mock/echo', status: 502, errorSource: 'provider', errorCode: 'bad_upstream_response',
-    payload: { request: '{"messages":[]}', response: 'oops', truncated: false } }),
-  logEvent({ requestId: 'b1', time: T0 + 1500, tenantId: 'ten_b', keyId: 'key_b1', model: 'mock/echo', status: 200, cache: 'MISS' }),
+  logEvent({
+    requestId: 'a1',
+    time: T0 + 1000,
+    tenantId: 'ten_a',
+    keyId: 'key_a1',
+    model: 'mock/echo',
+    status: 200,
+    cache: 'MISS',
+  }),
+  logEvent({
+    requestId: 'a2',
+    time: T0 + 2000,
+    tenantId: 'ten_a',
+    keyId: 'key_a1',
+    model: 'mock/mock-small',
+    status: 429,
+    errorSource: 'gateway',
+    errorCode: 'rate_limited',
+    cache: null,
+  }),
+  logEvent({
+    requestId: 'a3',
+    time: T0 + 3000,
+    tenantId: 'ten_a',
+    keyId: 'key_a2',
+    model: 'mock/echo',
+    status: 200,
+    cache: 'HIT',
+  }),
+  logEvent({
+    requestId: 'a4',
+    time: T0 + 3000,
+    tenantId: 'ten_a',
+    keyId: 'key_a2',
+    model: 'mock/echo',
+    status: 200,
+    stream: true,
+    streamCompleted: false,
+    errorSource: 'provider',
+    errorCode: 'stream_incomplete',
+  }),
+  logEvent({
+    requestId: 'a5',
+    time: T0 + 86_400_000,
+    tenantId: 'ten_a',
+    keyId: 'key_a1',
+    model: 'mock/echo',
+    status: 502,
+    errorSource: 'provider',
+    errorCode: 'bad_upstream_response',
+    payload: { request: '{"messages":[]}', response: 'oops', truncated: false },
+  }),
+  logEvent({
+    requestId: 'b1',
+    time: T0 + 1500,
+    tenantId: 'ten_b',
+    keyId: 'key_b1',
+    model: 'mock/echo',
+    status: 200,
+    cache: 'MISS',
+  }),
 ];
 
-const ids = async (query: string) => ((await admin('GET', `/logs${query}`)).json as List).data.map((e) => e.id);
+const ids = async (query: string) =>
+  ((await admin('GET', `/logs${query}`)).json as List).data.map((e) => e.id);
 
 beforeAll(async () => {
   await clearLogs();
@@ -61,7 +125,10 @@ describe('GET /admin/logs', () => {
       seen.push(...page.data.map((e) => e.id));
       cursor = page.next_cursor;
       expect(page.has_more).toBe(cursor !== null);
-      if (pages === 0) await deliver(LOG_QUEUE, [logEvent({ requestId: 'new', time: T0 + 99 * 86_400_000, tenantId: 'ten_c' })]);
+      if (pages === 0)
+        await deliver(LOG_QUEUE, [
+          logEvent({ requestId: 'new', time: T0 + 99 * 86_400_000, tenantId: 'ten_c' }),
+        ]);
       pages++;
     } while (cursor && pages < 10);
     expect(seen).toEqual(['a5', 'a4', 'a3', 'a2', 'b1', 'a1']);
@@ -69,8 +136,14 @@ describe('GET /admin/logs', () => {
   });
 
   it('rejects bad filters with a 400 naming the parameter', async () => {
-    for (const [query, param] of [['?status=teapot', 'status'], ['?cache=warm', 'cache'], ['?from=yesterday', 'from'], ['?limit=0', 'limit'],
-      ['?cursor=nope', 'cursor'], ['?tenant=ten_a', 'tenant']] as const) {
+    for (const [query, param] of [
+      ['?status=teapot', 'status'],
+      ['?cache=warm', 'cache'],
+      ['?from=yesterday', 'from'],
+      ['?limit=0', 'limit'],
+      ['?cursor=nope', 'cursor'],
+      ['?tenant=ten_a', 'tenant'],
+    ] as const) {
       const res = await admin('GET', `/logs${query}`);
       expect(res.status, query).toBe(400);
       expect((res.json as { error: { param: string } }).error.param, query).toBe(param);
@@ -87,10 +160,17 @@ describe('GET /admin/logs/:request_id', () => {
   it('returns one log with its payload', async () => {
     const res = await admin('GET', '/logs/a5');
     expect(res.status).toBe(200);
-    expect(res.json).toMatchObject({ id: 'a5', tenant_id: 'ten_a', status: 502, request_payload: '{"messages":[]}', response_payload: 'oops', payload_truncated: false });
+    expect(res.json).toMatchObject({
+      id: 'a5',
+      tenant_id: 'ten_a',
+      status: 502,
+      request_payload: '{"messages":[]}',
+      response_payload: 'oops',
+      payload_truncated: false,
+    });
   });
 
-  it('is scoped by tenant_id: another tenant\'s log is a 404', async () => {
+  it("is scoped by tenant_id: another tenant's log is a 404", async () => {
     expect((await admin('GET', '/logs/a1?tenant_id=ten_a')).status).toBe(200);
     const other = await admin('GET', '/logs/a1?tenant_id=ten_b');
     expect(other.status).toBe(404);

@@ -5,10 +5,13 @@ import { createApp } from '../../../src/app';
 describe('the admin OpenAPI document', () => {
   it('describes exactly the admin routes the app serves', () => {
     const served = createApp()
-      .routes.filter((r) => r.path.startsWith('/admin/') && r.method !== 'ALL' && r.path !== '/admin/openapi.json')
-      .map((r) => `${r.method.toLowerCase()} ${r.path.replace(/:(\w+)(\{[^}]*\})?/g, "{$1}")}`);
+      .routes.filter(
+        (r) => r.path.startsWith('/admin/') && r.method !== 'ALL' && r.path !== '/admin/openapi.json',
+      )
+      .map((r) => `${r.method.toLowerCase()} ${r.path.replace(/:(\w+)(\{[^}]*\})?/g, '{$1}')}`);
     const documented = OPERATIONS.map((op) => `${op.method} ${op.path}`);
-    const hint = 'each /admin route needs an OpenAPI entry: export an Operation[] from its router and add it to OPERATIONS in src/admin/openapi.ts';
+    const hint =
+      'each /admin route needs an OpenAPI entry: export an Operation[] from its router and add it to OPERATIONS in src/admin/openapi.ts';
     expect([...new Set(served)].sort(), hint).toEqual([...documented].sort());
   });
 
@@ -25,9 +28,17 @@ describe('the admin OpenAPI document', () => {
   it('documents query parameters with their limits', () => {
     const list = OPERATIONS.find((op) => op.method === 'get' && op.path === '/admin/keys');
     expect(list).toBeDefined();
-    const doc = openApiDocument() as { paths: Record<string, Record<string, { parameters: { name: string; required: boolean; schema: { maximum?: number } }[] }>> };
+    const doc = openApiDocument() as {
+      paths: Record<
+        string,
+        Record<string, { parameters: { name: string; required: boolean; schema: { maximum?: number } }[] }>
+      >;
+    };
     const params = doc.paths['/admin/keys']!.get!.parameters;
     expect(params.find((p) => p.name === 'tenant_id')).toMatchObject({ required: true });
-    expect(params.find((p) => p.name === 'limit')).toMatchObject({ required: false, schema: { maximum: 100 } });
+    expect(params.find((p) => p.name === 'limit')).toMatchObject({
+      required: false,
+      schema: { maximum: 100 },
+    });
   });
 });

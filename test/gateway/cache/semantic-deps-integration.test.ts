@@ -19,7 +19,10 @@ const PH = 'c'.repeat(64);
 
 function withFakes(overrides: Partial<SemanticEnv> = {}) {
   const ai = new FakeWorkersAi();
-  const vectorize = new FakeVectorize({ dimensions: 768, metadataIndexes: { params_hash: 'string', expires_at: 'number' } });
+  const vectorize = new FakeVectorize({
+    dimensions: 768,
+    metadataIndexes: { params_hash: 'string', expires_at: 'number' },
+  });
   return { ai, vectorize, semanticEnv: { ...env, AI: ai, VECTORIZE: vectorize, ...overrides } };
 }
 
@@ -28,9 +31,19 @@ describe('parseEmbedderSpec', () => {
     expect(parseEmbedderSpec(undefined)).toEqual({ kind: 'auto' });
     expect(parseEmbedderSpec(' auto ')).toEqual({ kind: 'auto' });
     expect(parseEmbedderSpec('local')).toEqual({ kind: 'local' });
-    expect(parseEmbedderSpec('workers-ai')).toEqual({ kind: 'workers-ai', model: '@cf/baai/bge-base-en-v1.5' });
-    expect(parseEmbedderSpec('workers-ai:@cf/baai/bge-small-en-v1.5')).toEqual({ kind: 'workers-ai', model: '@cf/baai/bge-small-en-v1.5' });
-    expect(parseEmbedderSpec('openai:mock/text-embedding-3-small')).toEqual({ kind: 'openai', provider: 'mock', model: 'text-embedding-3-small' });
+    expect(parseEmbedderSpec('workers-ai')).toEqual({
+      kind: 'workers-ai',
+      model: '@cf/baai/bge-base-en-v1.5',
+    });
+    expect(parseEmbedderSpec('workers-ai:@cf/baai/bge-small-en-v1.5')).toEqual({
+      kind: 'workers-ai',
+      model: '@cf/baai/bge-small-en-v1.5',
+    });
+    expect(parseEmbedderSpec('openai:mock/text-embedding-3-small')).toEqual({
+      kind: 'openai',
+      provider: 'mock',
+      model: 'text-embedding-3-small',
+    });
   });
 
   it('refuses what it cannot honour, naming it', () => {
@@ -43,27 +56,47 @@ describe('createSemanticCache', () => {
   it('without Cloudflare-only bindings: local embedder and the Durable Object index, end to end', async () => {
     const cache = createSemanticCache(env, providers);
     const [a, b] = [tenant(), tenant()];
-    await cache.remember({ tenantId: a, paramsHash: PH, text: 'What is the capital of France?' }, 'v1:k-paris', 600);
-    expect(await cache.find({ tenantId: a, paramsHash: PH, text: 'what is the capital of france' }, 0.95)).toMatchObject({ cacheKey: 'v1:k-paris' });
-    expect(await cache.find({ tenantId: b, paramsHash: PH, text: 'What is the capital of France?' }, 0)).toBeNull();
+    await cache.remember(
+      { tenantId: a, paramsHash: PH, text: 'What is the capital of France?' },
+      'v1:k-paris',
+      600,
+    );
+    expect(
+      await cache.find({ tenantId: a, paramsHash: PH, text: 'what is the capital of france' }, 0.95),
+    ).toMatchObject({ cacheKey: 'v1:k-paris' });
+    expect(
+      await cache.find({ tenantId: b, paramsHash: PH, text: 'What is the capital of France?' }, 0),
+    ).toBeNull();
   });
 
   it('with AI and VECTORIZE bound: Workers AI embeddings in Vectorize, one namespace per tenant', async () => {
     const { ai, vectorize, semanticEnv } = withFakes();
     const cache = createSemanticCache(semanticEnv, providers);
     const t = tenant();
-    await cache.remember({ tenantId: t, paramsHash: PH, text: 'How do I reset my password?' }, 'v1:k-reset', 600);
+    await cache.remember(
+      { tenantId: t, paramsHash: PH, text: 'How do I reset my password?' },
+      'v1:k-reset',
+      600,
+    );
     expect([...vectorize.rows.values()].map((r) => r.namespace)).toEqual([t]);
-    expect(await cache.find({ tenantId: t, paramsHash: PH, text: 'How do I reset my password' }, 0.95)).toMatchObject({ cacheKey: 'v1:k-reset' });
+    expect(
+      await cache.find({ tenantId: t, paramsHash: PH, text: 'How do I reset my password' }, 0.95),
+    ).toMatchObject({ cacheKey: 'v1:k-reset' });
     expect(ai.calls.every((c) => c.model === '@cf/baai/bge-base-en-v1.5')).toBe(true);
     expect(ai.calls).toHaveLength(2);
   });
 
   it('an OpenAI-compatible embedder via the providers table (the mock)', async () => {
-    const cache = createSemanticCache({ ...env, SEMANTIC_EMBEDDER: 'openai:mock/text-embedding-3-small' }, providers);
+    const cache = createSemanticCache(
+      { ...env, SEMANTIC_EMBEDDER: 'openai:mock/text-embedding-3-small' },
+      providers,
+    );
     const t = tenant();
     await cache.remember({ tenantId: t, paramsHash: PH, text: 'exact words' }, 'v1:k-mock', 600);
-    expect(await cache.find({ tenantId: t, paramsHash: PH, text: 'exact words' }, 0.99)).toMatchObject({ cacheKey: 'v1:k-mock', score: 1 });
+    expect(await cache.find({ tenantId: t, paramsHash: PH, text: 'exact words' }, 0.99)).toMatchObject({
+      cacheKey: 'v1:k-mock',
+      score: 1,
+    });
   });
 
   it('never compares vectors of another embedder, even of the same size in the same index', async () => {
@@ -76,9 +109,15 @@ describe('createSemanticCache', () => {
   });
 
   it('fails loudly on a SEMANTIC_EMBEDDER it cannot honour', () => {
-    expect(() => createSemanticCache({ ...env, SEMANTIC_EMBEDDER: 'workers-ai' }, providers)).toThrow(/AI binding is absent/);
-    expect(() => createSemanticCache({ ...env, SEMANTIC_EMBEDDER: 'openai:nope/m' }, providers)).toThrow(/'nope' is unknown/);
-    expect(() => createSemanticCache({ ...env, SEMANTIC_EMBEDDER: 'openai:openai/text-embedding-3-small' }, providers)).toThrow(/unconfigured/);
+    expect(() => createSemanticCache({ ...env, SEMANTIC_EMBEDDER: 'workers-ai' }, providers)).toThrow(
+      /AI binding is absent/,
+    );
+    expect(() => createSemanticCache({ ...env, SEMANTIC_EMBEDDER: 'openai:nope/m' }, providers)).toThrow(
+      /'nope' is unknown/,
+    );
+    expect(() =>
+      createSemanticCache({ ...env, SEMANTIC_EMBEDDER: 'openai:openai/text-embedding-3-small' }, providers),
+    ).toThrow(/unconfigured/);
   });
 });
 
@@ -86,8 +125,12 @@ describe('IndexedSemanticCache fails open', () => {
   it('treats an embedder or index failure as a miss and stores nothing', async () => {
     const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
     const broken: VectorIndex = {
-      query: async () => { throw new Error('index down'); },
-      upsert: async () => { throw new Error('index down'); },
+      query: async () => {
+        throw new Error('index down');
+      },
+      upsert: async () => {
+        throw new Error('index down');
+      },
     };
     const cache = new IndexedSemanticCache(localEmbedder(), broken);
     const query = { tenantId: 't', paramsHash: PH, text: 'q' };

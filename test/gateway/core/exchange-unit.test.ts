@@ -6,11 +6,24 @@ import { type Answer, type Ending, Exchange } from '../../../src/core/exchange';
 function exchange() {
   const background: Promise<unknown>[] = [];
   let now = 0;
-  const x = new Exchange({ id: 'req', path: '/v1/chat/completions', receivedAt: 0, startedAt: 0, waitUntil: (p) => background.push(p), clock: () => now });
+  const x = new Exchange({
+    id: 'req',
+    path: '/v1/chat/completions',
+    receivedAt: 0,
+    startedAt: 0,
+    waitUntil: (p) => background.push(p),
+    clock: () => now,
+  });
   return { x, background, tick: (ms: number) => void (now += ms) };
 }
 
-const answer: Answer = { usage: { inputTokens: 3, outputTokens: 4, cachedTokens: 0 }, delivery: { completed: true, deliveredChars: 10 }, whole: null, lateError: null, text: null };
+const answer: Answer = {
+  usage: { inputTokens: 3, outputTokens: 4, cachedTokens: 0 },
+  delivery: { completed: true, deliveredChars: 10 },
+  whole: null,
+  lateError: null,
+  text: null,
+};
 
 describe('Exchange', () => {
   it('runs each registered step once, last registered first, with the same ending', async () => {
@@ -78,7 +91,9 @@ describe('Exchange', () => {
   it('acquire registers the give-back only for what was really taken', async () => {
     const { x } = exchange();
     const given: string[] = [];
-    await expect(x.acquire(Promise.reject(new Error('refused')), () => void given.push('refused'))).rejects.toThrow('refused');
+    await expect(
+      x.acquire(Promise.reject(new Error('refused')), () => void given.push('refused')),
+    ).rejects.toThrow('refused');
     expect(await x.acquire(Promise.resolve('lease'), (v) => void given.push(v))).toBe('lease');
     await x.close(200, null);
     expect(given).toEqual(['lease']);

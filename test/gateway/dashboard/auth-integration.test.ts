@@ -6,9 +6,19 @@ import { issueSession, SESSION_COOKIE, SESSION_TTL_MS } from '../../../src/dashb
 import { ADMIN_TOKEN, Browser, location, ORIGIN } from '../dashboard-helpers';
 
 const PAGES = [
-  '/dashboard', '/dashboard/', '/dashboard/tenants', '/dashboard/tenants/ten_x', '/dashboard/keys/key_x', '/dashboard/keys/key_x/secret',
-  '/dashboard/keys/key_x/revoke', '/dashboard/usage', '/dashboard/usage?tenant_id=ten_x', '/dashboard/logs', '/dashboard/logs/req_1',
-  '/dashboard/assets/copy.js', '/dashboard/nothing-here',
+  '/dashboard',
+  '/dashboard/',
+  '/dashboard/tenants',
+  '/dashboard/tenants/ten_x',
+  '/dashboard/keys/key_x',
+  '/dashboard/keys/key_x/secret',
+  '/dashboard/keys/key_x/revoke',
+  '/dashboard/usage',
+  '/dashboard/usage?tenant_id=ten_x',
+  '/dashboard/logs',
+  '/dashboard/logs/req_1',
+  '/dashboard/assets/copy.js',
+  '/dashboard/nothing-here',
 ];
 
 function withCookie(path: string, cookie: string): Promise<Response> {
@@ -27,15 +37,22 @@ describe('without a session', () => {
     const res = await withCookie('/dashboard/logs?status=5xx', '');
     expect(decodeURIComponent(location(res).split('next=')[1] ?? '')).toBe('/dashboard/logs?status=5xx');
     const browser = new Browser();
-    const signIn = await browser.post('/dashboard/login', { token: ADMIN_TOKEN, next: 'https://evil.example/' }, { csrf: null });
+    const signIn = await browser.post(
+      '/dashboard/login',
+      { token: ADMIN_TOKEN, next: 'https://evil.example/' },
+      { csrf: null },
+    );
     expect(location(signIn)).toBe('/dashboard/tenants');
   });
 
-  it.each(['/dashboard/tenants', '/dashboard/keys/key_x/revoke', '/dashboard/logout'])('POST %s changes nothing and redirects to sign-in', async (path) => {
-    const res = await new Browser().post(path, { name: 'x' }, { csrf: 'anything' });
-    expect(res.status).toBe(303);
-    expect(location(res)).toMatch(/^\/dashboard\/login/);
-  });
+  it.each(['/dashboard/tenants', '/dashboard/keys/key_x/revoke', '/dashboard/logout'])(
+    'POST %s changes nothing and redirects to sign-in',
+    async (path) => {
+      const res = await new Browser().post(path, { name: 'x' }, { csrf: 'anything' });
+      expect(res.status).toBe(303);
+      expect(location(res)).toMatch(/^\/dashboard\/login/);
+    },
+  );
 });
 
 describe('sign-in', () => {
@@ -62,7 +79,11 @@ describe('sign-in', () => {
 
   it('refuses a sign-in form posted from another origin', async () => {
     const browser = new Browser();
-    const res = await browser.post('/dashboard/login', { token: ADMIN_TOKEN }, { csrf: null, origin: 'https://evil.example' });
+    const res = await browser.post(
+      '/dashboard/login',
+      { token: ADMIN_TOKEN },
+      { csrf: null, origin: 'https://evil.example' },
+    );
     expect(res.status).toBe(403);
     expect(browser.jar.size).toBe(0);
   });
@@ -108,8 +129,16 @@ describe('without ADMIN_TOKEN', () => {
     const closed = { ...env, ADMIN_TOKEN: undefined };
     const { cookie } = await issueSession('', Date.now());
     for (const [path, init] of [
-      ['/login', {}], ['/tenants', { headers: { cookie: `${SESSION_COOKIE}=${cookie}` } }],
-      ['/login', { method: 'POST', headers: { origin: 'http://localhost', 'content-type': 'application/x-www-form-urlencoded' }, body: 'token=' }],
+      ['/login', {}],
+      ['/tenants', { headers: { cookie: `${SESSION_COOKIE}=${cookie}` } }],
+      [
+        '/login',
+        {
+          method: 'POST',
+          headers: { origin: 'http://localhost', 'content-type': 'application/x-www-form-urlencoded' },
+          body: 'token=',
+        },
+      ],
     ] as const) {
       const res = await dash.request(`http://localhost${path}`, init, closed, createExecutionContext());
       expect(res.status, path).toBe(503);
@@ -177,7 +206,11 @@ describe('CSRF', () => {
   it('refuses a change from a foreign Origin even with a valid token', async () => {
     const browser = new Browser();
     await browser.signIn();
-    const res = await browser.post('/dashboard/tenants', { name: 'csrf-evil-origin' }, { origin: 'https://evil.example' });
+    const res = await browser.post(
+      '/dashboard/tenants',
+      { name: 'csrf-evil-origin' },
+      { origin: 'https://evil.example' },
+    );
     expect(res.status).toBe(403);
     expect(await res.text()).toContain('another site');
     const none = await browser.post('/dashboard/tenants', { name: 'csrf-no-origin' }, { origin: null });

@@ -1,6 +1,13 @@
 /** Pure parts of the dashboard: sessions and the sealed secret (clock injected), form conversion, chart scale, redirects. */
 import { describe, expect, it } from 'vitest';
-import { keyBody, keyFormValues, rotateBody, utcInputToIso, utcInputToMs, type KeySettings } from '../../../src/dashboard/forms';
+import {
+  keyBody,
+  keyFormValues,
+  rotateBody,
+  utcInputToIso,
+  utcInputToMs,
+  type KeySettings,
+} from '../../../src/dashboard/forms';
 import { safeNext } from '../../../src/dashboard/guard';
 import { FLASH_TTL_MS, openSecret, sealSecret } from '../../../src/dashboard/secret-flash';
 import { issueSession, readSession, SESSION_TTL_MS } from '../../../src/dashboard/session';
@@ -24,7 +31,14 @@ describe('sessions', () => {
   });
 
   it('refuses malformed values without throwing', async () => {
-    for (const v of [undefined, '', 'v1', 'v2.a.b.c', 'v1.short.1.x', `v1.${'a'.repeat(22)}.${T0 + 1e6}.${'!'.repeat(43)}`]) {
+    for (const v of [
+      undefined,
+      '',
+      'v1',
+      'v2.a.b.c',
+      'v1.short.1.x',
+      `v1.${'a'.repeat(22)}.${T0 + 1e6}.${'!'.repeat(43)}`,
+    ]) {
       expect(await readSession('tok', v, T0)).toBeNull();
     }
   });
@@ -46,14 +60,33 @@ describe('sealed secret', () => {
 
 describe('forms', () => {
   it('turns a key form into the API body, leaving odd input for the API to refuse', () => {
-    expect(keyBody({
-      name: ' app ', models: 'mock/echo\nopenai/*, x/y', 'limits.rpm': '60', 'limits.tpm': 'lots', 'budgets.usd.day': '2.5',
-      'budgets.tokens.total': '', expires_at: '2026-06-01T12:00', log_payload: 'on',
-    })).toEqual({
-      name: 'app', models: ['mock/echo', 'openai/*', 'x/y'], limits: { rpm: 60, tpm: 'lots' }, budgets: { usd: { day: 2.5 } },
-      expires_at: Date.UTC(2026, 5, 1, 12), log_payload: true,
+    expect(
+      keyBody({
+        name: ' app ',
+        models: 'mock/echo\nopenai/*, x/y',
+        'limits.rpm': '60',
+        'limits.tpm': 'lots',
+        'budgets.usd.day': '2.5',
+        'budgets.tokens.total': '',
+        expires_at: '2026-06-01T12:00',
+        log_payload: 'on',
+      }),
+    ).toEqual({
+      name: 'app',
+      models: ['mock/echo', 'openai/*', 'x/y'],
+      limits: { rpm: 60, tpm: 'lots' },
+      budgets: { usd: { day: 2.5 } },
+      expires_at: Date.UTC(2026, 5, 1, 12),
+      log_payload: true,
     });
-    expect(keyBody({})).toEqual({ name: '', models: null, limits: {}, budgets: {}, expires_at: null, log_payload: false });
+    expect(keyBody({})).toEqual({
+      name: '',
+      models: null,
+      limits: {},
+      budgets: {},
+      expires_at: null,
+      log_payload: false,
+    });
     expect(rotateBody({ grace_seconds: '' })).toEqual({});
     expect(rotateBody({ grace_seconds: '300' })).toEqual({ grace_seconds: 300 });
   });
@@ -67,7 +100,12 @@ describe('forms', () => {
 
   it('round-trips a stored key through its edit form', () => {
     const key: KeySettings = {
-      name: 'k', models: ['mock/echo'], limits: { rpm: 5 }, budgets: { tokens: { month: 1000 } }, expires_at: Date.UTC(2027, 0, 1), log_payload: false,
+      name: 'k',
+      models: ['mock/echo'],
+      limits: { rpm: 5 },
+      budgets: { tokens: { month: 1000 } },
+      expires_at: Date.UTC(2027, 0, 1),
+      log_payload: false,
     };
     expect(keyBody(keyFormValues(key))).toEqual(key);
   });
@@ -75,12 +113,26 @@ describe('forms', () => {
 
 describe('chart scale and redirects', () => {
   it('rounds an axis up to 1, 2 or 5 times a power of ten', () => {
-    expect([0, 0.3, 1, 3, 7, 12, 100, 101, 0.0042].map(niceMax)).toEqual([1, 0.5, 1, 5, 10, 20, 100, 200, 0.005]);
+    expect([0, 0.3, 1, 3, 7, 12, 100, 101, 0.0042].map(niceMax)).toEqual([
+      1, 0.5, 1, 5, 10, 20, 100, 200, 0.005,
+    ]);
   });
 
   it('only redirects inside the dashboard after sign-in', () => {
-    expect(safeNext('/dashboard/logs?status=5xx&tenant_id=ten_a')).toBe('/dashboard/logs?status=5xx&tenant_id=ten_a');
-    for (const bad of [undefined, 'https://evil.example', '//evil.example', '/dashboardx', '/dashboard//evil', '/dashboard/../admin', '/dashboard/%2e%2e/admin', '/dashboard\\..\\admin', '/admin']) {
+    expect(safeNext('/dashboard/logs?status=5xx&tenant_id=ten_a')).toBe(
+      '/dashboard/logs?status=5xx&tenant_id=ten_a',
+    );
+    for (const bad of [
+      undefined,
+      'https://evil.example',
+      '//evil.example',
+      '/dashboardx',
+      '/dashboard//evil',
+      '/dashboard/../admin',
+      '/dashboard/%2e%2e/admin',
+      '/dashboard\\..\\admin',
+      '/admin',
+    ]) {
       expect(safeNext(bad)).toBe('/dashboard/tenants');
     }
   });

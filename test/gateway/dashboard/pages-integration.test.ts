@@ -23,7 +23,11 @@ async function createTenant(b: Browser, name: string): Promise<string> {
 }
 
 /** Creates a key through the form and reads its secret from the once-only page. */
-async function createKey(b: Browser, tenantId: string, fields: Record<string, string> = {}): Promise<{ id: string; secret: string }> {
+async function createKey(
+  b: Browser,
+  tenantId: string,
+  fields: Record<string, string> = {},
+): Promise<{ id: string; secret: string }> {
   await b.page(`/dashboard/tenants/${tenantId}`);
   const res = await b.post(`/dashboard/tenants/${tenantId}/keys`, { name: 'app', ...fields });
   expect(res.status).toBe(303);
@@ -77,7 +81,11 @@ describe('keys', () => {
   it('shows a new secret once: it works on /v1, and a reload no longer shows it', async () => {
     const b = await signedIn();
     const tenantId = await createTenant(b, 'Keys Inc');
-    const { id, secret } = await createKey(b, tenantId, { models: 'mock/echo', 'limits.rpm': '60', 'budgets.usd.day': '5' });
+    const { id, secret } = await createKey(b, tenantId, {
+      models: 'mock/echo',
+      'limits.rpm': '60',
+      'budgets.usd.day': '5',
+    });
     expect(secret).toMatch(/^ew_/);
     expect(b.jar.has(FLASH_COOKIE)).toBe(false);
     const again = await b.get(`/dashboard/keys/${id}/secret`);
@@ -100,7 +108,9 @@ describe('keys', () => {
     const res = await a.post(`/dashboard/tenants/${tenantId}/keys`, { name: 'x' });
     const sealed = a.jar.get(FLASH_COOKIE) ?? '';
     expect(sealed).not.toBe('');
-    expect(res.headers.getAll('set-cookie').find((c) => c.startsWith(FLASH_COOKIE))).toMatch(/Path=\/dashboard\/keys; HttpOnly; Secure; SameSite=Strict/);
+    expect(res.headers.getAll('set-cookie').find((c) => c.startsWith(FLASH_COOKIE))).toMatch(
+      /Path=\/dashboard\/keys; HttpOnly; Secure; SameSite=Strict/,
+    );
     b.jar.set(FLASH_COOKIE, sealed);
     const stolen = await b.get(location(res));
     expect(stolen.status).toBe(410);
@@ -124,11 +134,19 @@ describe('keys', () => {
     const { id, secret } = await createKey(b, tenantId, { models: 'mock/echo' });
     await b.page(`/dashboard/keys/${id}`);
 
-    const past = await b.post(`/dashboard/keys/${id}`, { name: 'app', models: 'mock/echo', expires_at: '2001-01-01T00:00' });
+    const past = await b.post(`/dashboard/keys/${id}`, {
+      name: 'app',
+      models: 'mock/echo',
+      expires_at: '2001-01-01T00:00',
+    });
     expect(past.status).toBe(400);
     expect(await past.text()).toContain('expires_at must be in the future');
 
-    const edit = await b.post(`/dashboard/keys/${id}`, { name: 'renamed', models: 'mock/*', 'limits.tpm': '100000' });
+    const edit = await b.post(`/dashboard/keys/${id}`, {
+      name: 'renamed',
+      models: 'mock/*',
+      'limits.tpm': '100000',
+    });
     expect(location(edit)).toBe(`/dashboard/keys/${id}?notice=key-updated`);
     const keyPage = await b.page(location(edit));
     expect(keyPage).toContain('Key renamed');
@@ -154,7 +172,14 @@ describe('logs and usage', () => {
     const b = await signedIn();
     const time = Date.UTC(2026, 4, 2, 9, 30);
     const plain = logEvent({ tenantId: 'ten_logs', keyId: 'key_logs', time });
-    const withPayload = logEvent({ tenantId: 'ten_logs', keyId: 'key_logs', time: time + 1, status: 429, errorCode: 'rate_limited', payload: { request: '{"say":"secret-sauce"}', response: 'hello back', truncated: false } });
+    const withPayload = logEvent({
+      tenantId: 'ten_logs',
+      keyId: 'key_logs',
+      time: time + 1,
+      status: 429,
+      errorCode: 'rate_limited',
+      payload: { request: '{"say":"secret-sauce"}', response: 'hello back', truncated: false },
+    });
     const other = logEvent({ tenantId: 'ten_other', time: time + 2 });
     await deliver(LOG_QUEUE, [plain, withPayload, other]);
 
@@ -163,7 +188,9 @@ describe('logs and usage', () => {
     expect(list).toContain(plain.requestId);
     expect(list).not.toContain(other.requestId);
     expect(await b.page('/dashboard/logs?tenant_id=ten_logs&status=4xx')).not.toContain(plain.requestId);
-    const bounded = await b.page('/dashboard/logs?tenant_id=ten_logs&from=2026-05-02T09:30&to=2026-05-02T09:31');
+    const bounded = await b.page(
+      '/dashboard/logs?tenant_id=ten_logs&from=2026-05-02T09:30&to=2026-05-02T09:31',
+    );
     expect(bounded).toContain(plain.requestId);
 
     const detail = await b.page(`/dashboard/logs/${withPayload.requestId}`);
@@ -174,9 +201,14 @@ describe('logs and usage', () => {
 
   it('pages through logs with the cursor, keeping the filters', async () => {
     const b = await signedIn();
-    await deliver(LOG_QUEUE, Array.from({ length: 55 }, () => logEvent({ tenantId: 'ten_many' })));
+    await deliver(
+      LOG_QUEUE,
+      Array.from({ length: 55 }, () => logEvent({ tenantId: 'ten_many' })),
+    );
     const first = await b.page('/dashboard/logs?tenant_id=ten_many');
-    const next = /href="(\/dashboard\/logs\?[^"]*cursor=[^"]+)" rel="next"/.exec(first)?.[1]?.replaceAll('&amp;', '&') ?? '';
+    const next =
+      /href="(\/dashboard\/logs\?[^"]*cursor=[^"]+)" rel="next"/.exec(first)?.[1]?.replaceAll('&amp;', '&') ??
+      '';
     expect(next).toContain('tenant_id=ten_many');
     const second = await b.page(next);
     expect(second.match(/aria-label="Request /g)?.length).toBe(5);
@@ -193,8 +225,23 @@ describe('logs and usage', () => {
     const b = await signedIn();
     const day = Date.UTC(2026, 4, 3, 10);
     await deliver(LOG_QUEUE, [
-      logEvent({ tenantId: 'ten_use', keyId: 'key_use', time: day, model: 'mock/echo', inputTokens: 100, outputTokens: 50 }),
-      logEvent({ tenantId: 'ten_use', keyId: 'key_use', time: day + 1, model: 'mock/mock-small', cache: 'HIT', costUsd: 0, savedUsd: 0.002 }),
+      logEvent({
+        tenantId: 'ten_use',
+        keyId: 'key_use',
+        time: day,
+        model: 'mock/echo',
+        inputTokens: 100,
+        outputTokens: 50,
+      }),
+      logEvent({
+        tenantId: 'ten_use',
+        keyId: 'key_use',
+        time: day + 1,
+        model: 'mock/mock-small',
+        cache: 'HIT',
+        costUsd: 0,
+        savedUsd: 0.002,
+      }),
     ]);
     const html = await b.page('/dashboard/usage?tenant_id=ten_use&from=2026-05-01&to=2026-05-04');
     expect(html).toContain('2026-05-01 to 2026-05-04 (UTC)');

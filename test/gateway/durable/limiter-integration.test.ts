@@ -19,10 +19,11 @@ function withLimiter<R>(f: (limiter: Limiter, clock: { now: number }) => R | Pro
   const clock = { now: T0 };
   return {
     stub,
-    run: () => runInDurableObject(stub, (limiter) => {
-      limiter.now = () => clock.now;
-      return f(limiter, clock);
-    }),
+    run: () =>
+      runInDurableObject(stub, (limiter) => {
+        limiter.now = () => clock.now;
+        return f(limiter, clock);
+      }),
   };
 }
 
@@ -47,7 +48,10 @@ describe('the Limiter Durable Object', () => {
       expect(limiter.reserve(input(budgets, 1))).toMatchObject({ ok: false, denial: { kind: 'tokens_day' } });
       clock.now = T0 + WINDOW_MS; // 00:00 on the 4th
       expect(limiter.reserve(input(budgets, 50)).ok).toBe(true);
-      expect(limiter.reserve(input(budgets, 1))).toMatchObject({ ok: false, denial: { kind: 'tokens_month', used: 150 } });
+      expect(limiter.reserve(input(budgets, 1))).toMatchObject({
+        ok: false,
+        denial: { kind: 'tokens_month', used: 150 },
+      });
       expect(limiter.dump('key_a').periods.day).toBe('2099-11-04');
     }).run();
   });
@@ -56,11 +60,21 @@ describe('the Limiter Durable Object', () => {
     await withLimiter((limiter) => {
       const r = limiter.reserve(input({ limits: {}, budgets: { tokens: { total: 1000 } } }, 300));
       if (!r.ok) throw new Error('refused');
-      expect(limiter.dump('key_a').state.ledger.total).toEqual({ tokensSpent: 0, tokensHeld: 300, nanosSpent: 0, nanosHeld: 3000 });
+      expect(limiter.dump('key_a').state.ledger.total).toEqual({
+        tokensSpent: 0,
+        tokensHeld: 300,
+        nanosSpent: 0,
+        nanosHeld: 3000,
+      });
       expect(limiter.settle(r.id, { tokens: 120, nanos: 1200 })).toBe(true);
       expect(limiter.settle(r.id, { tokens: 120, nanos: 1200 })).toBe(false);
       for (const scope of ['key_a', null]) {
-        expect(limiter.dump(scope).state.ledger.total).toEqual({ tokensSpent: 120, tokensHeld: 0, nanosSpent: 1200, nanosHeld: 0 });
+        expect(limiter.dump(scope).state.ledger.total).toEqual({
+          tokensSpent: 120,
+          tokensHeld: 0,
+          nanosSpent: 1200,
+          nanosHeld: 0,
+        });
         expect(limiter.dump(scope).state.inflight).toBe(0);
       }
     }).run();
@@ -79,7 +93,10 @@ describe('the Limiter Durable Object', () => {
     });
     expect(await runDurableObjectAlarm(stub)).toBe(true);
     await runInDurableObject(stub, (limiter) => {
-      expect(limiter.dump('key_a').state).toMatchObject({ inflight: 0, ledger: { total: { tokensHeld: 0, tokensSpent: 0 } } });
+      expect(limiter.dump('key_a').state).toMatchObject({
+        inflight: 0,
+        ledger: { total: { tokensHeld: 0, tokensSpent: 0 } },
+      });
       expect(limiter.reserve(input({ limits: { concurrent: 1 }, budgets: {} })).ok).toBe(true);
       expect(limiter.settle(id, { tokens: 42, nanos: 420 })).toBe(true);
       expect(limiter.dump('key_a').state.ledger.total.tokensSpent).toBe(42);
@@ -99,7 +116,9 @@ describe('the Limiter Durable Object', () => {
     expect(await runDurableObjectAlarm(stub)).toBe(true);
     clock.now = T0 + 1000 + LATE_SETTLE_GRACE_MS;
     expect(await runDurableObjectAlarm(stub)).toBe(true);
-    expect(await runInDurableObject(stub, (limiter) => limiter.settle(id, { tokens: 1, nanos: 1 }))).toBe(false);
+    expect(await runInDurableObject(stub, (limiter) => limiter.settle(id, { tokens: 1, nanos: 1 }))).toBe(
+      false,
+    );
     expect(await runDurableObjectAlarm(stub)).toBe(false);
   });
 });

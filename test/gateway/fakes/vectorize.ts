@@ -17,7 +17,12 @@
 
 type Primitive = string | number | boolean;
 type IndexType = 'string' | 'number' | 'boolean';
-type Row = { id: string; values: Float32Array; namespace?: string; metadata?: Record<string, VectorizeVectorMetadata> };
+type Row = {
+  id: string;
+  values: Float32Array;
+  namespace?: string;
+  metadata?: Record<string, VectorizeVectorMetadata>;
+};
 
 const MAX_ID_BYTES = 64;
 const MAX_NAMESPACE_BYTES = 64;
@@ -43,29 +48,45 @@ export class FakeVectorize {
   constructor(private readonly options: FakeVectorizeOptions) {}
 
   async upsert(vectors: VectorizeVector[]): Promise<VectorizeAsyncMutation> {
-    if (vectors.length === 0 || vectors.length > MAX_UPSERT) throw fail(40007, `upsert takes 1 to ${MAX_UPSERT} vectors, got ${vectors.length}`);
+    if (vectors.length === 0 || vectors.length > MAX_UPSERT)
+      throw fail(40007, `upsert takes 1 to ${MAX_UPSERT} vectors, got ${vectors.length}`);
     for (const v of vectors) {
-      if (typeof v.id !== 'string' || v.id === '' || bytes(v.id) > MAX_ID_BYTES) throw fail(40008, `invalid vector id '${v.id}': 1 to ${MAX_ID_BYTES} bytes`);
+      if (typeof v.id !== 'string' || v.id === '' || bytes(v.id) > MAX_ID_BYTES)
+        throw fail(40008, `invalid vector id '${v.id}': 1 to ${MAX_ID_BYTES} bytes`);
       this.checkDimensions(v.values);
-      if (v.namespace !== undefined && (v.namespace === '' || bytes(v.namespace) > MAX_NAMESPACE_BYTES)) throw fail(40009, `namespace over ${MAX_NAMESPACE_BYTES} bytes`);
+      if (v.namespace !== undefined && (v.namespace === '' || bytes(v.namespace) > MAX_NAMESPACE_BYTES))
+        throw fail(40009, `namespace over ${MAX_NAMESPACE_BYTES} bytes`);
       if (v.metadata !== undefined) {
         for (const key of Object.keys(v.metadata)) {
-          if (key === '' || key.includes('.') || key.includes('"') || key.startsWith('$')) throw fail(40010, `invalid metadata key '${key}'`);
+          if (key === '' || key.includes('.') || key.includes('"') || key.startsWith('$'))
+            throw fail(40010, `invalid metadata key '${key}'`);
         }
-        if (bytes(JSON.stringify(v.metadata)) > MAX_METADATA_BYTES) throw fail(40011, `metadata over ${MAX_METADATA_BYTES} bytes`);
+        if (bytes(JSON.stringify(v.metadata)) > MAX_METADATA_BYTES)
+          throw fail(40011, `metadata over ${MAX_METADATA_BYTES} bytes`);
       }
     }
-    for (const v of vectors) this.rows.set(v.id, { id: v.id, values: Float32Array.from(v.values), namespace: v.namespace, metadata: v.metadata });
+    for (const v of vectors)
+      this.rows.set(v.id, {
+        id: v.id,
+        values: Float32Array.from(v.values),
+        namespace: v.namespace,
+        metadata: v.metadata,
+      });
     return { mutationId: crypto.randomUUID() };
   }
 
-  async query(vector: Float32Array | number[], options: VectorizeQueryOptions = {}): Promise<VectorizeMatches> {
+  async query(
+    vector: Float32Array | number[],
+    options: VectorizeQueryOptions = {},
+  ): Promise<VectorizeMatches> {
     this.checkDimensions(vector);
     const topK = options.topK ?? 5;
     const returnsAll = options.returnMetadata === 'all' || options.returnMetadata === true;
     const cap = options.returnValues || returnsAll ? MAX_TOP_K_WITH_DATA : MAX_TOP_K;
-    if (!Number.isInteger(topK) || topK < 1 || topK > cap) throw fail(40012, `topK must be 1 to ${cap} with these return options, got ${topK}`);
-    if (options.namespace !== undefined && bytes(options.namespace) > MAX_NAMESPACE_BYTES) throw fail(40009, `namespace over ${MAX_NAMESPACE_BYTES} bytes`);
+    if (!Number.isInteger(topK) || topK < 1 || topK > cap)
+      throw fail(40012, `topK must be 1 to ${cap} with these return options, got ${topK}`);
+    if (options.namespace !== undefined && bytes(options.namespace) > MAX_NAMESPACE_BYTES)
+      throw fail(40009, `namespace over ${MAX_NAMESPACE_BYTES} bytes`);
     const filter = options.filter === undefined ? null : this.checkFilter(options.filter);
     const q = Float32Array.from(vector);
     const matches = [...this.rows.values()]
@@ -74,38 +95,56 @@ export class FakeVectorize {
       .map((r) => ({ row: r, score: cosine(q, r.values) }))
       .sort((a, b) => b.score - a.score)
       .slice(0, topK)
-      .map(({ row, score }): VectorizeMatch => ({
-        id: row.id,
-        score,
-        namespace: row.namespace,
-        ...(options.returnValues ? { values: Array.from(row.values) } : {}),
-        ...(returnsAll && row.metadata ? { metadata: row.metadata } : {}),
-        ...(options.returnMetadata === 'indexed' && row.metadata ? { metadata: this.indexedOnly(row.metadata) } : {}),
-      }));
+      .map(
+        ({ row, score }): VectorizeMatch => ({
+          id: row.id,
+          score,
+          namespace: row.namespace,
+          ...(options.returnValues ? { values: Array.from(row.values) } : {}),
+          ...(returnsAll && row.metadata ? { metadata: row.metadata } : {}),
+          ...(options.returnMetadata === 'indexed' && row.metadata
+            ? { metadata: this.indexedOnly(row.metadata) }
+            : {}),
+        }),
+      );
     return { matches, count: matches.length };
   }
 
   private checkDimensions(values: ArrayLike<number>): void {
     if (values.length !== this.options.dimensions) {
-      throw fail(40006, `invalid vector, expected ${this.options.dimensions} dimensions, and got ${values.length} dimensions`);
+      throw fail(
+        40006,
+        `invalid vector, expected ${this.options.dimensions} dimensions, and got ${values.length} dimensions`,
+      );
     }
-    for (let i = 0; i < values.length; i++) if (!Number.isFinite(values[i])) throw fail(40006, 'vector values must be finite numbers');
+    for (let i = 0; i < values.length; i++)
+      if (!Number.isFinite(values[i])) throw fail(40006, 'vector values must be finite numbers');
   }
 
   /** Validates a filter and compiles it to a predicate over rows. */
   private checkFilter(filter: VectorizeVectorMetadataFilter): (row: Row) => boolean {
     const entries = Object.entries(filter);
-    if (entries.length === 0 || bytes(JSON.stringify(filter)) >= MAX_FILTER_BYTES) throw fail(40013, `filter must be a non-empty object under ${MAX_FILTER_BYTES} bytes`);
+    if (entries.length === 0 || bytes(JSON.stringify(filter)) >= MAX_FILTER_BYTES)
+      throw fail(40013, `filter must be a non-empty object under ${MAX_FILTER_BYTES} bytes`);
     const tests: ((row: Row) => boolean)[] = [];
     for (const [key, condition] of entries) {
-      if (key === '' || key.includes('"') || key.startsWith('$') || key.length > 512) throw fail(40013, `invalid filter key '${key}'`);
+      if (key === '' || key.includes('"') || key.startsWith('$') || key.length > 512)
+        throw fail(40013, `invalid filter key '${key}'`);
       const type = this.options.metadataIndexes[key];
-      if (!type) throw fail(40014, `'${key}' has no metadata index (the service would silently match nothing)`);
-      const ops: [string, unknown][] = condition !== null && typeof condition === 'object' ? Object.entries(condition) : [['$eq', condition]];
+      if (!type)
+        throw fail(40014, `'${key}' has no metadata index (the service would silently match nothing)`);
+      const ops: [string, unknown][] =
+        condition !== null && typeof condition === 'object'
+          ? Object.entries(condition)
+          : [['$eq', condition]];
       for (const [op, operand] of ops) {
         if (!OPS.has(op)) throw fail(40013, `unsupported filter operator '${op}'`);
         const collection = op === '$in' || op === '$nin';
-        if (collection ? !Array.isArray(operand) || !operand.every(isPrimitive) : operand !== null && !isPrimitive(operand)) {
+        if (
+          collection
+            ? !Array.isArray(operand) || !operand.every(isPrimitive)
+            : operand !== null && !isPrimitive(operand)
+        ) {
           throw fail(40013, `invalid operand for ${op} on '${key}'`);
         }
         tests.push((row) => compare(op, indexedValue(row.metadata, key, type), operand));
@@ -114,7 +153,9 @@ export class FakeVectorize {
     return (row) => tests.every((t) => t(row));
   }
 
-  private indexedOnly(metadata: Record<string, VectorizeVectorMetadata>): Record<string, VectorizeVectorMetadata> {
+  private indexedOnly(
+    metadata: Record<string, VectorizeVectorMetadata>,
+  ): Record<string, VectorizeVectorMetadata> {
     const out: Record<string, VectorizeVectorMetadata> = {};
     for (const [key, type] of Object.entries(this.options.metadataIndexes)) {
       const v = indexedValue(metadata, key, type);
@@ -131,7 +172,11 @@ function isPrimitive(v: unknown): v is Primitive {
 /** The value as the metadata index holds it: typed, strings cut to their first 64 bytes. */
 function indexedValue(metadata: Row['metadata'], path: string, type: IndexType): Primitive | undefined {
   let v: unknown = metadata;
-  for (const part of path.split('.')) v = v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>)[part] : undefined;
+  for (const part of path.split('.'))
+    v =
+      v !== null && typeof v === 'object' && !Array.isArray(v)
+        ? (v as Record<string, unknown>)[part]
+        : undefined;
   if (typeof v !== type) return undefined;
   if (typeof v === 'string') {
     let cut = v;
@@ -152,7 +197,9 @@ function compare(op: string, value: Primitive | undefined, operand: unknown): bo
 }
 
 function cosine(a: Float32Array, b: Float32Array): number {
-  let ab = 0, aa = 0, bb = 0;
+  let ab = 0,
+    aa = 0,
+    bb = 0;
   for (let i = 0; i < a.length; i++) {
     ab += (a[i] as number) * (b[i] as number);
     aa += (a[i] as number) ** 2;

@@ -24,10 +24,14 @@ const MAX_ITEMS = 100;
 export class FakeWorkersAi {
   readonly calls: { model: string; count: number }[] = [];
 
-  async run(model: string, inputs: unknown): Promise<{ shape: number[]; data: number[][]; pooling: 'mean' | 'cls' }> {
+  async run(
+    model: string,
+    inputs: unknown,
+  ): Promise<{ shape: number[]; data: number[][]; pooling: 'mean' | 'cls' }> {
     const dimensions = MODELS[model];
     if (dimensions === undefined) throw new Error(`5007: No such model ${model} or task`);
-    if (typeof inputs !== 'object' || inputs === null || Array.isArray(inputs)) throw schemaError("type at '/' not met: expected object");
+    if (typeof inputs !== 'object' || inputs === null || Array.isArray(inputs))
+      throw schemaError("type at '/' not met: expected object");
     const { text, pooling = 'mean' } = inputs as { text?: unknown; pooling?: unknown };
     if (pooling !== 'mean' && pooling !== 'cls') throw schemaError("enum at '/pooling' not met");
     let texts: string[];
@@ -35,8 +39,10 @@ export class FakeWorkersAi {
       if (text.length < 1) throw schemaError("minLength at '/text' not met");
       texts = [text];
     } else if (Array.isArray(text)) {
-      if (text.length > MAX_ITEMS) throw schemaError(`maxItems at '/text' not met: ${text.length} > ${MAX_ITEMS}`);
-      if (!text.every((t): t is string => typeof t === 'string' && t.length >= 1)) throw schemaError("items at '/text' not met: non-empty strings expected");
+      if (text.length > MAX_ITEMS)
+        throw schemaError(`maxItems at '/text' not met: ${text.length} > ${MAX_ITEMS}`);
+      if (!text.every((t): t is string => typeof t === 'string' && t.length >= 1))
+        throw schemaError("items at '/text' not met: non-empty strings expected");
       texts = text;
     } else {
       throw schemaError("required properties at '/' not met: text");

@@ -8,7 +8,9 @@ type Refusal = { error: { code: string; type: string; limit: { kind: string } } 
 
 /** Fires `n` identical requests at once and sorts the answers. */
 async function burst(secret: string, n: number, body: unknown) {
-  const responses = await Promise.all(Array.from({ length: n }, () => post('/v1/chat/completions', body, secret)));
+  const responses = await Promise.all(
+    Array.from({ length: n }, () => post('/v1/chat/completions', body, secret)),
+  );
   const usages: Completion['usage'][] = [];
   const refusals: Refusal['error'][] = [];
   for (const res of responses) {
@@ -37,7 +39,12 @@ describe('budgets under concurrency', () => {
     // However they interleave, the first ⌊500 / 22⌋ worst cases fit side by side.
     expect(usages.length).toBeGreaterThanOrEqual(Math.floor(budget / 22));
     expect(usages.length + refusals.length).toBe(200);
-    for (const refusal of refusals) expect(refusal).toMatchObject({ code: 'budget_exceeded', type: 'insufficient_quota', limit: { kind: 'tokens_day' } });
+    for (const refusal of refusals)
+      expect(refusal).toMatchObject({
+        code: 'budget_exceeded',
+        type: 'insufficient_quota',
+        limit: { kind: 'tokens_day' },
+      });
     const tenant = await settledDump(tenantId);
     expect(tenant.state.ledger.total.tokensSpent).toBe(settled);
   });
@@ -48,12 +55,16 @@ describe('budgets under concurrency', () => {
     const { secret, tenantId } = await limitedKey({ tenantBudgets: { usd: { total: 0.3 } } });
     const { usages, refusals } = await burst(secret, 60, { ...BODY, model: 'mock/echo-priced' });
 
-    const settledNanos = usages.reduce((sum, u) => sum + (u.prompt_tokens + u.completion_tokens) * 1_000_000, 0);
+    const settledNanos = usages.reduce(
+      (sum, u) => sum + (u.prompt_tokens + u.completion_tokens) * 1_000_000,
+      0,
+    );
     const tenant = await settledDump(tenantId);
     expect(tenant.state.ledger.total.nanosSpent).toBe(settledNanos);
     expect(settledNanos).toBeLessThanOrEqual(0.3 * NANOS_PER_USD);
     expect(usages.length).toBeGreaterThanOrEqual(Math.floor(300 / 22));
-    for (const refusal of refusals) expect(refusal).toMatchObject({ code: 'budget_exceeded', limit: { kind: 'usd_total' } });
+    for (const refusal of refusals)
+      expect(refusal).toMatchObject({ code: 'budget_exceeded', limit: { kind: 'usd_total' } });
     await setPrice('mock/echo-priced', null);
   });
 });

@@ -19,7 +19,11 @@ function deliveredText(events: { data: string }[]): string {
 describe('settling streams', () => {
   it('charges a stream cut midway the prompt estimate plus what was delivered', async () => {
     const { secret, tenantId, keyId } = await limitedKey({ budgets: { tokens: { day: 100_000 } } });
-    const res = await post('/v1/chat/completions', chatBody(TEXT, { stream: true, mock: { cut_after: 3 } }), secret);
+    const res = await post(
+      '/v1/chat/completions',
+      chatBody(TEXT, { stream: true, mock: { cut_after: 3 } }),
+      secret,
+    );
     expect(res.status).toBe(200);
     const events = await readSse(res);
     const delivered = deliveredText(events);
@@ -27,7 +31,10 @@ describe('settling streams', () => {
     expect(events.at(-1)?.data).toContain('stream_incomplete');
 
     const key = await settledDump(tenantId, keyId);
-    expect(key.state.ledger.day).toMatchObject({ tokensSpent: PROMPT + Math.ceil(delivered.length / 4), tokensHeld: 0 });
+    expect(key.state.ledger.day).toMatchObject({
+      tokensSpent: PROMPT + Math.ceil(delivered.length / 4),
+      tokensHeld: 0,
+    });
   });
 
   it("charges a completed stream exactly its usage chunk, which the gateway asks for on the client's behalf", async () => {
@@ -41,7 +48,13 @@ describe('settling streams', () => {
 
   it('charges a cut Anthropic stream at least the output it delivered, despite the partial usage', async () => {
     const { secret, tenantId, keyId } = await limitedKey({ budgets: { tokens: { day: 100_000 } } });
-    const body = { model: 'mock/echo', max_tokens: 100, stream: true, messages: [{ role: 'user', content: TEXT }], mock: { cut_after: 5 } };
+    const body = {
+      model: 'mock/echo',
+      max_tokens: 100,
+      stream: true,
+      messages: [{ role: 'user', content: TEXT }],
+      mock: { cut_after: 5 },
+    };
     const res = await post('/v1/messages', body, secret);
     expect(res.status).toBe(200);
     const events = await readSse(res);
@@ -57,7 +70,11 @@ describe('settling streams', () => {
 
   it('releases the reservation of a request the provider refused', async () => {
     const { secret, tenantId, keyId } = await limitedKey({ budgets: { tokens: { day: 100_000 } } });
-    const res = await post('/v1/chat/completions', chatBody(TEXT, { stream: true, mock: { status: 500 } }), secret);
+    const res = await post(
+      '/v1/chat/completions',
+      chatBody(TEXT, { stream: true, mock: { status: 500 } }),
+      secret,
+    );
     expect(res.status).toBe(500);
     const key = await settledDump(tenantId, keyId);
     expect(key.state.ledger.day).toMatchObject({ tokensSpent: 0, tokensHeld: 0 });

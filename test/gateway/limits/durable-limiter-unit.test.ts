@@ -13,7 +13,11 @@ function recorder() {
   const rpc: LimiterRpc = {
     reserve: async (input) => {
       calls.reserve.push(input);
-      return { ok: true, id: `r${calls.reserve.length}`, quota: { requests: { limit: 10, remaining: 9, resetMs: 1000 }, tokens: null } };
+      return {
+        ok: true,
+        id: `r${calls.reserve.length}`,
+        quota: { requests: { limit: 10, remaining: 9, resetMs: 1000 }, tokens: null },
+      };
     },
     settle: async (id, actual) => {
       calls.settle.push([id, actual]);
@@ -24,9 +28,19 @@ function recorder() {
 }
 
 const principal = (over: Partial<KeyRecord> = {}): Principal =>
-  KeyRecord.parse({ id: 'key_a', tenantId: 'ten_a', status: 'active', models: null, expiresAt: null, ...over });
+  KeyRecord.parse({
+    id: 'key_a',
+    tenantId: 'ten_a',
+    status: 'active',
+    models: null,
+    expiresAt: null,
+    ...over,
+  });
 
-function limiterWith(rpc: LimiterRpc, overrides: Record<string, { input: number; output: number; cached: number }> = {}) {
+function limiterWith(
+  rpc: LimiterRpc,
+  overrides: Record<string, { input: number; output: number; cached: number }> = {},
+) {
   return durableLimiter({
     objectFor: () => rpc,
     prices: { overrides: async () => overrides, invalidate: () => {} },
@@ -37,7 +51,10 @@ function limiterWith(rpc: LimiterRpc, overrides: Record<string, { input: number;
 describe('the limits adapter', () => {
   it('makes no Limiter call at all for a key and tenant without limits or budgets', async () => {
     const { calls, rpc } = recorder();
-    const reservation = await limiterWith(rpc).reserve(principal({ limits: { max_tokens: 50 } }), parseProxyRequest('chat', chatBody('hi')));
+    const reservation = await limiterWith(rpc).reserve(
+      principal({ limits: { max_tokens: 50 } }),
+      parseProxyRequest('chat', chatBody('hi')),
+    );
     await reservation.settle({ inputTokens: 1, outputTokens: 1, cachedTokens: 0 });
     expect(calls.reserve).toHaveLength(0);
     expect(calls.settle).toHaveLength(0);
@@ -47,15 +64,24 @@ describe('the limits adapter', () => {
   it('reserves the prompt estimate plus the output cap, priced with the admin override', async () => {
     const { calls, rpc } = recorder();
     const limiter = limiterWith(rpc, { 'mock/echo': { input: 1000, output: 2000, cached: 0 } });
-    const reservation = await limiter.reserve(principal({ tenantLimits: { rpm: 10 } }), parseProxyRequest('chat', chatBody('Hello there, mock.')));
-    expect(calls.reserve[0]).toMatchObject({ keyId: 'key_a', cost: { tokens: 12 + 1000, nanos: (12 * 1000 + 1000 * 2000) * 1000 } });
+    const reservation = await limiter.reserve(
+      principal({ tenantLimits: { rpm: 10 } }),
+      parseProxyRequest('chat', chatBody('Hello there, mock.')),
+    );
+    expect(calls.reserve[0]).toMatchObject({
+      keyId: 'key_a',
+      cost: { tokens: 12 + 1000, nanos: (12 * 1000 + 1000 * 2000) * 1000 },
+    });
     expect(reservation.outputCap).toBe(1000);
     expect(reservation.headers['x-ratelimit-remaining-requests']).toBe('9');
   });
 
   it('leaves the output cap to the client when it set max_tokens', async () => {
     const { rpc } = recorder();
-    const reservation = await limiterWith(rpc).reserve(principal({ limits: { rpm: 1 } }), parseProxyRequest('chat', chatBody('x', { max_tokens: 7 })));
+    const reservation = await limiterWith(rpc).reserve(
+      principal({ limits: { rpm: 1 } }),
+      parseProxyRequest('chat', chatBody('x', { max_tokens: 7 })),
+    );
     expect(reservation.outputCap).toBeUndefined();
   });
 
@@ -73,6 +99,10 @@ describe('the limits adapter', () => {
     const failed = await limiter.reserve(key, request);
     await failed.settle(null);
 
-    expect(calls.settle.map(([id, charge]) => [id, charge?.tokens ?? null])).toEqual([['r1', 15], ['r2', 12 + 3], ['r3', null]]);
+    expect(calls.settle.map(([id, charge]) => [id, charge?.tokens ?? null])).toEqual([
+      ['r1', 15],
+      ['r2', 12 + 3],
+      ['r3', null],
+    ]);
   });
 });

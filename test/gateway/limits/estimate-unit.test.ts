@@ -1,11 +1,23 @@
 import { describe, expect, it } from 'vitest';
 import { parseProxyRequest } from '../../../src/core/request';
 import { denialError } from '../../../src/limits/denial';
-import { IMAGE_TOKENS, estimatePromptTokens, maxTokensLimit, outputReserve, settledUsage, textTokens } from '../../../src/limits/estimate';
+import {
+  IMAGE_TOKENS,
+  estimatePromptTokens,
+  maxTokensLimit,
+  outputReserve,
+  settledUsage,
+  textTokens,
+} from '../../../src/limits/estimate';
 import { formatDuration, project, quotaHeaders, retryAfterHeader } from '../../../src/limits/headers';
 import { errorBody } from '../../../src/core/errors';
 
-const chat = (body: Record<string, unknown>) => parseProxyRequest('chat', { model: 'mock/echo', messages: [{ role: 'user', content: 'Hello there, mock.' }], ...body });
+const chat = (body: Record<string, unknown>) =>
+  parseProxyRequest('chat', {
+    model: 'mock/echo',
+    messages: [{ role: 'user', content: 'Hello there, mock.' }],
+    ...body,
+  });
 
 describe('prompt estimate', () => {
   it('matches the documented chat accounting for ASCII text (3 + Σ 4 + ⌈chars/4⌉)', () => {
@@ -19,14 +31,24 @@ describe('prompt estimate', () => {
 
   it('counts images as a fixed amount, never by their base64 length', () => {
     const image = { type: 'image_url', image_url: { url: `data:image/png;base64,${'A'.repeat(100_000)}` } };
-    const req = chat({ messages: [{ role: 'user', content: [{ type: 'text', text: 'what is this?' }, image] }] });
+    const req = chat({
+      messages: [{ role: 'user', content: [{ type: 'text', text: 'what is this?' }, image] }],
+    });
     expect(estimatePromptTokens(req)).toBe(3 + 4 + 4 + IMAGE_TOKENS);
   });
 
   it('counts Anthropic system prompts and embeddings inputs', () => {
-    const messages = parseProxyRequest('messages', { model: 'anthropic/x', max_tokens: 5, system: 'Be brief.', messages: [{ role: 'user', content: 'Hi' }] });
+    const messages = parseProxyRequest('messages', {
+      model: 'anthropic/x',
+      max_tokens: 5,
+      system: 'Be brief.',
+      messages: [{ role: 'user', content: 'Hi' }],
+    });
     expect(estimatePromptTokens(messages)).toBe(3 + (4 + 3) + (4 + 1));
-    const embeddings = parseProxyRequest('embeddings', { model: 'mock/text-embedding-3-small', input: ['abcd', 'abcdefgh'] });
+    const embeddings = parseProxyRequest('embeddings', {
+      model: 'mock/text-embedding-3-small',
+      input: ['abcd', 'abcdefgh'],
+    });
     expect(estimatePromptTokens(embeddings)).toBe(3);
   });
 });
@@ -56,19 +78,33 @@ describe('settled usage', () => {
   });
 
   it('charges a cut stream with no usage the prompt estimate plus delivered chars / 4', () => {
-    expect(settledUsage(12, null, { completed: false, deliveredChars: 41 })).toEqual({ inputTokens: 12, outputTokens: 11, cachedTokens: 0 });
+    expect(settledUsage(12, null, { completed: false, deliveredChars: 41 })).toEqual({
+      inputTokens: 12,
+      outputTokens: 11,
+      cachedTokens: 0,
+    });
   });
 
   it('never charges a cut stream less output than it delivered, even with partial usage', () => {
     const partial = { inputTokens: 20, outputTokens: 1, cachedTokens: 0 };
-    expect(settledUsage(12, partial, { completed: false, deliveredChars: 80 })).toEqual({ inputTokens: 20, outputTokens: 20, cachedTokens: 0 });
+    expect(settledUsage(12, partial, { completed: false, deliveredChars: 80 })).toEqual({
+      inputTokens: 20,
+      outputTokens: 20,
+      cachedTokens: 0,
+    });
   });
 });
 
 describe('headers and denials', () => {
-  it("formats resets as OpenAI does", () => {
-    expect([formatDuration(0), formatDuration(20), formatDuration(1000), formatDuration(59_001), formatDuration(360_000), formatDuration(3_723_000)])
-      .toEqual(['0s', '20ms', '1s', '1m0s', '6m0s', '1h2m3s']);
+  it('formats resets as OpenAI does', () => {
+    expect([
+      formatDuration(0),
+      formatDuration(20),
+      formatDuration(1000),
+      formatDuration(59_001),
+      formatDuration(360_000),
+      formatDuration(3_723_000),
+    ]).toEqual(['0s', '20ms', '1s', '1m0s', '6m0s', '1h2m3s']);
   });
 
   it('emits only the windows that are configured', () => {
@@ -82,19 +118,44 @@ describe('headers and denials', () => {
   });
 
   it('refills a remembered window once its reset has passed', () => {
-    const snapshot = { quota: { requests: { limit: 10, remaining: 0, resetMs: 5000 }, tokens: null }, at: 1000 };
+    const snapshot = {
+      quota: { requests: { limit: 10, remaining: 0, resetMs: 5000 }, tokens: null },
+      at: 1000,
+    };
     expect(project(snapshot, 3000).requests).toEqual({ limit: 10, remaining: 0, resetMs: 3000 });
     expect(project(snapshot, 6000).requests).toEqual({ limit: 10, remaining: 10, resetMs: 0 });
   });
 
   it('tells budget exhaustion from rate limiting by code and type', () => {
-    const rate = denialError({ scope: 'key', kind: 'rpm', limit: 5, used: 5, retryAfterMs: 1500 }, { requests: null, tokens: null });
+    const rate = denialError(
+      { scope: 'key', kind: 'rpm', limit: 5, used: 5, retryAfterMs: 1500 },
+      { requests: null, tokens: null },
+    );
     expect(rate.status).toBe(429);
     expect(rate.headers['retry-after']).toBe('2');
-    expect(errorBody(rate, 'openai')).toMatchObject({ error: { type: 'rate_limit_error', code: 'rate_limit_exceeded', param: null, limit: { scope: 'key', kind: 'rpm', limit: 5, used: 5 } } });
-    const budget = denialError({ scope: 'tenant', kind: 'usd_total', limit: 2, used: 1.9999999, retryAfterMs: null }, { requests: null, tokens: null });
+    expect(errorBody(rate, 'openai')).toMatchObject({
+      error: {
+        type: 'rate_limit_error',
+        code: 'rate_limit_exceeded',
+        param: null,
+        limit: { scope: 'key', kind: 'rpm', limit: 5, used: 5 },
+      },
+    });
+    const budget = denialError(
+      { scope: 'tenant', kind: 'usd_total', limit: 2, used: 1.9999999, retryAfterMs: null },
+      { requests: null, tokens: null },
+    );
     expect(budget.headers['retry-after']).toBeUndefined();
-    expect(errorBody(budget, 'openai')).toMatchObject({ error: { type: 'insufficient_quota', code: 'budget_exceeded', limit: { scope: 'tenant', kind: 'usd_total', limit: 2, used: 2 } } });
-    expect(errorBody(budget, 'anthropic')).toMatchObject({ type: 'error', error: { type: 'rate_limit_error', limit: { kind: 'usd_total' } } });
+    expect(errorBody(budget, 'openai')).toMatchObject({
+      error: {
+        type: 'insufficient_quota',
+        code: 'budget_exceeded',
+        limit: { scope: 'tenant', kind: 'usd_total', limit: 2, used: 2 },
+      },
+    });
+    expect(errorBody(budget, 'anthropic')).toMatchObject({
+      type: 'error',
+      error: { type: 'rate_limit_error', limit: { kind: 'usd_total' } },
+    });
   });
 });

@@ -21,7 +21,10 @@ function brokenNamespace(): DurableObjectNamespace<LimiterObject> {
   return ns as unknown as DurableObjectNamespace<LimiterObject>;
 }
 
-async function callWith(overrides: Partial<Bindings>, secret: string): Promise<{ status: number; headers: Headers; body: unknown }> {
+async function callWith(
+  overrides: Partial<Bindings>,
+  secret: string,
+): Promise<{ status: number; headers: Headers; body: unknown }> {
   const request = new Request('http://gw.test/v1/chat/completions', {
     method: 'POST',
     headers: { authorization: `Bearer ${secret}`, 'content-type': 'application/json' },
@@ -53,14 +56,27 @@ describe('when the Limiter Durable Object fails', () => {
 
   it('never touches the Limiter for a key without limits, whatever the mode', async () => {
     const { secret } = await limitedKey();
-    expect((await callWith({ LIMITER: brokenNamespace(), LIMITS_FAIL_MODE: 'closed' }, secret)).status).toBe(200);
+    expect((await callWith({ LIMITER: brokenNamespace(), LIMITS_FAIL_MODE: 'closed' }, secret)).status).toBe(
+      200,
+    );
   });
 
   it('treats a Limiter that does not answer in time as failed', async () => {
-    const principal = { id: 'key_t', tenantId: 'ten_t', limits: { rpm: 1 }, budgets: {}, tenantLimits: {}, tenantBudgets: {} } as unknown as Principal;
+    const principal = {
+      id: 'key_t',
+      tenantId: 'ten_t',
+      limits: { rpm: 1 },
+      budgets: {},
+      tenantLimits: {},
+      tenantBudgets: {},
+    } as unknown as Principal;
     const silent: LimiterRpc = { reserve: () => new Promise(() => {}), settle: async () => true };
     const config = { ...readLimitsConfig({ LIMITS_FAIL_MODE: 'closed' }), timeoutMs: 5 };
-    const limiter = durableLimiter({ objectFor: () => silent, prices: { overrides: async () => ({}), invalidate: () => {} }, config });
+    const limiter = durableLimiter({
+      objectFor: () => silent,
+      prices: { overrides: async () => ({}), invalidate: () => {} },
+      config,
+    });
     const request = parseProxyRequest('chat', chatBody('hi'));
     const err = await limiter.reserve(principal, request).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(GatewayError);

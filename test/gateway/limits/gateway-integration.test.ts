@@ -3,7 +3,15 @@ import { describe, expect, it } from 'vitest';
 import { chatBody, post } from '../helpers';
 import { limitedKey, settledDump } from '../limits-helpers';
 
-type ErrorBody = { error: { message: string; type: string; code: string; param: null; limit: { scope: string; kind: string; limit: number; used: number } } };
+type ErrorBody = {
+  error: {
+    message: string;
+    type: string;
+    code: string;
+    param: null;
+    limit: { scope: string; kind: string; limit: number; used: number };
+  };
+};
 
 const chat = (secret: string, extra: Record<string, unknown> = {}, headers: Record<string, string> = {}) =>
   post('/v1/chat/completions', chatBody('count me', extra), secret, headers);
@@ -28,7 +36,12 @@ describe('request rate limits through the gateway', () => {
     expect(denied.headers.get('x-ratelimit-reset-requests')).toMatch(/^\d+m?\d*s$/);
     expect(denied.headers.get('x-edgeway-error-source')).toBe('gateway');
     const body = (await denied.json()) as ErrorBody;
-    expect(body.error).toMatchObject({ type: 'rate_limit_error', code: 'rate_limit_exceeded', param: null, limit: { scope: 'key', kind: 'rpm', limit: 5, used: 5 } });
+    expect(body.error).toMatchObject({
+      type: 'rate_limit_error',
+      code: 'rate_limit_exceeded',
+      param: null,
+      limit: { scope: 'key', kind: 'rpm', limit: 5, used: 5 },
+    });
   });
 
   it('applies the tenant limit across all its keys', async () => {
@@ -39,7 +52,11 @@ describe('request rate limits through the gateway', () => {
     expect((await chat(a.secret)).status).toBe(200);
     const denied = await chat(b.secret);
     expect(denied.status).toBe(429);
-    expect(((await denied.json()) as ErrorBody).error.limit).toMatchObject({ scope: 'tenant', kind: 'rpm', limit: 3 });
+    expect(((await denied.json()) as ErrorBody).error.limit).toMatchObject({
+      scope: 'tenant',
+      kind: 'rpm',
+      limit: 3,
+    });
   });
 
   it("applies a key's own limit inside a roomier tenant limit, leaving the tenant's other keys alone", async () => {
@@ -49,7 +66,11 @@ describe('request rate limits through the gateway', () => {
     expect((await chat(tight.secret)).status).toBe(200);
     const denied = await chat(tight.secret);
     expect(denied.status).toBe(429);
-    expect(((await denied.json()) as ErrorBody).error.limit).toMatchObject({ scope: 'key', kind: 'rpm', limit: 2 });
+    expect(((await denied.json()) as ErrorBody).error.limit).toMatchObject({
+      scope: 'key',
+      kind: 'rpm',
+      limit: 2,
+    });
     const res = await chat(other.secret);
     expect(res.status).toBe(200);
     expect(res.headers.get('x-ratelimit-limit-requests')).toBe('100');
@@ -81,10 +102,17 @@ describe('request rate limits through the gateway', () => {
   it('answers a concurrency limit with 429 while another request is in flight', async () => {
     const { secret, tenantId } = await limitedKey({ limits: { concurrent: 1 } });
     // Both are slow upstream, so whichever is admitted first is still in flight when the other asks.
-    const [a, b] = await Promise.all([chat(secret, { mock: { latency_ms: 1000 } }), chat(secret, { mock: { latency_ms: 1000 } })]);
+    const [a, b] = await Promise.all([
+      chat(secret, { mock: { latency_ms: 1000 } }),
+      chat(secret, { mock: { latency_ms: 1000 } }),
+    ]);
     const denied = a.status === 429 ? a : b;
     expect([a.status, b.status].sort()).toEqual([200, 429]);
-    expect(((await denied.json()) as ErrorBody).error.limit).toMatchObject({ kind: 'concurrent', limit: 1, used: 1 });
+    expect(((await denied.json()) as ErrorBody).error.limit).toMatchObject({
+      kind: 'concurrent',
+      limit: 1,
+      used: 1,
+    });
     await settledDump(tenantId);
     expect((await chat(secret)).status).toBe(200);
   });
@@ -107,7 +135,10 @@ describe('request rate limits through the gateway', () => {
     expect((await post('/v1/messages', body, secret)).status).toBe(200);
     const denied = await post('/v1/messages', body, secret);
     expect(denied.status).toBe(429);
-    expect(await denied.json()).toMatchObject({ type: 'error', error: { type: 'rate_limit_error', limit: { kind: 'rpm', scope: 'key' } } });
+    expect(await denied.json()).toMatchObject({
+      type: 'error',
+      error: { type: 'rate_limit_error', limit: { kind: 'rpm', scope: 'key' } },
+    });
   });
 
   it('never creates a Limiter object for a key and tenant without limits or budgets', async () => {

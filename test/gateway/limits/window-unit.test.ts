@@ -1,6 +1,17 @@
 import { describe, expect, it } from 'vitest';
 import { periodEnd, periodKey } from '../../../src/limits/periods';
-import { EMPTY_WINDOW, WINDOW_MS, add, adjust, fits, resetMs, roll, used, waitMs, type WindowCounts } from '../../../src/limits/window';
+import {
+  EMPTY_WINDOW,
+  WINDOW_MS,
+  add,
+  adjust,
+  fits,
+  resetMs,
+  roll,
+  used,
+  waitMs,
+  type WindowCounts,
+} from '../../../src/limits/window';
 
 const T0 = Date.UTC(2026, 10, 3, 12, 0, 0); // a minute boundary
 

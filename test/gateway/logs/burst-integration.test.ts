@@ -11,7 +11,16 @@ import { createExecutionContext, env, waitOnExecutionContext } from 'cloudflare:
 import { describe, expect, it } from 'vitest';
 import worker from '../../../src/index';
 import { chatBody, seedKey } from '../helpers';
-import { bindings, clearLogs, deliver, logCount, logEvent, LOG_QUEUE, usageRows, waitForLogs } from '../log-fixtures';
+import {
+  bindings,
+  clearLogs,
+  deliver,
+  logCount,
+  logEvent,
+  LOG_QUEUE,
+  usageRows,
+  waitForLogs,
+} from '../log-fixtures';
 
 const BURST = 1_000;
 
@@ -31,12 +40,14 @@ async function gateway(body: unknown, key: string): Promise<Response> {
 async function inParallel<T>(n: number, width: number, run: (i: number) => Promise<T>): Promise<T[]> {
   const out: T[] = new Array(n);
   let next = 0;
-  await Promise.all(Array.from({ length: width }, async () => {
-    while (next < n) {
-      const i = next++;
-      out[i] = await run(i);
-    }
-  }));
+  await Promise.all(
+    Array.from({ length: width }, async () => {
+      while (next < n) {
+        const i = next++;
+        out[i] = await run(i);
+      }
+    }),
+  );
   return out;
 }
 
@@ -53,7 +64,11 @@ async function sumsFromRows() {
 describe('a burst of 1,000 requests', () => {
   it('through the gateway and the queue: exactly 1,000 rows and matching rollups', async () => {
     await clearLogs();
-    const keys = await Promise.all([seedKey({ tenantId: 'ten_burst_a' }), seedKey({ tenantId: 'ten_burst_a' }), seedKey({ tenantId: 'ten_burst_b' })]);
+    const keys = await Promise.all([
+      seedKey({ tenantId: 'ten_burst_a' }),
+      seedKey({ tenantId: 'ten_burst_a' }),
+      seedKey({ tenantId: 'ten_burst_b' }),
+    ]);
     const ids = await inParallel(BURST, 25, async (i) => {
       const res = await gateway(chatBody(`burst ${i} ${'w '.repeat(i % 7)}`), keys[i % keys.length]!.secret);
       expect(res.status).toBe(200);
@@ -66,18 +81,33 @@ describe('a burst of 1,000 requests', () => {
     const rollups = await usageRows();
     const sums = await sumsFromRows();
     expect(rollups.reduce((n, r) => n + r.requests, 0)).toBe(BURST);
-    expect(rollups.map(({ tenant_id, day, key_id, model, requests, input_tokens, output_tokens }) => ({ tenant_id, day, key_id, model, requests, input_tokens, output_tokens })))
-      .toEqual(sums.map(({ cost_usd: _, ...s }) => s));
+    expect(
+      rollups.map(({ tenant_id, day, key_id, model, requests, input_tokens, output_tokens }) => ({
+        tenant_id,
+        day,
+        key_id,
+        model,
+        requests,
+        input_tokens,
+        output_tokens,
+      })),
+    ).toEqual(sums.map(({ cost_usd: _, ...s }) => s));
     rollups.forEach((r, i) => expect(r.cost_usd).toBeCloseTo(sums[i]!.cost_usd, 12));
   }, 60_000);
 
   it('through the consumer in batches of 100, with every other batch redelivered: still exactly 1,000', async () => {
     await clearLogs();
-    const events = Array.from({ length: BURST }, (_, i) => logEvent({ keyId: `key_${i % 4}`, inputTokens: i, outputTokens: 1, costUsd: i / 1e6 }));
+    const events = Array.from({ length: BURST }, (_, i) =>
+      logEvent({ keyId: `key_${i % 4}`, inputTokens: i, outputTokens: 1, costUsd: i / 1e6 }),
+    );
     for (let start = 0; start < BURST; start += 100) {
       const batch = events.slice(start, start + 100);
       expect((await deliver(LOG_QUEUE, batch)).ackAll).toBe(true);
-      if ((start / 100) % 2 === 0) await deliver(LOG_QUEUE, batch.map((body) => ({ body, attempts: 2 })));
+      if ((start / 100) % 2 === 0)
+        await deliver(
+          LOG_QUEUE,
+          batch.map((body) => ({ body, attempts: 2 })),
+        );
     }
     expect(await logCount()).toBe(BURST);
     const rollups = await usageRows();

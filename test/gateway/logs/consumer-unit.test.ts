@@ -8,13 +8,27 @@ beforeEach(clearLogs);
 
 describe('log consumer', () => {
   it('writes every valid message as one row and acks the batch', async () => {
-    const events = [logEvent(), logEvent({ model: 'mock/mock-small', status: 500, errorSource: 'provider', errorCode: 'server_error' }), logEvent()];
+    const events = [
+      logEvent(),
+      logEvent({ model: 'mock/mock-small', status: 500, errorSource: 'provider', errorCode: 'server_error' }),
+      logEvent(),
+    ];
     const result = await deliver(LOG_QUEUE, events);
     expect(result.ackAll).toBe(true);
     expect(result.retryBatch.retry).toBe(false);
     expect(await logCount()).toBe(3);
-    const row = await env.DB.prepare('SELECT * FROM request_logs WHERE id = ?').bind(events[1]!.requestId).first();
-    expect(row).toMatchObject({ tenant_id: 'ten_a', key_id: 'key_a', model: 'mock/mock-small', status: 500, error_source: 'provider', day: '2026-05-01', stream: 0 });
+    const row = await env.DB.prepare('SELECT * FROM request_logs WHERE id = ?')
+      .bind(events[1]!.requestId)
+      .first();
+    expect(row).toMatchObject({
+      tenant_id: 'ten_a',
+      key_id: 'key_a',
+      model: 'mock/mock-small',
+      status: 500,
+      error_source: 'provider',
+      day: '2026-05-01',
+      stream: 0,
+    });
   });
 
   it('rolls up requests, tokens, cost, cache hits and errors per tenant, key, model and day', async () => {
@@ -22,23 +36,66 @@ describe('log consumer', () => {
       logEvent({ inputTokens: 10, outputTokens: 5, cachedTokens: 2, costUsd: 0.25 }),
       logEvent({ inputTokens: 20, outputTokens: 7, costUsd: 0.5 }),
       logEvent({ cache: 'HIT', inputTokens: 10, outputTokens: 5, costUsd: 0, savedUsd: 0.25 }),
-      logEvent({ status: 429, errorSource: 'gateway', errorCode: 'rate_limited', inputTokens: 0, outputTokens: 0, costUsd: 0 }),
-      logEvent({ stream: true, streamCompleted: false, errorSource: 'provider', errorCode: 'stream_incomplete', inputTokens: 3, outputTokens: 1, costUsd: 0.125 }),
+      logEvent({
+        status: 429,
+        errorSource: 'gateway',
+        errorCode: 'rate_limited',
+        inputTokens: 0,
+        outputTokens: 0,
+        costUsd: 0,
+      }),
+      logEvent({
+        stream: true,
+        streamCompleted: false,
+        errorSource: 'provider',
+        errorCode: 'stream_incomplete',
+        inputTokens: 3,
+        outputTokens: 1,
+        costUsd: 0.125,
+      }),
       logEvent({ keyId: 'key_b' }),
       logEvent({ time: Date.UTC(2026, 4, 2, 0, 0, 0) }),
     ]);
     const rows = await usageRows();
     expect(rows).toEqual([
-      { tenant_id: 'ten_a', day: '2026-05-01', key_id: 'key_a', model: 'mock/echo', requests: 5, input_tokens: 33, output_tokens: 13, cached_tokens: 2,
-        cost_usd: 0.875, cache_hits: 1, saved_tokens: 15, saved_usd: 0.25, errors: 2 },
+      {
+        tenant_id: 'ten_a',
+        day: '2026-05-01',
+        key_id: 'key_a',
+        model: 'mock/echo',
+        requests: 5,
+        input_tokens: 33,
+        output_tokens: 13,
+        cached_tokens: 2,
+        cost_usd: 0.875,
+        cache_hits: 1,
+        saved_tokens: 15,
+        saved_usd: 0.25,
+        errors: 2,
+      },
       expect.objectContaining({ day: '2026-05-01', key_id: 'key_b', requests: 1 }),
       expect.objectContaining({ day: '2026-05-02', key_id: 'key_a', requests: 1 }),
     ]);
   });
 
   it('counts a request that never authenticated under the empty tenant', async () => {
-    await deliver(LOG_QUEUE, [logEvent({ tenantId: null, keyId: null, model: null, provider: null, status: 401, errorSource: 'gateway', errorCode: 'invalid_api_key', inputTokens: 0, outputTokens: 0, costUsd: 0 })]);
-    expect(await usageRows()).toEqual([expect.objectContaining({ tenant_id: '', key_id: '', model: '', requests: 1, errors: 1 })]);
+    await deliver(LOG_QUEUE, [
+      logEvent({
+        tenantId: null,
+        keyId: null,
+        model: null,
+        provider: null,
+        status: 401,
+        errorSource: 'gateway',
+        errorCode: 'invalid_api_key',
+        inputTokens: 0,
+        outputTokens: 0,
+        costUsd: 0,
+      }),
+    ]);
+    expect(await usageRows()).toEqual([
+      expect.objectContaining({ tenant_id: '', key_id: '', model: '', requests: 1, errors: 1 }),
+    ]);
   });
 
   it('acks malformed messages and parks them in dead_letters while writing the rest', async () => {
@@ -52,10 +109,21 @@ describe('log consumer', () => {
     expect(result.ackAll).toBe(true);
     expect(result.retryBatch.retry).toBe(false);
     expect(await logCount()).toBe(1);
-    const { results } = await env.DB.prepare('SELECT message_id, request_id, reason, queue FROM dead_letters ORDER BY message_id').all();
+    const { results } = await env.DB.prepare(
+      'SELECT message_id, request_id, reason, queue FROM dead_letters ORDER BY message_id',
+    ).all();
     expect(results).toEqual([
-      expect.objectContaining({ message_id: 'bad-1', request_id: 'req-bad', queue: LOG_QUEUE, reason: expect.stringMatching(/^malformed: /) }),
-      expect.objectContaining({ message_id: 'bad-2', request_id: null, reason: expect.stringMatching(/^malformed/) }),
+      expect.objectContaining({
+        message_id: 'bad-1',
+        request_id: 'req-bad',
+        queue: LOG_QUEUE,
+        reason: expect.stringMatching(/^malformed: /),
+      }),
+      expect.objectContaining({
+        message_id: 'bad-2',
+        request_id: null,
+        reason: expect.stringMatching(/^malformed/),
+      }),
       expect.objectContaining({ message_id: 'bad-3', reason: expect.stringMatching(/^malformed/) }),
     ]);
   });
@@ -64,7 +132,10 @@ describe('log consumer', () => {
     const a = logEvent({ inputTokens: 100 });
     const b = logEvent({ inputTokens: 1 });
     await deliver(LOG_QUEUE, [a, a, b]);
-    await deliver(LOG_QUEUE, [{ body: a, attempts: 2 }, { body: b, attempts: 2 }]);
+    await deliver(LOG_QUEUE, [
+      { body: a, attempts: 2 },
+      { body: b, attempts: 2 },
+    ]);
     await deliver(LOG_QUEUE, [b, logEvent({ inputTokens: 1000 })]);
     expect(await logCount()).toBe(3);
     expect(await usageRows()).toEqual([expect.objectContaining({ requests: 3, input_tokens: 1101 })]);
@@ -85,16 +156,28 @@ describe('log consumer', () => {
     expect(failed.retryBatch).toMatchObject({ retry: true });
     expect(await logCount()).toBe(3);
 
-    const redelivered = await deliver(LOG_QUEUE, events.slice(2).map((body) => ({ body, attempts: 2 })));
+    const redelivered = await deliver(
+      LOG_QUEUE,
+      events.slice(2).map((body) => ({ body, attempts: 2 })),
+    );
     expect(redelivered.ackAll).toBe(true);
     expect(await logCount()).toBe(10);
-    expect(await usageRows()).toEqual([expect.objectContaining({ requests: 10, input_tokens: 100, output_tokens: 50 })]);
+    expect(await usageRows()).toEqual([
+      expect.objectContaining({ requests: 10, input_tokens: 100, output_tokens: 50 }),
+    ]);
   });
 
-  it('records the key\'s last use from its logs', async () => {
-    await env.DB.prepare("INSERT OR IGNORE INTO tenants (id, name, created_at, updated_at) VALUES ('ten_a', 'a', 0, 0)").run();
-    await env.DB.prepare("INSERT INTO api_keys (id, tenant_id, key_hash, hint, created_at, updated_at) VALUES ('key_lu', 'ten_a', 'h-lu', 'ew_…', 0, 0)").run();
-    await deliver(LOG_QUEUE, [logEvent({ keyId: 'key_lu', time: 5_000 }), logEvent({ keyId: 'key_lu', time: 9_000 })]);
+  it("records the key's last use from its logs", async () => {
+    await env.DB.prepare(
+      "INSERT OR IGNORE INTO tenants (id, name, created_at, updated_at) VALUES ('ten_a', 'a', 0, 0)",
+    ).run();
+    await env.DB.prepare(
+      "INSERT INTO api_keys (id, tenant_id, key_hash, hint, created_at, updated_at) VALUES ('key_lu', 'ten_a', 'h-lu', 'ew_…', 0, 0)",
+    ).run();
+    await deliver(LOG_QUEUE, [
+      logEvent({ keyId: 'key_lu', time: 5_000 }),
+      logEvent({ keyId: 'key_lu', time: 9_000 }),
+    ]);
     await deliver(LOG_QUEUE, [logEvent({ keyId: 'key_lu', time: 7_000 })]);
     const row = await env.DB.prepare("SELECT last_used_at FROM api_keys WHERE id = 'key_lu'").first();
     expect(row).toEqual({ last_used_at: 9_000 });

@@ -28,23 +28,38 @@ describe('dead-letter consumer', () => {
 
   it('parks a message it still cannot write in dead_letters, with the error, and acks it', async () => {
     const event = logEvent();
-    const result = await withTableAway('request_logs', () => deliver(DLQ, [{ id: 'm-1', body: event, attempts: 1 }]));
+    const result = await withTableAway('request_logs', () =>
+      deliver(DLQ, [{ id: 'm-1', body: event, attempts: 1 }]),
+    );
     expect(result.explicitAcks).toEqual(['m-1']);
-    const row = await env.DB.prepare('SELECT * FROM dead_letters').first<{ request_id: string; reason: string; body: string; queue: string }>();
-    expect(row).toMatchObject({ request_id: event.requestId, queue: DLQ, reason: expect.stringMatching(/^write failed: .*request_logs/) });
+    const row = await env.DB.prepare('SELECT * FROM dead_letters').first<{
+      request_id: string;
+      reason: string;
+      body: string;
+      queue: string;
+    }>();
+    expect(row).toMatchObject({
+      request_id: event.requestId,
+      queue: DLQ,
+      reason: expect.stringMatching(/^write failed: .*request_logs/),
+    });
     expect(JSON.parse(row!.body)).toEqual(event);
   });
 
   it('parks malformed messages without retrying them', async () => {
     const result = await deliver(DLQ, [{ id: 'm-bad', body: { nope: true } }]);
     expect(result.explicitAcks).toEqual(['m-bad']);
-    expect(await env.DB.prepare('SELECT message_id, reason FROM dead_letters').all().then((r) => r.results)).toEqual([
-      { message_id: 'm-bad', reason: expect.stringMatching(/^malformed/) },
-    ]);
+    expect(
+      await env.DB.prepare('SELECT message_id, reason FROM dead_letters')
+        .all()
+        .then((r) => r.results),
+    ).toEqual([{ message_id: 'm-bad', reason: expect.stringMatching(/^malformed/) }]);
   });
 
   it('retries a message only when even parking it fails', async () => {
-    const result = await withTableAway('request_logs', () => withTableAway('dead_letters', () => deliver(DLQ, [{ id: 'm-2', body: logEvent(), attempts: 3 }])));
+    const result = await withTableAway('request_logs', () =>
+      withTableAway('dead_letters', () => deliver(DLQ, [{ id: 'm-2', body: logEvent(), attempts: 3 }])),
+    );
     expect(result.explicitAcks).toEqual([]);
     expect(result.retryMessages).toEqual([expect.objectContaining({ msgId: 'm-2' })]);
   });

@@ -19,47 +19,114 @@ type Usage = { prompt_tokens: number; completion_tokens: number };
 
 describe('request logging through the queue', () => {
   it('logs a JSON completion with its usage and cost, and the admin API finds it by request id', async () => {
-    const res = await post('/v1/chat/completions', chatBody('log me please'), key.secret, { 'cf-aig-metadata': '{"user":"u-1","run":7}' });
+    const res = await post('/v1/chat/completions', chatBody('log me please'), key.secret, {
+      'cf-aig-metadata': '{"user":"u-1","run":7}',
+    });
     const { usage } = (await res.json()) as { usage: Usage };
     const [row] = await waitForLogs([idOf(res)]);
     expect(row).toMatchObject({
-      tenant_id: 'ten_logs', key_id: key.id, endpoint: '/v1/chat/completions', provider: 'mock', model: 'mock/echo',
-      status: 200, error_code: null, stream: 0, input_tokens: usage.prompt_tokens, output_tokens: usage.completion_tokens, attempts: 1,
-      request_payload: null, response_payload: null,
+      tenant_id: 'ten_logs',
+      key_id: key.id,
+      endpoint: '/v1/chat/completions',
+      provider: 'mock',
+      model: 'mock/echo',
+      status: 200,
+      error_code: null,
+      stream: 0,
+      input_tokens: usage.prompt_tokens,
+      output_tokens: usage.completion_tokens,
+      attempts: 1,
+      request_payload: null,
+      response_payload: null,
     });
     expect(row!.cost_usd).toBeCloseTo(echoCost(usage.prompt_tokens, usage.completion_tokens), 12);
     expect(JSON.parse(row!.metadata!)).toEqual({ user: 'u-1', run: 7 });
 
     const found = await admin('GET', `/logs/${idOf(res)}`);
     expect(found.status).toBe(200);
-    expect(found.json).toMatchObject({ id: idOf(res), tenant_id: 'ten_logs', status: 200, stream: false, input_tokens: usage.prompt_tokens, metadata: { user: 'u-1', run: 7 } });
+    expect(found.json).toMatchObject({
+      id: idOf(res),
+      tenant_id: 'ten_logs',
+      status: 200,
+      stream: false,
+      input_tokens: usage.prompt_tokens,
+      metadata: { user: 'u-1', run: 7 },
+    });
   });
 
   it('logs a stream when it ends, with the usage from its usage chunk', async () => {
-    const res = await post('/v1/chat/completions', chatBody('one two three four', { stream: true, stream_options: { include_usage: true } }), key.secret);
+    const res = await post(
+      '/v1/chat/completions',
+      chatBody('one two three four', { stream: true, stream_options: { include_usage: true } }),
+      key.secret,
+    );
     const events = await readSse(res);
-    const usage = events.filter((e) => e.data.startsWith('{')).map((e) => JSON.parse(e.data) as { usage?: Usage | null }).find((c) => c.usage)!.usage!;
+    const usage = events
+      .filter((e) => e.data.startsWith('{'))
+      .map((e) => JSON.parse(e.data) as { usage?: Usage | null })
+      .find((c) => c.usage)!.usage!;
     const [row] = await waitForLogs([idOf(res)]);
-    expect(row).toMatchObject({ stream: 1, stream_completed: 1, status: 200, input_tokens: usage.prompt_tokens, output_tokens: usage.completion_tokens });
+    expect(row).toMatchObject({
+      stream: 1,
+      stream_completed: 1,
+      status: 200,
+      input_tokens: usage.prompt_tokens,
+      output_tokens: usage.completion_tokens,
+    });
     expect(row!.cost_usd).toBeCloseTo(echoCost(usage.prompt_tokens, usage.completion_tokens), 12);
   });
 
   it('logs a cut stream as incomplete, with what was delivered, and counts it as an error', async () => {
-    const res = await post('/v1/chat/completions', chatBody('a b c d e f g h', { stream: true, mock: { cut_after: 2 } }), key.secret);
+    const res = await post(
+      '/v1/chat/completions',
+      chatBody('a b c d e f g h', { stream: true, mock: { cut_after: 2 } }),
+      key.secret,
+    );
     await res.text();
     const [row] = await waitForLogs([idOf(res)]);
-    expect(row).toMatchObject({ status: 200, stream: 1, stream_completed: 0, error_source: 'provider', error_code: 'stream_incomplete' });
+    expect(row).toMatchObject({
+      status: 200,
+      stream: 1,
+      stream_completed: 0,
+      error_source: 'provider',
+      error_code: 'stream_incomplete',
+    });
   });
 
   it('logs failures: provider errors, gateway errors and requests that never authenticated', async () => {
-    const upstream = await post('/v1/chat/completions', chatBody('fail', { mock: { status: 503 } }), key.secret, { 'cf-aig-max-attempts': '1' });
-    const unknownModel = await post('/v1/chat/completions', chatBody('x', { model: 'nope/none' }), key.secret);
+    const upstream = await post(
+      '/v1/chat/completions',
+      chatBody('fail', { mock: { status: 503 } }),
+      key.secret,
+      { 'cf-aig-max-attempts': '1' },
+    );
+    const unknownModel = await post(
+      '/v1/chat/completions',
+      chatBody('x', { model: 'nope/none' }),
+      key.secret,
+    );
     const anonymous = await post('/v1/chat/completions', chatBody('x'), 'ew_not-a-key');
     const rows = await waitForLogs([idOf(upstream), idOf(unknownModel), idOf(anonymous)]);
-    expect(rows[0]).toMatchObject({ status: upstream.status, error_source: 'provider', tenant_id: 'ten_logs', input_tokens: 0, cost_usd: 0 });
+    expect(rows[0]).toMatchObject({
+      status: upstream.status,
+      error_source: 'provider',
+      tenant_id: 'ten_logs',
+      input_tokens: 0,
+      cost_usd: 0,
+    });
     expect(upstream.status).toBeGreaterThanOrEqual(500);
-    expect(rows[1]).toMatchObject({ status: unknownModel.status, error_source: 'gateway', model: 'nope/none' });
-    expect(rows[2]).toMatchObject({ status: 401, error_source: 'gateway', error_code: 'invalid_api_key', tenant_id: null, key_id: null });
+    expect(rows[1]).toMatchObject({
+      status: unknownModel.status,
+      error_source: 'gateway',
+      model: 'nope/none',
+    });
+    expect(rows[2]).toMatchObject({
+      status: 401,
+      error_source: 'gateway',
+      error_code: 'invalid_api_key',
+      tenant_id: null,
+      key_id: null,
+    });
   });
 
   it('logs a cache hit at no cost, with what it saved', async () => {
@@ -81,20 +148,39 @@ describe('payload logging', () => {
     const optedIn = await seedKey({ tenantId: 'ten_logs', logPayload: true });
     const json = await post('/v1/chat/completions', chatBody('secret recipe: more butter'), optedIn.secret);
     await json.text();
-    const stream = await post('/v1/chat/completions', chatBody('streamed words here', { stream: true }), optedIn.secret);
+    const stream = await post(
+      '/v1/chat/completions',
+      chatBody('streamed words here', { stream: true }),
+      optedIn.secret,
+    );
     await stream.text();
-    const declined = await post('/v1/chat/completions', chatBody('do not keep this'), optedIn.secret, { 'cf-aig-collect-log-payload': 'false' });
+    const declined = await post('/v1/chat/completions', chatBody('do not keep this'), optedIn.secret, {
+      'cf-aig-collect-log-payload': 'false',
+    });
     await declined.text();
     const notOptedIn = await post('/v1/chat/completions', chatBody('nor this'), key.secret);
     await notOptedIn.text();
     const [a, b, c, d] = await waitForLogs([idOf(json), idOf(stream), idOf(declined), idOf(notOptedIn)]);
-    expect(JSON.parse(a!.request_payload!)).toMatchObject({ messages: [{ role: 'user', content: 'secret recipe: more butter' }] });
-    expect(JSON.parse(a!.response_payload!)).toMatchObject({ choices: [{ message: { content: 'secret recipe: more butter' } }] });
+    expect(JSON.parse(a!.request_payload!)).toMatchObject({
+      messages: [{ role: 'user', content: 'secret recipe: more butter' }],
+    });
+    expect(JSON.parse(a!.response_payload!)).toMatchObject({
+      choices: [{ message: { content: 'secret recipe: more butter' } }],
+    });
     expect(b!.response_payload).toBe('streamed words here');
-    expect([c!.request_payload, c!.response_payload, d!.request_payload, d!.response_payload]).toEqual([null, null, null, null]);
+    expect([c!.request_payload, c!.response_payload, d!.request_payload, d!.response_payload]).toEqual([
+      null,
+      null,
+      null,
+      null,
+    ]);
 
     const detail = await admin('GET', `/logs/${idOf(stream)}`);
-    expect(detail.json).toMatchObject({ has_payload: true, payload_truncated: false, response_payload: 'streamed words here' });
+    expect(detail.json).toMatchObject({
+      has_payload: true,
+      payload_truncated: false,
+      response_payload: 'streamed words here',
+    });
   });
 
   it('cuts payloads to LOG_PAYLOAD_MAX_BYTES and says so', async () => {
@@ -114,7 +200,12 @@ describe('payload logging', () => {
     const optedIn = await seedKey({ tenantId: 'ten_logs', logPayload: true });
     const ids: string[] = [];
     for (const headers of [{}, { 'x-api-key': optedIn.secret }] as Record<string, string>[]) {
-      const res = await post('/v1/chat/completions', chatBody('what is my key?', { stream: ids.length > 0 }), optedIn.secret, headers);
+      const res = await post(
+        '/v1/chat/completions',
+        chatBody('what is my key?', { stream: ids.length > 0 }),
+        optedIn.secret,
+        headers,
+      );
       await res.text();
       ids.push(idOf(res));
     }

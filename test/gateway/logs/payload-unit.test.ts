@@ -25,19 +25,45 @@ describe('capturePayload', () => {
 
   it('captures only for keys that opt in, and not when the request sends cf-aig-collect-log-payload: false', () => {
     expect(capturePayload({ logPayload: false }, noHeaders, body, '100')).toBeNull();
-    expect(capturePayload({ logPayload: true }, new Headers({ 'cf-aig-collect-log-payload': 'false' }), body, '100')).toBeNull();
-    expect(capturePayload({ logPayload: true }, new Headers({ 'cf-aig-collect-log-payload': 'true' }), body, '100')).toMatchObject({ request: JSON.stringify(body) });
+    expect(
+      capturePayload(
+        { logPayload: true },
+        new Headers({ 'cf-aig-collect-log-payload': 'false' }),
+        body,
+        '100',
+      ),
+    ).toBeNull();
+    expect(
+      capturePayload(
+        { logPayload: true },
+        new Headers({ 'cf-aig-collect-log-payload': 'true' }),
+        body,
+        '100',
+      ),
+    ).toMatchObject({ request: JSON.stringify(body) });
   });
 
   it('cuts both sides to LOG_PAYLOAD_MAX_BYTES and flags it', () => {
     const capture = capturePayload({ logPayload: true }, noHeaders, { text: 'x'.repeat(500) }, '100')!;
-    expect(payloadForLog(capture, 'y'.repeat(50))).toEqual({ request: JSON.stringify({ text: 'x'.repeat(500) }).slice(0, 100), response: 'y'.repeat(50), truncated: true });
+    expect(payloadForLog(capture, 'y'.repeat(50))).toEqual({
+      request: JSON.stringify({ text: 'x'.repeat(500) }).slice(0, 100),
+      response: 'y'.repeat(50),
+      truncated: true,
+    });
     const small = capturePayload({ logPayload: true }, noHeaders, { a: 1 }, '100')!;
-    expect(payloadForLog(small, 'z'.repeat(101))).toMatchObject({ response: 'z'.repeat(100), truncated: true });
+    expect(payloadForLog(small, 'z'.repeat(101))).toMatchObject({
+      response: 'z'.repeat(100),
+      truncated: true,
+    });
   });
 
   it('defaults to 32 KiB and caps the setting at 64 KiB', () => {
-    expect([payloadMaxBytes(undefined), payloadMaxBytes('nope'), payloadMaxBytes('1000'), payloadMaxBytes('10000000')]).toEqual([32_768, 32_768, 1000, 65_536]);
+    expect([
+      payloadMaxBytes(undefined),
+      payloadMaxBytes('nope'),
+      payloadMaxBytes('1000'),
+      payloadMaxBytes('10000000'),
+    ]).toEqual([32_768, 32_768, 1000, 65_536]);
   });
 });
 
@@ -45,11 +71,19 @@ describe('stream observers with capture', () => {
   it('keep the first N characters of delivered text, content and tool arguments alike', () => {
     const o = openAiObserver({ stripUsage: true, capture: 8 });
     o.observe({ event: null, data: JSON.stringify({ choices: [{ delta: { content: 'hello ' } }] }) });
-    o.observe({ event: null, data: JSON.stringify({ choices: [{ delta: { tool_calls: [{ function: { arguments: '{"a":1}' } }] } }] }) });
+    o.observe({
+      event: null,
+      data: JSON.stringify({
+        choices: [{ delta: { tool_calls: [{ function: { arguments: '{"a":1}' } }] } }],
+      }),
+    });
     expect(o.captured).toBe('hello {"');
     expect(o.deliveredChars).toBe(13);
     const a = anthropicObserver({ capture: 100 });
-    a.observe({ event: 'content_block_delta', data: JSON.stringify({ type: 'content_block_delta', delta: { type: 'text_delta', text: 'bonjour' } }) });
+    a.observe({
+      event: 'content_block_delta',
+      data: JSON.stringify({ type: 'content_block_delta', delta: { type: 'text_delta', text: 'bonjour' } }),
+    });
     expect(a.captured).toBe('bonjour');
   });
 
@@ -70,7 +104,9 @@ describe('fitMessage', () => {
 
   it('shrinks a payload whose JSON escaping would overflow a queue message, and flags it', () => {
     const controlChars = '\u0001'.repeat(60_000); // 60 KB of text, 360 KB as JSON
-    const fitted = fitMessage(logEvent({ payload: { request: controlChars, response: 'ok', truncated: false } }));
+    const fitted = fitMessage(
+      logEvent({ payload: { request: controlChars, response: 'ok', truncated: false } }),
+    );
     expect(bytes(JSON.stringify(fitted))).toBeLessThanOrEqual(MAX_MESSAGE_BYTES);
     expect(fitted.payload).toMatchObject({ response: 'ok', truncated: true });
     expect(fitted.payload!.request!.length).toBeGreaterThan(5_000);
@@ -84,7 +120,9 @@ describe('chooseSink', () => {
     await chooseSink('off', env.LOG_QUEUE).send(off);
     await chooseSink(undefined, env.LOG_QUEUE).send(on);
     await waitForLogs([on.requestId]);
-    const { results } = await env.DB.prepare('SELECT id FROM request_logs WHERE id IN (?, ?)').bind(off.requestId, on.requestId).all();
+    const { results } = await env.DB.prepare('SELECT id FROM request_logs WHERE id IN (?, ?)')
+      .bind(off.requestId, on.requestId)
+      .all();
     expect(results).toEqual([{ id: on.requestId }]);
   });
 });

@@ -1,5 +1,10 @@
 /** Retention: the daily cron deletes raw logs older than LOG_RETENTION_DAYS and keeps the rollups. */
-import { createExecutionContext, createScheduledController, env, waitOnExecutionContext } from 'cloudflare:test';
+import {
+  createExecutionContext,
+  createScheduledController,
+  env,
+  waitOnExecutionContext,
+} from 'cloudflare:test';
 import { beforeEach, describe, expect, it } from 'vitest';
 import worker from '../../../src/index';
 import { retentionDays } from '../../../src/logs/retention';
@@ -20,13 +25,19 @@ describe('log retention', () => {
   it('deletes raw logs older than the retention window, keeps newer ones and every rollup', async () => {
     const days = Number(env.LOG_RETENTION_DAYS);
     const old = [logEvent({ time: NOW - (days + 10) * DAY }), logEvent({ time: NOW - days * DAY - 1 })];
-    const kept = [logEvent({ time: NOW - days * DAY + 1 }), logEvent({ time: NOW - DAY }), logEvent({ time: NOW })];
+    const kept = [
+      logEvent({ time: NOW - days * DAY + 1 }),
+      logEvent({ time: NOW - DAY }),
+      logEvent({ time: NOW }),
+    ];
     await deliver(LOG_QUEUE, [...old, ...kept]);
     const before = await usageRows();
 
     await runCron(NOW);
 
-    const { results } = await env.DB.prepare('SELECT id FROM request_logs ORDER BY time').all<{ id: string }>();
+    const { results } = await env.DB.prepare('SELECT id FROM request_logs ORDER BY time').all<{
+      id: string;
+    }>();
     expect(results.map((r) => r.id)).toEqual(kept.map((e) => e.requestId));
     expect(await usageRows()).toEqual(before);
     expect(before.reduce((n, r) => n + r.requests, 0)).toBe(5);
@@ -41,6 +52,12 @@ describe('log retention', () => {
   }, 30_000);
 
   it('reads LOG_RETENTION_DAYS, falling back to 30 days for a missing or invalid value', () => {
-    expect([retentionDays('7'), retentionDays(undefined), retentionDays('0'), retentionDays('abc'), retentionDays('1.5')]).toEqual([7, 30, 30, 30, 30]);
+    expect([
+      retentionDays('7'),
+      retentionDays(undefined),
+      retentionDays('0'),
+      retentionDays('abc'),
+      retentionDays('1.5'),
+    ]).toEqual([7, 30, 30, 30, 30]);
   });
 });

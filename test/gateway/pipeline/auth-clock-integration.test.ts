@@ -17,7 +17,9 @@ function clocked() {
     const principal = await authenticate(c.req.raw.headers, false, getDeps(c.env).keys, now);
     return c.json({ id: principal.id });
   });
-  app.onError((err) => (err instanceof GatewayError ? errorResponse(err, 'openai') : new Response('unexpected', { status: 500 })));
+  app.onError((err) =>
+    err instanceof GatewayError ? errorResponse(err, 'openai') : new Response('unexpected', { status: 500 }),
+  );
   return {
     set: (at: number) => void (now = at),
     call: async (key: string) => {
@@ -44,7 +46,10 @@ describe('auth against an injected clock', () => {
     const tenant = await createTenant();
     const created = await createKey(tenant.id);
     const rotation = await admin('POST', `/keys/${created.id}/rotate`, { grace_seconds: 600 });
-    const { key: next, grace_expires_at: graceEnd } = rotation.json as { key: string; grace_expires_at: number };
+    const { key: next, grace_expires_at: graceEnd } = rotation.json as {
+      key: string;
+      grace_expires_at: number;
+    };
     const clock = clocked();
     clock.set(graceEnd - 1);
     expect(await clock.call(created.key)).toEqual({ status: 200, code: null });
@@ -58,13 +63,26 @@ describe('d1KeyLoader', () => {
   it("fills the record from the key and its tenant's settings", async () => {
     const tenant = await createTenant('loader', { limits: { rpm: 100 }, budgets: { usd: { day: 5 } } });
     const { key, id } = await createKey(tenant.id, {
-      models: ['mock/echo'], limits: { rpm: 10 }, budgets: { tokens: { total: 1000 } }, cache: { semantic: true }, log_payload: true,
+      models: ['mock/echo'],
+      limits: { rpm: 10 },
+      budgets: { tokens: { total: 1000 } },
+      cache: { semantic: true },
+      log_payload: true,
     });
     const record = await d1KeyLoader(env.DB)(await sha256Hex(key));
     expect(record).toEqual({
-      id, tenantId: tenant.id, status: 'active', models: ['mock/echo'], expiresAt: null, tenantStatus: 'active',
-      limits: { rpm: 10 }, budgets: { tokens: { total: 1000 } }, tenantLimits: { rpm: 100 }, tenantBudgets: { usd: { day: 5 } },
-      cache: { semantic: true }, logPayload: true,
+      id,
+      tenantId: tenant.id,
+      status: 'active',
+      models: ['mock/echo'],
+      expiresAt: null,
+      tenantStatus: 'active',
+      limits: { rpm: 10 },
+      budgets: { tokens: { total: 1000 } },
+      tenantLimits: { rpm: 100 },
+      tenantBudgets: { usd: { day: 5 } },
+      cache: { semantic: true },
+      logPayload: true,
     });
   });
 
@@ -72,7 +90,10 @@ describe('d1KeyLoader', () => {
     const tenant = await createTenant();
     const created = await createKey(tenant.id, { expires_at: Date.now() + 86_400_000 });
     const rotation = await admin('POST', `/keys/${created.id}/rotate`, { grace_seconds: 60 });
-    const { key: next, grace_expires_at: graceEnd } = rotation.json as { key: string; grace_expires_at: number };
+    const { key: next, grace_expires_at: graceEnd } = rotation.json as {
+      key: string;
+      grace_expires_at: number;
+    };
     const load = d1KeyLoader(env.DB);
     expect((await load(await sha256Hex(created.key)))?.expiresAt).toBe(graceEnd);
     expect((await load(await sha256Hex(next)))?.expiresAt).toBe(created.expires_at);
@@ -80,7 +101,9 @@ describe('d1KeyLoader', () => {
   });
 
   it('cannot store a key for a tenant that does not exist (foreign key)', async () => {
-    const insert = env.DB.prepare("INSERT INTO api_keys (id, tenant_id, key_hash, hint, created_at, updated_at) VALUES ('key_orphan', 'ten_missing', 'h', 'ew_…h', 1, 1)");
+    const insert = env.DB.prepare(
+      "INSERT INTO api_keys (id, tenant_id, key_hash, hint, created_at, updated_at) VALUES ('key_orphan', 'ten_missing', 'h', 'ew_…h', 1, 1)",
+    );
     await expect(insert.run()).rejects.toThrow(/FOREIGN KEY/);
   });
 });

@@ -6,7 +6,9 @@ describe('authentication on /v1', () => {
   it('refuses a request without a key', async () => {
     const res = await post('/v1/chat/completions', chatBody('hi'), null);
     expect(res.status).toBe(401);
-    expect(await res.json()).toMatchObject({ error: { code: 'missing_api_key', type: 'invalid_request_error' } });
+    expect(await res.json()).toMatchObject({
+      error: { code: 'missing_api_key', type: 'invalid_request_error' },
+    });
   });
 
   it('refuses an unknown key, twice (the negative cache answers the same)', async () => {
@@ -20,15 +22,24 @@ describe('authentication on /v1', () => {
   it('refuses revoked and expired keys with their own codes', async () => {
     const revoked = await seedKey({ status: 'revoked' });
     const expired = await seedKey({ expiresAt: Date.now() - 1000 });
-    expect(await (await post('/v1/chat/completions', chatBody('hi'), revoked.secret)).json()).toMatchObject({ error: { code: 'key_revoked' } });
-    expect(await (await post('/v1/chat/completions', chatBody('hi'), expired.secret)).json()).toMatchObject({ error: { code: 'key_expired' } });
+    expect(await (await post('/v1/chat/completions', chatBody('hi'), revoked.secret)).json()).toMatchObject({
+      error: { code: 'key_revoked' },
+    });
+    expect(await (await post('/v1/chat/completions', chatBody('hi'), expired.secret)).json()).toMatchObject({
+      error: { code: 'key_expired' },
+    });
   });
 
   it('accepts x-api-key only on the Anthropic route', async () => {
     const { secret } = await seedKey();
     const openai = await post('/v1/chat/completions', chatBody('hi'), null, { 'x-api-key': secret });
     expect(openai.status).toBe(401);
-    const anthropic = await post('/v1/messages', { model: 'mock/echo', max_tokens: 5, messages: [{ role: 'user', content: 'hi' }] }, null, { 'x-api-key': secret });
+    const anthropic = await post(
+      '/v1/messages',
+      { model: 'mock/echo', max_tokens: 5, messages: [{ role: 'user', content: 'hi' }] },
+      null,
+      { 'x-api-key': secret },
+    );
     expect(anthropic.status).toBe(200);
   });
 

@@ -83,16 +83,20 @@ describe('rotation', () => {
     const created = await createKey(tenant.id);
     await admin('POST', `/keys/${created.id}/rotate`, { grace_seconds: 60 });
     // Move the end of the grace period into the past (the clock-driven path is in auth-clock-integration).
-    await env.DB.prepare('UPDATE api_keys SET previous_expires_at = ? WHERE id = ?').bind(Date.now() - 1, created.id).run();
+    await env.DB.prepare('UPDATE api_keys SET previous_expires_at = ? WHERE id = ?')
+      .bind(Date.now() - 1, created.id)
+      .run();
     await expectRefused(await chat(created.key), 'key_expired');
   });
 
   it('ends the first grace period when the key is rotated again', async () => {
     const tenant = await createTenant();
     const first = await createKey(tenant.id);
-    const { key: second } = (await admin('POST', `/keys/${first.id}/rotate`, { grace_seconds: 3600 })).json as { key: string };
+    const { key: second } = (await admin('POST', `/keys/${first.id}/rotate`, { grace_seconds: 3600 }))
+      .json as { key: string };
     expect((await chat(first.key)).status).toBe(200);
-    const { key: third } = (await admin('POST', `/keys/${first.id}/rotate`, { grace_seconds: 3600 })).json as { key: string };
+    const { key: third } = (await admin('POST', `/keys/${first.id}/rotate`, { grace_seconds: 3600 }))
+      .json as { key: string };
     await expectRefused(await chat(first.key), 'invalid_api_key');
     expect((await chat(second)).status).toBe(200);
     expect((await chat(third)).status).toBe(200);
@@ -101,7 +105,8 @@ describe('rotation', () => {
   it('refuses the secret in grace too when the key is revoked', async () => {
     const tenant = await createTenant();
     const created = await createKey(tenant.id);
-    const { key: next } = (await admin('POST', `/keys/${created.id}/rotate`, { grace_seconds: 3600 })).json as { key: string };
+    const { key: next } = (await admin('POST', `/keys/${created.id}/rotate`, { grace_seconds: 3600 }))
+      .json as { key: string };
     expect((await chat(created.key)).status).toBe(200);
     await admin('DELETE', `/keys/${created.id}`);
     await expectRefused(await chat(created.key), 'key_revoked');
@@ -116,7 +121,9 @@ describe('model allow-list', () => {
     expect((await chat(key, 'mock/echo')).status).toBe(200);
     const denied = await chat(key, 'mock/mock-large');
     expect(denied.status).toBe(403);
-    expect(await denied.json()).toMatchObject({ error: { code: 'model_not_allowed', type: 'permission_error', param: 'model' } });
+    expect(await denied.json()).toMatchObject({
+      error: { code: 'model_not_allowed', type: 'permission_error', param: 'model' },
+    });
     const models = await v1('/models', key);
     expect(models.status).toBe(200);
     const list = (await models.json()) as { data: { id: string }[] };

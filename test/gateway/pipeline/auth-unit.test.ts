@@ -4,7 +4,14 @@ import { KeyRecord } from '../../../src/core/key-record';
 
 const NOW = 1_800_000_000_000;
 const record = (fields: Partial<KeyRecord> = {}): KeyRecord =>
-  KeyRecord.parse({ id: 'key_1', tenantId: 'ten_1', status: 'active', models: null, expiresAt: null, ...fields });
+  KeyRecord.parse({
+    id: 'key_1',
+    tenantId: 'ten_1',
+    status: 'active',
+    models: null,
+    expiresAt: null,
+    ...fields,
+  });
 
 describe('checkKey', () => {
   it('accepts an active key of an active tenant, without expiry or before it', () => {
@@ -23,7 +30,12 @@ describe('checkKey', () => {
 
   it('refuses a revoked key and a disabled tenant, revocation first', () => {
     expect(checkKey(record({ status: 'revoked' }), NOW)).toEqual({ ok: false, reason: 'revoked' });
-    expect(checkKey(record({ tenantStatus: 'disabled' }), NOW)).toEqual({ ok: false, reason: 'tenant_disabled' });
-    expect(checkKey(record({ status: 'revoked', tenantStatus: 'disabled', expiresAt: NOW - 1 }), NOW)).toEqual({ ok: false, reason: 'revoked' });
+    expect(checkKey(record({ tenantStatus: 'disabled' }), NOW)).toEqual({
+      ok: false,
+      reason: 'tenant_disabled',
+    });
+    expect(
+      checkKey(record({ status: 'revoked', tenantStatus: 'disabled', expiresAt: NOW - 1 }), NOW),
+    ).toEqual({ ok: false, reason: 'revoked' });
   });
 });

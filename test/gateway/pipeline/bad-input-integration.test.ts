@@ -11,7 +11,9 @@ async function expectOpenAiError(res: Response, status: number, code: string | n
   expect(res.status).toBe(status);
   expect(res.headers.get('x-edgeway-error-source')).toBe('gateway');
   expect(res.headers.get('x-edgeway-request-id')).toMatch(/^[0-9a-f-]{36}$/);
-  const body = (await res.json()) as { error: { message: string; type: string; param: string | null; code: string | null } };
+  const body = (await res.json()) as {
+    error: { message: string; type: string; param: string | null; code: string | null };
+  };
   expect(Object.keys(body.error).sort()).toEqual(['code', 'message', 'param', 'type']);
   expect(body.error.message.length).toBeGreaterThan(10);
   expect(body.error.code).toBe(code);
@@ -29,20 +31,47 @@ describe('bad input gets a 4xx in the OpenAI envelope, never a 500', () => {
   });
 
   it('names a missing required field', async () => {
-    const err = await expectOpenAiError(await post('/v1/chat/completions', { model: 'mock/echo' }, key), 400, 'missing_required_parameter', 'messages');
+    const err = await expectOpenAiError(
+      await post('/v1/chat/completions', { model: 'mock/echo' }, key),
+      400,
+      'missing_required_parameter',
+      'messages',
+    );
     expect(err.message).toContain('messages');
   });
 
   it('names a field of the wrong type', async () => {
-    await expectOpenAiError(await post('/v1/chat/completions', chatBody('hi', { max_tokens: 'ten' }), key), 400, 'invalid_value', 'max_tokens');
-    await expectOpenAiError(await post('/v1/chat/completions', chatBody('hi', { stream: 'yes' }), key), 400, 'invalid_value', 'stream');
-    await expectOpenAiError(await post('/v1/chat/completions', { model: 'mock/echo', messages: [] }, key), 400, 'invalid_value', 'messages');
+    await expectOpenAiError(
+      await post('/v1/chat/completions', chatBody('hi', { max_tokens: 'ten' }), key),
+      400,
+      'invalid_value',
+      'max_tokens',
+    );
+    await expectOpenAiError(
+      await post('/v1/chat/completions', chatBody('hi', { stream: 'yes' }), key),
+      400,
+      'invalid_value',
+      'stream',
+    );
+    await expectOpenAiError(
+      await post('/v1/chat/completions', { model: 'mock/echo', messages: [] }, key),
+      400,
+      'invalid_value',
+      'messages',
+    );
   });
 
   it('rejects bad UTF-8', async () => {
-    const bytes = new Uint8Array([...new TextEncoder().encode('{"model":"'), 0xff, 0xfe, ...new TextEncoder().encode('"}')]);
+    const bytes = new Uint8Array([
+      ...new TextEncoder().encode('{"model":"'),
+      0xff,
+      0xfe,
+      ...new TextEncoder().encode('"}'),
+    ]);
     const res = await SELF.fetch('http://gw.test/v1/chat/completions', {
-      method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${key}` }, body: bytes,
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${key}` },
+      body: bytes,
     });
     await expectOpenAiError(res, 400, 'invalid_encoding');
   });
@@ -57,31 +86,69 @@ describe('bad input gets a 4xx in the OpenAI envelope, never a 500', () => {
       },
     });
     const res = await SELF.fetch('http://gw.test/v1/chat/completions', {
-      method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${key}` }, body: stream,
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${key}` },
+      body: stream,
     });
     await expectOpenAiError(res, 413, 'request_too_large');
   });
 
   it('rejects a wrong content type with 415', async () => {
-    await expectOpenAiError(await post('/v1/chat/completions', JSON.stringify(chatBody('hi')), key, { 'content-type': 'text/plain' }), 415, 'unsupported_media_type');
+    await expectOpenAiError(
+      await post('/v1/chat/completions', JSON.stringify(chatBody('hi')), key, {
+        'content-type': 'text/plain',
+      }),
+      415,
+      'unsupported_media_type',
+    );
   });
 
   it('rejects a wrong method with 405 and an Allow header', async () => {
-    const res = await SELF.fetch('http://gw.test/v1/chat/completions', { headers: { authorization: `Bearer ${key}` } });
+    const res = await SELF.fetch('http://gw.test/v1/chat/completions', {
+      headers: { authorization: `Bearer ${key}` },
+    });
     expect(res.headers.get('allow')).toBe('POST');
     await expectOpenAiError(res, 405, 'method_not_allowed');
   });
 
   it('answers 404 for an unknown provider, an unconfigured one and a model without a provider', async () => {
-    await expectOpenAiError(await post('/v1/chat/completions', chatBody('hi', { model: 'nope/gpt' }), key), 404, 'model_not_found', 'model');
-    await expectOpenAiError(await post('/v1/chat/completions', chatBody('hi', { model: 'openai/gpt-4o' }), key), 404, 'provider_not_configured', 'model');
-    await expectOpenAiError(await post('/v1/chat/completions', chatBody('hi', { model: 'gpt-4o' }), key), 404, 'model_not_found', 'model');
+    await expectOpenAiError(
+      await post('/v1/chat/completions', chatBody('hi', { model: 'nope/gpt' }), key),
+      404,
+      'model_not_found',
+      'model',
+    );
+    await expectOpenAiError(
+      await post('/v1/chat/completions', chatBody('hi', { model: 'openai/gpt-4o' }), key),
+      404,
+      'provider_not_configured',
+      'model',
+    );
+    await expectOpenAiError(
+      await post('/v1/chat/completions', chatBody('hi', { model: 'gpt-4o' }), key),
+      404,
+      'model_not_found',
+      'model',
+    );
   });
 
   it('rejects stream on embeddings and bad control headers', async () => {
-    await expectOpenAiError(await post('/v1/embeddings', { model: 'mock/text-embedding-3-small', input: 'a', stream: true }, key), 400, 'invalid_value', 'stream');
-    await expectOpenAiError(await post('/v1/chat/completions', chatBody('hi'), key, { 'cf-aig-request-timeout': '-1' }), 400, 'invalid_header');
-    await expectOpenAiError(await post('/v1/chat/completions', chatBody('hi'), key, { 'cf-aig-metadata': '{"a":[1]}' }), 400, 'invalid_header');
+    await expectOpenAiError(
+      await post('/v1/embeddings', { model: 'mock/text-embedding-3-small', input: 'a', stream: true }, key),
+      400,
+      'invalid_value',
+      'stream',
+    );
+    await expectOpenAiError(
+      await post('/v1/chat/completions', chatBody('hi'), key, { 'cf-aig-request-timeout': '-1' }),
+      400,
+      'invalid_header',
+    );
+    await expectOpenAiError(
+      await post('/v1/chat/completions', chatBody('hi'), key, { 'cf-aig-metadata': '{"a":[1]}' }),
+      400,
+      'invalid_header',
+    );
   });
 
   it('answers unknown routes with a 404 in the right shape', async () => {

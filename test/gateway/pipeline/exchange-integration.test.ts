@@ -66,7 +66,12 @@ function harness(faults: { lookup?: boolean; store?: boolean } = {}) {
   const app = createApp({ deps: () => deps });
 
   /** One request; `read` consumes the response (default: all of it); resolves once every waitUntil has finished. */
-  async function call(body: unknown, key: string, read: (res: Response) => Promise<unknown> = (r) => r.text(), headers: Record<string, string> = {}) {
+  async function call(
+    body: unknown,
+    key: string,
+    read: (res: Response) => Promise<unknown> = (r) => r.text(),
+    headers: Record<string, string> = {},
+  ) {
     const ctx = createExecutionContext();
     const res = await app.fetch(
       new Request('http://gw.test/v1/chat/completions', {
@@ -90,8 +95,16 @@ let overBudget: { secret: string };
 let restricted: { secret: string };
 beforeAll(async () => {
   limited = await seedKey({ tenantId: 'ten_exchange', limits: { rpm: 100_000 } });
-  cachedAndLimited = await seedKey({ tenantId: 'ten_exchange', limits: { rpm: 100_000 }, cache: { exact: true } });
-  overBudget = await seedKey({ tenantId: 'ten_exchange_poor', budgets: { tokens: { total: 1 } }, cache: { exact: true } });
+  cachedAndLimited = await seedKey({
+    tenantId: 'ten_exchange',
+    limits: { rpm: 100_000 },
+    cache: { exact: true },
+  });
+  overBudget = await seedKey({
+    tenantId: 'ten_exchange_poor',
+    budgets: { tokens: { total: 1 } },
+    cache: { exact: true },
+  });
   restricted = await seedKey({ tenantId: 'ten_exchange', models: ['mock/other'], limits: { rpm: 100_000 } });
 });
 
@@ -124,11 +137,22 @@ describe('one exchange per request, one exit', () => {
     const usage = (body as { usage: { prompt_tokens: number; completion_tokens: number } }).usage;
     expect(res.status).toBe(200);
     expect(counts.settles).toHaveLength(1);
-    expect(counts.settles[0]!.usage).toMatchObject({ inputTokens: usage.prompt_tokens, outputTokens: usage.completion_tokens });
+    expect(counts.settles[0]!.usage).toMatchObject({
+      inputTokens: usage.prompt_tokens,
+      outputTokens: usage.completion_tokens,
+    });
     expect(counts.releases).toHaveLength(1);
-    expect(counts.releases[0]).toMatchObject({ endpoint: 'chat', usage: { inputTokens: usage.prompt_tokens } });
+    expect(counts.releases[0]).toMatchObject({
+      endpoint: 'chat',
+      usage: { inputTokens: usage.prompt_tokens },
+    });
     expect(counts.events).toHaveLength(1);
-    expect(counts.events[0]).toMatchObject({ status: 200, cache: 'MISS', inputTokens: usage.prompt_tokens, outputTokens: usage.completion_tokens });
+    expect(counts.events[0]).toMatchObject({
+      status: 200,
+      cache: 'MISS',
+      inputTokens: usage.prompt_tokens,
+      outputTokens: usage.completion_tokens,
+    });
   });
 
   it('a cache hit: settled once spending no tokens, no lease, one log event with the entry usage', async () => {
@@ -149,7 +173,12 @@ describe('one exchange per request, one exit', () => {
 
   it('an upstream error before the first byte: settled once with nothing, released once with nothing', async () => {
     const { counts, call } = harness();
-    const { res } = await call(chatBody(unique('fail'), { mock: { status: 503 } }), cachedAndLimited.secret, (r) => r.text(), { 'cf-aig-max-attempts': '1' });
+    const { res } = await call(
+      chatBody(unique('fail'), { mock: { status: 503 } }),
+      cachedAndLimited.secret,
+      (r) => r.text(),
+      { 'cf-aig-max-attempts': '1' },
+    );
     expect(res.status).toBe(503);
     expect(counts.settles).toEqual([{ usage: null, stream: undefined }]);
     expect(counts.releases).toEqual([null]);
@@ -167,19 +196,32 @@ describe('one exchange per request, one exit', () => {
     expect(counts.releases).toHaveLength(1);
     expect(counts.releases[0]).toMatchObject({ endpoint: 'chat' });
     expect(counts.events).toHaveLength(1);
-    expect(counts.events[0]).toMatchObject({ status: 200, stream: true, streamCompleted: true, errorCode: null });
+    expect(counts.events[0]).toMatchObject({
+      status: 200,
+      stream: true,
+      streamCompleted: true,
+      errorCode: null,
+    });
     expect(counts.events[0]!.outputTokens).toBe(counts.settles[0]!.usage!.outputTokens);
   });
 
   it('a stream cut by the upstream: settled once with what was delivered, released once with nothing', async () => {
     const { counts, call } = harness();
-    await call(chatBody(unique('a b c d e f g h'), { stream: true, mock: { cut_after: 2 } }), cachedAndLimited.secret);
+    await call(
+      chatBody(unique('a b c d e f g h'), { stream: true, mock: { cut_after: 2 } }),
+      cachedAndLimited.secret,
+    );
     expect(counts.settles).toHaveLength(1);
     expect(counts.settles[0]!.stream).toMatchObject({ completed: false });
     expect(counts.settles[0]!.stream!.deliveredChars).toBeGreaterThan(0);
     expect(counts.releases).toEqual([null]);
     expect(counts.events).toHaveLength(1);
-    expect(counts.events[0]).toMatchObject({ status: 200, streamCompleted: false, errorSource: 'provider', errorCode: 'stream_incomplete' });
+    expect(counts.events[0]).toMatchObject({
+      status: 200,
+      streamCompleted: false,
+      errorSource: 'provider',
+      errorCode: 'stream_incomplete',
+    });
   });
 
   it('a client that goes away mid-stream: settled once, released once with nothing, logged as disconnected', async () => {
@@ -189,12 +231,20 @@ describe('one exchange per request, one exit', () => {
       await reader.read();
       await reader.cancel();
     };
-    await call(chatBody(unique('slow'), { stream: true, mock: { tokens: 50, pace_ms: 20 } }), cachedAndLimited.secret, abandon);
+    await call(
+      chatBody(unique('slow'), { stream: true, mock: { tokens: 50, pace_ms: 20 } }),
+      cachedAndLimited.secret,
+      abandon,
+    );
     expect(counts.settles).toHaveLength(1);
     expect(counts.settles[0]!.stream).toMatchObject({ completed: false, cancelledByClient: true });
     expect(counts.releases).toEqual([null]);
     expect(counts.events).toHaveLength(1);
-    expect(counts.events[0]).toMatchObject({ status: 200, streamCompleted: false, errorCode: 'client_disconnected' });
+    expect(counts.events[0]).toMatchObject({
+      status: 200,
+      streamCompleted: false,
+      errorCode: 'client_disconnected',
+    });
   });
 
   it('an exception in our own code after the reservation: 500, settled once with nothing, one log event', async () => {
@@ -206,7 +256,11 @@ describe('one exchange per request, one exit', () => {
     expect(counts.settles).toEqual([{ usage: null, stream: undefined }]);
     expect(counts.releases).toEqual([]);
     expect(counts.events).toHaveLength(1);
-    expect(counts.events[0]).toMatchObject({ status: 500, errorSource: 'gateway', errorCode: 'internal_error' });
+    expect(counts.events[0]).toMatchObject({
+      status: 500,
+      errorSource: 'gateway',
+      errorCode: 'internal_error',
+    });
   });
 
   it('a failing exit step (the cache store) still lets the others run: settled once, released once, logged once', async () => {
@@ -221,7 +275,9 @@ describe('one exchange per request, one exit', () => {
 
   it('a request with limits and no cache: settled once, nothing leased, one log event', async () => {
     const { counts, call } = harness();
-    const { res } = await call(chatBody(unique('plain')), limited.secret, (r) => r.text(), { 'x-edgeway-cache': 'no-store' });
+    const { res } = await call(chatBody(unique('plain')), limited.secret, (r) => r.text(), {
+      'x-edgeway-cache': 'no-store',
+    });
     expect(res.status).toBe(200);
     expect(counts.settles).toHaveLength(1);
     expect(counts.releases).toEqual([]);

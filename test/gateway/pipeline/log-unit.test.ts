@@ -10,14 +10,28 @@ import { buildLogEvent } from '../../../src/pipeline/log';
 
 const RECEIVED_AT = 1_800_000_000_000;
 const STARTED_AT = 1_000;
-const principal = KeyRecord.parse({ id: 'key_1', tenantId: 'ten_1', status: 'active', models: null, expiresAt: null, logPayload: true });
+const principal = KeyRecord.parse({
+  id: 'key_1',
+  tenantId: 'ten_1',
+  status: 'active',
+  models: null,
+  expiresAt: null,
+  logPayload: true,
+});
 const usage = { inputTokens: 120, outputTokens: 30, cachedTokens: 20 };
 const body = { model: 'mock/echo', messages: [{ role: 'user', content: 'hi' }] };
 
 /** An exchange on a clock the test moves; by default authenticated, for mock/echo on the mock provider. */
 function exchange() {
   const clock = { now: STARTED_AT };
-  const x = new Exchange({ id: 'req_1', path: '/v1/chat/completions', receivedAt: RECEIVED_AT, startedAt: STARTED_AT, waitUntil: () => {}, clock: () => clock.now });
+  const x = new Exchange({
+    id: 'req_1',
+    path: '/v1/chat/completions',
+    receivedAt: RECEIVED_AT,
+    startedAt: STARTED_AT,
+    waitUntil: () => {},
+    clock: () => clock.now,
+  });
   x.principal = principal;
   x.metadata = { user: 'u-1', trace: 7 };
   x.model = 'mock/echo';
@@ -94,7 +108,13 @@ describe('buildLogEvent', () => {
       x.cache = status;
       x.answered(jsonAnswer({ delivery: null }));
       const event = logged(buildLogEvent(x, await x.close(200, null), {}));
-      expect(event).toMatchObject({ cache: status, costUsd: 0, inputTokens: 120, outputTokens: 30, errorSource: null });
+      expect(event).toMatchObject({
+        cache: status,
+        costUsd: 0,
+        inputTokens: 120,
+        outputTokens: 30,
+        errorSource: null,
+      });
       expect(event.savedUsd).toBe(costUsd(priceOf('mock/echo'), usage));
       expect(event.savedUsd).toBeGreaterThan(0);
     }
@@ -122,7 +142,13 @@ describe('buildLogEvent', () => {
     const { x } = exchange();
     const upstream = new GatewayError(502, 'The provider returned HTTP 500.', { source: 'provider' });
     const event = logged(buildLogEvent(x, await x.close(502, upstream), {}));
-    expect(event).toMatchObject({ status: 502, errorSource: 'provider', errorCode: 'server_error', inputTokens: 0, costUsd: 0 });
+    expect(event).toMatchObject({
+      status: 502,
+      errorSource: 'provider',
+      errorCode: 'server_error',
+      inputTokens: 0,
+      costUsd: 0,
+    });
   });
 
   it('logs a stream cut mid-way as a provider error on a 200, not completed, charged for the usage it brought', async () => {
@@ -134,7 +160,13 @@ describe('buildLogEvent', () => {
     x.answered(new Promise<Answer>((resolve) => (end = resolve)));
     const closed = x.close(200, null);
     clock.now = STARTED_AT + 900;
-    end(jsonAnswer({ usage: { inputTokens: 10, outputTokens: 4, cachedTokens: 0 }, delivery: { completed: false, deliveredChars: 16 }, lateError: 'stream_interrupted' }));
+    end(
+      jsonAnswer({
+        usage: { inputTokens: 10, outputTokens: 4, cachedTokens: 0 },
+        delivery: { completed: false, deliveredChars: 16 },
+        lateError: 'stream_interrupted',
+      }),
+    );
     const event = logged(buildLogEvent(x, await closed, {}));
     expect(event).toMatchObject({
       status: 200,
@@ -147,7 +179,9 @@ describe('buildLogEvent', () => {
       ttftMs: 40,
       latencyMs: 900,
     });
-    expect(event.costUsd).toBe(costUsd(priceOf('mock/echo'), { inputTokens: 10, outputTokens: 4, cachedTokens: 0 }));
+    expect(event.costUsd).toBe(
+      costUsd(priceOf('mock/echo'), { inputTokens: 10, outputTokens: 4, cachedTokens: 0 }),
+    );
   });
 
   it('logs a stream that ended normally as completed, without error', async () => {
@@ -163,10 +197,19 @@ describe('buildLogEvent', () => {
     captured.x.payload = capturePayload(principal, new Headers(), body, undefined);
     captured.x.answered(jsonAnswer({ text: '{"answer":"hello"}' }));
     const withPayload = logged(buildLogEvent(captured.x, await captured.x.close(200, null), {}));
-    expect(withPayload.payload).toEqual({ request: JSON.stringify(body), response: '{"answer":"hello"}', truncated: false });
+    expect(withPayload.payload).toEqual({
+      request: JSON.stringify(body),
+      response: '{"answer":"hello"}',
+      truncated: false,
+    });
 
     const optedOut = exchange();
-    optedOut.x.payload = capturePayload(principal, new Headers({ 'cf-aig-collect-log-payload': 'false' }), body, undefined);
+    optedOut.x.payload = capturePayload(
+      principal,
+      new Headers({ 'cf-aig-collect-log-payload': 'false' }),
+      body,
+      undefined,
+    );
     expect(optedOut.x.payload).toBeNull();
     optedOut.x.answered(jsonAnswer({ text: '{"answer":"hello"}' }));
     expect(logged(buildLogEvent(optedOut.x, await optedOut.x.close(200, null), {})).payload).toBeNull();
@@ -175,13 +218,38 @@ describe('buildLogEvent', () => {
   it('keeps the captured request when the request failed before any answer', async () => {
     const { x } = exchange();
     x.payload = capturePayload(principal, new Headers(), body, undefined);
-    const event = logged(buildLogEvent(x, await x.close(502, new GatewayError(502, 'Upstream unreachable.', { source: 'provider', code: 'upstream_unreachable' })), {}));
+    const event = logged(
+      buildLogEvent(
+        x,
+        await x.close(
+          502,
+          new GatewayError(502, 'Upstream unreachable.', {
+            source: 'provider',
+            code: 'upstream_unreachable',
+          }),
+        ),
+        {},
+      ),
+    );
     expect(event.payload).toEqual({ request: JSON.stringify(body), response: null, truncated: false });
   });
 
   it('logs a request that never authenticated with no tenant, key, model or provider', async () => {
-    const x = new Exchange({ id: 'req_anon', path: '/v1/messages', receivedAt: RECEIVED_AT, startedAt: STARTED_AT, waitUntil: () => {}, clock: () => STARTED_AT + 3 });
-    const event = logged(buildLogEvent(x, await x.close(401, new GatewayError(401, 'Missing API key.', { code: 'missing_api_key' })), {}));
+    const x = new Exchange({
+      id: 'req_anon',
+      path: '/v1/messages',
+      receivedAt: RECEIVED_AT,
+      startedAt: STARTED_AT,
+      waitUntil: () => {},
+      clock: () => STARTED_AT + 3,
+    });
+    const event = logged(
+      buildLogEvent(
+        x,
+        await x.close(401, new GatewayError(401, 'Missing API key.', { code: 'missing_api_key' })),
+        {},
+      ),
+    );
     expect(event).toEqual({
       requestId: 'req_anon',
       time: RECEIVED_AT,

@@ -5,7 +5,11 @@ import { chatBody, post, seedKey } from '../helpers';
 describe('policy before route', () => {
   it('refuses a model outside the allow-list with 403 model_not_allowed, even when its provider is not configured', async () => {
     const key = await seedKey({ models: ['mock/*'] });
-    const res = await post('/v1/chat/completions', chatBody('hi', { model: 'openai/gpt-4o-mini' }), key.secret);
+    const res = await post(
+      '/v1/chat/completions',
+      chatBody('hi', { model: 'openai/gpt-4o-mini' }),
+      key.secret,
+    );
     expect(res.status).toBe(403);
     expect(await res.json()).toMatchObject({ error: { code: 'model_not_allowed', param: 'model' } });
   });
@@ -19,7 +23,11 @@ describe('policy before route', () => {
 
   it('tells a key that may use the model that its provider is not configured', async () => {
     const key = await seedKey({ models: null });
-    const res = await post('/v1/chat/completions', chatBody('hi', { model: 'openai/gpt-4o-mini' }), key.secret);
+    const res = await post(
+      '/v1/chat/completions',
+      chatBody('hi', { model: 'openai/gpt-4o-mini' }),
+      key.secret,
+    );
     expect(res.status).toBe(404);
     expect(await res.json()).toMatchObject({ error: { code: 'provider_not_configured', param: 'model' } });
   });

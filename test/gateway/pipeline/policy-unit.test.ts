@@ -6,8 +6,10 @@ import { parseProxyRequest } from '../../../src/core/request';
 import { checkPolicy, enforcePolicy } from '../../../src/pipeline/policy';
 
 const NOW = 1_800_000_000_000;
-const principal = (models: string[] | null) => KeyRecord.parse({ id: 'key_1', tenantId: 'ten_1', status: 'active', models, expiresAt: null });
-const chat = (model: string) => parseProxyRequest('chat', { model, messages: [{ role: 'user', content: 'hi' }] });
+const principal = (models: string[] | null) =>
+  KeyRecord.parse({ id: 'key_1', tenantId: 'ten_1', status: 'active', models, expiresAt: null });
+const chat = (model: string) =>
+  parseProxyRequest('chat', { model, messages: [{ role: 'user', content: 'hi' }] });
 
 describe('checkPolicy', () => {
   it('allows a model the key may use', () => {
@@ -26,7 +28,10 @@ describe('checkPolicy', () => {
   });
 
   it('judges the model as the client wrote it, so a prefix-sharing provider is refused', () => {
-    expect(checkPolicy(principal(['open/*']), chat('openai/gpt-4o'), NOW)).toMatchObject({ allow: false, code: 'model_not_allowed' });
+    expect(checkPolicy(principal(['open/*']), chat('openai/gpt-4o'), NOW)).toMatchObject({
+      allow: false,
+      code: 'model_not_allowed',
+    });
   });
 });
 

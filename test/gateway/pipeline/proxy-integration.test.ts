@@ -25,7 +25,12 @@ describe('POST /v1/chat/completions (JSON)', () => {
     const overhead = res.headers.get('x-edgeway-overhead-ms');
     expect(overhead).toMatch(/^\d+\.\d$/);
     expect(Number(overhead)).toBeGreaterThanOrEqual(0);
-    const body = (await res.json()) as { object: string; model: string; choices: { message: { content: string } }[]; usage: { prompt_tokens: number; completion_tokens: number } };
+    const body = (await res.json()) as {
+      object: string;
+      model: string;
+      choices: { message: { content: string } }[];
+      usage: { prompt_tokens: number; completion_tokens: number };
+    };
     expect(body.object).toBe('chat.completion');
     expect(body.model).toBe('echo');
     expect(body.choices[0]!.message.content).toBe('Hello there, gateway');
@@ -33,7 +38,7 @@ describe('POST /v1/chat/completions (JSON)', () => {
     expect(body.usage.prompt_tokens).toBe(4 + Math.ceil('Hello there, gateway'.length / 4) + 3);
   });
 
-  it('passes a provider error through with its status, marked as the provider\'s', async () => {
+  it("passes a provider error through with its status, marked as the provider's", async () => {
     const res = await post('/v1/chat/completions', chatBody('x', { mock: { status: 429 } }), key);
     expect(res.status).toBe(429);
     expect(res.headers.get('x-edgeway-error-source')).toBe('provider');
@@ -47,7 +52,7 @@ describe('POST /v1/chat/completions (JSON)', () => {
     expect(res.headers.get('x-edgeway-error-source')).toBe('provider');
   });
 
-  it('never relays the provider\'s own auth failure as the caller\'s 401', async () => {
+  it("never relays the provider's own auth failure as the caller's 401", async () => {
     const res = await post('/v1/chat/completions', chatBody('x', { mock: { status: 401 } }), key);
     expect(res.status).toBe(502);
     expect(await res.json()).toMatchObject({ error: { code: 'provider_auth_failed' } });
@@ -55,19 +60,27 @@ describe('POST /v1/chat/completions (JSON)', () => {
 
   it('retries a retryable failure when cf-aig-max-attempts allows it', async () => {
     const mock = { fail_first: 1, key: crypto.randomUUID(), status: 503 };
-    const res = await post('/v1/chat/completions', chatBody('retry me', { mock }), key, { 'cf-aig-max-attempts': '2' });
+    const res = await post('/v1/chat/completions', chatBody('retry me', { mock }), key, {
+      'cf-aig-max-attempts': '2',
+    });
     expect(res.status).toBe(200);
-    expect(((await res.json()) as { choices: { message: { content: string } }[] }).choices[0]!.message.content).toBe('retry me');
+    expect(
+      ((await res.json()) as { choices: { message: { content: string } }[] }).choices[0]!.message.content,
+    ).toBe('retry me');
   });
 
   it('does not retry a non-retryable 400', async () => {
     const mock = { fail_first: 1, key: crypto.randomUUID(), status: 400 };
-    const res = await post('/v1/chat/completions', chatBody('x', { mock }), key, { 'cf-aig-max-attempts': '3' });
+    const res = await post('/v1/chat/completions', chatBody('x', { mock }), key, {
+      'cf-aig-max-attempts': '3',
+    });
     expect(res.status).toBe(400);
   });
 
   it('times out a slow provider with 504 after cf-aig-request-timeout', async () => {
-    const res = await post('/v1/chat/completions', chatBody('x', { mock: { latency_ms: 2000 } }), key, { 'cf-aig-request-timeout': '100' });
+    const res = await post('/v1/chat/completions', chatBody('x', { mock: { latency_ms: 2000 } }), key, {
+      'cf-aig-request-timeout': '100',
+    });
     expect(res.status).toBe(504);
     expect(await res.json()).toMatchObject({ error: { code: 'upstream_timeout' } });
   });
@@ -81,18 +94,31 @@ describe('POST /v1/chat/completions (stream)', () => {
     const events = await readSse(res);
     expect(contentOf(events)).toBe('one two three four');
     expect(events.at(-1)!.data).toBe('[DONE]');
-    expect(events.some((e) => e.data.startsWith('{') && (JSON.parse(e.data) as Chunk).choices.length === 0)).toBe(false);
+    expect(
+      events.some((e) => e.data.startsWith('{') && (JSON.parse(e.data) as Chunk).choices.length === 0),
+    ).toBe(false);
   });
 
   it('keeps the usage chunk when the client asked for it', async () => {
-    const res = await post('/v1/chat/completions', chatBody('a b', { stream: true, stream_options: { include_usage: true } }), key);
+    const res = await post(
+      '/v1/chat/completions',
+      chatBody('a b', { stream: true, stream_options: { include_usage: true } }),
+      key,
+    );
     const events = await readSse(res);
-    const usage = events.filter((e) => e.data.startsWith('{')).map((e) => JSON.parse(e.data) as Chunk).find((c) => c.choices.length === 0);
+    const usage = events
+      .filter((e) => e.data.startsWith('{'))
+      .map((e) => JSON.parse(e.data) as Chunk)
+      .find((c) => c.choices.length === 0);
     expect(usage?.usage).toMatchObject({ completion_tokens: 2 });
   });
 
   it('ends a stream cut midway with an error frame and no [DONE]', async () => {
-    const res = await post('/v1/chat/completions', chatBody('x', { model: 'mock/mock-small', stream: true, mock: { tokens: 10, cut_after: 3 } }), key);
+    const res = await post(
+      '/v1/chat/completions',
+      chatBody('x', { model: 'mock/mock-small', stream: true, mock: { tokens: 10, cut_after: 3 } }),
+      key,
+    );
     expect(res.status).toBe(200);
     const events = await readSse(res);
     expect(events.some((e) => e.data === '[DONE]')).toBe(false);
@@ -100,20 +126,36 @@ describe('POST /v1/chat/completions (stream)', () => {
   });
 
   it('ends a reset stream with an error frame', async () => {
-    const res = await post('/v1/chat/completions', chatBody('x', { model: 'mock/mock-small', stream: true, mock: { tokens: 10, reset_after: 2 } }), key);
+    const res = await post(
+      '/v1/chat/completions',
+      chatBody('x', { model: 'mock/mock-small', stream: true, mock: { tokens: 10, reset_after: 2 } }),
+      key,
+    );
     const events = await readSse(res);
     expect(JSON.parse(events.at(-1)!.data)).toMatchObject({ error: { code: 'stream_interrupted' } });
   });
 
   it('closes a stalled stream after the idle timeout with an error frame', async () => {
     // UPSTREAM_IDLE_TIMEOUT_MS is lowered for the test worker in vitest.config.ts.
-    const res = await post('/v1/chat/completions', chatBody('x', { model: 'mock/mock-small', stream: true, mock: { tokens: 10, stall_after: 2, stall_ms: 5000 } }), key);
+    const res = await post(
+      '/v1/chat/completions',
+      chatBody('x', {
+        model: 'mock/mock-small',
+        stream: true,
+        mock: { tokens: 10, stall_after: 2, stall_ms: 5000 },
+      }),
+      key,
+    );
     const events = await readSse(res);
     expect(JSON.parse(events.at(-1)!.data)).toMatchObject({ error: { code: 'stream_idle_timeout' } });
   });
 
   it('stops at a malformed chunk with an error frame rather than relaying it', async () => {
-    const res = await post('/v1/chat/completions', chatBody('x', { model: 'mock/mock-small', stream: true, mock: { tokens: 10, malformed_after: 2 } }), key);
+    const res = await post(
+      '/v1/chat/completions',
+      chatBody('x', { model: 'mock/mock-small', stream: true, mock: { tokens: 10, malformed_after: 2 } }),
+      key,
+    );
     const events = await readSse(res);
     for (const e of events) expect(() => e.data === '[DONE]' || JSON.parse(e.data)).not.toThrow();
     expect(JSON.parse(events.at(-1)!.data)).toMatchObject({ error: { code: 'malformed_chunk' } });
@@ -121,19 +163,29 @@ describe('POST /v1/chat/completions (stream)', () => {
 
   it('retries a stream whose provider fails before the first byte', async () => {
     const mock = { fail_first: 1, key: crypto.randomUUID(), status: 500 };
-    const res = await post('/v1/chat/completions', chatBody('again', { stream: true, mock }), key, { 'cf-aig-max-attempts': '2' });
+    const res = await post('/v1/chat/completions', chatBody('again', { stream: true, mock }), key, {
+      'cf-aig-max-attempts': '2',
+    });
     expect(res.status).toBe(200);
     expect(contentOf(await readSse(res))).toBe('again');
   });
 
   it('returns a provider failure before the first byte as an error status, not a 200 stream', async () => {
-    const res = await post('/v1/chat/completions', chatBody('x', { stream: true, mock: { status: 500 } }), key);
+    const res = await post(
+      '/v1/chat/completions',
+      chatBody('x', { stream: true, mock: { status: 500 } }),
+      key,
+    );
     expect(res.status).toBe(500);
     expect(res.headers.get('content-type')).toMatch(/json/);
   });
 
   it('aborts the upstream when the client cancels', async () => {
-    const res = await post('/v1/chat/completions', chatBody('x', { model: 'mock/mock-small', stream: true, mock: { tokens: 200, pace_ms: 20 } }), key);
+    const res = await post(
+      '/v1/chat/completions',
+      chatBody('x', { model: 'mock/mock-small', stream: true, mock: { tokens: 200, pace_ms: 20 } }),
+      key,
+    );
     const reader = res.body!.getReader();
     await reader.read();
     await reader.cancel();
@@ -145,7 +197,11 @@ describe('POST /v1/chat/completions (stream)', () => {
 
 describe('other endpoints', () => {
   it('proxies embeddings', async () => {
-    const res = await post('/v1/embeddings', { model: 'mock/text-embedding-3-small', input: ['a', 'b'], dimensions: 8 }, key);
+    const res = await post(
+      '/v1/embeddings',
+      { model: 'mock/text-embedding-3-small', input: ['a', 'b'], dimensions: 8 },
+      key,
+    );
     expect(res.status).toBe(200);
     const body = (await res.json()) as { data: { embedding: number[] }[]; usage: { prompt_tokens: number } };
     expect(body.data).toHaveLength(2);
@@ -153,10 +209,21 @@ describe('other endpoints', () => {
   });
 
   it('proxies the Anthropic Messages API, JSON and stream', async () => {
-    const json = await post('/v1/messages', { model: 'mock/echo', max_tokens: 50, messages: [{ role: 'user', content: 'bonjour le monde' }] }, key);
+    const json = await post(
+      '/v1/messages',
+      { model: 'mock/echo', max_tokens: 50, messages: [{ role: 'user', content: 'bonjour le monde' }] },
+      key,
+    );
     expect(json.status).toBe(200);
-    expect(await json.json()).toMatchObject({ type: 'message', content: [{ type: 'text', text: 'bonjour le monde' }] });
-    const stream = await post('/v1/messages', { model: 'mock/echo', max_tokens: 50, stream: true, messages: [{ role: 'user', content: 'salut' }] }, key);
+    expect(await json.json()).toMatchObject({
+      type: 'message',
+      content: [{ type: 'text', text: 'bonjour le monde' }],
+    });
+    const stream = await post(
+      '/v1/messages',
+      { model: 'mock/echo', max_tokens: 50, stream: true, messages: [{ role: 'user', content: 'salut' }] },
+      key,
+    );
     const events = await readSse(stream);
     expect(events[0]!.event).toBe('message_start');
     expect(events.at(-1)!.event).toBe('message_stop');
@@ -164,7 +231,9 @@ describe('other endpoints', () => {
 
   it('lists the models the key may use', async () => {
     const { secret } = await seedKey({ models: ['mock/echo', 'mock/mock-small'] });
-    const res = await (await import('cloudflare:test')).SELF.fetch('http://gw.test/v1/models', { headers: { authorization: `Bearer ${secret}` } });
+    const res = await (await import('cloudflare:test')).SELF.fetch('http://gw.test/v1/models', {
+      headers: { authorization: `Bearer ${secret}` },
+    });
     const body = (await res.json()) as { object: string; data: { id: string }[] };
     expect(body.object).toBe('list');
     expect(body.data.map((m) => m.id)).toEqual(['mock/echo', 'mock/mock-small']);

@@ -31,9 +31,17 @@ describe('request headers', () => {
   });
 
   it('accepts flat metadata of at most 5 keys', () => {
-    expect(requestMetadata(h({ 'cf-aig-metadata': '{"user":"u1","n":2,"ok":true}' }))).toEqual({ user: 'u1', n: 2, ok: true });
-    expect(() => requestMetadata(h({ 'cf-aig-metadata': '{"a":{"b":1}}' }))).toThrow(/string, number or boolean/);
-    expect(() => requestMetadata(h({ 'cf-aig-metadata': '{"a":1,"b":2,"c":3,"d":4,"e":5,"f":6}' }))).toThrow(/at most 5/);
+    expect(requestMetadata(h({ 'cf-aig-metadata': '{"user":"u1","n":2,"ok":true}' }))).toEqual({
+      user: 'u1',
+      n: 2,
+      ok: true,
+    });
+    expect(() => requestMetadata(h({ 'cf-aig-metadata': '{"a":{"b":1}}' }))).toThrow(
+      /string, number or boolean/,
+    );
+    expect(() => requestMetadata(h({ 'cf-aig-metadata': '{"a":1,"b":2,"c":3,"d":4,"e":5,"f":6}' }))).toThrow(
+      /at most 5/,
+    );
     expect(() => requestMetadata(h({ 'cf-aig-metadata': 'nope' }))).toThrow(/JSON object/);
   });
 });

@@ -5,7 +5,8 @@ import { buildRegistry } from '../../../src/providers/registry';
 import { customProviderRows } from '../../../src/providers/table';
 import type { ProviderAdapter } from '../../../src/providers/types';
 
-const rows = (value: unknown) => customProviderRows({ EDGEWAY_PROVIDERS: typeof value === 'string' ? value : JSON.stringify(value) });
+const rows = (value: unknown) =>
+  customProviderRows({ EDGEWAY_PROVIDERS: typeof value === 'string' ? value : JSON.stringify(value) });
 const ACME = { id: 'acme', base_url: 'https://api.acme.test/v1/', api_key_secret: 'PROVIDER_KEY_ACME' };
 
 describe('customProviderRows', () => {
@@ -18,13 +19,23 @@ describe('customProviderRows', () => {
 
   it('reads an OpenAI-format row as serving chat and embeddings, with trailing slashes trimmed', () => {
     expect(rows([{ ...ACME, base_url: 'https://api.acme.test/v1///' }])).toEqual([
-      { id: 'acme', baseUrl: 'https://api.acme.test/v1', keySecret: 'PROVIDER_KEY_ACME', serves: { chat: 'openai', embeddings: 'openai' } },
+      {
+        id: 'acme',
+        baseUrl: 'https://api.acme.test/v1',
+        keySecret: 'PROVIDER_KEY_ACME',
+        serves: { chat: 'openai', embeddings: 'openai' },
+      },
     ]);
   });
 
   it('reads an Anthropic-format row as serving messages', () => {
     expect(rows([{ ...ACME, format: 'anthropic' }])).toEqual([
-      { id: 'acme', baseUrl: 'https://api.acme.test/v1', keySecret: 'PROVIDER_KEY_ACME', serves: { messages: 'anthropic' } },
+      {
+        id: 'acme',
+        baseUrl: 'https://api.acme.test/v1',
+        keySecret: 'PROVIDER_KEY_ACME',
+        serves: { messages: 'anthropic' },
+      },
     ]);
   });
 
@@ -33,7 +44,9 @@ describe('customProviderRows', () => {
   });
 
   it('reads several rows, and a row without api_key_secret has no key secret', () => {
-    const parsed = customProviderRows({ EDGEWAY_PROVIDERS: `  ${JSON.stringify([ACME, { id: 'local-llm-2', base_url: 'http://10.0.0.5:8080/v1' }])}  ` });
+    const parsed = customProviderRows({
+      EDGEWAY_PROVIDERS: `  ${JSON.stringify([ACME, { id: 'local-llm-2', base_url: 'http://10.0.0.5:8080/v1' }])}  `,
+    });
     expect(parsed.map((r) => [r.id, r.baseUrl, r.keySecret])).toEqual([
       ['acme', 'https://api.acme.test/v1', 'PROVIDER_KEY_ACME'],
       ['local-llm-2', 'http://10.0.0.5:8080/v1', ''],
@@ -41,20 +54,32 @@ describe('customProviderRows', () => {
   });
 
   it('refuses a key secret that is not a PROVIDER_KEY_* secret, so a row cannot borrow a built-in provider key', () => {
-    expect(() => rows([{ ...ACME, api_key_secret: 'OPENAI_API_KEY' }])).toThrow('EDGEWAY_PROVIDERS is invalid: row 0 (api_key_secret): must name a PROVIDER_KEY_* secret');
-    expect(() => rows([{ ...ACME, api_key_secret: 'ADMIN_TOKEN' }])).toThrow(/must name a PROVIDER_KEY_\* secret/);
+    expect(() => rows([{ ...ACME, api_key_secret: 'OPENAI_API_KEY' }])).toThrow(
+      'EDGEWAY_PROVIDERS is invalid: row 0 (api_key_secret): must name a PROVIDER_KEY_* secret',
+    );
+    expect(() => rows([{ ...ACME, api_key_secret: 'ADMIN_TOKEN' }])).toThrow(
+      /must name a PROVIDER_KEY_\* secret/,
+    );
   });
 
   it('refuses an id that is not lowercase letters, digits and dashes', () => {
     for (const id of ['Acme', 'acme_ai', '-acme', 'ac/me', '']) {
-      expect(() => rows([{ ...ACME, id }])).toThrow('EDGEWAY_PROVIDERS is invalid: row 0 (id): lowercase letters, digits and dashes');
+      expect(() => rows([{ ...ACME, id }])).toThrow(
+        'EDGEWAY_PROVIDERS is invalid: row 0 (id): lowercase letters, digits and dashes',
+      );
     }
-    expect(() => rows([ACME, { ...ACME, id: 'Acme' }])).toThrow(/^EDGEWAY_PROVIDERS is invalid: row 1 \(id\): /);
+    expect(() => rows([ACME, { ...ACME, id: 'Acme' }])).toThrow(
+      /^EDGEWAY_PROVIDERS is invalid: row 1 \(id\): /,
+    );
   });
 
   it('refuses a base URL that is not an http(s) URL', () => {
-    expect(() => rows([{ ...ACME, base_url: 'ftp://files.acme.test/v1' }])).toThrow(/^EDGEWAY_PROVIDERS is invalid: .*http/);
-    expect(() => rows([{ ...ACME, base_url: 'api.acme.test/v1' }])).toThrow(/^EDGEWAY_PROVIDERS is invalid: /);
+    expect(() => rows([{ ...ACME, base_url: 'ftp://files.acme.test/v1' }])).toThrow(
+      /^EDGEWAY_PROVIDERS is invalid: .*http/,
+    );
+    expect(() => rows([{ ...ACME, base_url: 'api.acme.test/v1' }])).toThrow(
+      /^EDGEWAY_PROVIDERS is invalid: /,
+    );
   });
 
   it('refuses an unknown format, an unknown endpoint, a missing field and a value that is not an array', () => {
@@ -65,14 +90,22 @@ describe('customProviderRows', () => {
   });
 
   it('refuses a value that is not JSON, saying it is EDGEWAY_PROVIDERS', () => {
-    expect(() => customProviderRows({ EDGEWAY_PROVIDERS: '[{id: acme}]' })).toThrow(/^EDGEWAY_PROVIDERS is not valid JSON: /);
-    expect(() => customProviderRows({ EDGEWAY_PROVIDERS: '[' })).toThrow(/^EDGEWAY_PROVIDERS is not valid JSON: /);
+    expect(() => customProviderRows({ EDGEWAY_PROVIDERS: '[{id: acme}]' })).toThrow(
+      /^EDGEWAY_PROVIDERS is not valid JSON: /,
+    );
+    expect(() => customProviderRows({ EDGEWAY_PROVIDERS: '[' })).toThrow(
+      /^EDGEWAY_PROVIDERS is not valid JSON: /,
+    );
   });
 });
 
 describe('buildRegistry with a custom row', () => {
   const registry = (extra: Record<string, string> = {}) =>
-    buildRegistry({ MOCK_LLM_URL: 'http://mock.test/v1/', EDGEWAY_PROVIDERS: JSON.stringify([ACME, { ...ACME, id: 'acme-claude', format: 'anthropic' }]), ...extra } as unknown as Bindings);
+    buildRegistry({
+      MOCK_LLM_URL: 'http://mock.test/v1/',
+      EDGEWAY_PROVIDERS: JSON.stringify([ACME, { ...ACME, id: 'acme-claude', format: 'anthropic' }]),
+      ...extra,
+    } as unknown as Bindings);
   const adapter = (got: ReturnType<ReturnType<typeof registry>['get']>): ProviderAdapter => {
     if (typeof got === 'string') throw new Error(`expected an adapter, got ${got}`);
     return got;
@@ -98,7 +131,9 @@ describe('buildRegistry with a custom row', () => {
   });
 
   it('presents the key the Anthropic way for an Anthropic-format row', () => {
-    const messages = adapter(registry({ PROVIDER_KEY_ACME: 'sk-acme' }).get('acme-claude')).prepare('messages')!;
+    const messages = adapter(registry({ PROVIDER_KEY_ACME: 'sk-acme' }).get('acme-claude')).prepare(
+      'messages',
+    )!;
     expect(messages.url).toBe('https://api.acme.test/v1/messages');
     expect(messages.headers.get('x-api-key')).toBe('sk-acme');
     expect(messages.headers.get('anthropic-version')).toBeTruthy();

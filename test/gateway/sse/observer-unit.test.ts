@@ -4,7 +4,11 @@ import { anthropicObserver, openAiObserver } from '../../../src/sse/observer';
 const ev = (data: string, event: string | null = null) => ({ event, data });
 
 describe('openAiObserver', () => {
-  const usageChunk = JSON.stringify({ id: 'x', choices: [], usage: { prompt_tokens: 7, completion_tokens: 3, prompt_tokens_details: { cached_tokens: 2 } } });
+  const usageChunk = JSON.stringify({
+    id: 'x',
+    choices: [],
+    usage: { prompt_tokens: 7, completion_tokens: 3, prompt_tokens_details: { cached_tokens: 2 } },
+  });
 
   it('reads usage and drops the usage chunk when the client did not ask for it', () => {
     const o = openAiObserver({ stripUsage: true });
@@ -33,7 +37,13 @@ describe('openAiObserver', () => {
 
   it('counts tool-call argument text as delivered', () => {
     const o = openAiObserver({ stripUsage: false });
-    o.observe(ev(JSON.stringify({ choices: [{ delta: { tool_calls: [{ index: 0, function: { arguments: '{"a":1}' } }] } }] })));
+    o.observe(
+      ev(
+        JSON.stringify({
+          choices: [{ delta: { tool_calls: [{ index: 0, function: { arguments: '{"a":1}' } }] } }],
+        }),
+      ),
+    );
     expect(o.deliveredChars).toBe(7);
   });
 });
@@ -41,8 +51,18 @@ describe('openAiObserver', () => {
 describe('anthropicObserver', () => {
   it('reads input tokens from message_start and output tokens from message_delta, done at message_stop', () => {
     const o = anthropicObserver();
-    o.observe(ev(JSON.stringify({ type: 'message_start', message: { usage: { input_tokens: 11, output_tokens: 1 } } }), 'message_start'));
-    o.observe(ev(JSON.stringify({ type: 'content_block_delta', delta: { type: 'text_delta', text: 'abc' } }), 'content_block_delta'));
+    o.observe(
+      ev(
+        JSON.stringify({ type: 'message_start', message: { usage: { input_tokens: 11, output_tokens: 1 } } }),
+        'message_start',
+      ),
+    );
+    o.observe(
+      ev(
+        JSON.stringify({ type: 'content_block_delta', delta: { type: 'text_delta', text: 'abc' } }),
+        'content_block_delta',
+      ),
+    );
     o.observe(ev(JSON.stringify({ type: 'message_delta', usage: { output_tokens: 5 } }), 'message_delta'));
     expect(o.done).toBe(false);
     o.observe(ev(JSON.stringify({ type: 'message_stop' }), 'message_stop'));
@@ -52,6 +72,8 @@ describe('anthropicObserver', () => {
   });
 
   it('writes its error frame as an Anthropic error event', () => {
-    expect(anthropicObserver().errorFrame('cut', 'stream_incomplete')).toMatch(/^event: error\ndata: \{"type":"error","error":\{"type":"api_error","message":"cut"\}\}\n\n$/);
+    expect(anthropicObserver().errorFrame('cut', 'stream_incomplete')).toMatch(
+      /^event: error\ndata: \{"type":"error","error":\{"type":"api_error","message":"cut"\}\}\n\n$/,
+    );
   });
 });

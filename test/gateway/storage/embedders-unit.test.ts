@@ -22,8 +22,16 @@ describe('local embedder', () => {
   it('scores paraphrases above unrelated questions', () => {
     const pairs: [string, string, string][] = [
       ['How do I learn Python quickly?', 'What is the quickest way to learn Python?', 'Why is the sky blue?'],
-      ['What is the capital of France?', "What's the capital city of France?", 'How do I bake sourdough bread?'],
-      ['How can I improve my English speaking skills?', 'How do I improve my spoken English?', 'Which laptop should I buy for gaming?'],
+      [
+        'What is the capital of France?',
+        "What's the capital city of France?",
+        'How do I bake sourdough bread?',
+      ],
+      [
+        'How can I improve my English speaking skills?',
+        'How do I improve my spoken English?',
+        'Which laptop should I buy for gaming?',
+      ],
     ];
     for (const [q, paraphrase, unrelated] of pairs) {
       expect(cos(q, paraphrase)).toBeGreaterThan(cos(q, unrelated) + 0.3);
@@ -55,11 +63,17 @@ describe('Workers AI embedder against the fake binding', () => {
   it('the fake refuses what the service refuses', async () => {
     const ai = new FakeWorkersAi();
     await expect(ai.run('@cf/baai/bge-tiny', { text: ['x'] })).rejects.toThrow(/No such model/);
-    await expect(ai.run('@cf/baai/bge-base-en-v1.5', { text: Array(101).fill('x') })).rejects.toThrow(/maxItems/);
+    await expect(ai.run('@cf/baai/bge-base-en-v1.5', { text: Array(101).fill('x') })).rejects.toThrow(
+      /maxItems/,
+    );
     await expect(ai.run('@cf/baai/bge-base-en-v1.5', { text: [''] })).rejects.toThrow(/non-empty/);
     await expect(ai.run('@cf/baai/bge-base-en-v1.5', { text: 42 })).rejects.toThrow(/text/);
-    await expect(ai.run('@cf/baai/bge-base-en-v1.5', { text: 'x', pooling: 'max' })).rejects.toThrow(/pooling/);
-    await expect(ai.run('@cf/baai/bge-base-en-v1.5', { text: 'x' })).resolves.toMatchObject({ shape: [1, 768] });
+    await expect(ai.run('@cf/baai/bge-base-en-v1.5', { text: 'x', pooling: 'max' })).rejects.toThrow(
+      /pooling/,
+    );
+    await expect(ai.run('@cf/baai/bge-base-en-v1.5', { text: 'x' })).resolves.toMatchObject({
+      shape: [1, 768],
+    });
   });
 
   it('rejects an answer of the wrong size instead of indexing it', async () => {
@@ -101,13 +115,23 @@ describe('OpenAI-compatible embedder', () => {
       prepare: () => ({ url: 'http://stub/v1/embeddings', headers: new Headers(), format: 'openai' }),
       fetch: async () => response,
     });
-    await expect(openAiEmbedder({ adapter: answering(new Response('no', { status: 500 })), model: 'm' }).embed(['x'])).rejects.toThrow(/HTTP 500/);
-    await expect(openAiEmbedder({ adapter: answering(Response.json({ data: [] })), model: 'm' }).embed(['x'])).rejects.toThrow(/0 embeddings for 1/);
-    await expect(openAiEmbedder({ adapter: answering(Response.json({ nope: 1 })), model: 'm' }).embed(['x'])).rejects.toThrow(/unexpected shape/);
+    await expect(
+      openAiEmbedder({ adapter: answering(new Response('no', { status: 500 })), model: 'm' }).embed(['x']),
+    ).rejects.toThrow(/HTTP 500/);
+    await expect(
+      openAiEmbedder({ adapter: answering(Response.json({ data: [] })), model: 'm' }).embed(['x']),
+    ).rejects.toThrow(/0 embeddings for 1/);
+    await expect(
+      openAiEmbedder({ adapter: answering(Response.json({ nope: 1 })), model: 'm' }).embed(['x']),
+    ).rejects.toThrow(/unexpected shape/);
   });
 
   it('refuses a provider that does not serve embeddings', () => {
-    const anthropicOnly: ProviderAdapter = { id: 'a', prepare: () => null, fetch: async () => new Response() };
+    const anthropicOnly: ProviderAdapter = {
+      id: 'a',
+      prepare: () => null,
+      fetch: async () => new Response(),
+    };
     expect(() => openAiEmbedder({ adapter: anthropicOnly, model: 'm' })).toThrow(/does not serve/);
   });
 });

@@ -10,23 +10,51 @@ const PH_B = 'b'.repeat(64);
 const HOUR = 3_600_000;
 
 function setup() {
-  const fake = new FakeVectorize({ dimensions: DIMS, metadataIndexes: { params_hash: 'string', expires_at: 'number' } });
+  const fake = new FakeVectorize({
+    dimensions: DIMS,
+    metadataIndexes: { params_hash: 'string', expires_at: 'number' },
+  });
   return { fake, index: vectorizeIndex(fake) };
 }
 
-function item(tenantId: string, paramsHash: string, text: string, cacheKey: string, expiresAt = Date.now() + HOUR): VectorItem {
-  return { id: `${tenantId}:${paramsHash.slice(0, 4)}:${text}`.slice(0, 64), vector: embedLocally(text), tenantId, paramsHash, cacheKey, expiresAt };
+function item(
+  tenantId: string,
+  paramsHash: string,
+  text: string,
+  cacheKey: string,
+  expiresAt = Date.now() + HOUR,
+): VectorItem {
+  return {
+    id: `${tenantId}:${paramsHash.slice(0, 4)}:${text}`.slice(0, 64),
+    vector: embedLocally(text),
+    tenantId,
+    paramsHash,
+    cacheKey,
+    expiresAt,
+  };
 }
 
-const query = (tenantId: string, paramsHash = PH_A, now = Date.now(), topK = 5) => ({ topK, tenantId, paramsHash, now });
+const query = (tenantId: string, paramsHash = PH_A, now = Date.now(), topK = 5) => ({
+  topK,
+  tenantId,
+  paramsHash,
+  now,
+});
 
 describe('Vectorize adapter against the fake index', () => {
   it('stores each tenant in its own namespace and never crosses them', async () => {
     const { fake, index } = setup();
-    await index.upsert([item('ten_a', PH_A, 'same question', 'k-a'), item('ten_b', PH_A, 'same question', 'k-b')]);
+    await index.upsert([
+      item('ten_a', PH_A, 'same question', 'k-a'),
+      item('ten_b', PH_A, 'same question', 'k-b'),
+    ]);
     expect([...fake.rows.values()].map((r) => r.namespace).sort()).toEqual(['ten_a', 'ten_b']);
-    expect((await index.query(embedLocally('same question'), query('ten_a'))).map((m) => m.cacheKey)).toEqual(['k-a']);
-    expect((await index.query(embedLocally('same question'), query('ten_b'))).map((m) => m.cacheKey)).toEqual(['k-b']);
+    expect((await index.query(embedLocally('same question'), query('ten_a'))).map((m) => m.cacheKey)).toEqual(
+      ['k-a'],
+    );
+    expect((await index.query(embedLocally('same question'), query('ten_b'))).map((m) => m.cacheKey)).toEqual(
+      ['k-b'],
+    );
     expect(await index.query(embedLocally('same question'), query('ten_c'))).toEqual([]);
   });
 
@@ -34,7 +62,9 @@ describe('Vectorize adapter against the fake index', () => {
     const { index } = setup();
     const now = Date.now();
     await index.upsert([item('t', PH_A, 'q', 'k-live', now + 1000), item('t', PH_B, 'q', 'k-other-params')]);
-    expect((await index.query(embedLocally('q'), query('t', PH_A, now))).map((m) => m.cacheKey)).toEqual(['k-live']);
+    expect((await index.query(embedLocally('q'), query('t', PH_A, now))).map((m) => m.cacheKey)).toEqual([
+      'k-live',
+    ]);
     expect(await index.query(embedLocally('q'), query('t', PH_A, now + 1000))).toEqual([]);
   });
 
@@ -46,7 +76,14 @@ describe('Vectorize adapter against the fake index', () => {
 
   it('re-checks metadata: a row in the namespace claiming another tenant is dropped', async () => {
     const { fake, index } = setup();
-    await fake.upsert([{ id: 'x', values: embedLocally('q'), namespace: 't', metadata: { tenant: 'intruder', params_hash: PH_A, cache_key: 'k', expires_at: Date.now() + HOUR } }]);
+    await fake.upsert([
+      {
+        id: 'x',
+        values: embedLocally('q'),
+        namespace: 't',
+        metadata: { tenant: 'intruder', params_hash: PH_A, cache_key: 'k', expires_at: Date.now() + HOUR },
+      },
+    ]);
     expect(await index.query(embedLocally('q'), query('t'))).toEqual([]);
   });
 
@@ -59,7 +96,9 @@ describe('Vectorize adapter against the fake index', () => {
   it('splits upserts at 1000 vectors and hashes tenant ids too long for a namespace', async () => {
     const { fake, index } = setup();
     const long = 't'.repeat(100);
-    await index.upsert(Array.from({ length: 1500 }, (_, i) => ({ ...item(long, PH_A, 'q', `k-${i}`), id: `id-${i}` })));
+    await index.upsert(
+      Array.from({ length: 1500 }, (_, i) => ({ ...item(long, PH_A, 'q', `k-${i}`), id: `id-${i}` })),
+    );
     expect(fake.rows.size).toBe(1500);
     expect(tenantNamespace(long)).toMatch(/^h:[0-9a-f]{62}$/);
     expect((await index.query(embedLocally('q'), query(long)))[0]?.cacheKey).toMatch(/^k-/);
@@ -87,17 +126,28 @@ describe('the Vectorize fake refuses what the service refuses', () => {
     await expect(fake.upsert([{ ...ok, id: 'é'.repeat(33) }])).rejects.toThrow(/vector id/);
     await expect(fake.upsert([{ ...ok, namespace: 'n'.repeat(65) }])).rejects.toThrow(/namespace/);
     await expect(fake.query(v, { namespace: 'n'.repeat(65) })).rejects.toThrow(/namespace/);
-    await expect(fake.upsert([{ ...ok, metadata: { blob: 'x'.repeat(10_241) } }])).rejects.toThrow(/metadata over/);
-    for (const key of ['a.b', '$a', 'a"b', '']) await expect(fake.upsert([{ ...ok, metadata: { [key]: 1 } }])).rejects.toThrow(/metadata key/);
-    await expect(fake.upsert(Array.from({ length: 1001 }, (_, i) => ({ ...ok, id: `i${i}` })))).rejects.toThrow(/1000/);
+    await expect(fake.upsert([{ ...ok, metadata: { blob: 'x'.repeat(10_241) } }])).rejects.toThrow(
+      /metadata over/,
+    );
+    for (const key of ['a.b', '$a', 'a"b', ''])
+      await expect(fake.upsert([{ ...ok, metadata: { [key]: 1 } }])).rejects.toThrow(/metadata key/);
+    await expect(
+      fake.upsert(Array.from({ length: 1001 }, (_, i) => ({ ...ok, id: `i${i}` }))),
+    ).rejects.toThrow(/1000/);
   });
 
   it('filters on non-indexed properties, with unknown operators, empty or too large', async () => {
     await expect(fake.query(v, { filter: { tenant: 'x' } })).rejects.toThrow(/no metadata index/);
-    await expect(fake.query(v, { filter: { params_hash: { $regex: 'x' } as never } })).rejects.toThrow(/operator/);
+    await expect(fake.query(v, { filter: { params_hash: { $regex: 'x' } as never } })).rejects.toThrow(
+      /operator/,
+    );
     await expect(fake.query(v, { filter: {} })).rejects.toThrow(/non-empty/);
-    await expect(fake.query(v, { filter: { params_hash: { $in: Array(300).fill('abcdefgh') } } })).rejects.toThrow(/2048/);
-    await expect(fake.query(v, { filter: { params_hash: { $in: [{}] as never } } })).rejects.toThrow(/operand/);
+    await expect(
+      fake.query(v, { filter: { params_hash: { $in: Array(300).fill('abcdefgh') } } }),
+    ).rejects.toThrow(/2048/);
+    await expect(fake.query(v, { filter: { params_hash: { $in: [{}] as never } } })).rejects.toThrow(
+      /operand/,
+    );
   });
 
   it('applies the documented operators', async () => {
@@ -107,7 +157,8 @@ describe('the Vectorize fake refuses what the service refuses', () => {
       { id: '2', values: [1, 0], metadata: { n: 2, s: 'b' } },
       { id: '3', values: [1, 0], metadata: { n: 3 } },
     ]);
-    const ids = async (filter: VectorizeVectorMetadataFilter) => (await f.query([1, 0], { topK: 10, filter })).matches.map((m) => m.id).sort();
+    const ids = async (filter: VectorizeVectorMetadataFilter) =>
+      (await f.query([1, 0], { topK: 10, filter })).matches.map((m) => m.id).sort();
     expect(await ids({ n: { $gt: 1 } })).toEqual(['2', '3']);
     expect(await ids({ n: { $gte: 1, $lt: 3 } })).toEqual(['1', '2']);
     expect(await ids({ n: { $lte: 1 } })).toEqual(['1']);

@@ -23,5 +23,8 @@ export function missingOpenAIKey(): Response {
 }
 
 export function missingAnthropicKey(): Response {
-  return errorResponse('anthropic', 401, { type: 'authentication_error', message: 'x-api-key header is required' });
+  return errorResponse('anthropic', 401, {
+    type: 'authentication_error',
+    message: 'x-api-key header is required',
+  });
 }

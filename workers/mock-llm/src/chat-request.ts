@@ -22,9 +22,14 @@ const ROLES = ['system', 'developer', 'user', 'assistant', 'tool', 'function'];
 
 /** Validates `messages` as OpenAI does (shared with nothing else: Anthropic's rules differ). */
 function parseMessages(raw: unknown): Parsed<readonly MessageLike[]> {
-  if (raw === undefined) return fail("Missing required parameter: 'messages'.", 'messages', 'missing_required_parameter');
+  if (raw === undefined)
+    return fail("Missing required parameter: 'messages'.", 'messages', 'missing_required_parameter');
   if (!Array.isArray(raw)) {
-    return fail(`Invalid type for 'messages': expected an array, but got ${jsonType(raw)} instead.`, 'messages', 'invalid_type');
+    return fail(
+      `Invalid type for 'messages': expected an array, but got ${jsonType(raw)} instead.`,
+      'messages',
+      'invalid_type',
+    );
   }
   if (raw.length === 0) {
     return fail(
@@ -37,9 +42,18 @@ function parseMessages(raw: unknown): Parsed<readonly MessageLike[]> {
     const message: unknown = raw[i];
     const param = `messages[${i}]`;
     if (!isRecord(message)) {
-      return fail(`Invalid type for '${param}': expected an object, but got ${jsonType(message)} instead.`, param, 'invalid_type');
+      return fail(
+        `Invalid type for '${param}': expected an object, but got ${jsonType(message)} instead.`,
+        param,
+        'invalid_type',
+      );
     }
-    if (message.role === undefined) return fail(`Missing required parameter: '${param}.role'.`, `${param}.role`, 'missing_required_parameter');
+    if (message.role === undefined)
+      return fail(
+        `Missing required parameter: '${param}.role'.`,
+        `${param}.role`,
+        'missing_required_parameter',
+      );
     if (typeof message.role !== 'string' || !ROLES.includes(message.role)) {
       return fail(
         `Invalid value: '${String(message.role)}'. Supported values are: 'system', 'assistant', 'user', 'function', 'tool', and 'developer'.`,
@@ -54,9 +68,18 @@ function parseMessages(raw: unknown): Parsed<readonly MessageLike[]> {
 function parseLimit(body: Record<string, unknown>, name: string): Parsed<number | undefined> {
   const raw = body[name];
   if (raw === undefined || raw === null) return { ok: true, value: undefined };
-  if (!Number.isInteger(raw)) return fail(`Invalid type for '${name}': expected an integer, but got ${jsonType(raw)} instead.`, name, 'invalid_type');
+  if (!Number.isInteger(raw))
+    return fail(
+      `Invalid type for '${name}': expected an integer, but got ${jsonType(raw)} instead.`,
+      name,
+      'invalid_type',
+    );
   if ((raw as number) < 1) {
-    return fail(`Invalid '${name}': integer below minimum value. Expected a value >= 1, but got ${String(raw)} instead.`, name, 'integer_below_min_value');
+    return fail(
+      `Invalid '${name}': integer below minimum value. Expected a value >= 1, but got ${String(raw)} instead.`,
+      name,
+      'integer_below_min_value',
+    );
   }
   return { ok: true, value: raw as number };
 }
@@ -64,7 +87,12 @@ function parseLimit(body: Record<string, unknown>, name: string): Parsed<number 
 function firstFunctionTool(tools: unknown): string | undefined {
   if (!Array.isArray(tools)) return undefined;
   for (const tool of tools) {
-    if (isRecord(tool) && tool.type === 'function' && isRecord(tool.function) && typeof tool.function.name === 'string') {
+    if (
+      isRecord(tool) &&
+      tool.type === 'function' &&
+      isRecord(tool.function) &&
+      typeof tool.function.name === 'string'
+    ) {
       return tool.function.name;
     }
   }
@@ -83,14 +111,28 @@ export function parseChatRequest(body: Record<string, unknown>): Parsed<ChatRequ
   if (!maxCompletionTokens.ok) return maxCompletionTokens;
 
   const stream = body.stream ?? false;
-  if (typeof stream !== 'boolean') return fail(`Invalid type for 'stream': expected a boolean, but got ${jsonType(stream)} instead.`, 'stream', 'invalid_type');
+  if (typeof stream !== 'boolean')
+    return fail(
+      `Invalid type for 'stream': expected a boolean, but got ${jsonType(stream)} instead.`,
+      'stream',
+      'invalid_type',
+    );
   const options = body.stream_options ?? null;
-  if (options !== null && !stream) return fail("The 'stream_options' parameter is only allowed when 'stream' is enabled.", 'stream_options');
+  if (options !== null && !stream)
+    return fail("The 'stream_options' parameter is only allowed when 'stream' is enabled.", 'stream_options');
   if (options !== null && !isRecord(options)) {
-    return fail(`Invalid type for 'stream_options': expected an object, but got ${jsonType(options)} instead.`, 'stream_options', 'invalid_type');
+    return fail(
+      `Invalid type for 'stream_options': expected an object, but got ${jsonType(options)} instead.`,
+      'stream_options',
+      'invalid_type',
+    );
   }
   if (body.tools !== undefined && !Array.isArray(body.tools)) {
-    return fail(`Invalid type for 'tools': expected an array, but got ${jsonType(body.tools)} instead.`, 'tools', 'invalid_type');
+    return fail(
+      `Invalid type for 'tools': expected an array, but got ${jsonType(body.tools)} instead.`,
+      'tools',
+      'invalid_type',
+    );
   }
 
   const limits = [maxTokens.value, maxCompletionTokens.value].filter((n): n is number => n !== undefined);

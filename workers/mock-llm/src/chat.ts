@@ -46,7 +46,12 @@ export function chatUsage(request: ChatRequest, completion: Completion): OpenAIU
     completion_tokens: output,
     total_tokens: prompt + output,
     prompt_tokens_details: { cached_tokens: 0, audio_tokens: 0 },
-    completion_tokens_details: { reasoning_tokens: 0, audio_tokens: 0, accepted_prediction_tokens: 0, rejected_prediction_tokens: 0 },
+    completion_tokens_details: {
+      reasoning_tokens: 0,
+      audio_tokens: 0,
+      accepted_prediction_tokens: 0,
+      rejected_prediction_tokens: 0,
+    },
   };
 }
 
@@ -62,7 +67,9 @@ export function chatCompletionBody(request: ChatRequest, completion: Completion,
       ? {
           role: 'assistant',
           content: null,
-          tool_calls: [{ id: meta.callId, type: 'function', function: { name: completion.name, arguments: '{}' } }],
+          tool_calls: [
+            { id: meta.callId, type: 'function', function: { name: completion.name, arguments: '{}' } },
+          ],
           refusal: null,
           annotations: [],
         }
@@ -89,14 +96,22 @@ export function chatStreamPlan(request: ChatRequest, completion: Completion, met
     `${prefix}{"index":0,"delta":${delta},"logprobs":null,"finish_reason":${finish === null ? 'null' : `"${finish}"`}}${suffix}`;
 
   const tail = [choice('{}', finishReason(completion))];
-  if (request.includeUsage) tail.push(`${prefix}],"usage":${JSON.stringify(chatUsage(request, completion))}}\n\n`);
+  if (request.includeUsage)
+    tail.push(`${prefix}],"usage":${JSON.stringify(chatUsage(request, completion))}}\n\n`);
   tail.push('data: [DONE]\n\n');
   const malformed = `data: {"id":${JSON.stringify(meta.id)},\n\n`;
 
   if (completion.kind === 'tool') {
-    const call = { index: 0, id: meta.callId, type: 'function', function: { name: completion.name, arguments: '' } };
+    const call = {
+      index: 0,
+      id: meta.callId,
+      type: 'function',
+      function: { name: completion.name, arguments: '' },
+    };
     return {
-      head: [choice(JSON.stringify({ role: 'assistant', content: null, tool_calls: [call], refusal: null }), null)],
+      head: [
+        choice(JSON.stringify({ role: 'assistant', content: null, tool_calls: [call], refusal: null }), null),
+      ],
       tokenCount: 1,
       token: () => choice('{"tool_calls":[{"index":0,"function":{"arguments":"{}"}}]}', null),
       tail,

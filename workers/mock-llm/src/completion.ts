@@ -48,7 +48,8 @@ export function requestSeed(body: Readonly<Record<string, unknown>>, seed: numbe
 }
 
 export function complete(input: CompletionInput): Completion {
-  if (input.controls.tool_call && input.firstTool !== undefined) return { kind: 'tool', name: input.firstTool };
+  if (input.controls.tool_call && input.firstTool !== undefined)
+    return { kind: 'tool', name: input.firstTool };
   const limit = input.maxTokens ?? Number.POSITIVE_INFINITY;
   if (isEchoModel(input.model)) {
     const all = echoTokens(lastUserText(input.messages));

@@ -25,7 +25,8 @@ export interface EmbeddingsRequest {
 
 const MAX_INPUTS = 2048;
 const MAX_DIMENSIONS = 8192;
-const INVALID_INPUT = "'$.input' is invalid. Please check the API reference: https://platform.openai.com/docs/api-reference.";
+const INVALID_INPUT =
+  "'$.input' is invalid. Please check the API reference: https://platform.openai.com/docs/api-reference.";
 
 /** 3072 for models whose id contains "large", else 1536 (text-embedding-3-large/-small). */
 export function defaultDimensions(model: string): number {
@@ -33,16 +34,20 @@ export function defaultDimensions(model: string): number {
 }
 
 function isTokenArray(value: unknown): value is number[] {
-  return Array.isArray(value) && value.length > 0 && value.every((n) => Number.isInteger(n) && (n as number) >= 0);
+  return (
+    Array.isArray(value) && value.length > 0 && value.every((n) => Number.isInteger(n) && (n as number) >= 0)
+  );
 }
 
 /** Normalises the four accepted `input` forms to a list of items. */
 function parseInput(raw: unknown): Parsed<readonly EmbeddingInput[]> {
-  if (raw === undefined) return fail("Missing required parameter: 'input'.", 'input', 'missing_required_parameter');
+  if (raw === undefined)
+    return fail("Missing required parameter: 'input'.", 'input', 'missing_required_parameter');
   if (typeof raw === 'string') return raw === '' ? fail(INVALID_INPUT) : { ok: true, value: [raw] };
   if (!Array.isArray(raw) || raw.length === 0) return fail(INVALID_INPUT);
   if (raw.length > MAX_INPUTS) return fail(`Invalid 'input': maximum ${MAX_INPUTS} items.`, 'input');
-  if (raw.every((item) => typeof item === 'string' && item !== '')) return { ok: true, value: raw as string[] };
+  if (raw.every((item) => typeof item === 'string' && item !== ''))
+    return { ok: true, value: raw as string[] };
   if (isTokenArray(raw)) return { ok: true, value: [raw] };
   if (raw.every(isTokenArray)) return { ok: true, value: raw as number[][] };
   return fail(INVALID_INPUT);
@@ -57,19 +62,42 @@ export function parseEmbeddingsRequest(body: Record<string, unknown>): Parsed<Em
 
   const encoding = body.encoding_format ?? 'float';
   if (encoding !== 'float' && encoding !== 'base64') {
-    return fail(`Invalid value: '${String(encoding)}'. Supported values are: 'float' and 'base64'.`, 'encoding_format', 'invalid_value');
+    return fail(
+      `Invalid value: '${String(encoding)}'. Supported values are: 'float' and 'base64'.`,
+      'encoding_format',
+      'invalid_value',
+    );
   }
   const dimensions = body.dimensions ?? defaultDimensions(body.model);
-  if (!Number.isInteger(dimensions) || (dimensions as number) < 1 || (dimensions as number) > MAX_DIMENSIONS) {
-    return fail(`Invalid 'dimensions': expected an integer between 1 and ${MAX_DIMENSIONS}.`, 'dimensions', 'invalid_value');
+  if (
+    !Number.isInteger(dimensions) ||
+    (dimensions as number) < 1 ||
+    (dimensions as number) > MAX_DIMENSIONS
+  ) {
+    return fail(
+      `Invalid 'dimensions': expected an integer between 1 and ${MAX_DIMENSIONS}.`,
+      'dimensions',
+      'invalid_value',
+    );
   }
-  return { ok: true, value: { model: body.model, inputs: inputs.value, dimensions: dimensions as number, encoding, controls: controls.controls } };
+  return {
+    ok: true,
+    value: {
+      model: body.model,
+      inputs: inputs.value,
+      dimensions: dimensions as number,
+      encoding,
+      controls: controls.controls,
+    },
+  };
 }
 
 /** Seed of one input: the model's hash continued by the text, or by the token ids (tagged so they never collide). */
 export function inputSeed(model: string, input: EmbeddingInput): number {
   const modelSeed = fnv1a(model);
-  return typeof input === 'string' ? fnv1a(input, modelSeed) : fnv1a(`\u0000tokens:${input.join(',')}`, modelSeed);
+  return typeof input === 'string'
+    ? fnv1a(input, modelSeed)
+    : fnv1a(`\u0000tokens:${input.join(',')}`, modelSeed);
 }
 
 export function embeddingsBody(request: EmbeddingsRequest): unknown {
@@ -77,9 +105,18 @@ export function embeddingsBody(request: EmbeddingsRequest): unknown {
   const data = request.inputs.map((input, index) => {
     promptTokens += embeddingInputTokens(input);
     const vector = embeddingVector(inputSeed(request.model, input), request.dimensions);
-    return { object: 'embedding', index, embedding: request.encoding === 'base64' ? float32Base64(vector) : Array.from(vector) };
+    return {
+      object: 'embedding',
+      index,
+      embedding: request.encoding === 'base64' ? float32Base64(vector) : Array.from(vector),
+    };
   });
-  return { object: 'list', data, model: request.model, usage: { prompt_tokens: promptTokens, total_tokens: promptTokens } };
+  return {
+    object: 'list',
+    data,
+    model: request.model,
+    usage: { prompt_tokens: promptTokens, total_tokens: promptTokens },
+  };
 }
 
 export async function handleEmbeddings(request: Request): Promise<Response> {

@@ -35,7 +35,8 @@ export function failureStatus(controls: Controls, requestNumber: number): number
 
 /** Waits `latency_ms`, then returns the injected error response, if this request is to fail. */
 export async function applyPreResponseFaults(shape: Shape, controls: Controls): Promise<Response | null> {
-  const requestNumber = controls.fail_first !== undefined && controls.key !== undefined ? countRequest(controls.key) : 0;
+  const requestNumber =
+    controls.fail_first !== undefined && controls.key !== undefined ? countRequest(controls.key) : 0;
   await sleep(controls.latency_ms);
   const status = failureStatus(controls, requestNumber);
   return status === null ? null : injectedError(shape, status);

@@ -31,7 +31,9 @@ export async function readJsonObject(request: Request): Promise<Record<string, u
   } catch {
     return null;
   }
-  return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : null;
+  return typeof value === 'object' && value !== null && !Array.isArray(value)
+    ? (value as Record<string, unknown>)
+    : null;
 }
 
 /** Resolves after `ms` milliseconds (immediately for 0). */

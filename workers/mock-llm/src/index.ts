@@ -38,7 +38,10 @@ function methodNotAllowed(shape: Shape, method: string, path: string, allowed: s
   return errorResponse(
     shape,
     405,
-    { type: 'invalid_request_error', message: `Method ${method} is not allowed for ${path}; use ${allowed}.` },
+    {
+      type: 'invalid_request_error',
+      message: `Method ${method} is not allowed for ${path}; use ${allowed}.`,
+    },
     { allow: allowed },
   );
 }
@@ -48,7 +51,8 @@ export default {
     const path = new URL(request.url).pathname;
     const route = ROUTES.get(path);
     if (!route) return notFound(shapeForPath(path), request.method, path);
-    if (request.method !== route.method) return methodNotAllowed(shapeForPath(path), request.method, path, route.method);
+    if (request.method !== route.method)
+      return methodNotAllowed(shapeForPath(path), request.method, path, route.method);
     return route.handle(request);
   },
 } satisfies ExportedHandler;

@@ -40,16 +40,25 @@ function parseMessages(raw: unknown): Parsed<readonly MessageLike[]> {
 function firstCustomTool(tools: unknown): string | undefined {
   if (!Array.isArray(tools)) return undefined;
   for (const tool of tools) {
-    if (isRecord(tool) && (tool.type === undefined || tool.type === 'custom') && typeof tool.name === 'string') return tool.name;
+    if (
+      isRecord(tool) &&
+      (tool.type === undefined || tool.type === 'custom') &&
+      typeof tool.name === 'string'
+    )
+      return tool.name;
   }
   return undefined;
 }
 
-export function parseMessagesRequest(body: Record<string, unknown>, requireMaxTokens = true): Parsed<MessagesRequest> {
+export function parseMessagesRequest(
+  body: Record<string, unknown>,
+  requireMaxTokens = true,
+): Parsed<MessagesRequest> {
   const controls = parseControls(body.mock);
   if (!controls.ok) return fail(controls.message, controls.param);
   if (body.model === undefined) return fail('model: Field required', 'model');
-  if (typeof body.model !== 'string' || body.model === '') return fail('model: Input should be a valid string', 'model');
+  if (typeof body.model !== 'string' || body.model === '')
+    return fail('model: Input should be a valid string', 'model');
 
   let maxTokens: number | undefined;
   if (body.max_tokens === undefined) {
@@ -69,7 +78,8 @@ export function parseMessagesRequest(body: Record<string, unknown>, requireMaxTo
   }
   const stream = body.stream ?? false;
   if (typeof stream !== 'boolean') return fail('stream: Input should be a valid boolean', 'stream');
-  if (body.tools !== undefined && !Array.isArray(body.tools)) return fail('tools: Input should be a valid list', 'tools');
+  if (body.tools !== undefined && !Array.isArray(body.tools))
+    return fail('tools: Input should be a valid list', 'tools');
 
   return {
     ok: true,

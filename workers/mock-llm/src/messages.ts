@@ -24,7 +24,10 @@ export interface MessageMeta {
 
 /** Input tokens: the prompt-token rule applied to the messages, with `system` counted as one more message. */
 export function inputTokens(request: Pick<MessagesRequest, 'messages' | 'system'>): number {
-  const messages = request.system === undefined ? request.messages : [{ role: 'system', content: request.system }, ...request.messages];
+  const messages =
+    request.system === undefined
+      ? request.messages
+      : [{ role: 'system', content: request.system }, ...request.messages];
   return promptTokens(messages);
 }
 
@@ -34,7 +37,13 @@ function stopReason(completion: Completion): 'end_turn' | 'max_tokens' | 'tool_u
 }
 
 function usage(input: number, output: number): Record<string, number | string> {
-  return { input_tokens: input, cache_creation_input_tokens: 0, cache_read_input_tokens: 0, output_tokens: output, service_tier: 'standard' };
+  return {
+    input_tokens: input,
+    cache_creation_input_tokens: 0,
+    cache_read_input_tokens: 0,
+    output_tokens: output,
+    service_tier: 'standard',
+  };
 }
 
 /** The non-streaming `message` object. */
@@ -60,7 +69,11 @@ function event(type: string, json: string): string {
 }
 
 /** The Messages stream. message_start reports output_tokens 1, as the real API does; message_delta has the total. */
-export function messageStreamPlan(request: MessagesRequest, completion: Completion, meta: MessageMeta): StreamPlan {
+export function messageStreamPlan(
+  request: MessagesRequest,
+  completion: Completion,
+  meta: MessageMeta,
+): StreamPlan {
   const start = {
     type: 'message_start',
     message: {
@@ -75,10 +88,15 @@ export function messageStreamPlan(request: MessagesRequest, completion: Completi
     },
   };
   const block =
-    completion.kind === 'tool' ? { type: 'tool_use', id: meta.toolUseId, name: completion.name, input: {} } : { type: 'text', text: '' };
+    completion.kind === 'tool'
+      ? { type: 'tool_use', id: meta.toolUseId, name: completion.name, input: {} }
+      : { type: 'text', text: '' };
   const head = [
     event('message_start', JSON.stringify(start)),
-    event('content_block_start', JSON.stringify({ type: 'content_block_start', index: 0, content_block: block })),
+    event(
+      'content_block_start',
+      JSON.stringify({ type: 'content_block_start', index: 0, content_block: block }),
+    ),
     event('ping', '{"type":"ping"}'),
   ];
   const delta = {
@@ -95,7 +113,13 @@ export function messageStreamPlan(request: MessagesRequest, completion: Completi
   const deltaPrefix = 'event: content_block_delta\ndata: {"type":"content_block_delta","index":0,"delta":';
 
   if (completion.kind === 'tool') {
-    return { head, tokenCount: 1, token: () => `${deltaPrefix}{"type":"input_json_delta","partial_json":"{}"}}\n\n`, tail, malformed };
+    return {
+      head,
+      tokenCount: 1,
+      token: () => `${deltaPrefix}{"type":"input_json_delta","partial_json":"{}"}}\n\n`,
+      tail,
+      malformed,
+    };
   }
   const tokens = completion.tokens;
   return {
@@ -132,7 +156,10 @@ export async function handleMessages(request: Request): Promise<Response> {
   const seed = contentSeed(messages.model, messages.messages);
   const completion = complete({ ...messages, seed });
   const idSeed = requestSeed(body, seed);
-  const meta: MessageMeta = { id: idFrom('msg_01', idSeed, 22), toolUseId: idFrom('toolu_01', idSeed ^ 0x5bd1e995, 22) };
+  const meta: MessageMeta = {
+    id: idFrom('msg_01', idSeed, 22),
+    toolUseId: idFrom('toolu_01', idSeed ^ 0x5bd1e995, 22),
+  };
   const headers = { 'request-id': newRequestId() };
   if (!messages.stream) return jsonResponse(messageBody(messages, completion, meta), 200, headers);
   return sseResponse(messageStreamPlan(messages, completion, meta), messages.controls, headers);

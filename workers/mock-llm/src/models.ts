@@ -5,7 +5,13 @@
 import { hasAnthropicKey, hasBearerKey, missingOpenAIKey } from './auth';
 import { newRequestId } from './http';
 
-export const MODEL_IDS = ['echo', 'mock-small', 'mock-large', 'text-embedding-3-small', 'claude-mock'] as const;
+export const MODEL_IDS = [
+  'echo',
+  'mock-small',
+  'mock-large',
+  'text-embedding-3-small',
+  'claude-mock',
+] as const;
 
 /** A fixed date (2023-11-14), so the listing is byte-for-byte stable. */
 const CREATED = 1_700_000_000;
@@ -18,5 +24,7 @@ const BODY = JSON.stringify({
 /** Both providers serve this path, so either credential style is accepted. */
 export function handleModels(request: Request): Response {
   if (!hasBearerKey(request) && !hasAnthropicKey(request)) return missingOpenAIKey();
-  return new Response(BODY, { headers: { 'content-type': 'application/json', 'x-request-id': newRequestId() } });
+  return new Response(BODY, {
+    headers: { 'content-type': 'application/json', 'x-request-id': newRequestId() },
+  });
 }

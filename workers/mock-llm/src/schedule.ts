@@ -18,7 +18,10 @@ export interface StreamPlan {
   readonly malformed: string;
 }
 
-export type StreamFaults = Pick<Controls, 'cut_after' | 'reset_after' | 'stall_after' | 'stall_ms' | 'malformed_after'>;
+export type StreamFaults = Pick<
+  Controls,
+  'cut_after' | 'reset_after' | 'stall_after' | 'stall_ms' | 'malformed_after'
+>;
 
 export type Step =
   | { readonly kind: 'send'; readonly event: string }

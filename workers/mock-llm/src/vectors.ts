@@ -31,6 +31,7 @@ export function float32Base64(vector: Float32Array): string {
   for (let i = 0; i < vector.length; i++) view.setFloat32(i * 4, vector[i] as number, true);
   let binary = '';
   const CHUNK = 8192;
-  for (let i = 0; i < bytes.length; i += CHUNK) binary += String.fromCharCode(...bytes.subarray(i, i + CHUNK));
+  for (let i = 0; i < bytes.length; i += CHUNK)
+    binary += String.fromCharCode(...bytes.subarray(i, i + CHUNK));
   return btoa(binary);
 }
