@@ -126,7 +126,7 @@ async function embedAll(gw, embedder, texts) {
     while (next < batches.length) {
       const batch = batches[next++];
       const out = await embedder.embed(batch);
-      batch.forEach((t, i) => vectors.set(t, gw.unitVector(out[i])));
+      for (const [i, t] of batch.entries()) vectors.set(t, gw.unitVector(out[i]));
     }
   };
   await Promise.all(Array.from({ length: args.embedder === 'local' ? 1 : 4 }, worker));

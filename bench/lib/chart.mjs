@@ -16,7 +16,8 @@ export function chartSeries(results) {
   const byTarget = {};
   const add = (target, { targetRps, p50, p99 }, ok) => {
     if (!Number.isFinite(p50) || !Number.isFinite(p99)) return;
-    (byTarget[target] ??= new Map()).set(targetRps, { rate: targetRps, p50, p99, ok });
+    byTarget[target] ??= new Map();
+    byTarget[target].set(targetRps, { rate: targetRps, p50, p99, ok });
   };
   for (const row of results.rates ?? []) add(row.target, row, row.sustained);
   for (const [target, c] of Object.entries(results.capacity ?? {}))

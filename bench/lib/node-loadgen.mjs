@@ -65,13 +65,16 @@ function record(result, job, startUs, latUs, { status, headers, err }) {
   if (kind) result.errors[kind] = (result.errors[kind] ?? 0) + 1;
   if (!headers) return;
   for (const name of job.count_headers ?? []) {
-    const counts = (result.header_counts[name] ??= {});
+    result.header_counts[name] ??= {};
+    const counts = result.header_counts[name];
     const value = String(headers[name] ?? '');
     counts[value] = (counts[value] ?? 0) + 1;
   }
   for (const name of job.numeric_headers ?? []) {
     const v = Number(headers[name]);
-    if (headers[name] !== undefined && Number.isFinite(v)) (result.header_values[name] ??= []).push(v);
+    if (headers[name] === undefined || !Number.isFinite(v)) continue;
+    result.header_values[name] ??= [];
+    result.header_values[name].push(v);
   }
 }
 

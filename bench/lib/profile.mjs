@@ -53,7 +53,7 @@ export function selfTimeByModule(profile, sections, bundleUrlPart = 'index.js') 
   const nodes = new Map(profile.nodes.map((n) => [n.id, n]));
   const parent = new Map();
   for (const n of profile.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
-  const inBundle = (n) => n.callFrame.url && n.callFrame.url.includes(bundleUrlPart);
+  const inBundle = (n) => n.callFrame.url?.includes(bundleUrlPart);
   const owner = new Map();
   const ownerOf = (id) => {
     if (owner.has(id)) return owner.get(id);

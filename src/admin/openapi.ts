@@ -90,7 +90,10 @@ let cached: unknown;
 export function openApiDocument(): unknown {
   if (cached) return cached;
   const paths: Record<string, Record<string, unknown>> = {};
-  for (const op of OPERATIONS) (paths[op.path] ??= {})[op.method] = operation(op);
+  for (const op of OPERATIONS) {
+    paths[op.path] ??= {};
+    paths[op.path]![op.method] = operation(op);
+  }
   cached = {
     openapi: '3.1.0',
     info: {

@@ -30,7 +30,7 @@ interface Choice {
 
 export function openAiAssembler(): Assembler {
   let head: Json | null = null;
-  let usage: unknown = undefined;
+  let usage: unknown;
   const choices = new Map<number, Choice>();
   return {
     push(chunk) {

@@ -74,8 +74,7 @@ const HOME = '/dashboard/tenants';
  * redirect): the path is resolved as a browser would (dot segments, %2e) first.
  */
 export function safeNext(raw: string | undefined): string {
-  if (!raw || !raw.startsWith('/') || raw.startsWith('//') || raw.includes('\\') || raw.length > 2000)
-    return HOME;
+  if (!raw?.startsWith('/') || raw.startsWith('//') || raw.includes('\\') || raw.length > 2000) return HOME;
   const base = 'http://dashboard.invalid';
   const url = new URL(raw, base);
   const inside =

@@ -24,7 +24,6 @@ export async function consumeDeadLetters(
       if (parsed.ok) await store.write([parsed.row], [], now);
       else await store.write([], [deadLetter(message, batch.queue, parsed.reason)], now);
       message.ack();
-      continue;
     } catch (err) {
       const reason = `write failed: ${errorText(err)}`;
       try {
@@ -34,7 +33,6 @@ export async function consumeDeadLetters(
           JSON.stringify({ message_id: message.id, reason }),
         );
         message.ack();
-        continue;
       } catch (parkErr) {
         const last = message.attempts > DLQ_MAX_RETRIES;
         console.error(

@@ -74,8 +74,14 @@ export class UsageReader {
   async query(q: UsageQuery): Promise<{ data: UsageBucket[]; totals: UsageTotals }> {
     const where = ['day >= ?', 'day <= ?'];
     const binds: string[] = [q.from, q.to];
-    if (q.tenantId !== undefined) where.push('tenant_id = ?'), binds.push(q.tenantId);
-    if (q.keyId !== undefined) where.push('key_id = ?'), binds.push(q.keyId);
+    if (q.tenantId !== undefined) {
+      where.push('tenant_id = ?');
+      binds.push(q.tenantId);
+    }
+    if (q.keyId !== undefined) {
+      where.push('key_id = ?');
+      binds.push(q.keyId);
+    }
     const bucket = q.groupBy === 'day' ? 'day' : 'model';
     const { results } = await this.db
       .prepare(

@@ -19,7 +19,6 @@ import { upstreamBody } from '../api/upstream-body';
 import type { AppEnv } from '../context';
 import { ENDPOINTS, type Endpoint } from '../core/endpoints';
 import { badRequest } from '../core/errors';
-import type { Exchange } from '../core/exchange';
 import { capturePayload } from '../core/payload';
 import type { Principal } from '../core/principal';
 import { parseProxyRequest } from '../core/request';

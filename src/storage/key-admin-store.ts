@@ -187,7 +187,7 @@ export class D1KeyAdminStore implements KeyAdminStore {
 
   async rotate(id: string, graceMs: number, now: number, scope: KeyScope = {}): Promise<IssuedKey | null> {
     const old = await this.row(id, scope);
-    if (!old || old.status !== 'active') return null;
+    if (old?.status !== 'active') return null;
     const { secret, hash, hint } = await newSecret();
     const grace = graceMs > 0;
     // Matching on the old hash makes two concurrent rotations fail one of them instead of losing a secret.

@@ -39,7 +39,7 @@ export function openAiEmbedder({
   timeoutMs = DEFAULT_TIMEOUT_MS,
 }: OpenAiEmbedderOptions): Embedder {
   const prepared = adapter.prepare('embeddings');
-  if (!prepared || prepared.format !== 'openai')
+  if (prepared?.format !== 'openai')
     throw new Error(`provider '${adapter.id}' does not serve OpenAI-compatible embeddings`);
   const target = prepared;
   let dimensions = KNOWN_DIMENSIONS[model] ?? 0;

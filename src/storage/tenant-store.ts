@@ -3,7 +3,7 @@
  * deleted (keys reference them by foreign key, and logs by id).
  * An update replaces each given field as a whole; absent fields are kept.
  */
-import { Budgets, Limits } from '../core/settings';
+import type { Budgets, Limits } from '../core/settings';
 import { ID_PREFIX, Tenant, jsonColumn, type Metadata } from './entities';
 import { PAGE_ORDER, afterCursor, toPage, type Page, type PageRequest } from './page';
 import { randomToken } from '../util/crypto';

@@ -45,7 +45,13 @@ describe('schedule', () => {
 
   it('renders only the tokens it sends', () => {
     const rendered: number[] = [];
-    const plan = { ...PLAN, token: (i: number) => (rendered.push(i), `T${i}`) };
+    const plan = {
+      ...PLAN,
+      token: (i: number) => {
+        rendered.push(i);
+        return `T${i}`;
+      },
+    };
     [...schedule(plan, { ...DEFAULT_CONTROLS, cut_after: 1 })];
     expect(rendered).toEqual([0]);
   });

@@ -92,7 +92,7 @@ describe('a burst of 1,000 requests', () => {
         output_tokens,
       })),
     ).toEqual(sums.map(({ cost_usd: _, ...s }) => s));
-    rollups.forEach((r, i) => expect(r.cost_usd).toBeCloseTo(sums[i]!.cost_usd, 12));
+    for (const [i, r] of rollups.entries()) expect(r.cost_usd).toBeCloseTo(sums[i]!.cost_usd, 12);
   }, 60_000);
 
   it('through the consumer in batches of 100, with every other batch redelivered: still exactly 1,000', async () => {

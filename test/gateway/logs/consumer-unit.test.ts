@@ -146,7 +146,7 @@ describe('log consumer', () => {
     await deliver(LOG_QUEUE, events.slice(0, 3));
     // A genuine D1 failure part-way through the transaction: the rollup table is gone.
     await env.DB.exec('ALTER TABLE usage_daily RENAME TO usage_daily_away');
-    let failed;
+    let failed: Awaited<ReturnType<typeof deliver>>;
     try {
       failed = await deliver(LOG_QUEUE, events.slice(2));
     } finally {

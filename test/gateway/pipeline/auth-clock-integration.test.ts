@@ -21,7 +21,9 @@ function clocked() {
     err instanceof GatewayError ? errorResponse(err, 'openai') : new Response('unexpected', { status: 500 }),
   );
   return {
-    set: (at: number) => void (now = at),
+    set: (at: number) => {
+      now = at;
+    },
     call: async (key: string) => {
       const res = await app.request('/whoami', { headers: { authorization: `Bearer ${key}` } }, env);
       const body = (await res.json()) as { id?: string; error?: { code: string } };
