@@ -11,7 +11,7 @@ import { Hono } from 'hono';
 import { z } from 'zod';
 import type { AppEnv } from '../context';
 import { GatewayError } from '../core/errors';
-import { limiterObjects } from '../limits/durable-limiter';
+import { limiterObjects } from '../durable/limiter';
 import { listOverrides, setOverride } from '../limits/price-overrides';
 import { UsageReport, usageReport } from '../limits/report';
 import { PRICING, type Price } from '../core/pricing';

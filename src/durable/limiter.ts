@@ -94,6 +94,13 @@ export interface ScopeDump {
   readonly periods: Readonly<Record<Period, string>>;
 }
 
+/** Tenant id → its Limiter object (one per tenant, named by the id). */
+export function limiterObjects(
+  ns: DurableObjectNamespace<Limiter>,
+): (tenantId: string) => DurableObjectStub<Limiter> {
+  return (tenantId) => ns.get(ns.idFromName(tenantId));
+}
+
 export class Limiter extends DurableObject<Bindings> {
   /** The clock; tests replace it through runInDurableObject. */
   now: () => number = () => Date.now();

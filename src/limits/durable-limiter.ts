@@ -11,7 +11,6 @@
  * a failed settle is logged and left to the reservation's expiry.
  */
 import type { ProxyRequest } from '../core/request';
-import type { Limiter as LimiterObject } from '../durable/limiter';
 import { GatewayError, badRequest } from '../core/errors';
 import type { Principal } from '../core/principal';
 import { costUsd, priceOf } from '../core/cost';
@@ -38,13 +37,6 @@ export interface DurableLimiterOptions {
   readonly prices: PriceBook;
   readonly config: LimitsConfig;
   readonly now?: () => number;
-}
-
-/** Tenant id → its Limiter object (one per tenant, named by the id). */
-export function limiterObjects(
-  ns: DurableObjectNamespace<LimiterObject>,
-): (tenantId: string) => DurableObjectStub<LimiterObject> {
-  return (tenantId) => ns.get(ns.idFromName(tenantId));
 }
 
 export function durableLimiter(options: DurableLimiterOptions): Limiter {
