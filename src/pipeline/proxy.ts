@@ -6,7 +6,9 @@
  * Each stage is one module of this folder; this file only calls them in
  * order and records what they learn on the request's exchange. The limits
  * reservation and the cache lookup run concurrently: neither needs the other,
- * and both must finish before the upstream call. Whatever a stage takes that
+ * and both must finish before the upstream call. The route is resolved (a
+ * pure lookup, no I/O) just before them, because the cache key names the
+ * provider; the upstream call comes after them. Whatever a stage takes that
  * must be given back (reservation, cache lease, upstream connection) it
  * registers on the exchange as it takes it; the exchange's one exit
  * (src/pipeline/exit.ts) gives it all back and writes the log, however the
