@@ -87,7 +87,7 @@ export class Exchange {
   readonly #waitUntil: (work: Promise<unknown>) => void;
   readonly #clock: () => number;
   readonly #steps: Step[] = [];
-  #answer: Promise<Answer> | null = null;
+  #answer: Answer | Promise<Answer> | null = null;
   #ending: Ending | null = null;
   #closed: Promise<Ending> | null = null;
 
@@ -121,7 +121,7 @@ export class Exchange {
   /** The request's answer; a stream's resolves when it ends. Set once. */
   answered(answer: Answer | Promise<Answer>): void {
     if (this.#answer) throw new Error('An exchange is answered once.');
-    this.#answer = Promise.resolve(answer);
+    this.#answer = answer;
   }
 
   /** The one exit; every call after the first returns the same promise. */
@@ -131,11 +131,13 @@ export class Exchange {
   }
 
   async #exit(status: number, error: GatewayError | null): Promise<Ending> {
-    const answer = error || !this.#answer ? null : await this.#answer.catch(reportFailure);
+    const pending = error ? null : this.#answer;
+    const answer = pending instanceof Promise ? await pending.catch(reportFailure) : pending;
     const ending: Ending = { status, error, answer, latencyMs: this.elapsed() };
     this.#ending = ending;
     const steps = this.#steps.splice(0).reverse();
-    await Promise.all(steps.map((step) => runStep(step, ending)));
+    if (steps.length === 1) await runStep(steps[0]!, ending);
+    else if (steps.length > 1) await Promise.all(steps.map((step) => runStep(step, ending)));
     return ending;
   }
 }

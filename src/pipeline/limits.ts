@@ -7,21 +7,26 @@
  * how its delivery ended (a cut stream is charged what was delivered).
  */
 import type { Ending, Exchange } from '../core/exchange';
-import type { Limiter, Reservation, StreamEnd } from '../core/limiter';
+import { type Limiter, NOTHING_RESERVED, type Reservation, type StreamEnd } from '../core/limiter';
 import type { Principal } from '../core/principal';
 import type { ProxyRequest } from '../core/request';
 import { NO_USAGE, type Usage } from '../core/usage';
 
-export function reserve(
+export async function reserve(
   x: Exchange,
   limiter: Limiter,
   principal: Principal,
   request: ProxyRequest,
 ): Promise<Reservation> {
-  return x.acquire(limiter.reserve(principal, request), (reservation, ending) => {
-    const { usage, delivery } = chargeFor(ending);
-    return reservation.settle(usage, delivery);
-  });
+  const reservation = await limiter.reserve(principal, request);
+  // A key without limits holds nothing, so there is nothing to settle.
+  if (reservation !== NOTHING_RESERVED) {
+    x.defer((ending) => {
+      const { usage, delivery } = chargeFor(ending);
+      return reservation.settle(usage, delivery);
+    });
+  }
+  return reservation;
 }
 
 /** What an ended request is charged (pure). */

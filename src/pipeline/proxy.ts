@@ -88,11 +88,14 @@ export function proxy(endpoint: Endpoint) {
       ttfbTimeoutMs: requestTimeout(headers, deps.config.ttfbTimeoutMs),
       awaitFirstChunk: request.stream,
     });
-    // An answer that did not arrive whole (an error after the call, a cut or abandoned stream) leaves no
-    // upstream connection open; a complete one needs no abort (and building the abort reason costs CPU).
-    x.defer((ending) => {
-      if (!ending.answer?.delivery?.completed) dispatched.abort.abort();
-    });
+    // A stream that did not arrive whole (cut, abandoned, or our code failed before relaying it) leaves no
+    // upstream connection open. A JSON body is read to its end at once; a complete stream needs no abort.
+    const reader = dispatched.reader;
+    if (reader) {
+      x.defer((ending) => {
+        if (!ending.answer?.delivery?.completed) dispatched.abort.abort();
+      });
+    }
     x.upstreamMs = dispatched.upstreamMs;
     x.attempts = dispatched.attempts;
 
@@ -106,11 +109,9 @@ export function proxy(endpoint: Endpoint) {
       capture: x.payload?.maxBytes ?? 0,
       idleTimeoutMs: deps.config.idleTimeoutMs,
     };
-    if (request.stream && dispatched.reader) x.ttftMs = x.elapsed();
+    if (request.stream && reader) x.ttftMs = x.elapsed();
     const { response, answer } =
-      request.stream && dispatched.reader
-        ? respondStream(options, dispatched.reader)
-        : await respondJson(options);
+      request.stream && reader ? respondStream(options, reader) : await respondJson(options);
     x.answered(answer);
     return response;
   };
