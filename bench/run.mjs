@@ -225,6 +225,10 @@ await workload('profile', async () => {
     ...mock,
     stream: profile.streamLatency,
   }).catch((err) => {
+    if (err.code === 'INSPECTOR_TIMEOUT') {
+      results.notes.push(`Profiling skipped: ${err.message}.`);
+      return undefined;
+    }
     if (err.code !== 'ERR_MODULE_NOT_FOUND') throw err;
     results.notes.push('Profiling skipped: the `ws` package (a Miniflare dependency) is not installed.');
     return undefined;

@@ -120,14 +120,40 @@ async function connect(url) {
     }
   });
   const send = (method, params = {}) =>
-    new Promise((resolve, reject) => {
-      const n = ++id;
-      pending.set(n, (msg) =>
-        msg.error ? reject(new Error(`${method}: ${msg.error.message}`)) : resolve(msg.result),
-      );
-      ws.send(JSON.stringify({ id: n, method, params }));
-    });
+    within(
+      INSPECTOR_TIMEOUT_MS,
+      new Promise((resolve, reject) => {
+        const n = ++id;
+        pending.set(n, (msg) =>
+          msg.error ? reject(new Error(`${method}: ${msg.error.message}`)) : resolve(msg.result),
+        );
+        ws.send(JSON.stringify({ id: n, method, params }));
+      }),
+      `the inspector did not answer ${method}`,
+    );
   return { send, close: () => ws.close() };
+}
+
+/**
+ * The inspector is a diagnostic: seen once under a loaded machine, workerd's
+ * stopped answering mid-profile, which hung the whole run until its deadline.
+ * Every inspector call and the profiled load are bounded instead, and a
+ * timeout is an error with code INSPECTOR_TIMEOUT that the caller may skip.
+ */
+export const INSPECTOR_TIMEOUT_MS = 20_000;
+const LOAD_TIMEOUT_MS = 75_000;
+
+function within(ms, promise, what) {
+  let timer;
+  const timeout = new Promise((_, reject) => {
+    timer = setTimeout(() => {
+      const err = new Error(`${what} within ${ms / 1000} s`);
+      err.code = 'INSPECTOR_TIMEOUT';
+      reject(err);
+    }, ms);
+    timer.unref?.();
+  });
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
 }
 
 /**
@@ -142,7 +168,7 @@ export async function profileDuring(mf, workerName, scriptPath, requests, load) 
     await session.send('Profiler.enable');
     await session.send('Profiler.setSamplingInterval', { interval: 100 });
     await session.send('Profiler.start');
-    await load();
+    await within(LOAD_TIMEOUT_MS, load(), 'the profiled load did not finish');
     const { profile } = await session.send('Profiler.stop');
     const { totals, natives } = selfTimeByModule(profile, bundleSections(readFileSync(scriptPath, 'utf8')));
     const idle = totals.get('(idle)') ?? 0;
