@@ -4,7 +4,7 @@
  *
  * A stage that takes something that must be given back (the limits
  * reservation, the cache lease, the upstream connection) registers the
- * give-back with `defer` (or `acquire`) at the moment it takes it. The exit,
+ * give-back with `defer` at the moment it takes it. The exit,
  * `close`, runs once however the request ended — refused, answered from cache,
  * failed upstream before the first byte, answered as JSON, streamed to the end,
  * cut mid-stream, abandoned by the client, or broken by an exception in our own
@@ -109,13 +109,6 @@ export class Exchange {
   defer(step: Step): void {
     if (this.#ending) this.#waitUntil(runStep(step, this.#ending));
     else this.#steps.push(step);
-  }
-
-  /** Waits for `taken`; once it is held, registers `giveBack` for the exit. A refusal registers nothing. */
-  async acquire<T>(taken: Promise<T>, giveBack: (value: T, ending: Ending) => unknown): Promise<T> {
-    const value = await taken;
-    this.defer((ending) => giveBack(value, ending));
-    return value;
   }
 
   /** The request's answer; a stream's resolves when it ends. Set once. */

@@ -14,13 +14,11 @@ import { semanticEligibility, semanticThreshold } from '../cache/semantic-reques
 import { cacheDirectives, type CacheDirectives } from '../cache/directives';
 import { exactCacheKey } from '../cache/key';
 import { replaySse } from '../cache/replay';
-import type { Answer, CacheStatus, Ending, Exchange } from '../core/exchange';
+import type { Answer, Ending, Exchange } from '../core/exchange';
 import type { Principal } from '../core/principal';
 import type { ProxyRequest } from '../core/request';
 import { NO_USAGE } from '../core/usage';
 import type { Route } from './route';
-
-export type { CacheStatus };
 
 export interface CachePlan {
   /** Null when neither lookup nor store applies. */

@@ -30,7 +30,7 @@ export async function reserve(
 }
 
 /** What an ended request is charged (pure). */
-export function chargeFor(ending: Ending): { usage: Usage | null; delivery: StreamEnd | undefined } {
+function chargeFor(ending: Ending): { usage: Usage | null; delivery: StreamEnd | undefined } {
   const answer = ending.answer;
   if (!answer) return { usage: null, delivery: undefined };
   if (!answer.delivery) return { usage: NO_USAGE, delivery: undefined };

@@ -2,9 +2,9 @@
  * The one adapter for table-driven providers. Wire formats differ only in how
  * the key is presented (and Anthropic's version header); bodies pass through.
  */
-import { ENDPOINTS, type Endpoint } from '../core/endpoints';
+import { ENDPOINTS, type Endpoint, type WireFormat } from '../core/endpoints';
 import type { ProviderRow } from './table';
-import type { ProviderAdapter, UpstreamTarget, WireFormat } from './types';
+import type { ProviderAdapter, UpstreamTarget } from './types';
 
 const ANTHROPIC_VERSION = '2023-06-01';
 

@@ -6,7 +6,7 @@
 import { z } from 'zod';
 import type { Endpoint } from '../core/endpoints';
 import type { Secrets } from '../env';
-import type { WireFormat } from './types';
+import type { WireFormat } from '../core/endpoints';
 
 export interface ProviderRow {
   readonly id: string;

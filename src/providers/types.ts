@@ -1,8 +1,6 @@
 /** The provider contract: every upstream, whatever its wire format, is reached through this. */
 import type { Endpoint, WireFormat } from '../core/endpoints';
 
-export type { WireFormat };
-
 export interface UpstreamTarget {
   readonly url: string;
   readonly headers: Headers;

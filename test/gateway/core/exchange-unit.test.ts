@@ -95,17 +95,6 @@ describe('Exchange', () => {
     expect(got).toEqual([expect.objectContaining({ status: 429, answer: null })]);
   });
 
-  it('acquire registers the give-back only for what was really taken', async () => {
-    const { x } = exchange();
-    const given: string[] = [];
-    await expect(
-      x.acquire(Promise.reject(new Error('refused')), () => void given.push('refused')),
-    ).rejects.toThrow('refused');
-    expect(await x.acquire(Promise.resolve('lease'), (v) => void given.push(v))).toBe('lease');
-    await x.close(200, null);
-    expect(given).toEqual(['lease']);
-  });
-
   it('is answered once', () => {
     const { x } = exchange();
     x.answered(answer);
