@@ -19,6 +19,7 @@ const USAGE = `Usage: npm run admin -- <command>   (or: node scripts/admin.mjs <
   keys get <key_id>
   keys rotate <key_id> [--grace <seconds>]
   keys revoke <key_id>
+  logs reconcile          requests answered vs log events stored (exit 2 if not balanced)
 
 Options: --json prints the raw API response.
 Environment: EDGEWAY_URL (default http://127.0.0.1:8787), ADMIN_TOKEN (default: from .dev.vars).`;
@@ -216,6 +217,29 @@ switch (`${resource} ${action}`) {
       console.log(`Revoked key ${k.id} (${k.hint}).`),
     );
     break;
+  case 'logs reconcile': {
+    const r = await call('GET', '/logs/reconcile');
+    show(r, () => {
+      const rows = [
+        ['requests answered (producers)', r.sent],
+        ['events received', r.received],
+        ['  stored', r.stored],
+        ['  dead-lettered', r.dead_lettered],
+        ['  of them via fallback (D1 direct)', r.fallback],
+        ['missing events', r.missing],
+        ['missing batches', r.missing_batches],
+      ];
+      for (const [label, n] of rows) console.log(`${label.padEnd(36)}${n}`);
+      for (const g of r.gaps) console.log(`  gap: isolate ${g.isolate} batches ${g.first_seq}–${g.last_seq}`);
+      console.log(
+        r.balanced
+          ? 'balanced'
+          : 'NOT balanced (batches still in the queue count as missing for a few seconds)',
+      );
+    });
+    if (!r.balanced) process.exitCode = 2;
+    break;
+  }
   default:
     fail(`unknown command: ${positionals.join(' ')}\n\n${USAGE}`);
 }

@@ -1,4 +1,4 @@
-// Starts the local stack (mock LLM + gateway under `wrangler dev`, both on 127.0.0.1),
+// Starts the local stack (mock LLM + gateway, each in its own process on 127.0.0.1),
 // applies D1 migrations and seeds a dev tenant and key through the admin API.
 // Used by `npm run dev` (scripts/dev.mjs) and by the end-to-end tests.
 import { spawn, spawnSync } from 'node:child_process';
@@ -9,6 +9,7 @@ import { fileURLToPath } from 'node:url';
 
 export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const WRANGLER = join(ROOT, 'node_modules', '.bin', 'wrangler');
+const SERVE_WORKER = join(ROOT, 'scripts', 'serve-worker.mjs');
 
 /** Reads ADMIN_TOKEN from .dev.vars, creating the file with a random token on first run. */
 export function ensureDevVars(file = join(ROOT, '.dev.vars')) {
@@ -38,11 +39,12 @@ export function migrate(persistTo) {
   if (run.status !== 0) throw new Error(`D1 migrations failed:\n${run.stdout}\n${run.stderr}`);
 }
 
-function startWrangler(args, label, { quiet }) {
-  const child = spawn(WRANGLER, ['dev', ...args], {
+/** Runs scripts/serve-worker.mjs for one Worker, in its own process group, output kept for errors. */
+function startWorker(spec, label, { quiet }) {
+  const child = spawn(process.execPath, [SERVE_WORKER], {
     cwd: ROOT,
-    env: { ...process.env, WRANGLER_SEND_METRICS: 'false', CI: 'true' },
-    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, EDGEWAY_WORKER: JSON.stringify(spec), WRANGLER_SEND_METRICS: 'false', CI: 'true' },
+    stdio: ['pipe', 'pipe', 'pipe'],
     detached: process.platform !== 'win32',
   });
   let output = '';
@@ -59,7 +61,7 @@ function startWrangler(args, label, { quiet }) {
 async function waitFor(url, proc, timeoutMs) {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
-    if (proc.child.exitCode !== null) throw new Error(`wrangler exited early:\n${proc.output()}`);
+    if (proc.child.exitCode !== null) throw new Error(`${url}: the Worker exited early:\n${proc.output()}`);
     try {
       const res = await fetch(url);
       if (res.status < 500) return;
@@ -72,8 +74,9 @@ async function waitFor(url, proc, timeoutMs) {
 }
 
 /**
- * Starts mock LLM and gateway. Returns their URLs and a stop() that ends both.
- * `vars` are passed to the gateway as --var (e.g. ADMIN_TOKEN for tests).
+ * Starts mock LLM and gateway, each in its own process (scripts/serve-worker.mjs says how and why
+ * not under `wrangler dev`). Returns their URLs and a stop() that ends both.
+ * `vars` are passed to the gateway as plain-text bindings (e.g. ADMIN_TOKEN for tests).
  */
 export async function startStack({
   port = 8787,
@@ -84,24 +87,11 @@ export async function startStack({
   timeoutMs = 90_000,
 } = {}) {
   const ip = '127.0.0.1';
-  const common = ['--ip', ip, '--show-interactive-dev-session=false', '--inspector-port', '0'];
-  const mock = startWrangler(
-    ['-c', 'workers/mock-llm/wrangler.toml', '--port', String(mockPort), ...common],
-    'mock-llm',
-    { quiet },
-  );
+  const mock = startWorker({ kind: 'mock', ip, port: mockPort }, 'mock-llm', { quiet });
   const gatewayVars = { MOCK_LLM_URL: `http://${ip}:${mockPort}/v1`, ...vars };
-  const gateway = startWrangler(
-    [
-      '--port',
-      String(port),
-      ...common,
-      ...(persistTo ? ['--persist-to', persistTo] : []),
-      ...Object.entries(gatewayVars).flatMap(([k, v]) => ['--var', `${k}:${v}`]),
-    ],
-    'gateway',
-    { quiet },
-  );
+  const gateway = startWorker({ kind: 'gateway', ip, port, persistTo, vars: gatewayVars }, 'gateway', {
+    quiet,
+  });
   const stop = () => {
     for (const p of [gateway, mock]) {
       try {
@@ -120,7 +110,12 @@ export async function startStack({
     stop();
     throw err;
   }
-  return { url: `http://${ip}:${port}`, mockUrl: `http://${ip}:${mockPort}`, stop };
+  return {
+    url: `http://${ip}:${port}`,
+    mockUrl: `http://${ip}:${mockPort}`,
+    pids: { gateway: gateway.child.pid, mock: mock.child.pid },
+    stop,
+  };
 }
 
 async function admin(url, token, method, path, body) {

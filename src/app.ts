@@ -5,6 +5,7 @@ import type { AppEnv } from './context';
 import { shapeForPath } from './core/endpoints';
 import { GatewayError, errorResponse } from './core/errors';
 import { createDashboard } from './dashboard';
+import { configGuard, healthRoutes, type HealthOptions } from './health';
 import { type ExchangeScopeOptions, INTERNAL_ERROR, exchangeScope } from './pipeline/exit';
 import { models, proxy } from './pipeline/proxy';
 
@@ -17,13 +18,16 @@ function methodNotAllowed(allow: string) {
   };
 }
 
-export type AppOptions = ExchangeScopeOptions;
+export interface AppOptions extends ExchangeScopeOptions {
+  readonly health?: HealthOptions;
+}
 
 export function createApp(options: AppOptions = {}) {
   const app = new Hono<AppEnv>();
   app.use('*', exchangeScope(options));
 
-  app.get('/healthz', (c) => c.json({ ok: true }));
+  app.route('/healthz', healthRoutes(options.health));
+  app.use('/v1/*', configGuard);
 
   app.route('/admin', createAdminApp());
   // The dashboard reads and writes only through the admin API, via this same app.

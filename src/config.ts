@@ -1,4 +1,11 @@
-/** Numeric settings from [vars], parsed once per isolate with safe defaults. */
+/**
+ * Settings from [vars], read once per isolate (src/deps.ts), and the one shape
+ * a configuration mistake takes: a ConfigProblem naming the variable and what
+ * is wrong with its value, never the value itself (some variables are secrets).
+ * A bad value falls back to its default so the adapters can still be built,
+ * but the problem is kept: /v1 then answers 503 `configuration_error` and
+ * /healthz reports it (src/health.ts), instead of silently running on defaults.
+ */
 import type { Bindings } from './env';
 
 export interface Config {
@@ -8,16 +15,103 @@ export interface Config {
   readonly maxAttempts: number;
 }
 
-function positive(raw: string | undefined, fallback: number): number {
-  const n = Number(raw);
-  return Number.isFinite(n) && n > 0 ? n : fallback;
+export interface ConfigProblem {
+  /** The variable or secret at fault, e.g. `MAX_BODY_BYTES`. */
+  readonly variable: string;
+  /** A sentence naming the variable and the problem, without its value. */
+  readonly message: string;
 }
 
-export function readConfig(env: Bindings): Config {
-  return {
-    maxBodyBytes: positive(env.MAX_BODY_BYTES, 1_048_576),
-    ttfbTimeoutMs: positive(env.UPSTREAM_TTFB_TIMEOUT_MS, 60_000),
-    idleTimeoutMs: positive(env.UPSTREAM_IDLE_TIMEOUT_MS, 30_000),
+/** Thrown by parsers of a single variable; deps.ts turns it into a ConfigProblem. */
+export class ConfigError extends Error {
+  constructor(
+    readonly variable: string,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'ConfigError';
+  }
+}
+
+export interface NumberRule {
+  readonly integer?: boolean;
+  readonly max?: number;
+}
+
+/**
+ * A positive number from a variable: absent or blank → the default, silently;
+ * anything else that is not a positive (integer) number within `max` → the
+ * default, and a problem recorded.
+ */
+export function positiveVar(
+  vars: Readonly<Record<string, string | undefined>>,
+  name: string,
+  fallback: number,
+  problems: ConfigProblem[],
+  rule: NumberRule = {},
+): number {
+  const raw = vars[name]?.trim();
+  if (!raw) return fallback;
+  const n = Number(raw);
+  const wrong = !Number.isFinite(n)
+    ? 'is not a number'
+    : n <= 0
+      ? 'must be greater than 0'
+      : rule.integer && !Number.isInteger(n)
+        ? 'must be a whole number'
+        : rule.max !== undefined && n > rule.max
+          ? `must be at most ${rule.max}`
+          : null;
+  if (wrong === null) return n;
+  problems.push({ variable: name, message: `${name} ${wrong}.` });
+  return fallback;
+}
+
+/** One of a fixed set of words: absent or blank → the default; anything else is a problem. */
+export function choiceVar<T extends string>(
+  vars: Readonly<Record<string, string | undefined>>,
+  name: string,
+  choices: readonly T[],
+  fallback: T,
+  problems: ConfigProblem[],
+): T {
+  const raw = vars[name]?.trim().toLowerCase();
+  if (!raw) return fallback;
+  const hit = choices.find((c) => c === raw);
+  if (hit) return hit;
+  problems.push({
+    variable: name,
+    message: `${name} must be one of ${choices.join(', ')}.`,
+  });
+  return fallback;
+}
+
+const DAY_MS = 86_400_000;
+
+export function readConfig(env: Bindings, problems: ConfigProblem[] = []): Config {
+  const vars = env as unknown as Record<string, string | undefined>;
+  const config = {
+    maxBodyBytes: positiveVar(vars, 'MAX_BODY_BYTES', 1_048_576, problems, { integer: true }),
+    ttfbTimeoutMs: positiveVar(vars, 'UPSTREAM_TTFB_TIMEOUT_MS', 60_000, problems, { max: DAY_MS }),
+    idleTimeoutMs: positiveVar(vars, 'UPSTREAM_IDLE_TIMEOUT_MS', 30_000, problems, { max: DAY_MS }),
     maxAttempts: 1,
   };
+  // Read where they are used (logs/retention.ts, core/payload.ts); validated here so a bad one is reported.
+  positiveVar(vars, 'LOG_RETENTION_DAYS', 30, problems, { integer: true, max: 36_500 });
+  // Above its 64 KiB cap LOG_PAYLOAD_MAX_BYTES is clamped, as documented, not refused.
+  positiveVar(vars, 'LOG_PAYLOAD_MAX_BYTES', 32_768, problems, { integer: true });
+  choiceVar(vars, 'LOG_SINK', ['queue', 'console', 'off'], 'queue', problems);
+  if (!isHttpUrl(env.MOCK_LLM_URL)) {
+    problems.push({ variable: 'MOCK_LLM_URL', message: 'MOCK_LLM_URL must be an http(s) URL.' });
+  }
+  return config;
+}
+
+function isHttpUrl(raw: string | undefined): boolean {
+  if (!raw) return false;
+  try {
+    return /^https?:$/.test(new URL(raw).protocol);
+  } catch {
+    return false;
+  }
 }

@@ -1,13 +1,17 @@
 /**
  * The one place that turns bindings into adapters, choosing local fallbacks
- * where a binding is absent. Built once per isolate and env.
+ * where a binding is absent. Built once per isolate and env; never throws:
+ * configuration mistakes are collected in `problems` (the adapters fall back
+ * to defaults), for /v1 to refuse with a 503 and /healthz to report.
  */
 import { ExactCache } from './cache/exact-cache';
 import { ResponseCache } from './cache/response-cache';
 import { createSemanticCache } from './cache/semantic-deps';
-import { readConfig, type Config } from './config';
+import { ThrottleGate } from './admin/throttle-gate';
+import { readConfig, type Config, type ConfigProblem } from './config';
 import type { Bindings } from './env';
 import { limiterObjects } from './durable/limiter';
+import { throttleObjects } from './durable/throttle';
 import { durableLimiter } from './limits/durable-limiter';
 import { readLimitsConfig } from './limits/config';
 import { priceBook, type PriceBook } from './limits/price-overrides';
@@ -18,7 +22,9 @@ import { buildRegistry, type ProviderRegistry } from './providers/registry';
 import { d1KeyLoader } from './storage/d1-keys';
 import { D1KeyAdminStore, type KeyAdminStore } from './storage/key-admin-store';
 import { TieredKeyStore, type KeyStore } from './storage/key-store';
+import { D1SessionRevocations, type SessionRevocations } from './storage/revoked-sessions';
 import { D1TenantStore, type TenantStore } from './storage/tenant-store';
+import type { SemanticCache } from './cache/semantic';
 
 export interface Deps {
   readonly config: Config;
@@ -32,6 +38,12 @@ export interface Deps {
   readonly cache: ResponseCache;
   /** Admin price overrides (isolate → KV), shared by the limiter and the log's cost. */
   readonly prices: PriceBook;
+  /** Wrong admin tokens per client (admin API and dashboard sign-in). */
+  readonly throttle: ThrottleGate;
+  /** Dashboard sessions ended by sign-out. */
+  readonly sessions: SessionRevocations;
+  /** What is wrong with the configuration; empty when it is sound. */
+  readonly problems: readonly ConfigProblem[];
 }
 
 const built = new WeakMap<object, Deps>();
@@ -39,24 +51,39 @@ const built = new WeakMap<object, Deps>();
 export function getDeps(env: Bindings): Deps {
   let deps = built.get(env);
   if (!deps) {
-    const providers = buildRegistry(env);
+    const problems: ConfigProblem[] = [];
+    const providers = buildRegistry(env, problems);
     const prices = priceBook(env.KV_KEYS);
     deps = {
-      config: readConfig(env),
+      config: readConfig(env, problems),
       providers,
       keys: new TieredKeyStore(env.KV_KEYS, d1KeyLoader(env.DB)),
       limiter: durableLimiter({
         objectFor: limiterObjects(env.LIMITER),
         prices,
-        config: readLimitsConfig(env),
+        config: readLimitsConfig(env, problems),
       }),
-      logs: chooseSink(env.LOG_SINK, env.LOG_QUEUE),
+      logs: chooseSink(env.LOG_SINK, env.LOG_QUEUE, env.DB),
       tenants: new D1TenantStore(env.DB),
       apiKeys: new D1KeyAdminStore(env.DB),
-      cache: new ResponseCache(new ExactCache(env.KV_CACHE), createSemanticCache(env, providers)),
+      cache: new ResponseCache(new ExactCache(env.KV_CACHE), semanticCache(env, providers, problems)),
       prices,
+      throttle: new ThrottleGate(throttleObjects(env.THROTTLE)),
+      sessions: new D1SessionRevocations(env.DB),
+      problems,
     };
     built.set(env, deps);
   }
   return deps;
+}
+
+/** A SEMANTIC_EMBEDDER that cannot be honoured is recorded, and the local embedder stands in. */
+function semanticCache(env: Bindings, providers: ProviderRegistry, problems: ConfigProblem[]): SemanticCache {
+  try {
+    return createSemanticCache(env, providers);
+  } catch (err) {
+    const message = err instanceof Error ? err.message : String(err);
+    problems.push({ variable: 'SEMANTIC_EMBEDDER', message });
+    return createSemanticCache({ ...env, SEMANTIC_EMBEDDER: 'local' }, providers);
+  }
 }

@@ -5,6 +5,7 @@ import { handleQueue } from './logs/queue';
 import { handleScheduled } from './logs/retention';
 
 export { Limiter } from './durable/limiter';
+export { Throttle } from './durable/throttle';
 export { VectorIndexDO } from './durable/vector-index';
 
 const app = createApp();

@@ -1,12 +1,17 @@
 /**
  * Guards /admin: `Authorization: Bearer <ADMIN_TOKEN>`, compared in constant
  * time. With no ADMIN_TOKEN configured the admin API is closed, not open.
+ * Wrong tokens are throttled per client (src/admin/throttle.ts): once blocked,
+ * every attempt that presents a token is refused with 429 and `retry-after`
+ * before it is compared, the right token included. A request with no token
+ * guesses nothing and gets its 401 without touching the throttle.
  */
 import { createMiddleware } from 'hono/factory';
 import type { AppEnv } from '../context';
 import { GatewayError } from '../core/errors';
 import { secretsEqual } from '../util/crypto';
 import { extractKey } from '../util/bearer';
+import { clientOf } from './throttle';
 
 export const adminAuth = createMiddleware<AppEnv>(async function adminAuth(c, next) {
   const expected = c.env.ADMIN_TOKEN;
@@ -16,11 +21,26 @@ export const adminAuth = createMiddleware<AppEnv>(async function adminAuth(c, ne
     });
   }
   const given = extractKey(c.req.raw.headers, false);
-  if (!given || !(await secretsEqual(given, expected))) {
-    throw new GatewayError(401, 'Missing or invalid admin token.', {
-      code: 'invalid_admin_token',
-      type: 'authentication_error',
-    });
+  if (!given) throw invalidToken();
+  const throttle = c.var.deps.throttle;
+  const client = clientOf(c.req.raw.headers);
+  const wait = await throttle.check(client);
+  if (wait > 0) throw tooManyAttempts(wait);
+  if (!(await secretsEqual(given, expected))) {
+    const blocked = await throttle.failed(client);
+    throw blocked > 0 ? tooManyAttempts(blocked) : invalidToken();
   }
   await next();
 });
+
+const invalidToken = () =>
+  new GatewayError(401, 'Missing or invalid admin token.', {
+    code: 'invalid_admin_token',
+    type: 'authentication_error',
+  });
+
+const tooManyAttempts = (seconds: number) =>
+  new GatewayError(429, `Too many wrong admin tokens from this client; try again in ${seconds} s.`, {
+    code: 'too_many_attempts',
+    headers: { 'retry-after': String(seconds) },
+  });

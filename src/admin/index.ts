@@ -1,5 +1,6 @@
 /** The admin API under /admin: one guard, then one router per resource. */
 import { Hono } from 'hono';
+import { createMiddleware } from 'hono/factory';
 import type { AppEnv } from '../context';
 import { adminAuth } from './auth';
 import { keysRouter } from './keys';
@@ -9,8 +10,19 @@ import { openApiDocument } from './openapi';
 import { tenantsRouter } from './tenants';
 import { usageRouter } from './usage';
 
+/**
+ * Every admin answer, errors and 404s included, is JSON that must not be
+ * content-sniffed nor kept by any cache (it carries tenants, keys, usage).
+ */
+const adminHeaders = createMiddleware<AppEnv>(async function adminHeaders(c, next) {
+  await next();
+  c.res.headers.set('x-content-type-options', 'nosniff');
+  c.res.headers.set('cache-control', 'no-store');
+});
+
 export function createAdminApp() {
   const admin = new Hono<AppEnv>();
+  admin.use('*', adminHeaders);
   // The OpenAPI document is public (no data in it), so it sits before the guard.
   admin.get('/openapi.json', (c) => c.json(openApiDocument()));
   admin.use('*', adminAuth);

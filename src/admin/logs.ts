@@ -2,13 +2,15 @@
  * /admin/logs: request logs, newest first, filtered by tenant, key, model,
  * status, cache status and time range, with cursor pagination; and one log by
  * its request id (the x-edgeway-request-id header), payload included.
- * `tenant_id` scopes either route: another tenant's log is a 404.
+ * `tenant_id` scopes either route: another tenant's log is a 404. And the
+ * reconciliation of requests answered against events stored (src/logs/reconcile.ts).
  */
 import { Hono } from 'hono';
 import { z } from 'zod';
 import type { AppEnv } from '../context';
 import { GatewayError } from '../core/errors';
 import { LogDetail, LogEntry, LogReader, type StatusFilter } from '../logs/log-reader';
+import { Reconciliation, reconcile } from '../logs/reconcile';
 import type { Operation } from './operation';
 import { listBody } from './pagination';
 import { Cursor } from './schemas';
@@ -77,6 +79,13 @@ export const logOperations: Operation[] = [
   },
   {
     method: 'get',
+    path: '/admin/logs/reconcile',
+    summary: "Events sent per the producers' counts versus stored, dead-lettered and missing",
+    status: 200,
+    response: { id: 'LogReconciliation', schema: Reconciliation },
+  },
+  {
+    method: 'get',
     path: '/admin/logs/{request_id}',
     summary: 'One request log by its x-edgeway-request-id, payload included',
     query: LogScopeQuery,
@@ -102,6 +111,8 @@ export function logsRouter() {
     const page = await new LogReader(c.env.DB).list(filters, { limit: q.limit, cursor: q.cursor ?? null });
     return c.json(listBody(page));
   });
+
+  router.get('/reconcile', async (c) => c.json(await reconcile(c.env.DB)));
 
   router.get('/:request_id', async (c) => {
     const { tenant_id } = readQuery(c, LogScopeQuery);

@@ -1,9 +1,12 @@
 /**
  * Reads a request body as JSON exactly once, enforcing the size limit while
  * streaming (a missing or lying content-length cannot get past it), strict
- * UTF-8, and the JSON content type. Every failure is a 4xx in the route's shape.
+ * UTF-8, the JSON content type, and the depth budget (json-budget.ts) before
+ * JSON.parse. Every failure is a 4xx in the route's shape: /v1, /admin and
+ * the dashboard's calls into /admin all read their bodies here.
  */
 import { GatewayError, badRequest } from '../core/errors';
+import { MAX_JSON_DEPTH, tooDeep } from './json-budget';
 
 const decoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false });
 
@@ -22,6 +25,13 @@ export async function readJsonBody(request: Request, maxBytes: number): Promise<
     text = decoder.decode(bytes);
   } catch {
     throw badRequest('Request body is not valid UTF-8.', null, 'invalid_encoding');
+  }
+  if (tooDeep(text, MAX_JSON_DEPTH)) {
+    throw badRequest(
+      `Request body nests arrays and objects more than ${MAX_JSON_DEPTH} levels deep.`,
+      null,
+      'json_too_deep',
+    );
   }
   try {
     return JSON.parse(text);

@@ -3,17 +3,28 @@
  * key is in flight, identical requests in the same isolate wait for its answer
  * instead of calling the provider again. (Across isolates a burst may still
  * make one call per isolate; coalescing globally would need a Durable Object
- * round trip on every miss, which costs more than it saves.)
+ * round trip on every miss, which costs more than it saves.) A waiter waits at
+ * most `inflightWaitMs`: the request it waits on may be a slow stream read by a
+ * slow client, and after that the waiter calls the provider itself.
  */
 import { CachedEntry } from './entry';
 
 /** KV refuses expirations shorter than 60 s. */
 export const KV_MIN_TTL_S = 60;
 
+/** How long an identical request waits for the one in flight before calling the provider itself. */
+export const INFLIGHT_WAIT_MS = 15_000;
+
 export class ExactCache {
   private readonly inflight = new Map<string, Promise<CachedEntry | null>>();
+  private readonly inflightWaitMs: number;
 
-  constructor(private readonly kv: KVNamespace) {}
+  constructor(
+    private readonly kv: KVNamespace,
+    options: { readonly inflightWaitMs?: number } = {},
+  ) {
+    this.inflightWaitMs = options.inflightWaitMs ?? INFLIGHT_WAIT_MS;
+  }
 
   async get(key: string): Promise<CachedEntry | null> {
     const raw = await this.kv.get(key, 'text');
@@ -32,17 +43,33 @@ export class ExactCache {
     });
   }
 
-  /** The answer of an identical request already in flight in this isolate, if any. */
+  /**
+   * The answer of an identical request already in flight in this isolate, if
+   * any; null when it ends without one, or when it takes longer than the wait.
+   */
   joinInflight(key: string): Promise<CachedEntry | null> | null {
-    return this.inflight.get(key) ?? null;
+    const twin = this.inflight.get(key);
+    if (!twin) return null;
+    let timer: ReturnType<typeof setTimeout> | null = null;
+    const giveUp = new Promise<null>(
+      (resolve) => (timer = setTimeout(() => resolve(null), this.inflightWaitMs)),
+    );
+    return Promise.race([twin, giveUp]).finally(() => {
+      if (timer !== null) clearTimeout(timer);
+    });
   }
 
-  /** Marks this request as the one the others wait for; call the returned function exactly once. */
+  /**
+   * Marks this request as the one the others wait for; call the returned
+   * function exactly once. A waiter that gave up may lead in its turn: each
+   * leader removes only its own mark.
+   */
   lead(key: string): (entry: CachedEntry | null) => void {
     let resolve!: (entry: CachedEntry | null) => void;
-    this.inflight.set(key, new Promise((r) => (resolve = r)));
+    const mark = new Promise<CachedEntry | null>((r) => (resolve = r));
+    this.inflight.set(key, mark);
     return (entry) => {
-      this.inflight.delete(key);
+      if (this.inflight.get(key) === mark) this.inflight.delete(key);
       resolve(entry);
     };
   }

@@ -8,15 +8,45 @@ import { sha256Hex } from '../util/crypto';
 /** Fields that change how the answer is delivered or attributed, not what it is. */
 const IGNORED_FIELDS = new Set(['stream', 'stream_options', 'user', 'metadata', 'store', 'service_tier']);
 
+/** Punctuation queued between values while writing canonical JSON. */
+class Text {
+  constructor(readonly text: string) {}
+}
+
+/**
+ * JSON with object keys sorted and undefined members dropped. Written with an
+ * explicit stack instead of recursion, so no nesting depth can overflow the
+ * call stack (bodies are also held to MAX_JSON_DEPTH before parsing).
+ */
 export function canonicalJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
-  if (value !== null && typeof value === 'object') {
-    const entries = Object.entries(value as Record<string, unknown>)
-      .filter(([, v]) => v !== undefined)
-      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`;
+  const out: string[] = [];
+  const work: unknown[] = [value];
+  while (work.length > 0) {
+    const item = work.pop();
+    if (item instanceof Text) {
+      out.push(item.text);
+    } else if (Array.isArray(item)) {
+      work.push(new Text(']'));
+      for (let i = item.length - 1; i >= 0; i--) {
+        work.push(item[i]);
+        if (i > 0) work.push(new Text(','));
+      }
+      out.push('[');
+    } else if (item !== null && typeof item === 'object') {
+      const entries = Object.entries(item as Record<string, unknown>)
+        .filter(([, v]) => v !== undefined)
+        .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+      work.push(new Text('}'));
+      for (let i = entries.length - 1; i >= 0; i--) {
+        const [k, v] = entries[i] as [string, unknown];
+        work.push(v, new Text(`${i > 0 ? ',' : ''}${JSON.stringify(k)}:`));
+      }
+      out.push('{');
+    } else {
+      out.push(JSON.stringify(item) ?? 'null');
+    }
   }
-  return JSON.stringify(value) ?? 'null';
+  return out.join('');
 }
 
 export function normalisedBody(body: Record<string, unknown>): Record<string, unknown> {

@@ -21,6 +21,8 @@ import type { Principal } from './principal';
 import type { Usage } from './usage';
 
 export type CacheStatus = 'HIT' | 'SEMANTIC' | 'MISS' | 'BYPASS';
+/** The late error of a stream whose client went away: the client's doing, not the provider's. */
+export const CLIENT_DISCONNECTED = 'client_disconnected';
 export type Metadata = Record<string, string | number | boolean>;
 
 /** How the request was answered, reported once by the stage that answered it. */

@@ -1,34 +1,64 @@
 /**
  * The LogEvent, one per /v1 request: its schema (the queue message, validated
- * again by the consumer) and the LogSink port the pipeline hands it to.
+ * again by the consumer), the size of each text field, and the LogSink port
+ * the pipeline hands it to. src/logs/normalise.ts makes any event fit this
+ * schema before it is sent.
  */
 import { z } from 'zod';
 
+/** Longest value kept per text field, in UTF-16 units; longer values are cut and end in TRUNCATED_MARK. */
+export const LOG_FIELD_MAX = {
+  requestId: 200,
+  tenantId: 200,
+  keyId: 200,
+  endpoint: 512,
+  provider: 200,
+  model: 512,
+  errorCode: 256,
+  metadataKey: 128,
+  metadataValue: 1024,
+} as const;
+
+/** What a cut text field ends with, so a reader knows it saw a prefix. */
+export const TRUNCATED_MARK = '…[truncated]';
+
+/** The boundary accepts 5 metadata keys; the log keeps at most this many (bounds an event without payload). */
+export const LOG_METADATA_MAX_KEYS = 8;
+
+const text = (max: number) => z.string().max(max);
+/** zod 4's number() refuses NaN and ±Infinity, which JSON would turn into null. */
+const finite = z.number();
+
 export const LogEvent = z.object({
-  requestId: z.string(),
-  time: z.number(),
-  tenantId: z.string().nullable(),
-  keyId: z.string().nullable(),
-  endpoint: z.string(),
-  provider: z.string().nullable(),
-  model: z.string().nullable(),
+  requestId: text(LOG_FIELD_MAX.requestId),
+  time: finite,
+  tenantId: text(LOG_FIELD_MAX.tenantId).nullable(),
+  keyId: text(LOG_FIELD_MAX.keyId).nullable(),
+  endpoint: text(LOG_FIELD_MAX.endpoint),
+  provider: text(LOG_FIELD_MAX.provider).nullable(),
+  model: text(LOG_FIELD_MAX.model).nullable(),
   status: z.number().int(),
-  errorSource: z.enum(['gateway', 'provider']).nullable(),
-  errorCode: z.string().nullable(),
+  errorSource: z.enum(['gateway', 'provider', 'client']).nullable(),
+  errorCode: text(LOG_FIELD_MAX.errorCode).nullable(),
   cache: z.enum(['HIT', 'SEMANTIC', 'MISS', 'BYPASS']).nullable(),
   stream: z.boolean(),
   streamCompleted: z.boolean().nullable(),
   inputTokens: z.number().int().nonnegative(),
   outputTokens: z.number().int().nonnegative(),
   cachedTokens: z.number().int().nonnegative(),
-  costUsd: z.number().nonnegative(),
-  latencyMs: z.number().nonnegative(),
-  ttftMs: z.number().nonnegative().nullable(),
+  costUsd: finite.nonnegative(),
+  latencyMs: finite.nonnegative(),
+  ttftMs: finite.nonnegative().nullable(),
   attempts: z.number().int().nonnegative(),
-  metadata: z.record(z.string(), z.union([z.string(), z.number(), z.boolean()])).nullable(),
+  metadata: z
+    .record(
+      text(LOG_FIELD_MAX.metadataKey),
+      z.union([text(LOG_FIELD_MAX.metadataValue), finite, z.boolean()]),
+    )
+    .nullable(),
   // Fields added after the first release default, so messages already queued still parse.
   /** What a gateway cache hit would have cost (costUsd is 0 for hits). */
-  savedUsd: z.number().nonnegative().default(0),
+  savedUsd: finite.nonnegative().default(0),
   /** Prompt and completion, only for keys that opt in; each cut to LOG_PAYLOAD_MAX_BYTES. */
   payload: z
     .object({ request: z.string().nullable(), response: z.string().nullable(), truncated: z.boolean() })

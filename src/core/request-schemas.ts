@@ -2,12 +2,27 @@
  * Request schemas for the proxied endpoints. They check what the gateway itself
  * relies on (model, messages, stream flags, token caps) and keep every other
  * field untouched so it reaches the provider as the client sent it.
+ *
+ * Every number the limiter, the cache or the log reads is bounded here, per
+ * endpoint (docs/limits.md, "Validated fields"): zod's numbers are finite, so
+ * JSON's 1e309 (Infinity) is refused, and token caps and counts are integers
+ * in a range whose products stay far inside Number.MAX_SAFE_INTEGER. A field
+ * an endpoint's API does not have (max_completion_tokens or n on /v1/messages)
+ * is not validated and never read: it passes through to the provider untouched.
  */
 import { z } from 'zod';
 import type { Endpoint } from './endpoints';
 
 const message = z.looseObject({ role: z.string().min(1) });
-const maxTokens = z.number().int().positive();
+
+/** The largest output-token cap a request may name: above any model's real limit, small enough to sum safely. */
+export const MAX_OUTPUT_TOKENS = 10_000_000;
+/** Most choices one chat request may ask for (OpenAI's own limit). */
+export const MAX_CHOICES = 128;
+/** Largest embedding size a request may ask for. */
+export const MAX_EMBEDDING_DIMENSIONS = 65_536;
+
+const maxTokens = z.number().int().min(1).max(MAX_OUTPUT_TOKENS);
 
 export const ChatRequest = z.looseObject({
   model: z.string().min(1),
@@ -16,7 +31,7 @@ export const ChatRequest = z.looseObject({
   stream_options: z.looseObject({ include_usage: z.boolean().nullish() }).nullish(),
   max_tokens: maxTokens.nullish(),
   max_completion_tokens: maxTokens.nullish(),
-  n: z.number().int().min(1).max(128).nullish(),
+  n: z.number().int().min(1).max(MAX_CHOICES).nullish(),
   temperature: z.number().min(0).max(2).nullish(),
   tools: z.array(z.looseObject({})).nullish(),
 });
@@ -29,7 +44,7 @@ export const EmbeddingsRequest = z.looseObject({
     z.array(z.number().int()).min(1),
     z.array(z.array(z.number().int()).min(1)).min(1),
   ]),
-  dimensions: z.number().int().positive().nullish(),
+  dimensions: z.number().int().min(1).max(MAX_EMBEDDING_DIMENSIONS).nullish(),
   encoding_format: z.enum(['float', 'base64']).nullish(),
 });
 

@@ -1,8 +1,14 @@
-/** Turns a parsed JSON body into the typed request every pipeline stage reads (pure). */
+/**
+ * Turns a parsed JSON body into the typed request every pipeline stage reads
+ * (pure). The numbers it lifts out for the limiter (output cap, choices) come
+ * only from fields the endpoint's own schema validated: on /v1/messages that is
+ * `max_tokens` alone, since the Messages API has no `max_completion_tokens`
+ * or `n` (a client that sends them has them passed through, never counted).
+ */
 import type { z } from 'zod';
 import { badRequest } from './errors';
 import type { Endpoint } from './endpoints';
-import { REQUEST_SCHEMAS } from './request-schemas';
+import { type ChatBody, type MessagesBody, REQUEST_SCHEMAS } from './request-schemas';
 
 export interface ProxyRequest {
   readonly endpoint: Endpoint;
@@ -13,8 +19,12 @@ export interface ProxyRequest {
   readonly stream: boolean;
   /** Whether the client itself asked for the usage chunk of an OpenAI stream. */
   readonly clientWantsUsage: boolean;
-  /** The client's cap on output tokens, if it set one. */
+  /** The client's cap on output tokens per choice, if it set one (1…MAX_OUTPUT_TOKENS). */
   readonly maxOutputTokens: number | null;
+  /** The body field that cap came from, to name it in errors. */
+  readonly maxOutputTokensParam: 'max_tokens' | 'max_completion_tokens' | null;
+  /** Choices the client asked for (chat's `n`, 1…MAX_CHOICES); 1 elsewhere. */
+  readonly choices: number;
 }
 
 export function parseProxyRequest(endpoint: Endpoint, raw: unknown): ProxyRequest {
@@ -23,17 +33,30 @@ export function parseProxyRequest(endpoint: Endpoint, raw: unknown): ProxyReques
   }
   const result = REQUEST_SCHEMAS[endpoint].safeParse(raw);
   if (!result.success) throw fromZod(result.error);
-  const body = result.data as Record<string, unknown> & z.infer<(typeof REQUEST_SCHEMAS)['chat']>;
-  const streamOptions = body.stream_options;
-  const max = body.max_completion_tokens ?? body.max_tokens ?? null;
+  const body = result.data as Record<string, unknown> & { model: string; stream?: boolean | null };
   return {
     endpoint,
     body,
     model: body.model,
     stream: body.stream === true,
-    clientWantsUsage: streamOptions?.include_usage === true,
-    maxOutputTokens: typeof max === 'number' ? max : null,
+    clientWantsUsage: endpoint === 'chat' && (body as ChatBody).stream_options?.include_usage === true,
+    ...limitFields(endpoint, body),
   };
+}
+
+type LimitFields = Pick<ProxyRequest, 'maxOutputTokens' | 'maxOutputTokensParam' | 'choices'>;
+
+/** The validated numbers the limiter reads, per endpoint. */
+function limitFields(endpoint: Endpoint, body: Record<string, unknown>): LimitFields {
+  if (endpoint === 'chat') {
+    const chat = body as ChatBody;
+    const param =
+      chat.max_completion_tokens != null ? 'max_completion_tokens' : chat.max_tokens != null ? 'max_tokens' : null;
+    return { maxOutputTokens: param ? (chat[param] ?? null) : null, maxOutputTokensParam: param, choices: chat.n ?? 1 };
+  }
+  if (endpoint === 'messages')
+    return { maxOutputTokens: (body as MessagesBody).max_tokens, maxOutputTokensParam: 'max_tokens', choices: 1 };
+  return { maxOutputTokens: null, maxOutputTokensParam: null, choices: 1 };
 }
 
 function fromZod(error: z.ZodError) {

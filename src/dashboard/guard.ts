@@ -3,7 +3,8 @@
  * - security headers: a CSP with no inline script (styles by per-response
  *   nonce only), no framing (frame-ancestors 'none' and X-Frame-Options DENY),
  *   same-origin referrers, nosniff;
- * - requireSession: no page, asset or data without a valid signed session;
+ * - requireSession: no page, asset or data without a valid signed session
+ *   that was not signed out (revocations in D1, src/storage/revoked-sessions.ts);
  *   otherwise a 303 to the sign-in page (fail closed: no ADMIN_TOKEN, no dashboard);
  * - CSRF on every change, two independent checks: hono/csrf (Origin or
  *   Sec-Fetch-Site must be this origin) and csrfToken (the session's token in
@@ -18,7 +19,7 @@ import { createMiddleware } from 'hono/factory';
 import { NONCE, secureHeaders } from 'hono/secure-headers';
 import { secretsEqual } from '../util/crypto';
 import type { DashboardEnv } from './context';
-import { readSession, SESSION_COOKIE } from './session';
+import { readSession, SESSION_COOKIE, type Session } from './session';
 import { messagePage } from './views/message';
 
 export const securityHeaders = secureHeaders({
@@ -82,12 +83,23 @@ export function safeNext(raw: string | undefined): string {
   return inside ? url.pathname + url.search : HOME;
 }
 
+/** The request's session: signed with this ADMIN_TOKEN, unexpired and not signed out; else null. */
+export async function currentSession(
+  c: Context<DashboardEnv>,
+  adminToken: string,
+  now: number,
+): Promise<Session | null> {
+  const session = await readSession(adminToken, getCookie(c, SESSION_COOKIE), now);
+  if (!session) return null;
+  return (await c.var.deps.sessions.isRevoked(session.id)) ? null : session;
+}
+
 export function requireSession(now: () => number = Date.now) {
   return createMiddleware<DashboardEnv>(async function requireSession(c, next) {
     const token = c.env.ADMIN_TOKEN;
     if (!token) return disabledPage(c);
     const raw = getCookie(c, SESSION_COOKIE);
-    const session = await readSession(token, raw, now());
+    const session = await currentSession(c, token, now());
     if (!session) {
       if (raw !== undefined) deleteCookie(c, SESSION_COOKIE, SESSION_COOKIE_OPTIONS);
       const url = new URL(c.req.url);

@@ -36,7 +36,7 @@ export function createDashboard(adminFetch: AdminFetch, options: DashboardOption
     await next();
   });
   dash.get('/', (c) => c.redirect('/dashboard/tenants', 303));
-  dash.post('/logout', signOut);
+  dash.post('/logout', (c) => signOut(c, now));
   dash.get('/assets/copy.js', (c) => {
     c.header('content-type', 'text/javascript; charset=utf-8');
     c.header('cache-control', 'private, max-age=3600');

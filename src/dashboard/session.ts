@@ -3,9 +3,10 @@
  *
  * Format `v1.<id>.<expiresAt>.<mac>`: a random 16-byte id, the expiry in epoch
  * ms and HMAC-SHA256 over `v1.<id>.<expiresAt>` with a key derived from
- * ADMIN_TOKEN (keys.ts), so a new token ends every session. Sessions are
- * stateless (nothing stored server-side) and last SESSION_TTL_MS from sign-in;
- * sign-out deletes the cookie. The CSRF token is a second MAC over the id, so
+ * ADMIN_TOKEN (keys.ts), so a new token ends every session. Sessions last
+ * SESSION_TTL_MS from sign-in and nothing about a live one is stored; sign-out
+ * deletes the cookie and records the id as revoked until that expiry
+ * (src/storage/revoked-sessions.ts, checked by the guard). The CSRF token is a second MAC over the id, so
  * it is bound to the session and needs no storage either. Pure except for
  * Web Crypto; the clock is passed in.
  */

@@ -16,6 +16,13 @@
  * arrives late still records its spend (the ledger's `spent` stays the sum of
  * settled usage). Storage: tables `scopes` (windows and in-flight count per
  * scope), `ledger` (spent/held per scope and period key), `reservations`.
+ *
+ * Defence in depth: whatever a caller sends, the object stores only valid
+ * charges (protocol.ts `isCharge`). A reserve with a bad cost or TTL answers
+ * `{ ok: false, invalid }` before anything is read or written; a settle with a bad
+ * charge is charged what its reservation held (the worst case it agreed to),
+ * so the slot is still released; and values read back that are not finite and
+ * non-negative (rows written before these checks) count as 0.
  */
 import { DurableObject } from 'cloudflare:workers';
 import type { Bindings } from '../env';
@@ -25,6 +32,7 @@ import { periodKey, type Period } from '../limits/periods';
 import {
   EMPTY_LEDGER,
   type Charge,
+  isCharge,
   type LedgerRow,
   type ReserveInput,
   type ReserveResult,
@@ -33,6 +41,8 @@ import {
 import { minuteOf } from '../limits/window';
 
 export const LATE_SETTLE_GRACE_MS = 24 * 3600 * 1000;
+/** The longest a reservation may be held before its alarm releases it. */
+export const MAX_RESERVATION_TTL_MS = 7 * 24 * 3600 * 1000;
 
 const SCHEMA = `
   CREATE TABLE IF NOT EXISTS scopes (
@@ -117,6 +127,8 @@ export class Limiter extends DurableObject<Bindings> {
   }
 
   reserve(input: ReserveInput): ReserveResult {
+    const invalid = invalidInput(input);
+    if (invalid) return { ok: false, invalid };
     const now = this.now();
     const periods = currentPeriods(now);
     const keyScope = `key:${input.keyId}`;
@@ -128,7 +140,7 @@ export class Limiter extends DurableObject<Bindings> {
     if (!decision.ok) return { ok: false, denial: decision.denial, quota: quotaOf(views, now) };
 
     const id = crypto.randomUUID();
-    const expiresAt = now + input.ttlMs;
+    const expiresAt = now + Math.ceil(input.ttlMs);
     const after = views.map((v) => ({ ...v, state: applyReserve(v.state, input.cost, now) }));
     this.ctx.storage.transactionSync(() => {
       this.save(keyScope, after[0]!.state, periods);
@@ -149,12 +161,17 @@ export class Limiter extends DurableObject<Bindings> {
     return { ok: true, id, quota: quotaOf(after, now) };
   }
 
-  /** Replaces a reservation with what was used (null: nothing). False when the id is unknown (settled twice, or purged). */
+  /**
+   * Replaces a reservation with what was used (null: nothing; not a valid charge:
+   * what it held). False when the id is unknown (settled twice, or purged).
+   */
   settle(id: string, actual: Charge | null): boolean {
+    if (typeof id !== 'string') return false;
     const row = this.sql.exec<ReservationRow>('SELECT * FROM reservations WHERE id = ?', id).toArray()[0];
     if (!row) return false;
+    const charged = actual === null ? NOTHING : isCharge(actual) ? actual : heldBy(row);
     this.ctx.storage.transactionSync(() => {
-      this.finish(row, actual ?? NOTHING, row.state === 'held', this.now());
+      this.finish(row, charged, row.state === 'held', this.now());
       this.sql.exec('DELETE FROM reservations WHERE id = ?', id);
     });
     return true;
@@ -197,7 +214,7 @@ export class Limiter extends DurableObject<Bindings> {
   private finish(row: ReservationRow, actual: Charge, held: boolean, now: number): void {
     const periods = { day: row.day, month: row.month, total: 'total' };
     const settlement = {
-      reserved: { tokens: row.tokens, nanos: row.nanos },
+      reserved: heldBy(row),
       actual,
       chargedAt: row.charged_at,
       held,
@@ -221,17 +238,17 @@ export class Limiter extends DurableObject<Bindings> {
       const r = rows.find((x) => x.period === key);
       return r
         ? {
-            tokensSpent: r.tokens_spent,
-            tokensHeld: r.tokens_held,
-            nanosSpent: r.nanos_spent,
-            nanosHeld: r.nanos_held,
+            tokensSpent: amount(r.tokens_spent),
+            tokensHeld: amount(r.tokens_held),
+            nanosSpent: amount(r.nanos_spent),
+            nanosHeld: amount(r.nanos_held),
           }
         : EMPTY_LEDGER;
     };
     return {
-      inflight: s?.inflight ?? 0,
-      requests: { start: s?.req_start ?? 0, prev: s?.req_prev ?? 0, cur: s?.req_cur ?? 0 },
-      tokens: { start: s?.tok_start ?? 0, prev: s?.tok_prev ?? 0, cur: s?.tok_cur ?? 0 },
+      inflight: amount(s?.inflight),
+      requests: { start: amount(s?.req_start), prev: amount(s?.req_prev), cur: amount(s?.req_cur) },
+      tokens: { start: amount(s?.tok_start), prev: amount(s?.tok_prev), cur: amount(s?.tok_cur) },
       ledger: { day: ledgerOf(periods.day), month: ledgerOf(periods.month), total: ledgerOf(periods.total) },
     };
   }
@@ -269,6 +286,27 @@ export class Limiter extends DurableObject<Bindings> {
     this.alarmAt = at;
     void this.ctx.storage.setAlarm(at);
   }
+}
+
+/** Why the object will not store this reservation, or null when it will. */
+function invalidInput(input: ReserveInput): string | null {
+  if (typeof input !== 'object' || input === null) return 'no reservation given';
+  if (!isCharge(input.cost)) return 'cost must be non-negative safe integers (tokens, nanos)';
+  const ttl = input.ttlMs;
+  if (typeof ttl !== 'number' || !(ttl > 0 && ttl <= MAX_RESERVATION_TTL_MS))
+    return `ttlMs must be in (0, ${MAX_RESERVATION_TTL_MS}]`;
+  if (typeof input.keyId !== 'string' || input.keyId === '') return 'keyId must be a non-empty string';
+  return null;
+}
+
+/** What a stored reservation holds, as a valid charge. */
+function heldBy(row: ReservationRow): Charge {
+  return { tokens: Math.ceil(amount(row.tokens)), nanos: Math.ceil(amount(row.nanos)) };
+}
+
+/** A stored number as a usable amount: anything not finite and non-negative counts as 0. */
+function amount(v: number | null | undefined): number {
+  return typeof v === 'number' && Number.isFinite(v) && v > 0 ? v : 0;
 }
 
 function currentPeriods(now: number): Record<Period, string> {

@@ -5,7 +5,9 @@
  * spent + reserved + cost ≤ limit for budgets — so concurrent requests cannot
  * overspend between a check and a record: there is no gap between the two.
  * When several limits refuse, the one with the longest wait is reported,
- * since that is how long the caller really has to wait.
+ * since that is how long the caller really has to wait. A cost that is not a
+ * valid charge (negative, fractional, non-finite) is refused by throwing: it
+ * would pass every `≤ limit` test.
  */
 import { PERIODS, periodEnd, type Period } from './periods';
 import {
@@ -19,6 +21,7 @@ import {
   type ScopeSettings,
   type ScopeState,
 } from './protocol';
+import { assertCharge } from './ledger';
 import { resetMs, used, waitMs, type WindowCounts } from './window';
 
 export interface ScopeView {
@@ -33,6 +36,7 @@ export type Decision = { readonly ok: true } | { readonly ok: false; readonly de
 export const IN_FLIGHT_RETRY_MS = 1_000;
 
 export function decide(scopes: readonly ScopeView[], cost: Charge, now: number): Decision {
+  assertCharge(cost, 'a cost');
   let worst: Denial | null = null;
   for (const view of scopes) {
     for (const denial of denials(view, cost, now)) {

@@ -1,4 +1,9 @@
-/** The limits stage's settings from [vars] (LIMITS_*), parsed once per isolate with safe defaults. */
+/**
+ * The limits stage's settings from [vars] (LIMITS_*), parsed once per isolate.
+ * A bad value falls back to its default and is recorded as a ConfigProblem
+ * (src/config.ts), which stops /v1 with a 503 naming the variable.
+ */
+import { choiceVar, positiveVar, type ConfigProblem } from '../config';
 
 /**
  * What a limited key's request gets when its tenant's Limiter cannot be reached.
@@ -26,16 +31,15 @@ export interface LimitsVars {
   LIMITS_TIMEOUT_MS?: string;
 }
 
-function positive(raw: string | undefined, fallback: number): number {
-  const n = Number(raw);
-  return Number.isFinite(n) && n > 0 ? n : fallback;
-}
-
-export function readLimitsConfig(vars: LimitsVars): LimitsConfig {
+export function readLimitsConfig(vars: LimitsVars, problems: ConfigProblem[] = []): LimitsConfig {
+  const raw = vars as Readonly<Record<string, string | undefined>>;
   return {
-    failMode: vars.LIMITS_FAIL_MODE?.trim().toLowerCase() === 'open' ? 'open' : 'closed',
-    defaultMaxTokens: Math.floor(positive(vars.LIMITS_DEFAULT_MAX_TOKENS, 4096)),
-    reservationTtlMs: positive(vars.LIMITS_RESERVATION_TTL_S, 900) * 1000,
-    timeoutMs: positive(vars.LIMITS_TIMEOUT_MS, 2000),
+    failMode: choiceVar(raw, 'LIMITS_FAIL_MODE', ['closed', 'open'], 'closed', problems),
+    defaultMaxTokens: positiveVar(raw, 'LIMITS_DEFAULT_MAX_TOKENS', 4096, problems, {
+      integer: true,
+      max: 10_000_000,
+    }),
+    reservationTtlMs: positiveVar(raw, 'LIMITS_RESERVATION_TTL_S', 900, problems, { max: 86_400 }) * 1000,
+    timeoutMs: positiveVar(raw, 'LIMITS_TIMEOUT_MS', 2000, problems, { max: 60_000 }),
   };
 }

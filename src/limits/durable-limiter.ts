@@ -8,7 +8,10 @@
  *   the tenant's object, which holds the key's counters too), and one after it
  *   (`settle`, off the response path).
  * A failed or slow (> timeoutMs) reserve follows config.failMode (see config.ts);
- * a failed settle is logged and left to the reservation's expiry.
+ * a failed settle is logged and left to the reservation's expiry. Charges are
+ * whole non-negative tokens and nano-dollars (a provider's odd usage numbers
+ * are rounded up, negatives and non-finite ones count as 0); a worst case too
+ * large to hold exactly is a 400 before any round trip, never a fail-open.
  */
 import type { ProxyRequest } from '../core/request';
 import { GatewayError, badRequest } from '../core/errors';
@@ -23,7 +26,7 @@ import { denialError } from './denial';
 import { estimatePromptTokens, maxTokensLimit, outputReserve, perChoiceCap, settledUsage } from './estimate';
 import { quotaHeaders } from './headers';
 import type { PriceBook } from './price-overrides';
-import { NANOS_PER_USD, type Charge, type ReserveInput, type ReserveResult } from './protocol';
+import { NANOS_PER_USD, isCharge, type Charge, type ReserveInput, type ReserveResult } from './protocol';
 import { remember } from './snapshots';
 
 /** The two hot-path methods of a tenant's Limiter object (a DurableObjectStub<Limiter> has them). */
@@ -56,6 +59,7 @@ export function durableLimiter(options: DurableLimiterOptions): Limiter {
         outputTokens: outputReserve(request, cap?.limit ?? null, config.defaultMaxTokens),
         cachedTokens: 0,
       });
+      if (!isCharge(cost)) throw tooCostly();
       const object = objectFor(principal.tenantId);
       let result: ReserveResult;
       try {
@@ -85,6 +89,13 @@ export function durableLimiter(options: DurableLimiterOptions): Limiter {
             headers: { 'retry-after': '1' },
           },
         );
+      }
+      if ('invalid' in result) {
+        // Unreachable from client input (the cost was checked above); never fail open on it.
+        console.error('limiter refused a reservation', result.invalid);
+        throw new GatewayError(500, 'Rate limits and budgets could not be checked for this request.', {
+          code: 'limiter_refused',
+        });
       }
       remember(principal.id, result.quota, now());
       if (!result.ok) throw denialError(result.denial, result.quota);
@@ -129,15 +140,30 @@ const hasBudget = (b: Budgets) =>
   [b.tokens, b.usd].some((w) => w !== undefined && (w.day ?? w.month ?? w.total) !== undefined);
 
 /** Rounded up to the nano-dollar; the epsilon keeps float noise (0.016 × 1e9 = 16000000.000000002) from adding one. */
-function charge(price: Price, usage: Usage): Charge {
+function charge(price: Price, reported: Usage): Charge {
+  const usage = {
+    inputTokens: whole(reported.inputTokens),
+    outputTokens: whole(reported.outputTokens),
+    cachedTokens: whole(reported.cachedTokens),
+  };
   return {
     tokens: usage.inputTokens + usage.outputTokens,
-    nanos: Math.ceil(costUsd(price, usage) * NANOS_PER_USD - 1e-6),
+    nanos: Math.max(0, Math.ceil(costUsd(price, usage) * NANOS_PER_USD - 1e-6)),
   };
 }
 
+const whole = (n: number) => (Number.isFinite(n) && n > 0 ? Math.ceil(n) : 0);
+
+function tooCostly(): GatewayError {
+  return badRequest(
+    "This request's worst-case cost is too large to reserve; lower 'max_tokens' or 'n'.",
+    null,
+    'cost_out_of_range',
+  );
+}
+
 function overCap(request: ProxyRequest, cap: { limit: number; scope: 'key' | 'tenant' }): GatewayError {
-  const param = request.body.max_completion_tokens != null ? 'max_completion_tokens' : 'max_tokens';
+  const param = request.maxOutputTokensParam ?? 'max_tokens';
   const owner = cap.scope === 'key' ? 'this key' : "this key's tenant";
   return badRequest(
     `'${param}' is ${request.maxOutputTokens}, above the ${cap.limit} allowed for ${owner}.`,

@@ -12,8 +12,12 @@
  * Output: the request's max tokens × n, else the key's/tenant's max_tokens,
  * else the configured default cap. Providers enforce max_tokens, so the
  * output reserve is a true bound whenever the upstream request carries it.
+ * Only the validated numbers of ProxyRequest are read (never the raw body's
+ * `n` or caps), and the per-choice cap is at most MAX_OUTPUT_TOKENS whatever
+ * a key's settings say, so a reserve is always a finite, non-negative integer.
  */
 import type { ProxyRequest } from '../core/request';
+import { MAX_OUTPUT_TOKENS } from '../core/request-schemas';
 import type { StreamEnd } from '../core/limiter';
 import type { Usage } from '../core/usage';
 import type { Limits } from '../core/settings';
@@ -98,14 +102,13 @@ export function maxTokensLimit(
 
 /** Output tokens one choice may use: the request's cap, else the key's/tenant's, else the default. */
 export function perChoiceCap(request: ProxyRequest, limit: number | null, defaultCap: number): number {
-  return request.maxOutputTokens ?? limit ?? defaultCap;
+  return Math.min(request.maxOutputTokens ?? limit ?? defaultCap, MAX_OUTPUT_TOKENS);
 }
 
 /** Output tokens to reserve: per-choice cap × the number of choices; 0 for embeddings. */
 export function outputReserve(request: ProxyRequest, limit: number | null, defaultCap: number): number {
   if (request.endpoint === 'embeddings') return 0;
-  const n = typeof request.body.n === 'number' && request.body.n > 1 ? request.body.n : 1;
-  return perChoiceCap(request, limit, defaultCap) * n;
+  return perChoiceCap(request, limit, defaultCap) * request.choices;
 }
 
 /**

@@ -6,12 +6,25 @@
  * ledger's `spent` is always the sum of settled usage.
  */
 import { PERIODS, type Period } from './periods';
-import type { Charge, LedgerRow, ScopeState } from './protocol';
+import { type Charge, InvalidChargeError, isCharge, type LedgerRow, type ScopeState } from './protocol';
 import { add, adjust } from './window';
 
 export const NOTHING: Charge = { tokens: 0, nanos: 0 };
 
+/** Throws InvalidChargeError unless `charge` is one the ledger may hold. */
+export function assertCharge(charge: unknown, what: string): asserts charge is Charge {
+  if (!isCharge(charge))
+    throw new InvalidChargeError(`${what} must be non-negative safe integers, got ${describe(charge)}`);
+}
+
+function describe(value: unknown): string {
+  if (typeof value !== 'object' || value === null) return String(value);
+  const { tokens, nanos } = value as Record<string, unknown>;
+  return `{ tokens: ${String(tokens)}, nanos: ${String(nanos)} }`;
+}
+
 export function applyReserve(state: ScopeState, cost: Charge, now: number): ScopeState {
+  assertCharge(cost, 'a reservation');
   return {
     inflight: state.inflight + 1,
     requests: add(state.requests, 1, now),
@@ -37,6 +50,8 @@ export interface Settlement {
 
 /** `state.ledger` must hold the rows of the periods the reservation was made in. */
 export function applySettle(state: ScopeState, s: Settlement, now: number): ScopeState {
+  assertCharge(s.reserved, 'a settled reservation');
+  assertCharge(s.actual, 'a settlement');
   const released = s.held ? s.reserved : NOTHING;
   return {
     inflight: s.held ? Math.max(0, state.inflight - 1) : state.inflight,

@@ -21,6 +21,25 @@ export interface Charge {
   readonly nanos: number;
 }
 
+/**
+ * A charge the ledger accepts: both amounts non-negative safe integers. Anything
+ * else (negative, fractional, NaN, ±Infinity, or a sum past 2^53) would make a
+ * hold negative or infinite, or a NOT NULL column NULL, and lock the scope; the
+ * checks and the Limiter object refuse it whatever the caller sends.
+ */
+export function isCharge(value: unknown): value is Charge {
+  if (typeof value !== 'object' || value === null) return false;
+  const { tokens, nanos } = value as Record<string, unknown>;
+  return isAmount(tokens) && isAmount(nanos);
+}
+
+const isAmount = (v: unknown): v is number => Number.isSafeInteger(v) && (v as number) >= 0;
+
+/** A charge the pure checks refuse, thrown before any state is produced (the object answers `invalid` instead). */
+export class InvalidChargeError extends RangeError {
+  override readonly name = 'InvalidChargeError';
+}
+
 export interface ReserveInput {
   readonly keyId: string;
   readonly key: ScopeSettings;
@@ -56,9 +75,11 @@ export interface Quota {
   readonly tokens: Allowance | null;
 }
 
+/** A refusal is a denial (a limit was hit) or `invalid`: input the object will not store (see isCharge). */
 export type ReserveResult =
   | { readonly ok: true; readonly id: string; readonly quota: Quota }
-  | { readonly ok: false; readonly denial: Denial; readonly quota: Quota };
+  | { readonly ok: false; readonly denial: Denial; readonly quota: Quota }
+  | { readonly ok: false; readonly invalid: string };
 
 export interface LedgerRow {
   readonly tokensSpent: number;

@@ -1,32 +1,35 @@
 /**
  * The log queue's consumer: one D1 transaction per batch (see store.ts for the
- * exactly-once rollups). Malformed messages are parked in dead_letters in that
- * same transaction and acked, since retrying cannot fix them. If the write
+ * exactly-once rollups). A message is a batch of events or, from older
+ * producers, one event (messages.ts). Malformed events are parked in
+ * dead_letters in that same transaction and acked, since retrying cannot fix
+ * them; each batch's receipt is recorded there too, for the reconciliation. If the write
  * fails, the whole batch is retried with backoff; after max_retries (5, in
  * wrangler.toml) the queue moves it to the dead-letter queue, whose consumer
  * (dead-letters.ts) writes the messages one by one and parks any that still fail.
  */
-import { deadLetter, parseMessage } from './messages';
+import { unpack } from './messages';
 import type { LogRow } from './rows';
-import type { DeadLetter, LogStore } from './store';
+import type { DeadLetter, LogStore, Receipt } from './store';
 
 export async function consumeLogs(batch: MessageBatch<unknown>, store: LogStore, now: number): Promise<void> {
   const rows: LogRow[] = [];
   const dead: DeadLetter[] = [];
+  const receipts: Receipt[] = [];
   for (const message of batch.messages) {
-    const parsed = parseMessage(message.body);
-    if (parsed.ok) {
-      rows.push(parsed.row);
-    } else {
+    const unpacked = unpack(message.body, { id: message.id, queue: batch.queue, attempts: message.attempts });
+    rows.push(...unpacked.rows);
+    dead.push(...unpacked.dead);
+    if (unpacked.receipt) receipts.push({ ...unpacked.receipt, via: 'queue' });
+    for (const d of unpacked.dead) {
       console.error(
         'log message rejected',
-        JSON.stringify({ queue: batch.queue, message_id: message.id, reason: parsed.reason }),
+        JSON.stringify({ queue: batch.queue, message_id: d.message_id, reason: d.reason }),
       );
-      dead.push(deadLetter(message, batch.queue, parsed.reason));
     }
   }
   try {
-    await store.write(rows, dead, now);
+    await store.write(rows, dead, now, receipts);
     batch.ackAll();
   } catch (err) {
     const attempts = Math.max(...batch.messages.map((m) => m.attempts));

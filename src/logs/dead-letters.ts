@@ -1,14 +1,18 @@
 /**
  * The dead-letter queue's consumer: the last chance for log messages whose
- * batch failed max_retries times. Each message is written on its own, so one
+ * batch failed max_retries times. Each message (a batch of events, or one
+ * event) is written on its own, with its receipt, so one
  * poison message cannot sink the others; a message that still fails is parked
  * in the dead_letters table with the error. Only if D1 refuses even that is the
  * message retried (max_retries 10), and on its last attempt its body goes to
  * the Worker's error log, so nothing is dropped silently.
  */
-import { deadLetter, parseMessage } from './messages';
+import { deadLetter, unpack } from './messages';
 import { errorText, retryDelaySeconds } from './consumer';
 import type { LogStore } from './store';
+
+const isBatch = (body: unknown): body is { events: unknown[] } =>
+  typeof body === 'object' && body !== null && 'events' in body && Array.isArray(body.events);
 
 /** Keep in step with max_retries of the dead-letter queue's consumer in wrangler.toml. */
 export const DLQ_MAX_RETRIES = 10;
@@ -19,15 +23,25 @@ export async function consumeDeadLetters(
   now: number,
 ): Promise<void> {
   for (const message of batch.messages) {
-    const parsed = parseMessage(message.body);
+    const source = { id: message.id, queue: batch.queue, attempts: message.attempts };
+    const { rows, dead, receipt } = unpack(message.body, source);
     try {
-      if (parsed.ok) await store.write([parsed.row], [], now);
-      else await store.write([], [deadLetter(message, batch.queue, parsed.reason)], now);
+      await store.write(rows, dead, now, receipt ? [{ ...receipt, via: 'dlq' }] : []);
       message.ack();
     } catch (err) {
       const reason = `write failed: ${errorText(err)}`;
+      // Parked event by event (a batch's body could exceed a dead letter's cap), with the receipt.
+      const events = receipt && isBatch(message.body) ? message.body.events : [message.body];
+      const parked = events.map((body, i) =>
+        deadLetter(receipt ? `${message.id}:${i}` : message.id, source, body, reason),
+      );
       try {
-        await store.write([], [deadLetter(message, batch.queue, reason)], now);
+        await store.write(
+          [],
+          parked,
+          now,
+          receipt ? [{ ...receipt, stored: 0, dead: parked.length, via: 'dlq' }] : [],
+        );
         console.error(
           'log message parked in dead_letters',
           JSON.stringify({ message_id: message.id, reason }),

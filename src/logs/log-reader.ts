@@ -32,7 +32,7 @@ export const LogEntry = z.object({
   provider: z.string().nullable(),
   model: z.string().nullable(),
   status: z.number(),
-  error_source: z.enum(['gateway', 'provider']).nullable(),
+  error_source: z.enum(['gateway', 'provider', 'client']).nullable(),
   error_code: z.string().nullable(),
   cache: z.enum(['HIT', 'SEMANTIC', 'MISS', 'BYPASS']).nullable(),
   stream: z.boolean(),

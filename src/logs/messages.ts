@@ -1,27 +1,82 @@
 /**
- * A log queue message at the boundary (pure): validated with the LogEvent
- * schema and turned into a row, or rejected with a reason and kept as a dead
- * letter. A message that fails validation never becomes valid on retry, so it
- * is parked, not retried.
+ * A log queue message at the boundary (pure): a batch (src/logs/batch.ts) or
+ * a single LogEvent (the version 1 message, still accepted). Each event is
+ * validated with the LogEvent schema and turned into a row, or kept as a dead
+ * letter with its reason; a batch also yields its receipt for the
+ * reconciliation. A message that fails validation never becomes valid on
+ * retry, so it is parked, not retried.
  */
 import { LogEvent } from '../core/log-event';
-import type { DeadLetter } from './store';
+import { isBatchBody, LogBatch } from './batch';
 import { toRow, type LogRow } from './rows';
+import type { DeadLetter, Receipt } from './store';
 
 export type Parsed = { ok: true; row: LogRow } | { ok: false; reason: string };
 
-/** Longest message body kept in dead_letters, in characters. */
-const MAX_DEAD_BODY = 64 * 1024;
+/** Where a message came from: the queue's message id and attempts, or the producer's direct write. */
+export interface Source {
+  readonly id: string;
+  readonly queue: string;
+  readonly attempts: number;
+}
 
-export function parseMessage(body: unknown): Parsed {
-  const result = LogEvent.safeParse(body);
-  if (!result.success) {
-    const detail = result.error.issues
-      .slice(0, 3)
-      .map((i) => `${i.path.map(String).join('.') || 'body'}: ${i.message}`)
-      .join('; ');
-    return { ok: false, reason: `malformed: ${detail}` };
+export interface Unpacked {
+  readonly rows: LogRow[];
+  readonly dead: DeadLetter[];
+  /** The batch's numbering and counts; null for a version 1 message or a malformed envelope. */
+  readonly receipt: Omit<Receipt, 'via'> | null;
+}
+
+/** Longest message body kept in dead_letters, in characters: one whole event always fits. */
+const MAX_DEAD_BODY = 128 * 1024;
+
+export function unpack(body: unknown, source: Source): Unpacked {
+  if (!isBatchBody(body)) {
+    const parsed = parseEvent(body);
+    return parsed.ok
+      ? { rows: [parsed.row], dead: [], receipt: null }
+      : { rows: [], dead: [deadLetter(source.id, source, body, parsed.reason)], receipt: null };
   }
+  const batch = LogBatch.safeParse(body);
+  if (!batch.success) {
+    return {
+      rows: [],
+      dead: [deadLetter(source.id, source, body, `malformed batch: ${issues(batch.error)}`)],
+      receipt: null,
+    };
+  }
+  return unpackBatch(batch.data, source);
+}
+
+/** A batch whose envelope is valid: every event on its own, so one bad event cannot sink the others. */
+export function unpackBatch(
+  batch: Omit<LogBatch, 'events'> & { events: readonly unknown[] },
+  source: Source,
+): Unpacked & { receipt: Omit<Receipt, 'via'> } {
+  const rows: LogRow[] = [];
+  const dead: DeadLetter[] = [];
+  batch.events.forEach((event, i) => {
+    const parsed = parseEvent(event);
+    if (parsed.ok) rows.push(parsed.row);
+    else dead.push(deadLetter(`${source.id}:${i}`, source, event, parsed.reason));
+  });
+  return {
+    rows,
+    dead,
+    receipt: {
+      isolate: batch.isolate,
+      seq: batch.seq,
+      sent: batch.sent,
+      events: batch.events.length,
+      stored: rows.length,
+      dead: dead.length,
+    },
+  };
+}
+
+export function parseEvent(body: unknown): Parsed {
+  const result = LogEvent.safeParse(body);
+  if (!result.success) return { ok: false, reason: `malformed: ${issues(result.error)}` };
   try {
     return { ok: true, row: toRow(result.data) };
   } catch (err) {
@@ -30,19 +85,25 @@ export function parseMessage(body: unknown): Parsed {
   }
 }
 
-export function deadLetter(message: Message<unknown>, queue: string, reason: string): DeadLetter {
-  const body = message.body;
+function issues(error: { issues: readonly { path: readonly PropertyKey[]; message: string }[] }): string {
+  return error.issues
+    .slice(0, 3)
+    .map((i) => `${i.path.map(String).join('.') || 'body'}: ${i.message}`)
+    .join('; ');
+}
+
+export function deadLetter(messageId: string, source: Source, body: unknown, reason: string): DeadLetter {
   const requestId =
     typeof body === 'object' && body !== null && 'requestId' in body && typeof body.requestId === 'string'
       ? body.requestId.slice(0, 200)
       : null;
   return {
-    message_id: message.id,
-    queue,
+    message_id: messageId,
+    queue: source.queue,
     request_id: requestId,
     reason: reason.slice(0, 1000),
     body: bodyText(body),
-    attempts: message.attempts,
+    attempts: source.attempts,
   };
 }
 

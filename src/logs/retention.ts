@@ -1,7 +1,8 @@
 /**
  * Log retention, run by the daily cron: deletes raw request logs older than
  * LOG_RETENTION_DAYS (default 30) in chunks, so no single D1 query runs long.
- * Usage rollups and dead letters are kept. One run deletes at most
+ * Usage rollups and dead letters are kept; batch receipts (the reconciliation)
+ * go with the logs, a whole isolate at a time. One run deletes at most
  * MAX_CHUNKS × CHUNK rows (1 M); a larger backlog is finished by the next runs.
  */
 import type { Bindings } from '../env';
@@ -35,10 +36,9 @@ export async function pruneLogs(store: LogStore, days: number, now: number): Pro
 
 /** The Worker's scheduled handler; the controller's time is the clock. */
 export async function handleScheduled(controller: ScheduledController, env: Bindings): Promise<void> {
-  const deleted = await pruneLogs(
-    new LogStore(env.DB),
-    retentionDays(env.LOG_RETENTION_DAYS),
-    controller.scheduledTime,
-  );
-  console.log(JSON.stringify({ edgeway_retention: { cron: controller.cron, deleted } }));
+  const store = new LogStore(env.DB);
+  const days = retentionDays(env.LOG_RETENTION_DAYS);
+  const deleted = await pruneLogs(store, days, controller.scheduledTime);
+  const receipts = await store.deleteReceiptsBefore(controller.scheduledTime - days * DAY_MS);
+  console.log(JSON.stringify({ edgeway_retention: { cron: controller.cron, deleted, receipts } }));
 }

@@ -14,6 +14,9 @@
  * batch of 100 events is a handful of statements, well inside D1's per-query
  * parameter and per-invocation query limits; arrays are split at ~512 KB to
  * stay under D1's 2 MB value limit when payloads are logged.
+ * The same transaction records each batch's receipt in log_batches (INSERT OR
+ * IGNORE on isolate and seq, so a redelivery or a queue copy of a batch also
+ * written directly counts once): the reconciliation's raw data.
  */
 import { LOG_COLUMNS, type LogRow } from './rows';
 
@@ -24,6 +27,21 @@ export interface DeadLetter {
   reason: string;
   body: string;
   attempts: number;
+}
+
+/** What arrived of one producer batch (src/logs/batch.ts), and by which path. */
+export interface Receipt {
+  isolate: string;
+  seq: number;
+  /** Events the isolate had sent up to and including this batch. */
+  sent: number;
+  /** Events in this batch. */
+  events: number;
+  /** Of them, written to request_logs (new or already there). */
+  stored: number;
+  /** Of them, parked in dead_letters. */
+  dead: number;
+  via: 'queue' | 'dlq' | 'direct';
 }
 
 const CHUNK_BYTES = 512 * 1024;
@@ -61,6 +79,12 @@ const INSERT_DEAD = `INSERT OR IGNORE INTO dead_letters (message_id, queue, requ
     json_extract(value, '$.reason'), json_extract(value, '$.body'), json_extract(value, '$.attempts'), ?2
   FROM json_each(?1)`;
 
+const INSERT_RECEIPTS = `INSERT OR IGNORE INTO log_batches (isolate, seq, sent, events, stored, dead, via, received_at)
+  SELECT json_extract(value, '$.isolate'), json_extract(value, '$.seq'), json_extract(value, '$.sent'),
+    json_extract(value, '$.events'), json_extract(value, '$.stored'), json_extract(value, '$.dead'),
+    json_extract(value, '$.via'), ?2
+  FROM json_each(?1)`;
+
 export class LogStore {
   constructor(private readonly db: D1Database) {}
 
@@ -69,6 +93,7 @@ export class LogStore {
     rows: readonly LogRow[],
     dead: readonly DeadLetter[],
     now: number,
+    receipts: readonly Receipt[] = [],
   ): Promise<{ inserted: number }> {
     const stamp = crypto.randomUUID();
     const statements: D1PreparedStatement[] = [];
@@ -79,6 +104,7 @@ export class LogStore {
       statements.push(this.db.prepare(ROLLUP).bind(ids, stamp), this.db.prepare(LAST_USED).bind(ids, stamp));
     }
     for (const chunk of chunks(dead)) statements.push(this.db.prepare(INSERT_DEAD).bind(chunk, now));
+    for (const chunk of chunks(receipts)) statements.push(this.db.prepare(INSERT_RECEIPTS).bind(chunk, now));
     if (statements.length === 0) return { inserted: 0 };
     const results = await this.db.batch(statements);
     return { inserted: results.slice(0, inserts).reduce((n, r) => n + (r.meta.changes ?? 0), 0) };
@@ -91,6 +117,18 @@ export class LogStore {
         'DELETE FROM request_logs WHERE id IN (SELECT id FROM request_logs WHERE time < ? ORDER BY time LIMIT ?)',
       )
       .bind(cutoff, limit)
+      .run();
+    return result.meta.changes ?? 0;
+  }
+
+  /** Forgets the receipts of isolates whose last batch arrived before `cutoff` (whole isolates, so counts stay exact). */
+  async deleteReceiptsBefore(cutoff: number): Promise<number> {
+    const result = await this.db
+      .prepare(
+        `DELETE FROM log_batches WHERE isolate IN
+          (SELECT isolate FROM log_batches GROUP BY isolate HAVING max(received_at) < ?)`,
+      )
+      .bind(cutoff)
       .run();
     return result.meta.changes ?? 0;
   }

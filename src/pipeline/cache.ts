@@ -4,7 +4,8 @@
  * complete 2xx answers. Keeping is registered on the exchange when the lookup
  * misses (with the lease that makes identical requests in this isolate wait
  * for this one), so at the exit the lease is released exactly once and the
- * answer, if whole, is stored off the response path. Exact keys and semantic
+ * answer, if whole, is stored off the response path. A waiter gives up after
+ * INFLIGHT_WAIT_MS (src/cache/exact-cache.ts) and calls upstream itself. Exact keys and semantic
  * lookups are scoped by tenant, so one tenant can never read another's entries.
  */
 import type { CachedEntry } from '../cache/entry';

@@ -4,7 +4,7 @@
  * LogSink inside waitUntil, so nothing on the response path waits for it.
  */
 import { costUsd, priceOf } from '../core/cost';
-import type { Ending, Exchange } from '../core/exchange';
+import { CLIENT_DISCONNECTED, type Ending, type Exchange } from '../core/exchange';
 import type { LogEvent } from '../core/log-event';
 import { payloadForLog } from '../core/payload';
 import type { Price } from '../core/pricing';
@@ -29,7 +29,7 @@ export function buildLogEvent(
     provider: x.provider,
     model: x.model,
     status: ending.status,
-    errorSource: error ? error.source : lateError ? 'provider' : null,
+    errorSource: error ? error.source : lateError ? lateErrorSource(lateError) : null,
     errorCode: error ? (error.code ?? error.type) : lateError,
     cache: x.cache,
     stream: x.stream,
@@ -45,4 +45,9 @@ export function buildLogEvent(
     metadata: x.metadata,
     payload: x.payload ? payloadForLog(x.payload, answer?.text ?? null) : null,
   };
+}
+
+/** Who ended a stream after its 200: the client that went away, else the provider's stream. */
+function lateErrorSource(code: string): 'client' | 'provider' {
+  return code === CLIENT_DISCONNECTED ? 'client' : 'provider';
 }

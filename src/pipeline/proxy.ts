@@ -87,6 +87,10 @@ export function proxy(endpoint: Endpoint) {
       maxAttempts: maxAttempts(headers, deps.config.maxAttempts),
       ttfbTimeoutMs: requestTimeout(headers, deps.config.ttfbTimeoutMs),
       awaitFirstChunk: request.stream,
+      // Counted as they start, so a request that failed after retries logs every try.
+      onAttempt: (attempt) => {
+        x.attempts = attempt;
+      },
     });
     // A stream that did not arrive whole (cut, abandoned, or our code failed before relaying it) leaves no
     // upstream connection open. A JSON body is read to its end at once; a complete stream needs no abort.

@@ -4,16 +4,23 @@
  * once, parsed once for usage). Each returns the response and the exchange's
  * Answer; settling the reservation and keeping the answer in the cache happen
  * at the exchange's exit, not here.
+ *
+ * A JSON body is read whole before it is answered, so it is bounded: at most
+ * MAX_JSON_BODY_BYTES, within the idle timeout. A body cut, stalled, oversized
+ * or not JSON is the provider's fault (502, or 504 for the stall), thrown as a
+ * GatewayError; the exit then settles nothing spent and releases the cache lease.
  */
 import { anthropicAssembler, openAiAssembler } from '../cache/assemble';
-import type { Answer } from '../core/exchange';
+import { type Answer, CLIENT_DISCONNECTED } from '../core/exchange';
 import type { WireFormat } from '../core/endpoints';
 import { GatewayError } from '../core/errors';
 import type { ProxyRequest } from '../core/request';
-import { usageFromJson } from '../core/usage';
+import { type Usage, usageFromJson } from '../core/usage';
+import { estimatePromptTokens, settledUsage } from '../limits/estimate';
 import { anthropicObserver, openAiObserver } from '../sse/observer';
+import { readBounded } from './read-upstream';
 import type { Dispatched } from './route';
-import { relay } from './stream';
+import { type RelayOutcome, relay } from './stream';
 
 export interface RespondOptions {
   readonly request: ProxyRequest;
@@ -54,32 +61,64 @@ export function respondStream(
     observer,
     idleTimeoutMs: options.idleTimeoutMs,
     abortUpstream: () => dispatched.abort.abort(),
+    scrub: dispatched.scrub,
   });
   const answer = outcome.then(
     (o): Answer => ({
-      usage: o.usage,
+      usage: deliveredUsage(request, o),
       delivery: o,
       whole: o.completed && assembler ? wholeBody(format, assembler.result()) : null,
-      lateError: o.error?.code ?? (o.cancelledByClient ? 'client_disconnected' : null),
+      lateError: o.error?.code ?? (o.cancelledByClient ? CLIENT_DISCONNECTED : null),
       text: capture > 0 ? observer.captured : null,
     }),
   );
   headers.set('content-type', 'text/event-stream; charset=utf-8');
   headers.set('cache-control', 'no-cache');
-  return { response: new Response(body, { status: dispatched.response.status, headers }), answer };
+  return {
+    response: new Response(clientFacing(body), { status: dispatched.response.status, headers }),
+    answer,
+  };
 }
+
+/**
+ * What a stream used, as the limiter charges it and the log records it: the
+ * reported usage when it completed with one; otherwise (cut, abandoned, or no
+ * usage chunk) the prompt estimate and the delivered characters / 4.
+ */
+function deliveredUsage(request: ProxyRequest, o: RelayOutcome): Usage | null {
+  if (o.completed && o.usage) return o.usage;
+  return settledUsage(estimatePromptTokens(request), o.usage, o);
+}
+
+/**
+ * The body handed to the runtime: a native stream the relay is piped into.
+ * workerd cancels a native stream whose client disconnected, which cancels the
+ * pipe and so the relay (its upstream call, its reservation, its log). A JS
+ * stream handed over directly is, under load, often dropped on disconnect
+ * without its cancel() being called, which left the request open until its
+ * reservation expired (test/e2e/client-abort.test.mjs).
+ */
+function clientFacing(body: ReadableStream<Uint8Array>): ReadableStream<Uint8Array> {
+  const pipe = new IdentityTransformStream();
+  void body.pipeTo(pipe.writable).catch(() => {});
+  return pipe.readable;
+}
+
+/**
+ * The largest JSON answer read (32 MiB): an embeddings answer for 2,048 inputs
+ * of 1,536 floats is about 40 MB as JSON, well past what a chat answer needs,
+ * and holding it (text + parsed) already takes a large share of an isolate.
+ */
+export const MAX_JSON_BODY_BYTES = 32 * 1024 * 1024;
 
 export async function respondJson(options: RespondOptions): Promise<Responded> {
   const { format, dispatched, headers } = options;
-  const text = await dispatched.response.text();
+  const text = await readJsonBody(dispatched, options.idleTimeoutMs);
   let parsed: unknown;
   try {
     parsed = JSON.parse(text);
   } catch {
-    throw new GatewayError(502, 'The provider returned a body that is not JSON.', {
-      code: 'bad_upstream_response',
-      source: 'provider',
-    });
+    throw upstreamFault(502, 'The provider returned a body that is not JSON.', 'bad_upstream_response');
   }
   const answer: Answer = {
     usage: usageFromJson(format, parsed),
@@ -96,4 +135,35 @@ export async function respondJson(options: RespondOptions): Promise<Responded> {
 function wholeBody(format: WireFormat, body: unknown): Answer['whole'] {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) return null;
   return { format, body: body as Record<string, unknown> };
+}
+
+/** The whole body, or the provider's fault; on any fault the upstream call is aborted. */
+async function readJsonBody(dispatched: Dispatched, timeoutMs: number): Promise<string> {
+  const read = await readBounded(dispatched.response.body, {
+    maxBytes: MAX_JSON_BODY_BYTES,
+    deadlineMs: timeoutMs,
+  });
+  if (read.kind === 'done') return read.text;
+  dispatched.abort.abort();
+  if (read.kind === 'timeout')
+    throw upstreamFault(
+      504,
+      `The provider's answer did not arrive whole within ${timeoutMs} ms.`,
+      'upstream_body_timeout',
+    );
+  if (read.kind === 'too_large')
+    throw upstreamFault(
+      502,
+      `The provider's answer is larger than ${MAX_JSON_BODY_BYTES} bytes.`,
+      'upstream_response_too_large',
+    );
+  throw upstreamFault(
+    502,
+    "The provider's answer was cut off before it was complete.",
+    'upstream_interrupted',
+  );
+}
+
+function upstreamFault(status: number, message: string, code: string): GatewayError {
+  return new GatewayError(status, message, { code, source: 'provider' });
 }

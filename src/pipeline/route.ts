@@ -2,12 +2,14 @@
  * Stage 5, route: resolves `provider/model` to an adapter, then calls it with
  * per-attempt time-to-first-byte timeouts and retries (only before the first
  * byte, only on retryable failures). A failure that cannot be retried becomes
- * a GatewayError marked as the provider's, with its status passed through.
+ * a GatewayError marked as the provider's, with its status passed through and
+ * its message scrubbed of credentials; at most 16 KiB of an error body is read.
  */
 import { ENDPOINTS, type Endpoint } from '../core/endpoints';
 import { GatewayError } from '../core/errors';
 import type { ProviderRegistry } from '../providers/registry';
 import type { ProviderAdapter, UpstreamTarget } from '../providers/types';
+import { readBounded } from './read-upstream';
 import { readWithin } from './stream';
 import { backoffMs, isRetryableStatus } from './retry';
 
@@ -55,6 +57,8 @@ export interface DispatchOptions {
   /** For streams: also wait for the first body chunk before committing, so it can be retried. */
   readonly awaitFirstChunk: boolean;
   readonly random?: () => number;
+  /** Called as each attempt starts (1-based), so a failed dispatch still tells how many were made. */
+  readonly onAttempt?: (attempt: number) => void;
 }
 
 export interface Dispatched {
@@ -66,18 +70,24 @@ export interface Dispatched {
   /** With awaitFirstChunk: the reader and the first chunk (null when the body was empty). */
   readonly reader?: ReadableStreamDefaultReader<Uint8Array>;
   readonly first?: Uint8Array | null;
+  /** Removes this provider's key and credential-shaped text (for error events relayed mid-stream). */
+  readonly scrub: (text: string) => string;
 }
 
-type Attempt = Dispatched | { retryable: boolean; error: GatewayError; retryAfter: string | null };
+type Attempt =
+  | Omit<Dispatched, 'scrub'>
+  | { retryable: boolean; error: GatewayError; retryAfter: string | null };
 
 export async function dispatch(route: Route, options: DispatchOptions): Promise<Dispatched> {
   const random = options.random ?? Math.random;
   let upstreamMs = 0;
   for (let attempt = 1; ; attempt++) {
+    options.onAttempt?.(attempt);
     const started = performance.now();
     const result = await attemptOnce(route, options, attempt);
     upstreamMs += performance.now() - started;
-    if ('response' in result) return { ...result, upstreamMs };
+    if ('response' in result)
+      return { ...result, upstreamMs, scrub: (text) => route.adapter.scrub(text, Number.POSITIVE_INFINITY) };
     if (!result.retryable || attempt >= options.maxAttempts) throw result.error;
     await sleep(backoffMs(attempt - 1, random(), result.retryAfter));
   }
@@ -99,7 +109,7 @@ async function attemptOnce(route: Route, options: DispatchOptions, attempt: numb
       return networkFailure(abort, options.ttfbTimeoutMs);
     }
     if (!response.ok) {
-      const error = await providerError(response, route.target.format);
+      const error = await providerError(response, route, options.ttfbTimeoutMs);
       return {
         retryable: isRetryableStatus(response.status),
         error,
@@ -140,37 +150,41 @@ function networkFailure(abort: AbortController, timeoutMs: number, timedOut = ab
   return { retryable: true, error, retryAfter: null };
 }
 
-const ERROR_BODY_LIMIT = 16_384;
+/** Error bodies are read up to this many bytes, then the rest is cancelled unread. */
+export const ERROR_BODY_LIMIT = 16_384;
 
 /**
  * The provider's own error, status passed through. Its 401/403 concern the
  * gateway's provider key, not the caller's: they become 502 and their body is
- * dropped, since providers echo (masked) keys in those messages.
+ * dropped. Any other message is scrubbed of credentials (providers echo keys
+ * in 400s and 429s too) and capped before it reaches the client.
  */
-async function providerError(response: Response, format: 'openai' | 'anthropic'): Promise<GatewayError> {
+async function providerError(response: Response, route: Route, deadlineMs: number): Promise<GatewayError> {
   const status = response.status;
-  const text = (await response.text().catch(() => '')).slice(0, ERROR_BODY_LIMIT);
   if (status === 401 || status === 403) {
+    void response.body?.cancel().catch(() => {});
     return new GatewayError(502, "The provider rejected the gateway's credentials for this provider.", {
       code: 'provider_auth_failed',
       source: 'provider',
       type: 'server_error',
     });
   }
+  const { text } = await readBounded(response.body, { maxBytes: ERROR_BODY_LIMIT, deadlineMs });
   let message = `The provider returned HTTP ${status}.`;
   let type: string | undefined;
   let code: string | null = null;
   try {
     const body = JSON.parse(text) as { error?: { message?: unknown; type?: unknown; code?: unknown } };
-    if (typeof body.error?.message === 'string') message = body.error.message;
-    if (typeof body.error?.type === 'string' && format === 'openai') type = body.error.type;
-    if (typeof body.error?.code === 'string') code = body.error.code;
+    if (typeof body.error?.message === 'string') message = route.adapter.scrub(body.error.message);
+    if (typeof body.error?.type === 'string' && route.target.format === 'openai')
+      type = route.adapter.scrub(body.error.type).slice(0, 64);
+    if (typeof body.error?.code === 'string') code = route.adapter.scrub(body.error.code).slice(0, 64);
   } catch {
-    // Not JSON: keep the generic message rather than relaying an HTML error page.
+    // Not JSON (or cut at the limit): keep the generic message rather than relaying an HTML error page.
   }
   const headers: Record<string, string> = {};
   const retryAfter = response.headers.get('retry-after');
-  if (retryAfter) headers['retry-after'] = retryAfter;
+  if (retryAfter) headers['retry-after'] = retryAfter.slice(0, 32);
   return new GatewayError(status, message, { source: 'provider', type, code, headers });
 }
 

@@ -5,12 +5,17 @@
  * is dropped; a cut, stalled or malformed stream ends with an error frame; a
  * client disconnect aborts the upstream call. `outcome` settles when it ends.
  *
- * The idle timeout is one watchdog timer per stream, not one per chunk: each
- * chunk only records the time, and the watchdog re-arms itself for whatever is
+ * The idle timeout measures upstream silence only: the watchdog is armed while
+ * a read from the upstream is pending and disarmed while the relay waits for
+ * the client to pull (backpressure), so a slow reader is never blamed on a
+ * healthy upstream. It is one timer per stream, not one per chunk: each read
+ * only records when it started, and the timer re-arms itself for whatever is
  * left of the window (a timer and a Promise.race per chunk cost more CPU than
- * the rest of the relay).
+ * the rest of the relay). A single event larger than the framer's cap ends the
+ * stream with `event_too_large`; the upstream is aborted, no neighbour waits.
+ * An error event the upstream sends mid-stream is relayed scrubbed of credentials.
  */
-import { SseFramer, type SseFrame } from '../sse/framer';
+import { MAX_EVENT_BYTES, SseFramer, type SseFrame } from '../sse/framer';
 import type { Usage } from '../core/usage';
 import type { StreamObserver } from '../sse/observer';
 
@@ -29,9 +34,12 @@ export interface RelayOptions {
   readonly observer: StreamObserver;
   readonly idleTimeoutMs: number;
   readonly abortUpstream: () => void;
+  /** Applied to an error event the upstream sends mid-stream before it is relayed (providers echo keys). */
+  readonly scrub?: (text: string) => string;
 }
 
 const encoder = new TextEncoder();
+const decoder = new TextDecoder();
 
 export function relay(options: RelayOptions): {
   body: ReadableStream<Uint8Array>;
@@ -63,6 +71,7 @@ export function relay(options: RelayOptions): {
 
   const fail = (controller: ReadableStreamDefaultController<Uint8Array>, code: string, message: string) => {
     abortUpstream();
+    void reader.cancel().catch(() => {});
     controller.enqueue(encoder.encode(observer.errorFrame(message, code)));
     controller.close();
     end(false, { code, message });
@@ -85,11 +94,14 @@ export function relay(options: RelayOptions): {
             pendingFirst = null;
           } else {
             let read: ReadableStreamReadResult<Uint8Array>;
+            watchdog.arm();
             try {
               read = await reader.read();
             } catch {
               if (watchdog.fired) return idleFailure(controller);
               return fail(controller, 'stream_interrupted', 'The upstream connection failed mid-stream.');
+            } finally {
+              watchdog.disarm();
             }
             if (watchdog.fired) return idleFailure(controller);
             if (read.done) {
@@ -107,19 +119,30 @@ export function relay(options: RelayOptions): {
               );
             }
             chunk = read.value;
-            watchdog.touch();
           }
-          const hadPending = framer.remainder.byteLength > 0;
+          const hadPending = framer.pendingBytes > 0;
           const frames = framer.push(chunk);
-          const out = select(frames, observer);
+          const out = select(frames, observer, options.scrub);
           if (out === 'malformed')
             return fail(
               controller,
               'malformed_chunk',
               'The upstream sent a malformed stream event; the stream was closed.',
             );
+          if (framer.tooLarge) {
+            if (out.length > 0) controller.enqueue(join(out));
+            return fail(
+              controller,
+              'event_too_large',
+              `The upstream sent a single stream event larger than ${MAX_EVENT_BYTES} bytes; the stream was closed.`,
+            );
+          }
           if (out.length === 0) continue;
-          const whole = !hadPending && framer.remainder.byteLength === 0 && out.length === frames.length;
+          const whole =
+            !hadPending &&
+            framer.pendingBytes === 0 &&
+            out.length === frames.length &&
+            out.every((bytes, i) => bytes === frames[i]!.bytes);
           controller.enqueue(whole ? chunk : join(out));
           return;
         }
@@ -134,42 +157,60 @@ export function relay(options: RelayOptions): {
   return { body, outcome };
 }
 
-/** One timer per stream: fires `onIdle` once when no touch() happened for `ms`. */
+/**
+ * One timer per stream: fires `onIdle` once when a read has been pending for
+ * `ms`. Between reads (while the client is not pulling) it is disarmed; a timer
+ * that finds it disarmed lapses, and the next arm() starts a new one.
+ */
 function idleWatchdog(ms: number, onIdle: () => void) {
-  let last = Date.now();
+  let since: number | null = null;
   let timer: ReturnType<typeof setTimeout> | null = null;
   const state = { fired: false };
   const check = () => {
-    const left = last + ms - Date.now();
+    timer = null;
+    if (since === null) return;
+    const left = since + ms - Date.now();
     if (left > 0) {
       timer = setTimeout(check, left);
       return;
     }
-    timer = null;
     state.fired = true;
     onIdle();
   };
-  timer = setTimeout(check, ms);
   return {
     get fired() {
       return state.fired;
     },
-    touch() {
-      last = Date.now();
+    /** A read from the upstream starts: silence from now on counts. */
+    arm() {
+      since = Date.now();
+      if (timer === null && !state.fired) timer = setTimeout(check, ms);
+    },
+    /** The read settled: waiting for the client does not count. */
+    disarm() {
+      since = null;
     },
     stop() {
+      since = null;
       if (timer !== null) clearTimeout(timer);
       timer = null;
     },
   };
 }
 
-function select(frames: SseFrame[], observer: StreamObserver): Uint8Array[] | 'malformed' {
+function select(
+  frames: SseFrame[],
+  observer: StreamObserver,
+  scrub: ((text: string) => string) | undefined,
+): Uint8Array[] | 'malformed' {
   const out: Uint8Array[] = [];
   for (const frame of frames) {
+    const errorBefore = observer.upstreamError;
     const verdict = observer.observe(frame.event);
     if (verdict === 'malformed') return 'malformed';
-    if (verdict === 'forward') out.push(frame.bytes);
+    if (verdict !== 'forward') continue;
+    const isError = scrub && observer.upstreamError !== errorBefore;
+    out.push(isError ? encoder.encode(scrub(decoder.decode(frame.bytes))) : frame.bytes);
   }
   return out;
 }

@@ -1,8 +1,10 @@
 /**
  * The one adapter for table-driven providers. Wire formats differ only in how
  * the key is presented (and Anthropic's version header); bodies pass through.
+ * The adapter keeps its key: it is sent upstream and scrubbed from what comes back.
  */
 import { ENDPOINTS, type Endpoint, type WireFormat } from '../core/endpoints';
+import { scrubSecrets } from './scrub';
 import type { ProviderRow } from './table';
 import type { ProviderAdapter, UpstreamTarget } from './types';
 
@@ -36,5 +38,6 @@ export function tableAdapter(
     id: row.id,
     prepare: (endpoint) => targets.get(endpoint) ?? null,
     fetch: fetcher,
+    scrub: (message, maxChars) => scrubSecrets(message, [apiKey], maxChars),
   };
 }

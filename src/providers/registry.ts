@@ -1,4 +1,5 @@
 /** Builds the provider adapters this deployment can reach, from the table and the secrets. */
+import { ConfigError, type ConfigProblem } from '../config';
 import type { Bindings } from '../env';
 import { tableAdapter } from './adapter';
 import { BUILTIN_PROVIDERS, customProviderRows, mockProviderRow, type ProviderRow } from './table';
@@ -11,11 +12,15 @@ export interface ProviderRegistry {
   configured(): string[];
 }
 
-export function buildRegistry(env: Bindings): ProviderRegistry {
+/**
+ * Without `problems` a broken EDGEWAY_PROVIDERS throws; with it (deps.ts) the
+ * problem is recorded there and the registry is built from the other rows.
+ */
+export function buildRegistry(env: Bindings, problems?: ConfigProblem[]): ProviderRegistry {
   const rows: ProviderRow[] = [
     ...BUILTIN_PROVIDERS,
-    mockProviderRow(env.MOCK_LLM_URL.replace(/\/+$/, '')),
-    ...customProviderRows(env),
+    mockProviderRow((env.MOCK_LLM_URL ?? '').replace(/\/+$/, '')),
+    ...customRows(env, problems),
   ];
   const adapters = new Map<string, ProviderAdapter>();
   const known = new Set<string>();
@@ -31,6 +36,17 @@ export function buildRegistry(env: Bindings): ProviderRegistry {
     get: (id) => adapters.get(id) ?? (known.has(id) ? 'unconfigured' : 'unknown'),
     configured: () => [...adapters.keys()],
   };
+}
+
+function customRows(env: Bindings, problems: ConfigProblem[] | undefined): ProviderRow[] {
+  if (!problems) return customProviderRows(env);
+  try {
+    return customProviderRows(env);
+  } catch (err) {
+    if (!(err instanceof ConfigError)) throw err;
+    problems.push({ variable: err.variable, message: err.message });
+    return [];
+  }
 }
 
 const globalFetch = (url: string, init: RequestInit) => fetch(url, init);

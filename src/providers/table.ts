@@ -7,6 +7,7 @@ import { z } from 'zod';
 import type { Endpoint } from '../core/endpoints';
 import type { Secrets } from '../env';
 import type { WireFormat } from '../core/endpoints';
+import { ConfigError } from '../config';
 
 export interface ProviderRow {
   readonly id: string;
@@ -69,7 +70,11 @@ const CustomRow = z.object({
   endpoints: z.array(z.enum(['chat', 'embeddings', 'messages'])).optional(),
 });
 
-/** Parses EDGEWAY_PROVIDERS. A broken value is a deploy mistake: fail loudly, naming the row. */
+/**
+ * Parses EDGEWAY_PROVIDERS. A broken value is a deploy mistake: it throws a
+ * ConfigError naming the variable and the row, never quoting the value (it is
+ * a secret when set with `wrangler secret put`).
+ */
 export function customProviderRows(secrets: Pick<Secrets, 'EDGEWAY_PROVIDERS'>): ProviderRow[] {
   const raw = secrets.EDGEWAY_PROVIDERS?.trim();
   if (!raw) return [];
@@ -77,16 +82,17 @@ export function customProviderRows(secrets: Pick<Secrets, 'EDGEWAY_PROVIDERS'>):
   try {
     json = JSON.parse(raw);
   } catch (err) {
-    throw new Error(
-      `EDGEWAY_PROVIDERS is not valid JSON: ${err instanceof Error ? err.message : String(err)}`,
-    );
+    throw new ConfigError('EDGEWAY_PROVIDERS', `EDGEWAY_PROVIDERS is not valid JSON: ${jsonProblem(err)}`);
   }
   const parsed = z.array(CustomRow).safeParse(json);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     const [row, ...field] = issue?.path ?? [];
     const where = typeof row === 'number' ? `row ${row}${field.length ? ` (${field.join('.')})` : ''}: ` : '';
-    throw new Error(`EDGEWAY_PROVIDERS is invalid: ${where}${issue?.message ?? 'bad value'}`);
+    throw new ConfigError(
+      'EDGEWAY_PROVIDERS',
+      `EDGEWAY_PROVIDERS is invalid: ${where}${issue?.message ?? 'bad value'}`,
+    );
   }
   return parsed.data.map((r) => ({
     id: r.id,
@@ -99,4 +105,11 @@ export function customProviderRows(secrets: Pick<Secrets, 'EDGEWAY_PROVIDERS'>):
       ]),
     ),
   }));
+}
+
+/** V8's JSON.parse message without the excerpt of the input it may quote (`Unexpected token 'x', "[{…" is not…`). */
+function jsonProblem(err: unknown): string {
+  const message = err instanceof Error ? err.message : '';
+  const head = message.split(/,\s*"/)[0]?.trim().slice(0, 120);
+  return head || 'syntax error';
 }

@@ -13,4 +13,6 @@ export interface ProviderAdapter {
   prepare(endpoint: Endpoint): UpstreamTarget | null;
   /** The fetch used to reach it (the global fetch, or a service binding); url + init, so no Request is built. */
   fetch(url: string, init: RequestInit): Promise<Response>;
+  /** A provider message with this provider's key and anything credential-shaped removed (src/providers/scrub.ts). */
+  scrub(message: string, maxChars?: number): string;
 }

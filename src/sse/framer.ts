@@ -2,6 +2,12 @@
  * Splits a byte stream into complete Server-Sent Events without copying the
  * common case: when a chunk holds only whole events it is forwarded as is.
  * Lines end in LF or CRLF (every LLM provider uses these; bare CR is not supported).
+ *
+ * Linear time whatever the upstream sends: each byte is scanned once, when its
+ * chunk arrives. An event split across chunks is kept as a list of its pieces
+ * (never re-joined or rescanned per chunk) and copied once, when its blank line
+ * arrives. A single event may not exceed `maxEventBytes`: past it the framer
+ * stops (`tooLarge`) instead of holding an unbounded event in memory.
  */
 
 export interface SseEvent {
@@ -17,37 +23,94 @@ export interface SseFrame {
   readonly bytes: Uint8Array;
 }
 
+/**
+ * The largest single event relayed (1 MiB). Chat and Messages events are a few
+ * hundred bytes; an event this large is a broken or hostile upstream, and
+ * holding more would let one stream take a large share of the isolate's memory.
+ */
+export const MAX_EVENT_BYTES = 1_048_576;
+
 const LF = 10;
 const CR = 13;
 const decoder = new TextDecoder();
 
 export class SseFramer {
-  private pending: Uint8Array = new Uint8Array(0);
+  /** The pieces of the current, unfinished event, in order. */
+  private parts: Uint8Array[] = [];
+  /** Stream offsets: bytes pushed so far, where the current event and line begin. */
+  private offset = 0;
+  private eventStart = 0;
+  private lineStart = 0;
+  /** Whether the last byte pushed was CR (a CRLF blank line may span two chunks). */
+  private lastWasCR = false;
+  private overflow = false;
 
-  /** Feeds one chunk; returns the events it completed. */
+  constructor(private readonly maxEventBytes = MAX_EVENT_BYTES) {}
+
+  /** Feeds one chunk; returns the events it completed. After `tooLarge`, returns nothing. */
   push(chunk: Uint8Array): SseFrame[] {
-    const buf = this.pending.byteLength ? concat(this.pending, chunk) : chunk;
+    if (this.overflow) return [];
     const frames: SseFrame[] = [];
-    let eventStart = 0;
-    let lineStart = 0;
-    for (let i = buf.indexOf(LF); i !== -1; i = buf.indexOf(LF, i + 1)) {
-      const lineEnd = i > lineStart && buf[i - 1] === CR ? i - 1 : i;
-      if (lineEnd === lineStart) {
-        if (lineStart > eventStart) {
-          const bytes = buf.subarray(eventStart, i + 1);
-          frames.push({ event: parseEvent(bytes), bytes });
-        }
-        eventStart = i + 1;
+    const base = this.offset;
+    for (let i = chunk.indexOf(LF); i !== -1; i = chunk.indexOf(LF, i + 1)) {
+      const at = base + i;
+      const lineStart = this.lineStart;
+      const prevIsCR = i > 0 ? chunk[i - 1] === CR : this.lastWasCR;
+      const blank = at === lineStart || (at === lineStart + 1 && prevIsCR);
+      this.lineStart = at + 1;
+      if (!blank) continue;
+      if (at + 1 - this.eventStart > this.maxEventBytes) return this.stop(frames);
+      // A blank line with no event before it (a keep-alive) is skipped, not emitted.
+      if (lineStart > this.eventStart) {
+        const bytes = this.take(chunk, i + 1);
+        frames.push({ event: parseEvent(bytes), bytes });
+      } else {
+        this.parts = [];
       }
-      lineStart = i + 1;
+      this.eventStart = at + 1;
     }
-    this.pending = eventStart < buf.byteLength ? buf.slice(eventStart) : new Uint8Array(0);
+    const end = base + chunk.byteLength;
+    this.offset = end;
+    this.lastWasCR = chunk.byteLength > 0 ? chunk[chunk.byteLength - 1] === CR : this.lastWasCR;
+    if (end - this.eventStart > this.maxEventBytes) return this.stop(frames);
+    if (this.eventStart < end) {
+      // The tail of a chunk whose head was relayed is copied: the relayed part may be handed on.
+      const from = this.eventStart - base;
+      this.parts.push(from <= 0 ? chunk : chunk.slice(from));
+    }
     return frames;
   }
 
-  /** Bytes of an event that never got its blank line. */
-  get remainder(): Uint8Array {
-    return this.pending;
+  /** Bytes held of an event that has not got its blank line yet. */
+  get pendingBytes(): number {
+    return this.offset - this.eventStart;
+  }
+
+  /** An event grew past `maxEventBytes`; nothing more is framed. */
+  get tooLarge(): boolean {
+    return this.overflow;
+  }
+
+  /** The current event's bytes up to `end` in `chunk`: a view when it lies in the chunk, else one copy. */
+  private take(chunk: Uint8Array, end: number): Uint8Array {
+    const start = this.eventStart - this.offset;
+    if (start >= 0) return chunk.subarray(start, end);
+    const parts = this.parts;
+    this.parts = [];
+    const out = new Uint8Array(this.offset - this.eventStart + end);
+    let at = 0;
+    for (const part of parts) {
+      out.set(part, at);
+      at += part.byteLength;
+    }
+    out.set(chunk.subarray(0, end), at);
+    return out;
+  }
+
+  private stop(frames: SseFrame[]): SseFrame[] {
+    this.overflow = true;
+    this.parts = [];
+    return frames;
   }
 }
 
@@ -66,11 +129,4 @@ export function parseEvent(bytes: Uint8Array): SseEvent {
     else if (field === 'event') event = value;
   }
   return { event, data: data ?? '' };
-}
-
-function concat(a: Uint8Array, b: Uint8Array): Uint8Array {
-  const out = new Uint8Array(a.byteLength + b.byteLength);
-  out.set(a, 0);
-  out.set(b, a.byteLength);
-  return out;
 }

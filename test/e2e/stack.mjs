@@ -1,4 +1,6 @@
 // Starts a throwaway stack for one e2e test file: fresh D1/KV state in a temp dir, own ports.
+// Gives startStack's url, mockUrl and pids (the two Worker processes, for tests that watch them)
+// plus the admin token, a dev key and its tenant.
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -236,3 +236,78 @@ describe('stream faults', () => {
     expect(Date.now() - started).toBeLessThan(1000);
   });
 });
+
+describe('misbehaving upstream faults', () => {
+  it('huge_event_bytes: one valid content event of about that size, in many writes', async () => {
+    const res = await streamWith({ huge_event_bytes: 300_000 });
+    const reader = res.body!.getReader();
+    let text = '';
+    let writes = 0;
+    for (let r = await reader.read(); !r.done; r = await reader.read()) {
+      writes++;
+      text += new TextDecoder().decode(r.value);
+    }
+    expect(writes).toBeGreaterThan(3);
+    const events = text.split('\n\n').filter(Boolean);
+    const huge = events.find((e) => e.length > 1000)!;
+    expect(huge.length + 2).toBe(300_000);
+    expect(JSON.parse(huge.slice('data: '.length)).choices[0].delta.content).toMatch(/^x+$/);
+    expect(text.endsWith('data: [DONE]\n\n')).toBe(true);
+  });
+
+  it('unterminated_bytes: an event that never gets its blank line, then the body ends', async () => {
+    const res = await streamWith({ unterminated_bytes: 100_000 });
+    const { text, error } = await drain(res);
+    expect(error).toBeUndefined();
+    expect(text.length).toBeGreaterThanOrEqual(100_000);
+    expect(text.endsWith('x')).toBe(true);
+    expect(text).not.toContain('[DONE]');
+  });
+
+  it('error_message: the message, with {key} replaced by the credential presented', async () => {
+    const res = await chatWith({ status: 400, error_message: 'Bad key {key}.' });
+    expect(res.status).toBe(400);
+    expect(await res.json()).toMatchObject({ error: { message: 'Bad key test-key.' } });
+    const anthropic = await postAnthropic('/v1/messages', {
+      model: 'claude-mock',
+      max_tokens: 5,
+      messages: USER_HELLO,
+      mock: { status: 429, error_message: 'limited for {key}' },
+    });
+    expect(anthropic.status).toBe(429);
+    expect(await anthropic.json()).toMatchObject({
+      error: { type: 'rate_limit_error', message: 'limited for test-key' },
+    });
+  });
+
+  it('error_body_bytes: a valid error body of about that size', async () => {
+    const res = await chatWith({ status: 500, error_body_bytes: 200_000 });
+    const text = await res.text();
+    expect(text.length).toBe(200_000);
+    expect(JSON.parse(text).error.type).toBe('server_error');
+  });
+
+  it('body_cut_bytes: a JSON answer that ends cleanly after N bytes', async () => {
+    const res = await chatWith({ body_cut_bytes: 40 });
+    expect(res.status).toBe(200);
+    const { text, error } = await drain(res);
+    expect(error).toBeUndefined();
+    expect(text.length).toBe(40);
+  });
+
+  it('body_reset_bytes: a JSON answer whose transfer fails after N bytes', async () => {
+    const res = await chatWith({ body_reset_bytes: 40 });
+    expect(res.status).toBe(200);
+    const { text, error } = await drain(res);
+    expect(error).toBeDefined();
+    expect(text.length).toBeLessThanOrEqual(40);
+  });
+
+  it('body_stall_after: a JSON answer that pauses stall_ms after N bytes, then completes', async () => {
+    const started = Date.now();
+    const res = await chatWith({ body_stall_after: 10, stall_ms: 200 });
+    const body = await res.json();
+    expect(Date.now() - started).toBeGreaterThanOrEqual(190);
+    expect(body).toMatchObject({ object: 'chat.completion' });
+  });
+});

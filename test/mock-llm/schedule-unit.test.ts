@@ -8,6 +8,7 @@ const PLAN: StreamPlan = {
   token: (i) => `T${i}`,
   tail: ['F', 'D'],
   malformed: 'M',
+  content: { open: 'O', close: 'C' },
 };
 
 function steps(faults: Partial<StreamFaults>): string[] {
@@ -54,5 +55,30 @@ describe('schedule', () => {
     };
     [...schedule(plan, { ...DEFAULT_CONTROLS, cut_after: 1 })];
     expect(rendered).toEqual([0]);
+  });
+});
+
+describe('schedule: huge and unterminated events', () => {
+  it('sends one huge event right after the head, then the stream as usual', () => {
+    const all = [...schedule(PLAN, { ...DEFAULT_CONTROLS, huge_event_bytes: 100 })];
+    expect(all[1]).toEqual({ kind: 'blob', open: 'O', bytes: 100, close: 'C' });
+    expect(all.map((s) => (s.kind === 'send' ? s.event : s.kind))).toEqual([
+      'H',
+      'blob',
+      'T0',
+      'T1',
+      'T2',
+      'F',
+      'D',
+    ]);
+  });
+
+  it('sends an event that never ends, then ends the body', () => {
+    const all = [...schedule(PLAN, { ...DEFAULT_CONTROLS, unterminated_bytes: 100 })];
+    expect(all).toEqual([
+      { kind: 'send', event: 'H' },
+      { kind: 'blob', open: 'O', bytes: 100, close: null },
+      { kind: 'cut' },
+    ]);
   });
 });

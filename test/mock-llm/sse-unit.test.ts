@@ -77,6 +77,7 @@ describe('plannedLength', () => {
       token: (i) => `T${i}`,
       tail: ['D'],
       malformed: 'M',
+      content: { open: 'O', close: 'C' },
     };
     expect(plannedLength(plan, { ...DEFAULT_CONTROLS, reset_after: 0 })).toBe(2 + 2 + 2 + 1);
     expect(plannedLength(plan, { ...DEFAULT_CONTROLS, reset_after: 1, malformed_after: 1 })).toBe(

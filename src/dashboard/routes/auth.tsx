@@ -1,17 +1,22 @@
 /**
  * Sign-in and sign-out. The admin token is compared in constant time and
  * never stored: success issues a signed session cookie (session.ts). Failed
- * attempts get one generic answer; the token's entropy is what resists
- * guessing. The sign-in form is protected from cross-site posting by the
- * Origin check (there is no session yet to bind a token to).
+ * attempts get one generic answer, and count against the client's throttle
+ * shared with the admin API (src/admin/throttle.ts): once blocked, sign-in
+ * answers 429 with `retry-after`, whatever the token. Sign-out revokes the
+ * session server-side, so a copy of the old cookie stops working too. The
+ * sign-in form is protected from cross-site posting by the Origin check
+ * (there is no session yet to bind a token to).
  */
 import { Hono, type Context } from 'hono';
-import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
+import { deleteCookie, setCookie } from 'hono/cookie';
+import { clientOf } from '../../admin/throttle';
 import { secretsEqual } from '../../util/crypto';
 import type { DashboardEnv } from '../context';
-import { disabledPage, safeNext, SESSION_COOKIE_OPTIONS } from '../guard';
-import { issueSession, readSession, SESSION_COOKIE, SESSION_TTL_MS } from '../session';
+import { currentSession, disabledPage, safeNext, SESSION_COOKIE_OPTIONS } from '../guard';
+import { issueSession, SESSION_COOKIE, SESSION_TTL_MS } from '../session';
 import { page } from '../views/layout';
+import { messagePage } from '../views/message';
 
 function LoginForm(props: { next: string; error?: string | null; notice?: string | null }) {
   return (
@@ -61,7 +66,7 @@ export function authRoutes(now: () => number = Date.now) {
     const token = c.env.ADMIN_TOKEN;
     if (!token) return disabledPage(c);
     const next = safeNext(c.req.query('next'));
-    if (await readSession(token, getCookie(c, SESSION_COOKIE), now())) return c.redirect(next, 303);
+    if (await currentSession(c, token, now())) return c.redirect(next, 303);
     const notice = c.req.query('signed_out') !== undefined ? 'You are signed out.' : null;
     return page(c, { title: 'Sign in', session: null }, <LoginForm next={next} notice={notice} />);
   });
@@ -72,7 +77,13 @@ export function authRoutes(now: () => number = Date.now) {
     const body = await c.req.parseBody();
     const next = safeNext(typeof body.next === 'string' ? body.next : undefined);
     const given = typeof body.token === 'string' ? body.token.trim() : '';
+    const throttle = c.var.deps.throttle;
+    const client = clientOf(c.req.raw.headers);
+    const wait = await throttle.check(client);
+    if (wait > 0) return tooManyAttempts(c, wait);
     if (!(await secretsEqual(given, token))) {
+      const blocked = await throttle.failed(client);
+      if (blocked > 0) return tooManyAttempts(c, blocked);
       return page(
         c,
         { title: 'Sign in', session: null },
@@ -88,8 +99,22 @@ export function authRoutes(now: () => number = Date.now) {
   return router;
 }
 
+function tooManyAttempts(c: Context<DashboardEnv>, seconds: number) {
+  c.header('retry-after', String(seconds));
+  return messagePage(
+    c,
+    429,
+    'Too many attempts',
+    `Too many wrong admin tokens were tried from your address. Nothing was signed in; try again in ${seconds} seconds.`,
+    null,
+    { href: '/dashboard/login', label: 'Back to sign-in' },
+  );
+}
+
 /** Sign-out sits behind the session guard and the CSRF token like every other change. */
-export function signOut(c: Context<DashboardEnv>) {
+export async function signOut(c: Context<DashboardEnv>, now: () => number = Date.now) {
+  const { id, expiresAt } = c.var.session;
+  await c.var.deps.sessions.revoke(id, expiresAt, now());
   deleteCookie(c, SESSION_COOKIE, SESSION_COOKIE_OPTIONS);
   return c.redirect('/dashboard/login?signed_out=1', 303);
 }

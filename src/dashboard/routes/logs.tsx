@@ -1,7 +1,11 @@
-/** The logs pages: /admin/logs with the filters as typed (times read as UTC), and /admin/logs/:request_id. */
+/**
+ * The logs pages: /admin/logs with the filters as typed (times read as UTC) and the
+ * delivery reconciliation (/admin/logs/reconcile) above them, and /admin/logs/:request_id.
+ */
 import { Hono } from 'hono';
 import type { DashboardEnv } from '../context';
 import { utcInputToIso } from '../forms';
+import { Reconciliation } from '../../logs/reconcile';
 import { KeyList, LogDetail, LogList, TenantList } from '../schemas';
 import { page } from '../views/layout';
 import { LogDetailPage, LogsPage, type LogFilters } from '../views/logs';
@@ -18,10 +22,11 @@ export function logRoutes() {
     const q = c.req.query();
     const f: LogFilters = {};
     for (const k of FILTERS) if (q[k]) f[k] = q[k];
-    const [tenants, keys, logs] = await Promise.all([
+    const [tenants, keys, logs, delivery] = await Promise.all([
       api.get('/tenants', TenantList, { limit: 100 }),
       f.tenant_id ? api.get('/keys', KeyList, { tenant_id: f.tenant_id, limit: 100 }) : null,
       api.get('/logs', LogList, { ...f, from: utcInputToIso(f.from), to: utcInputToIso(f.to), limit: 50 }),
+      api.get('/logs/reconcile', Reconciliation),
     ]);
     const body = (
       <LogsPage
@@ -31,6 +36,7 @@ export function logRoutes() {
         rows={logs.ok ? logs.data.data : null}
         next={logs.ok ? logs.data.next_cursor : null}
         failure={logs.ok ? null : logs}
+        delivery={delivery.ok ? delivery.data : null}
       />
     );
     return page(

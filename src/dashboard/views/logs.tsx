@@ -1,4 +1,8 @@
-/** The request log: filter form, paginated table, and one request's detail (payload only when collected). */
+/**
+ * The request log: delivery reconciliation, filter form, paginated table, and one
+ * request's detail (payload only when collected).
+ */
+import type { Reconciliation } from '../../logs/reconcile';
 import type { ApiFailure } from '../admin-api';
 import { fmtInt, fmtMs, fmtTime, fmtUsd } from '../format';
 import type { ApiKey, LogDetail, LogRow, Tenant } from '../schemas';
@@ -23,11 +27,13 @@ export function LogsPage(props: {
   rows: LogRow[] | null;
   next: string | null;
   failure: ApiFailure | null;
+  delivery: Reconciliation | null;
 }) {
   const f = props.filters;
   return (
     <>
       <h1>Logs</h1>
+      {props.delivery ? <Delivery r={props.delivery} /> : null}
       <form method="get" action="/dashboard/logs" class="grid" aria-label="Log filters">
         <ScopeSelect tenants={props.tenants} keys={props.keys} filters={f} />
         <div>
@@ -141,6 +147,40 @@ export function LogsPage(props: {
       )}
       <Pager base="/dashboard/logs" query={f} next={props.next} label="Log" />
     </>
+  );
+}
+
+/** Requests answered (the producers' counts) against events stored: the log pipeline's own audit. */
+function Delivery(props: { r: Reconciliation }) {
+  const r = props.r;
+  const facts: [string, string][] = [
+    ['Requests answered', fmtInt(r.sent)],
+    ['Events stored', fmtInt(r.stored)],
+    ['Dead-lettered', fmtInt(r.dead_lettered)],
+    ['Stored by fallback', fmtInt(r.fallback)],
+    [
+      'Missing',
+      `${fmtInt(r.missing)} (${fmtInt(r.missing_batches)} ${r.missing_batches === 1 ? 'batch' : 'batches'})`,
+    ],
+  ];
+  return (
+    <section aria-label="Log delivery">
+      <h2>
+        Delivery{' '}
+        <span class={`badge ${r.balanced ? 'ok' : 'error'}`}>{r.balanced ? 'balanced' : 'not balanced'}</span>
+      </h2>
+      <dl class="facts">
+        {facts.map(([k, v]) => (
+          <>
+            <dt>{k}</dt>
+            <dd>{v}</dd>
+          </>
+        ))}
+      </dl>
+      {r.missing > 0 ? (
+        <p class="muted">Batches still in the queue count as missing for a few seconds.</p>
+      ) : null}
+    </section>
   );
 }
 

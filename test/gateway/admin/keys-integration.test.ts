@@ -282,6 +282,7 @@ describe('GET /admin/openapi.json', () => {
       '/admin/limits/keys/{id}',
       '/admin/limits/tenants/{id}',
       '/admin/logs',
+      '/admin/logs/reconcile',
       '/admin/logs/{request_id}',
       '/admin/pricing',
       '/admin/pricing/{model}',

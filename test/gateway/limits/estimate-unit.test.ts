@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parseProxyRequest } from '../../../src/core/request';
+import { MAX_OUTPUT_TOKENS } from '../../../src/core/request-schemas';
 import { denialError } from '../../../src/limits/denial';
 import {
   IMAGE_TOKENS,
@@ -59,6 +60,22 @@ describe('output reserve', () => {
     expect(outputReserve(chat({}), 100, 4096)).toBe(100);
     expect(outputReserve(chat({}), null, 4096)).toBe(4096);
     expect(outputReserve(parseProxyRequest('embeddings', { model: 'm', input: 'x' }), null, 4096)).toBe(0);
+  });
+
+  it('reads only validated numbers: /v1/messages ignores n and max_completion_tokens; caps stay ≤ 1e7', () => {
+    const messages = parseProxyRequest('messages', {
+      model: 'mock/echo',
+      messages: [{ role: 'user', content: 'hi' }],
+      max_tokens: 20,
+      max_completion_tokens: -1_000_000,
+      n: 1e308,
+    });
+    expect(messages).toMatchObject({ maxOutputTokens: 20, maxOutputTokensParam: 'max_tokens', choices: 1 });
+    expect(outputReserve(messages, null, 4096)).toBe(20);
+    expect(outputReserve(chat({ max_completion_tokens: 7, max_tokens: 9, n: 3 }), null, 4096)).toBe(21);
+    expect(outputReserve(chat({}), 9_000_000_000_000, 4096)).toBe(MAX_OUTPUT_TOKENS);
+    expect(() => chat({ n: 129 })).toThrow(/'n'/);
+    expect(() => chat({ max_tokens: MAX_OUTPUT_TOKENS + 1 })).toThrow(/'max_tokens'/);
   });
 
   it('takes the smaller of the key and tenant max_tokens', () => {

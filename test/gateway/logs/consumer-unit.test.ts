@@ -4,7 +4,10 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { retryDelaySeconds } from '../../../src/logs/consumer';
 import { clearLogs, deliver, logCount, logEvent, LOG_QUEUE, usageRows } from '../log-fixtures';
 
-beforeEach(clearLogs);
+beforeEach(async () => {
+  await clearLogs();
+  await env.DB.exec('DELETE FROM log_batches');
+});
 
 describe('log consumer', () => {
   it('writes every valid message as one row and acks the batch', async () => {
@@ -181,6 +184,48 @@ describe('log consumer', () => {
     await deliver(LOG_QUEUE, [logEvent({ keyId: 'key_lu', time: 7_000 })]);
     const row = await env.DB.prepare("SELECT last_used_at FROM api_keys WHERE id = 'key_lu'").first();
     expect(row).toEqual({ last_used_at: 9_000 });
+  });
+
+  it('accepts batched messages next to single-event ones, parks a bad event alone and records each receipt once', async () => {
+    const good = [logEvent(), logEvent()];
+    const batch = {
+      v: 2,
+      isolate: 'iso-a',
+      seq: 1,
+      sent: 3,
+      events: [good[0], { requestId: 'req-bad' }, good[1]],
+    };
+    const single = logEvent();
+    const result = await deliver(LOG_QUEUE, [{ id: 'b-1', body: batch }, single]);
+    expect(result.ackAll).toBe(true);
+    await deliver(LOG_QUEUE, [{ id: 'b-1', body: batch, attempts: 2 }]);
+    expect(await logCount()).toBe(3);
+    const dead = await env.DB.prepare('SELECT message_id, request_id FROM dead_letters').all();
+    expect(dead.results).toEqual([{ message_id: 'b-1:1', request_id: 'req-bad' }]);
+    const receipts = await env.DB.prepare('SELECT * FROM log_batches').all();
+    expect(receipts.results).toEqual([
+      expect.objectContaining({
+        isolate: 'iso-a',
+        seq: 1,
+        sent: 3,
+        events: 3,
+        stored: 2,
+        dead: 1,
+        via: 'queue',
+      }),
+    ]);
+  });
+
+  it('parks a batch whose envelope is malformed as one dead letter, without a receipt', async () => {
+    const result = await deliver(LOG_QUEUE, [
+      { id: 'b-bad', body: { v: 2, isolate: '', seq: 0, events: 'x' } },
+    ]);
+    expect(result.ackAll).toBe(true);
+    const dead = await env.DB.prepare('SELECT message_id, reason FROM dead_letters').all();
+    expect(dead.results).toEqual([
+      { message_id: 'b-bad', reason: expect.stringMatching(/^malformed batch/) },
+    ]);
+    expect((await env.DB.prepare('SELECT count(*) AS n FROM log_batches').first())?.n).toBe(0);
   });
 
   it('backs off 5 s, 10 s, 20 s, 40 s, then 60 s between retries', () => {

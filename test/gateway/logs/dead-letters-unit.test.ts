@@ -3,7 +3,10 @@ import { env } from 'cloudflare:test';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { clearLogs, deliver, DLQ, logCount, logEvent, usageRows } from '../log-fixtures';
 
-beforeEach(clearLogs);
+beforeEach(async () => {
+  await clearLogs();
+  await env.DB.exec('DELETE FROM log_batches');
+});
 
 async function withTableAway<T>(table: string, run: () => Promise<T>): Promise<T> {
   await env.DB.exec(`ALTER TABLE ${table} RENAME TO ${table}_away`);
@@ -44,6 +47,22 @@ describe('dead-letter consumer', () => {
       reason: expect.stringMatching(/^write failed: .*request_logs/),
     });
     expect(JSON.parse(row!.body)).toEqual(event);
+  });
+
+  it('parks a batch it cannot write event by event, and records the batch as dead-lettered', async () => {
+    const events = [logEvent(), logEvent()];
+    const batch = { v: 2, isolate: 'iso-dlq', seq: 4, sent: 9, events };
+    const result = await withTableAway('request_logs', () => deliver(DLQ, [{ id: 'm-b', body: batch }]));
+    expect(result.explicitAcks).toEqual(['m-b']);
+    const parked = await env.DB.prepare(
+      'SELECT message_id, request_id FROM dead_letters ORDER BY message_id',
+    ).all();
+    expect(parked.results).toEqual([
+      { message_id: 'm-b:0', request_id: events[0]!.requestId },
+      { message_id: 'm-b:1', request_id: events[1]!.requestId },
+    ]);
+    const receipt = await env.DB.prepare('SELECT events, stored, dead, via FROM log_batches').first();
+    expect(receipt).toEqual({ events: 2, stored: 0, dead: 2, via: 'dlq' });
   });
 
   it('parks malformed messages without retrying them', async () => {

@@ -91,6 +91,22 @@ describe('request logging through the queue', () => {
       error_source: 'provider',
       error_code: 'stream_incomplete',
     });
+    // Charged like the limiter charges it: the prompt estimate plus the delivered characters / 4, never 0.
+    expect(row!.input_tokens).toBeGreaterThan(0);
+    expect(row!.output_tokens).toBeGreaterThan(0);
+    expect(row!.cost_usd).toBeCloseTo(echoCost(row!.input_tokens, row!.output_tokens), 12);
+  });
+
+  it('logs every attempt of a request that failed after retries', async () => {
+    const res = await post(
+      '/v1/chat/completions',
+      chatBody('retry me', { mock: { status: 503 } }),
+      key.secret,
+      { 'cf-aig-max-attempts': '3' },
+    );
+    expect(res.status).toBe(503);
+    const [row] = await waitForLogs([idOf(res)]);
+    expect(row).toMatchObject({ status: 503, error_source: 'provider', attempts: 3 });
   });
 
   it('logs failures: provider errors, gateway errors and requests that never authenticated', async () => {

@@ -243,8 +243,12 @@ describe('one exchange per request, one exit', () => {
     expect(counts.events[0]).toMatchObject({
       status: 200,
       streamCompleted: false,
+      errorSource: 'client',
       errorCode: 'client_disconnected',
     });
+    // Charged (and logged) what it was delivered, not nothing.
+    expect(counts.events[0]!.outputTokens).toBeGreaterThan(0);
+    expect(counts.settles[0]!.usage).toMatchObject({ outputTokens: counts.events[0]!.outputTokens });
   });
 
   it('an exception in our own code after the reservation: 500, settled once with nothing, one log event', async () => {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { relay } from '../../../src/pipeline/stream';
+import { scrubSecrets } from '../../../src/providers/scrub';
 import { openAiObserver } from '../../../src/sse/observer';
 
 const enc = (s: string) => new TextEncoder().encode(s);
@@ -93,5 +94,94 @@ describe('relay', () => {
     expect(text).toContain('"code":"stream_idle_timeout"');
     expect(aborted).toBe(true);
     expect((await outcome).error?.code).toBe('stream_idle_timeout');
+  });
+
+  it('does not blame the upstream for a client that stops reading longer than the idle timeout', async () => {
+    const up = upstream([chunk('b'), chunk('c'), 'data: [DONE]\n\n']);
+    const { body, outcome } = relay({
+      reader: up.reader,
+      first: enc(chunk('a')),
+      observer: openAiObserver({ stripUsage: false }),
+      idleTimeoutMs: 30,
+      abortUpstream: () => {},
+    });
+    const reader = body.getReader();
+    await reader.read();
+    await new Promise((resolve) => setTimeout(resolve, 150));
+    let text = '';
+    for (let r = await reader.read(); !r.done; r = await reader.read())
+      text += new TextDecoder().decode(r.value);
+    expect(text).not.toContain('stream_idle_timeout');
+    expect(text).toContain('[DONE]');
+    expect(await outcome).toMatchObject({ completed: true, error: null, deliveredChars: 3 });
+  });
+
+  it('still times out an upstream that goes quiet after a client pause', async () => {
+    const up = upstream([chunk('b')], { hang: true });
+    const { body, outcome } = relay({
+      reader: up.reader,
+      first: enc(chunk('a')),
+      observer: openAiObserver({ stripUsage: false }),
+      idleTimeoutMs: 30,
+      abortUpstream: () => {},
+    });
+    const reader = body.getReader();
+    await reader.read();
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const text = await new Response(
+      new ReadableStream({
+        pull: async (c) => {
+          const r = await reader.read();
+          if (r.done) c.close();
+          else c.enqueue(r.value);
+        },
+      }),
+    ).text();
+    expect(text).toContain('"code":"stream_idle_timeout"');
+    expect((await outcome).error?.code).toBe('stream_idle_timeout');
+  });
+
+  it('ends with event_too_large and cancels the upstream when one event outgrows the cap', async () => {
+    const piece = 'x'.repeat(64 * 1024);
+    const parts = [`${chunk('a')}data: {"choices":[{"delta":{"content":"`];
+    for (let i = 0; i < 40; i++) parts.push(piece);
+    const up = upstream(parts, { hang: true });
+    let aborted = false;
+    const { body, outcome } = relay({
+      reader: up.reader,
+      first: null,
+      observer: openAiObserver({ stripUsage: false }),
+      idleTimeoutMs: 1000,
+      abortUpstream: () => (aborted = true),
+    });
+    const text = await new Response(body).text();
+    expect(text.startsWith(chunk('a'))).toBe(true);
+    expect(text).toContain('"code":"event_too_large"');
+    expect(text.length).toBeLessThan(4096);
+    expect(aborted).toBe(true);
+    expect(up.wasCancelled()).toBe(true);
+    expect(await outcome).toMatchObject({
+      completed: false,
+      deliveredChars: 1,
+      error: { code: 'event_too_large' },
+    });
+  });
+
+  it('relays an error event the upstream sends mid-stream scrubbed of credentials', async () => {
+    const error = `data: ${JSON.stringify({ error: { message: 'bad key sk-live-abcdefghijklmnopqrstu', code: 'x' } })}\n\n`;
+    const up = upstream([error]);
+    const { body, outcome } = relay({
+      reader: up.reader,
+      first: enc(chunk('a')),
+      observer: openAiObserver({ stripUsage: false }),
+      idleTimeoutMs: 1000,
+      abortUpstream: () => {},
+      scrub: scrubSecrets,
+    });
+    const text = await new Response(body).text();
+    expect(text).not.toContain('sk-live');
+    expect(text).toContain('"message":"bad key [redacted]"');
+    expect(text.startsWith(chunk('a'))).toBe(true);
+    await outcome;
   });
 });

@@ -114,6 +114,7 @@ describe('OpenAI-compatible embedder', () => {
       id: 'stub',
       prepare: () => ({ url: 'http://stub/v1/embeddings', headers: new Headers(), format: 'openai' }),
       fetch: async () => response,
+      scrub: (message) => message,
     });
     await expect(
       openAiEmbedder({ adapter: answering(new Response('no', { status: 500 })), model: 'm' }).embed(['x']),
@@ -131,6 +132,7 @@ describe('OpenAI-compatible embedder', () => {
       id: 'a',
       prepare: () => null,
       fetch: async () => new Response(),
+      scrub: (message) => message,
     };
     expect(() => openAiEmbedder({ adapter: anthropicOnly, model: 'm' })).toThrow(/does not serve/);
   });

@@ -8,9 +8,10 @@ import { hasBearerKey, missingOpenAIKey } from './auth';
 import { parseChatRequest, type ChatRequest } from './chat-request';
 import { complete, contentSeed, outputTokens, requestSeed, type Completion } from './completion';
 import { invalidRequest, OPENAI_BAD_JSON } from './errors';
+import { jsonAnswer, presentedKey } from './body-faults';
 import { applyPreResponseFaults } from './faults';
 import { idFrom } from './hash';
-import { jsonResponse, newRequestId, readJsonObject } from './http';
+import { newRequestId, readJsonObject } from './http';
 import type { StreamPlan } from './schedule';
 import { sseResponse } from './sse';
 import { promptTokens } from './text';
@@ -100,6 +101,10 @@ export function chatStreamPlan(request: ChatRequest, completion: Completion, met
     tail.push(`${prefix}],"usage":${JSON.stringify(chatUsage(request, completion))}}\n\n`);
   tail.push('data: [DONE]\n\n');
   const malformed = `data: {"id":${JSON.stringify(meta.id)},\n\n`;
+  const content = {
+    open: `${prefix}{"index":0,"delta":{"content":"`,
+    close: `"},"logprobs":null,"finish_reason":null}${suffix}`,
+  };
 
   if (completion.kind === 'tool') {
     const call = {
@@ -116,6 +121,7 @@ export function chatStreamPlan(request: ChatRequest, completion: Completion, met
       token: () => choice('{"tool_calls":[{"index":0,"function":{"arguments":"{}"}}]}', null),
       tail,
       malformed,
+      content,
     };
   }
   const tokens = completion.tokens;
@@ -125,6 +131,7 @@ export function chatStreamPlan(request: ChatRequest, completion: Completion, met
     token: (i) => choice(`{"content":${JSON.stringify(tokens[i])}}`, null),
     tail,
     malformed,
+    content,
   };
 }
 
@@ -136,7 +143,7 @@ export async function handleChat(request: Request): Promise<Response> {
   if (!parsed.ok) return invalidRequest('openai', parsed.message, parsed.param, parsed.code);
   const chat = parsed.value;
 
-  const fault = await applyPreResponseFaults('openai', chat.controls);
+  const fault = await applyPreResponseFaults('openai', chat.controls, presentedKey(request));
   if (fault) return fault;
 
   const seed = contentSeed(chat.model, chat.messages);
@@ -148,6 +155,6 @@ export async function handleChat(request: Request): Promise<Response> {
     callId: idFrom('call_', idSeed ^ 0x5bd1e995),
   };
   const headers = { 'x-request-id': newRequestId() };
-  if (!chat.stream) return jsonResponse(chatCompletionBody(chat, completion, meta), 200, headers);
+  if (!chat.stream) return jsonAnswer(chatCompletionBody(chat, completion, meta), headers, chat.controls);
   return sseResponse(chatStreamPlan(chat, completion, meta), chat.controls, headers);
 }

@@ -24,6 +24,15 @@ export interface Controls {
   readonly malformed_after?: number;
   /** Answer with a call to the first tool, when the request has tools. */
   readonly tool_call: boolean;
+  /** Misbehaving-upstream faults (src/body-faults.ts, src/schedule.ts): sizes in bytes. */
+  readonly huge_event_bytes?: number;
+  readonly unterminated_bytes?: number;
+  readonly error_body_bytes?: number;
+  /** The injected error's message; `{key}` becomes the credential the request presented. */
+  readonly error_message?: string;
+  readonly body_cut_bytes?: number;
+  readonly body_reset_bytes?: number;
+  readonly body_stall_after?: number;
 }
 
 export type ControlsResult =
@@ -48,6 +57,8 @@ type Spec =
 
 const COUNT: Spec = { kind: 'int', min: 0, max: 1_000_000 };
 const MILLIS: Spec = { kind: 'int', min: 0, max: 120_000 };
+/** Up to 64 MiB: enough to reproduce an upstream that freezes a gateway. */
+const BYTES: Spec = { kind: 'int', min: 0, max: 64 * 1024 * 1024 };
 
 /** Every accepted control with its type and range; the README documents the same table. */
 export const CONTROL_SPECS: Readonly<Record<keyof Controls, Spec>> = {
@@ -63,6 +74,13 @@ export const CONTROL_SPECS: Readonly<Record<keyof Controls, Spec>> = {
   stall_ms: MILLIS,
   malformed_after: COUNT,
   tool_call: { kind: 'bool' },
+  huge_event_bytes: BYTES,
+  unterminated_bytes: BYTES,
+  error_body_bytes: BYTES,
+  error_message: { kind: 'string', maxLength: 4096 },
+  body_cut_bytes: BYTES,
+  body_reset_bytes: BYTES,
+  body_stall_after: BYTES,
 };
 
 function isRecord(value: unknown): value is Record<string, unknown> {

@@ -6,6 +6,7 @@
 import { hasAnthropicKey, missingAnthropicKey } from './auth';
 import { complete, contentSeed, outputTokens, requestSeed, type Completion } from './completion';
 import { invalidRequest } from './errors';
+import { jsonAnswer, presentedKey } from './body-faults';
 import { applyPreResponseFaults } from './faults';
 import { idFrom } from './hash';
 import { jsonResponse, newRequestId, readJsonObject } from './http';
@@ -111,6 +112,7 @@ export function messageStreamPlan(
   ];
   const malformed = 'event: content_block_delta\ndata: {"type":"content_block_delta",\n\n';
   const deltaPrefix = 'event: content_block_delta\ndata: {"type":"content_block_delta","index":0,"delta":';
+  const content = { open: `${deltaPrefix}{"type":"text_delta","text":"`, close: '"}}\n\n' };
 
   if (completion.kind === 'tool') {
     return {
@@ -119,6 +121,7 @@ export function messageStreamPlan(
       token: () => `${deltaPrefix}{"type":"input_json_delta","partial_json":"{}"}}\n\n`,
       tail,
       malformed,
+      content,
     };
   }
   const tokens = completion.tokens;
@@ -128,6 +131,7 @@ export function messageStreamPlan(
     token: (i) => `${deltaPrefix}{"type":"text_delta","text":${JSON.stringify(tokens[i])}}}\n\n`,
     tail,
     malformed,
+    content,
   };
 }
 
@@ -150,7 +154,7 @@ export async function handleMessages(request: Request): Promise<Response> {
   if (parsed instanceof Response) return parsed;
   const { body, request: messages } = parsed;
 
-  const fault = await applyPreResponseFaults('anthropic', messages.controls);
+  const fault = await applyPreResponseFaults('anthropic', messages.controls, presentedKey(request));
   if (fault) return fault;
 
   const seed = contentSeed(messages.model, messages.messages);
@@ -161,7 +165,8 @@ export async function handleMessages(request: Request): Promise<Response> {
     toolUseId: idFrom('toolu_01', idSeed ^ 0x5bd1e995, 22),
   };
   const headers = { 'request-id': newRequestId() };
-  if (!messages.stream) return jsonResponse(messageBody(messages, completion, meta), 200, headers);
+  if (!messages.stream)
+    return jsonAnswer(messageBody(messages, completion, meta), headers, messages.controls);
   return sseResponse(messageStreamPlan(messages, completion, meta), messages.controls, headers);
 }
 

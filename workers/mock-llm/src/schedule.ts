@@ -16,26 +16,44 @@ export interface StreamPlan {
   readonly tail: readonly string[];
   /** A truncated event for `malformed_after`. */
   readonly malformed: string;
+  /** A content event split around its text, for `huge_event_bytes` and `unterminated_bytes`. */
+  readonly content: { readonly open: string; readonly close: string };
 }
 
 export type StreamFaults = Pick<
   Controls,
-  'cut_after' | 'reset_after' | 'stall_after' | 'stall_ms' | 'malformed_after'
+  | 'cut_after'
+  | 'reset_after'
+  | 'stall_after'
+  | 'stall_ms'
+  | 'malformed_after'
+  | 'huge_event_bytes'
+  | 'unterminated_bytes'
 >;
 
 export type Step =
   | { readonly kind: 'send'; readonly event: string }
   | { readonly kind: 'stall'; readonly ms: number }
   | { readonly kind: 'cut' }
-  | { readonly kind: 'reset' };
+  | { readonly kind: 'reset' }
+  /** One event about `bytes` long: `open`, filler text, then `close` (null: the event never ends). */
+  | { readonly kind: 'blob'; readonly open: string; readonly bytes: number; readonly close: string | null };
 
 /**
  * The steps of a stream. Every fault fires "after N token chunks", i.e. just
  * before token N; an N at or beyond the token count fires after the last token,
  * before the tail. At one point the order is malformed, stall, then cut or reset.
+ * A huge or unterminated event comes right after the head (the latter ends the body).
  */
 export function* schedule(plan: StreamPlan, faults: StreamFaults): Generator<Step, void> {
   for (const event of plan.head) yield { kind: 'send', event };
+  const { open, close } = plan.content;
+  if (faults.huge_event_bytes !== undefined)
+    yield { kind: 'blob', open, bytes: faults.huge_event_bytes, close };
+  if (faults.unterminated_bytes !== undefined) {
+    yield { kind: 'blob', open, bytes: faults.unterminated_bytes, close: null };
+    return yield { kind: 'cut' };
+  }
   for (let i = 0; i <= plan.tokenCount; i++) {
     const end = i === plan.tokenCount;
     const firesHere = (n: number | undefined): boolean => n !== undefined && (n === i || (end && n > i));

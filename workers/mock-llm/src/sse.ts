@@ -19,6 +19,22 @@ const QUEUE: QueuingStrategy<Uint8Array> = { highWaterMark: 0 };
 /** Unpaced streams coalesce consecutive events into writes of about this many characters. */
 const BATCH_CHARS = 16 * 1024;
 
+/** A huge event is written in pieces of this size, as a TCP stream would deliver it. */
+const BLOB_PIECE = 64 * 1024;
+const FILLER = encoder.encode('x'.repeat(BLOB_PIECE));
+
+/** The bytes of a blob step after its opening text: filler, then its close (if it has one). */
+function* blobPieces(step: Extract<Step, { kind: 'blob' }>): Generator<Uint8Array, void> {
+  const close = step.close === null ? new Uint8Array(0) : encoder.encode(step.close);
+  let left = Math.max(0, step.bytes - encoder.encode(step.open).byteLength - close.byteLength);
+  while (left > 0) {
+    const n = Math.min(left, BLOB_PIECE);
+    yield n === BLOB_PIECE ? FILLER : FILLER.subarray(0, n);
+    left -= n;
+  }
+  if (close.byteLength > 0) yield close;
+}
+
 /**
  * Plays `steps` as a byte stream, waiting `paceMs` between events. With
  * `paceMs` 0 consecutive events share one write (up to BATCH_CHARS), as a fast
@@ -33,6 +49,7 @@ export function pacedStream(steps: Iterator<Step, void>, paceMs: number): Readab
   let sent = 0;
   let held: Step | undefined;
   let exhausted = false;
+  let blob: Generator<Uint8Array, void> | undefined;
 
   const take = (): Step | undefined => {
     if (held !== undefined) {
@@ -62,6 +79,11 @@ export function pacedStream(steps: Iterator<Step, void>, paceMs: number): Readab
   return new ReadableStream<Uint8Array>(
     {
       async pull(controller) {
+        if (blob) {
+          const piece = blob.next();
+          if (!piece.done) return controller.enqueue(piece.value);
+          blob = undefined;
+        }
         for (;;) {
           const step = take();
           if (step === undefined) return controller.close();
@@ -74,6 +96,10 @@ export function pacedStream(steps: Iterator<Step, void>, paceMs: number): Readab
               return controller.close();
             case 'reset':
               return controller.error(new Error('mock-llm: connection reset (mock.reset_after)'));
+            case 'blob':
+              blob = blobPieces(step);
+              sent++;
+              return controller.enqueue(encoder.encode(step.open));
             case 'send': {
               if (sent > 0 && paceMs > 0) {
                 await wait(paceMs);
@@ -114,6 +140,8 @@ export function plannedLength(plan: StreamPlan, controls: Controls): number {
   let bytes = 0;
   for (const step of schedule(plan, { ...controls, cut_after: undefined, reset_after: undefined })) {
     if (step.kind === 'send') bytes += encoder.encode(step.event).byteLength;
+    if (step.kind === 'blob')
+      for (const piece of [encoder.encode(step.open), ...blobPieces(step)]) bytes += piece.byteLength;
   }
   return bytes;
 }
