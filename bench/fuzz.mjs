@@ -19,14 +19,14 @@ const { values: flags } = parseArgs({
   options: {
     cases: { type: 'string', default: '100000' },
     seed: { type: 'string' },
-    concurrency: { type: 'string', default: '16' },
+    concurrency: { type: 'string', default: '1' },
     'batch-size': { type: 'string', default: '500' },
     'timeout-ms': { type: 'string', default: '60000' },
     help: { type: 'boolean', default: false },
   },
 });
 if (flags.help) {
-  console.log('node bench/fuzz.mjs [--cases 100000] [--seed S] [--concurrency 16] [--timeout-ms 60000]');
+  console.log('node bench/fuzz.mjs [--cases 100000] [--seed S] [--concurrency 1] [--timeout-ms 60000]');
   process.exit(0);
 }
 const CASES = Number(flags.cases);
@@ -188,19 +188,22 @@ const { hostname, port } = new URL(base);
 function send(c, bytes, retried = false) {
   return new Promise((resolve, reject) => {
     let answered = false;
-    const req = request({ hostname, port, method: c.method, path: c.path, headers: c.headers, agent }, (res) => {
-      answered = true;
-      const parts = [];
-      res.on('data', (d) => parts.push(d));
-      res.on('end', () =>
-        resolve({
-          status: res.statusCode ?? 0,
-          contentType: String(res.headers['content-type'] ?? ''),
-          body: Buffer.concat(parts).toString('utf8'),
-        }),
-      );
-      res.on('error', reject);
-    });
+    const req = request(
+      { hostname, port, method: c.method, path: c.path, headers: c.headers, agent },
+      (res) => {
+        answered = true;
+        const parts = [];
+        res.on('data', (d) => parts.push(d));
+        res.on('end', () =>
+          resolve({
+            status: res.statusCode ?? 0,
+            contentType: String(res.headers['content-type'] ?? ''),
+            body: Buffer.concat(parts).toString('utf8'),
+          }),
+        );
+        res.on('error', reject);
+      },
+    );
     req.setTimeout(TIMEOUT_MS, () => req.destroy(new Error(`no answer within ${TIMEOUT_MS} ms`)));
     req.on('error', (err) => {
       // After the answer, a write error only means the server stopped reading a body it refused.
@@ -238,8 +241,9 @@ async function fire(c) {
   latencies.push(performance.now() - t0);
   tally.sent++;
   tally.byStatus[status] = (tally.byStatus[status] ?? 0) + 1;
-  const fam = (tally.byFamily[c.family] ??= {});
-  fam[status] = (fam[status] ?? 0) + 1;
+  const family = tally.byFamily[c.family] ?? {};
+  family[status] = (family[status] ?? 0) + 1;
+  tally.byFamily[c.family] = family;
 }
 
 async function runAll() {
@@ -254,7 +258,9 @@ async function runAll() {
       }),
     );
     if (tally.sent >= nextLog) {
-      log(`${tally.sent} sent · 5xx ${tally.fiveXx} · violations ${tally.violations} · transport ${tally.transport}`);
+      log(
+        `${tally.sent} sent · 5xx ${tally.fiveXx} · violations ${tally.violations} · transport ${tally.transport}`,
+      );
       nextLog += 10_000;
     }
   }
@@ -320,9 +326,13 @@ try {
   mkdirSync(dir, { recursive: true });
   const file = join(dir, `${summary.date.slice(0, 19).replaceAll(':', '-')}-fuzz.json`);
   writeFileSync(file, `${JSON.stringify(summary, null, 2)}\n`);
-  log(`done: ${tally.sent} cases in ${seconds.toFixed(0)} s (p50 ${summary.latencyMs.p50} ms, p99 ${summary.latencyMs.p99} ms)`);
+  log(
+    `done: ${tally.sent} cases in ${seconds.toFixed(0)} s (p50 ${summary.latencyMs.p50} ms, p99 ${summary.latencyMs.p99} ms)`,
+  );
   log(`statuses ${JSON.stringify(tally.byStatus)}`);
-  log(`5xx ${tally.fiveXx} · envelope violations ${tally.violations} · transport failures ${tally.transport}`);
+  log(
+    `5xx ${tally.fiveXx} · envelope violations ${tally.violations} · transport failures ${tally.transport}`,
+  );
   log(`health after: ${JSON.stringify(health)}`);
   for (const e of tally.examples.slice(0, 5)) log(`example ${e.kind}: ${e.detail.slice(0, 300)}`);
   log(`report: ${file}`);

@@ -1,5 +1,5 @@
 // Many concurrent long streams against the local stack, with every stack process's open files watched.
-// Issue 12 finding 12: under `wrangler dev` 200 such streams pushed one process to 20,000 sockets
+// Under `wrangler dev` 200 such streams pushed one process to 20,000 sockets
 // ("Too many open files") and cut most of them with `503 Your worker restarted mid-request`.
 //
 //   node bench/soak-streams.mjs                        # own throwaway stack, 200 streams of ~20 s

@@ -51,11 +51,23 @@ function limitFields(endpoint: Endpoint, body: Record<string, unknown>): LimitFi
   if (endpoint === 'chat') {
     const chat = body as ChatBody;
     const param =
-      chat.max_completion_tokens != null ? 'max_completion_tokens' : chat.max_tokens != null ? 'max_tokens' : null;
-    return { maxOutputTokens: param ? (chat[param] ?? null) : null, maxOutputTokensParam: param, choices: chat.n ?? 1 };
+      chat.max_completion_tokens != null
+        ? 'max_completion_tokens'
+        : chat.max_tokens != null
+          ? 'max_tokens'
+          : null;
+    return {
+      maxOutputTokens: param ? (chat[param] ?? null) : null,
+      maxOutputTokensParam: param,
+      choices: chat.n ?? 1,
+    };
   }
   if (endpoint === 'messages')
-    return { maxOutputTokens: (body as MessagesBody).max_tokens, maxOutputTokensParam: 'max_tokens', choices: 1 };
+    return {
+      maxOutputTokens: (body as MessagesBody).max_tokens,
+      maxOutputTokensParam: 'max_tokens',
+      choices: 1,
+    };
   return { maxOutputTokens: null, maxOutputTokensParam: null, choices: 1 };
 }
 

@@ -111,6 +111,29 @@ export function requireSession(now: () => number = Date.now) {
   });
 }
 
+/**
+ * A change whose body is not a readable form (a multipart body without its
+ * boundary, say) is a 400 page, not a 500: the body is parsed here once (Hono
+ * keeps the result for the handlers) after the size limit, before anything
+ * else reads it. Only the size limit's own error passes through, as its 413.
+ */
+export const readableForm = createMiddleware<DashboardEnv>(async function readableForm(c, next) {
+  if (/^(GET|HEAD|OPTIONS)$/.test(c.req.method)) return next();
+  try {
+    await c.req.parseBody();
+  } catch (err) {
+    if (err instanceof Error && err.name === 'BodyLimitError') throw err;
+    return messagePage(
+      c,
+      400,
+      'Form not readable',
+      'This form could not be read, so nothing was changed.',
+      null,
+    );
+  }
+  await next();
+});
+
 export const csrfToken = createMiddleware<DashboardEnv>(async function csrfToken(c, next) {
   if (/^(GET|HEAD|OPTIONS)$/.test(c.req.method)) return next();
   const body = await c.req.parseBody();

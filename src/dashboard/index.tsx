@@ -11,7 +11,7 @@ import { HTTPException } from 'hono/http-exception';
 import { AdminApi, type AdminFetch } from './admin-api';
 import { COPY_JS } from './assets';
 import type { DashboardEnv } from './context';
-import { csrfToken, formLimit, requireSession, securityHeaders } from './guard';
+import { csrfToken, formLimit, readableForm, requireSession, securityHeaders } from './guard';
 import { authRoutes, signOut } from './routes/auth';
 import { keyRoutes } from './routes/keys';
 import { logRoutes } from './routes/logs';
@@ -28,6 +28,7 @@ export function createDashboard(adminFetch: AdminFetch, options: DashboardOption
   const dash = new Hono<DashboardEnv>();
   dash.use('*', securityHeaders);
   dash.post('*', formLimit, csrf());
+  dash.use('*', readableForm);
   dash.route('/', authRoutes(now));
 
   dash.use('*', requireSession(now), csrfToken);

@@ -1,4 +1,4 @@
-// End to end, issue 12 finding 12: 200 concurrent ~20 s streams on a budgeted key through the local
+// End to end: 200 concurrent ~20 s streams on a budgeted key through the local
 // stack. Under `wrangler dev` this pushed wrangler's proxy to 20,000 sockets and cut most streams
 // with `503 Your worker restarted mid-request`; now every stream completes or gets a clean 429 and no
 // process of the stack holds more than a few sockets per stream (bench/soak-streams.mjs, where the

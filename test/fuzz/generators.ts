@@ -175,7 +175,10 @@ function objectText(ctx: FuzzContext, fields: Record<string, Arb<string>>, requi
 
 const models = (family: 'openai' | 'anthropic' | 'embeddings') =>
   fc.oneof(
-    { arbitrary: fc.constant(family === 'embeddings' ? '"mock/text-embedding-3-small"' : '"mock/echo"'), weight: 16 },
+    {
+      arbitrary: fc.constant(family === 'embeddings' ? '"mock/text-embedding-3-small"' : '"mock/echo"'),
+      weight: 16,
+    },
     {
       arbitrary: fc.constantFrom('"mock/mock-small"', '"nope/gpt"', '"gpt-4o"', '"mock/"', '"/"', '""'),
       weight: 2,
@@ -202,7 +205,13 @@ function message(ctx: FuzzContext): Arb<string> {
         ctx,
         {
           role: fieldValue(ctx, fc.constantFrom('"user"', '"assistant"', '"system"', '"tool"', '""')),
-          content: fieldValue(ctx, fc.oneof(text, fc.array(part, { maxLength: 3 }).map((p) => `[${p.join(',')}]`))),
+          content: fieldValue(
+            ctx,
+            fc.oneof(
+              text,
+              fc.array(part, { maxLength: 3 }).map((p) => `[${p.join(',')}]`),
+            ),
+          ),
           name: fieldValue(ctx, text),
         },
         ['role', 'content'],
@@ -264,7 +273,10 @@ function embeddingsBody(ctx: FuzzContext): Arb<string> {
     ctx,
     {
       model: fieldValue(ctx, models('embeddings')),
-      input: fieldValue(ctx, fc.oneof(text, fc.constant('["a","b"]'), fc.constant('[1,2,3]'), fc.constant('[[1],[2]]'))),
+      input: fieldValue(
+        ctx,
+        fc.oneof(text, fc.constant('["a","b"]'), fc.constant('[1,2,3]'), fc.constant('[[1],[2]]')),
+      ),
       dimensions: fieldValue(ctx, fc.integer({ min: 1, max: 64 }).map(String)),
       encoding_format: fieldValue(ctx, fc.constantFrom('"float"', '"base64"')),
     },
@@ -285,7 +297,11 @@ function damaged(ctx: FuzzContext, body: Arb<string>): Arb<string> {
     },
     {
       arbitrary: fc
-        .tuple(body, fc.nat(), fc.constantFrom([0xff], [0xfe, 0xff], [0xc0, 0x80], [0xed, 0xa0, 0x80], [0xe2, 0x82]))
+        .tuple(
+          body,
+          fc.nat(),
+          fc.constantFrom([0xff], [0xfe, 0xff], [0xc0, 0x80], [0xed, 0xa0, 0x80], [0xe2, 0x82]),
+        )
         .map(([b, n, bad]) => insertAt(b, n, bytes(bad))),
       weight: 1,
     },
@@ -369,9 +385,15 @@ const someControlHeaders: Arb<Record<string, string>> = fc.record(
       fc.integer({ min: 10, max: 2_000 }).map((n) => `${'['.repeat(n)}${']'.repeat(n)}`),
       printable,
     ),
-    'cf-aig-cache-ttl': fc.oneof(fc.constantFrom('60', '-1', '0', '1e309', 'NaN', '1.5', 'abc', ''), printable),
+    'cf-aig-cache-ttl': fc.oneof(
+      fc.constantFrom('60', '-1', '0', '1e309', 'NaN', '1.5', 'abc', ''),
+      printable,
+    ),
     'cf-aig-skip-cache': fc.constantFrom('true', 'false', 'yes', '1', ''),
-    'cf-aig-cache-key': fc.oneof(printable, fc.integer({ min: 100, max: 6_000 }).map((n) => 'k'.repeat(n))),
+    'cf-aig-cache-key': fc.oneof(
+      printable,
+      fc.integer({ min: 100, max: 6_000 }).map((n) => 'k'.repeat(n)),
+    ),
     'cf-aig-request-timeout': fc.oneof(
       fc.constantFrom('0', '-1', '1e309', 'NaN', '1.5', '600001', 'abc', ''),
       fc.integer({ min: 10_000, max: 600_000 }).map(String),
@@ -403,11 +425,16 @@ function headers(entries: Record<string, string | null | undefined>): Record<str
 const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS', 'HEAD'] as const;
 
 function v1Case(ctx: FuzzContext, family: 'chat' | 'embeddings' | 'messages'): Arb<FuzzCase> {
-  const path = { chat: '/v1/chat/completions', embeddings: '/v1/embeddings', messages: '/v1/messages' }[family];
+  const path = { chat: '/v1/chat/completions', embeddings: '/v1/embeddings', messages: '/v1/messages' }[
+    family
+  ];
   const body = { chat: chatBody, embeddings: embeddingsBody, messages: messagesBody }[family](ctx);
   return fc
     .record({
-      method: fc.oneof({ arbitrary: fc.constant('POST'), weight: 20 }, { arbitrary: fc.constantFrom(...METHODS), weight: 1 }),
+      method: fc.oneof(
+        { arbitrary: fc.constant('POST'), weight: 20 },
+        { arbitrary: fc.constantFrom(...METHODS), weight: 1 },
+      ),
       body: damaged(ctx, body),
       type: contentType,
       auth: bearer(ctx),
@@ -433,7 +460,10 @@ function v1Case(ctx: FuzzContext, family: 'chat' | 'embeddings' | 'messages'): A
 function modelsCase(ctx: FuzzContext): Arb<FuzzCase> {
   return fc
     .record({
-      method: fc.oneof({ arbitrary: fc.constant('GET'), weight: 6 }, { arbitrary: fc.constantFrom(...METHODS), weight: 1 }),
+      method: fc.oneof(
+        { arbitrary: fc.constant('GET'), weight: 6 },
+        { arbitrary: fc.constantFrom(...METHODS), weight: 1 },
+      ),
       auth: bearer(ctx),
       controls: controlHeaders,
       query: fc.constantFrom('', '?limit=1e309', '?x=%zz', `?${'a'.repeat(3000)}=1`),
@@ -519,7 +549,10 @@ function adminCase(ctx: FuzzContext): Arb<FuzzCase> {
   return fc
     .record({
       target,
-      rightToken: fc.oneof({ arbitrary: fc.constant(true), weight: 9 }, { arbitrary: fc.constant(false), weight: 1 }),
+      rightToken: fc.oneof(
+        { arbitrary: fc.constant(true), weight: 9 },
+        { arbitrary: fc.constant(false), weight: 1 },
+      ),
       badToken: fc.oneof(printable, fc.constantFrom('', `${ctx.adminToken}x`, ctx.adminToken.toUpperCase())),
       type: contentType,
       damage: fc.boolean(),
@@ -584,25 +617,47 @@ function dashboardCase(ctx: FuzzContext): Arb<FuzzCase> {
   );
   return fc
     .record({
-      method: fc.oneof({ arbitrary: fc.constant('POST'), weight: 6 }, { arbitrary: fc.constantFrom(...METHODS), weight: 1 }),
+      method: fc.oneof(
+        { arbitrary: fc.constant('POST'), weight: 6 },
+        { arbitrary: fc.constantFrom(...METHODS), weight: 1 },
+      ),
       path,
       fields: fc.array(fc.tuple(field, formText), { maxLength: 6 }),
       csrf: fc.constantFrom('right', 'right', 'right', 'right', 'wrong', 'none'),
-      session: fc.oneof({ arbitrary: fc.constant(true), weight: 5 }, { arbitrary: fc.constant(false), weight: 1 }),
+      session: fc.oneof(
+        { arbitrary: fc.constant(true), weight: 5 },
+        { arbitrary: fc.constant(false), weight: 1 },
+      ),
       origin: fc.constantFrom('right', 'right', 'right', 'right', 'right', 'right', 'foreign', 'none'),
-      encoding: fc.constantFrom('form', 'form', 'form', 'multipart', 'json', 'garbage', 'none'),
+      encoding: fc.constantFrom(
+        'form',
+        'form',
+        'form',
+        'multipart',
+        'broken-multipart',
+        'json',
+        'garbage',
+        'none',
+      ),
       garbage: fc.constantFrom('%zz=%', 'a=%ff%fe', '&&&==', bytes([0xff, 0xfe, 0x3d])),
-      query: fc.constantFrom('', '?notice=x', '?from=1e309&tenant_id=%zz', `?next=${encodeURIComponent('//evil')}`),
+      query: fc.constantFrom(
+        '',
+        '?notice=x',
+        '?from=1e309&tenant_id=%zz',
+        `?next=${encodeURIComponent('//evil')}`,
+      ),
       chunked: fc.boolean(),
     })
     .map((r) => {
       const form = new URLSearchParams(r.fields);
-      if (r.csrf !== 'none') form.set('_csrf', r.csrf === 'right' && ctx.dashboard ? ctx.dashboard.csrf : 'nope');
+      if (r.csrf !== 'none')
+        form.set('_csrf', r.csrf === 'right' && ctx.dashboard ? ctx.dashboard.csrf : 'nope');
       const boundary = 'fuzzboundary';
       const multipart = `${[...form].map(([n, v]) => `--${boundary}\r\ncontent-disposition: form-data; name="${n}"\r\n\r\n${v}\r\n`).join('')}--${boundary}--\r\n`;
       const [type, body] = {
         form: ['application/x-www-form-urlencoded', form.toString()],
         multipart: [`multipart/form-data; boundary=${boundary}`, multipart],
+        'broken-multipart': [`multipart/form-data; boundary=${boundary}`, form.toString()],
         json: ['application/json', JSON.stringify(Object.fromEntries(form))],
         garbage: ['application/x-www-form-urlencoded', r.garbage],
         none: [null, form.toString()],
@@ -614,7 +669,8 @@ function dashboardCase(ctx: FuzzContext): Arb<FuzzCase> {
         headers: headers({
           'content-type': type,
           cookie: r.session && ctx.dashboard ? ctx.dashboard.cookie : undefined,
-          origin: r.origin === 'right' ? ctx.origin : r.origin === 'foreign' ? 'https://evil.example' : undefined,
+          origin:
+            r.origin === 'right' ? ctx.origin : r.origin === 'foreign' ? 'https://evil.example' : undefined,
         }),
         body: r.method === 'GET' || r.method === 'HEAD' ? null : body,
         chunked: r.chunked,

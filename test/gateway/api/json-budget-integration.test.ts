@@ -48,7 +48,9 @@ describe('the JSON depth budget', () => {
 
   it('answers the same for a chunked body with no content-length', async () => {
     await expectOpenAiTooDeep(await send('/v1/chat/completions', chunked(nested(10_000))));
-    await expectOpenAiTooDeep(await send('/v1/embeddings', chunked(`{"model":"m","input":${'['.repeat(5000)}`)));
+    await expectOpenAiTooDeep(
+      await send('/v1/embeddings', chunked(`{"model":"m","input":${'['.repeat(5000)}`)),
+    );
   });
 
   it('answers in the Anthropic shape on /v1/messages', async () => {

@@ -20,7 +20,14 @@ describe('canonicalJson without recursion', () => {
 
   it('keys a deep body without throwing', async () => {
     const body = JSON.parse(`{"messages":${'['.repeat(20_000)}${']'.repeat(20_000)}}`);
-    const key = await exactCacheKey({ tenantId: 't', provider: 'p', endpoint: 'chat', model: 'm', body, namespace: null });
+    const key = await exactCacheKey({
+      tenantId: 't',
+      provider: 'p',
+      endpoint: 'chat',
+      model: 'm',
+      body,
+      namespace: null,
+    });
     expect(key).toMatch(/^v1:t:[0-9a-f]{64}$/);
   });
 });

@@ -95,11 +95,7 @@ describe('the Limiter Durable Object refuses amounts it cannot hold', () => {
           0,
           -Infinity,
         );
-      state.storage.sql.exec(
-        `INSERT INTO scopes VALUES ('key:key_a', ?, 0, 0, 0, 0, 0, ?)`,
-        -3,
-        Infinity,
-      );
+      state.storage.sql.exec(`INSERT INTO scopes VALUES ('key:key_a', ?, 0, 0, 0, 0, 0, ?)`, -3, Infinity);
     });
     const r = await stub.reserve(input({ tokens: 10, nanos: 10 }));
     if (!r.ok) throw new Error(`locked: ${JSON.stringify(r)}`);

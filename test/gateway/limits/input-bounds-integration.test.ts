@@ -87,7 +87,11 @@ describe('numbers the limiter reads are bounded on every endpoint', () => {
   it('refuses out-of-range embedding dimensions', async () => {
     const { secret } = await limitedKey({ budgets: { tokens: { day: 1000 } } });
     for (const value of ['1e309', '-1', '0', '1.5', '1000000000']) {
-      const res = await post('/v1/embeddings', `{"model":"mock/text-embedding-3-small","input":"x","dimensions":${value}}`, secret);
+      const res = await post(
+        '/v1/embeddings',
+        `{"model":"mock/text-embedding-3-small","input":"x","dimensions":${value}}`,
+        secret,
+      );
       expect(res.status, value).toBe(400);
       expect((await errorOf(res)).param, value).toBe('dimensions');
     }

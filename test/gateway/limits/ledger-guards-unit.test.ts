@@ -39,7 +39,9 @@ describe('the ledger refuses charges it cannot hold', () => {
   });
 
   it('throws from decide and applyReserve instead of admitting or holding a bad cost', () => {
-    const scopes = [{ scope: 'key' as const, settings: { limits: {}, budgets: { tokens: { day: 10 } } }, state: FRESH }];
+    const scopes = [
+      { scope: 'key' as const, settings: { limits: {}, budgets: { tokens: { day: 10 } } }, state: FRESH },
+    ];
     for (const c of BAD) {
       expect(() => decide(scopes, c, NOW)).toThrow(InvalidChargeError);
       expect(() => applyReserve(FRESH, c, NOW)).toThrow(InvalidChargeError);

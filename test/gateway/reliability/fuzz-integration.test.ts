@@ -14,7 +14,13 @@
 import { SELF, createExecutionContext, env, waitOnExecutionContext } from 'cloudflare:test';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Family, type FuzzCase, type FuzzContext, GOOD_ADMIN_ADDRESS, fuzzCase } from '../../fuzz/generators';
+import {
+  type Family,
+  type FuzzCase,
+  type FuzzContext,
+  GOOD_ADMIN_ADDRESS,
+  fuzzCase,
+} from '../../fuzz/generators';
 import { type Answer, violations } from '../../fuzz/invariants';
 import { chunkedStream, materialize } from '../../fuzz/template';
 import { ADMIN_TOKEN, createKey, createTenant } from '../admin-helpers';
