@@ -1,5 +1,5 @@
 /** Everything the Worker is given: generated bindings (worker-configuration.d.ts) plus secrets and optional bindings. */
-import type { LogEvent } from './core/log-event';
+import type { LogBatch } from './logs/batch';
 
 /** Secrets are set with `wrangler secret put` (production) or `.dev.vars` (dev); all optional. */
 export interface Secrets {
@@ -23,7 +23,8 @@ export interface OptionalBindings {
   /** Service binding to the mock LLM (tests); without it the mock is reached at MOCK_LLM_URL. */
   MOCK_LLM?: Fetcher;
   /** Log pipeline queue; without it log events go to the Worker's console. */
-  LOG_QUEUE?: Queue<LogEvent>;
+  /** Log batches (src/logs/batch.ts); older single-event messages are still consumed. */
+  LOG_QUEUE?: Queue<LogBatch>;
   /** Workers AI (production); without it the semantic cache embeds with SEMANTIC_EMBEDDER's local choice. */
   AI?: Ai;
   /** Vectorize index for the semantic cache (production); without it the VectorIndexDO stands in. */
