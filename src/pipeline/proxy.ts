@@ -101,7 +101,6 @@ export function proxy(endpoint: Endpoint) {
       });
     }
     x.upstreamMs = dispatched.upstreamMs;
-    x.attempts = dispatched.attempts;
 
     // 6. stream (or the JSON body); 7. the log is written at the exchange's exit.
     const options = {
