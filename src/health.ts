@@ -13,6 +13,7 @@
  *   nor a gateway quietly running on defaults). The admin API and the
  *   dashboard stay up, so the operator can still look and fix.
  */
+import { within } from './util/within';
 import { Hono, type Context } from 'hono';
 import { createMiddleware } from 'hono/factory';
 import type { AppEnv } from './context';
@@ -112,17 +113,11 @@ function queueState(env: Bindings): string {
 
 async function probe(timeoutMs: number, check: () => Promise<string | undefined>): Promise<ComponentHealth> {
   const started = performance.now();
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`no answer within ${timeoutMs} ms`)), timeoutMs);
-  });
   try {
-    const detail = await Promise.race([check(), timeout]);
+    const detail = await within(timeoutMs, check());
     return { ok: true, latency_ms: elapsed(started), ...(detail ? { detail } : {}) };
   } catch (err) {
     return { ok: false, latency_ms: elapsed(started), error: describe(err) };
-  } finally {
-    if (timer !== undefined) clearTimeout(timer);
   }
 }
 

@@ -17,6 +17,7 @@
  * token's entropy is the real defence; a broken counter must not lock the
  * operator out of the admin API.
  */
+import { within } from '../util/within';
 import { addFailure, type FailureWindow, type ThrottleStore } from './throttle';
 
 export const STATUS_TTL_MS = 5_000;
@@ -67,17 +68,11 @@ export class ThrottleGate {
   }
 
   private async ask(call: () => Promise<number>): Promise<number> {
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const timeout = new Promise<number>((resolve) => {
-      timer = setTimeout(() => resolve(0), STORE_TIMEOUT_MS);
-    });
     try {
-      return await Promise.race([call(), timeout]);
+      return await within(STORE_TIMEOUT_MS, call(), () => 0);
     } catch (err) {
       console.error('admin throttle store failed', err instanceof Error ? err.message : String(err));
       return 0;
-    } finally {
-      if (timer !== undefined) clearTimeout(timer);
     }
   }
 }

@@ -7,6 +7,7 @@
  * most `inflightWaitMs`: the request it waits on may be a slow stream read by a
  * slow client, and after that the waiter calls the provider itself.
  */
+import { within } from '../util/within';
 import { CachedEntry } from './entry';
 
 /** KV refuses expirations shorter than 60 s. */
@@ -50,13 +51,7 @@ export class ExactCache {
   joinInflight(key: string): Promise<CachedEntry | null> | null {
     const twin = this.inflight.get(key);
     if (!twin) return null;
-    let timer: ReturnType<typeof setTimeout> | null = null;
-    const giveUp = new Promise<null>(
-      (resolve) => (timer = setTimeout(() => resolve(null), this.inflightWaitMs)),
-    );
-    return Promise.race([twin, giveUp]).finally(() => {
-      if (timer !== null) clearTimeout(timer);
-    });
+    return within(this.inflightWaitMs, twin, () => null);
   }
 
   /**

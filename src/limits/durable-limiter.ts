@@ -28,6 +28,7 @@ import { quotaHeaders } from './headers';
 import type { PriceBook } from './price-overrides';
 import { NANOS_PER_USD, isCharge, type Charge, type ReserveInput, type ReserveResult } from './protocol';
 import { remember } from './snapshots';
+import { within } from '../util/within';
 
 /** The two hot-path methods of a tenant's Limiter object (a DurableObjectStub<Limiter> has them). */
 export interface LimiterRpc {
@@ -170,14 +171,4 @@ function overCap(request: ProxyRequest, cap: { limit: number; scope: 'key' | 'te
     param,
     'max_tokens_exceeded',
   );
-}
-
-function within<T>(ms: number, promise: Promise<T>): Promise<T> {
-  let timer: ReturnType<typeof setTimeout> | null = null;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms);
-  });
-  return Promise.race([promise, timeout]).finally(() => {
-    if (timer !== null) clearTimeout(timer);
-  });
 }

@@ -15,6 +15,7 @@
  * stream with `event_too_large`; the upstream is aborted, no neighbour waits.
  * An error event the upstream sends mid-stream is relayed scrubbed of credentials.
  */
+import { within } from '../util/within';
 import { MAX_EVENT_BYTES, SseFramer, type SseFrame } from '../sse/framer';
 import type { Usage } from '../core/usage';
 import type { StreamObserver } from '../sse/observer';
@@ -231,12 +232,9 @@ export async function readWithin(
   reader: ReadableStreamDefaultReader<Uint8Array>,
   ms: number,
 ): Promise<ReadableStreamReadResult<Uint8Array> | 'timeout' | 'error'> {
-  let timer: ReturnType<typeof setTimeout> | null = null;
-  const read = reader.read().catch(() => 'error' as const);
-  const timeout = new Promise<'timeout'>((resolve) => (timer = setTimeout(() => resolve('timeout'), ms)));
-  try {
-    return await Promise.race([read, timeout]);
-  } finally {
-    if (timer !== null) clearTimeout(timer);
-  }
+  return within(
+    ms,
+    reader.read().catch(() => 'error' as const),
+    () => 'timeout' as const,
+  );
 }
