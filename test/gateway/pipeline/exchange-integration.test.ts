@@ -5,89 +5,10 @@
  * event is emitted, with the right status and usage. The adapters are the
  * real ones, wrapped to count (and, for one test, to fail).
  */
-import { createExecutionContext, waitOnExecutionContext } from 'cloudflare:test';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { createApp } from '../../../src/app';
-import type { CachedEntry } from '../../../src/cache/entry';
-import { ExactCache } from '../../../src/cache/exact-cache';
-import { ResponseCache } from '../../../src/cache/response-cache';
-import type { LogEvent } from '../../../src/core/log-event';
-import type { Limiter, StreamEnd } from '../../../src/core/limiter';
-import { NO_USAGE, type Usage } from '../../../src/core/usage';
-import { getDeps } from '../../../src/deps';
+import { NO_USAGE } from '../../../src/core/usage';
+import { harness } from '../exchange-harness';
 import { chatBody, seedKey } from '../helpers';
-import { bindings } from '../log-fixtures';
-
-interface Counts {
-  settles: { usage: Usage | null; stream: StreamEnd | undefined }[];
-  releases: (CachedEntry | null)[];
-  events: LogEvent[];
-}
-
-/** The real deps, wrapped: the limiter's settle and the cache lease count their calls, the log sink keeps events. */
-function harness(faults: { lookup?: boolean; store?: boolean } = {}) {
-  const counts: Counts = { settles: [], releases: [], events: [] };
-  const base = getDeps(bindings);
-  class CountingCache extends ExactCache {
-    override async get(key: string) {
-      if (faults.lookup) throw new TypeError("Cannot read properties of undefined (reading 'body')");
-      return super.get(key);
-    }
-    override async put(key: string, entry: CachedEntry, ttl: number) {
-      if (faults.store) throw new Error('KV put failed');
-      return super.put(key, entry, ttl);
-    }
-    override lead(key: string) {
-      const release = super.lead(key);
-      return (entry: CachedEntry | null) => {
-        counts.releases.push(entry);
-        release(entry);
-      };
-    }
-  }
-  const limiter: Limiter = {
-    async reserve(principal, request) {
-      const reservation = await base.limiter.reserve(principal, request);
-      return {
-        ...reservation,
-        settle: (usage, stream) => {
-          counts.settles.push({ usage, stream });
-          return reservation.settle(usage, stream);
-        },
-      };
-    },
-  };
-  const deps = {
-    ...base,
-    limiter,
-    cache: new ResponseCache(new CountingCache(bindings.KV_CACHE), base.cache.semantic),
-    logs: { send: async (event: LogEvent) => void counts.events.push(event) },
-  };
-  const app = createApp({ deps: () => deps });
-
-  /** One request; `read` consumes the response (default: all of it); resolves once every waitUntil has finished. */
-  async function call(
-    body: unknown,
-    key: string,
-    read: (res: Response) => Promise<unknown> = (r) => r.text(),
-    headers: Record<string, string> = {},
-  ) {
-    const ctx = createExecutionContext();
-    const res = await app.fetch(
-      new Request('http://gw.test/v1/chat/completions', {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', authorization: `Bearer ${key}`, ...headers },
-        body: JSON.stringify(body),
-      }),
-      bindings,
-      ctx,
-    );
-    const read_ = await read(res);
-    await waitOnExecutionContext(ctx);
-    return { res, body: read_ };
-  }
-  return { counts, call };
-}
 
 let limited: { secret: string };
 let cachedAndLimited: { secret: string };

@@ -5,18 +5,12 @@
  * slow clients. Through the real app against the mock LLM (its `mock`
  * controls), or against an in-test upstream where the mock cannot say it.
  */
-import { createExecutionContext, SELF, waitOnExecutionContext } from 'cloudflare:test';
+import { SELF } from 'cloudflare:test';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { createApp } from '../../../src/app';
-import type { CachedEntry } from '../../../src/cache/entry';
 import { ExactCache } from '../../../src/cache/exact-cache';
-import { ResponseCache } from '../../../src/cache/response-cache';
-import type { Limiter } from '../../../src/core/limiter';
-import type { LogEvent } from '../../../src/core/log-event';
-import type { Usage } from '../../../src/core/usage';
-import { getDeps } from '../../../src/deps';
 import { dispatch, type Route } from '../../../src/pipeline/route';
 import { tableAdapter } from '../../../src/providers/adapter';
+import { harness } from '../exchange-harness';
 import { chatBody, post, readSse, seedKey } from '../helpers';
 import { bindings } from '../log-fixtures';
 
@@ -38,60 +32,6 @@ async function timed<T>(work: () => Promise<T>): Promise<{ value: T; ms: number 
   const started = performance.now();
   const value = await work();
   return { value, ms: performance.now() - started };
-}
-
-/** The real deps with counting settle and lease, and a cache whose waiters give up after `inflightWaitMs`. */
-function harness(inflightWaitMs = 15_000) {
-  const counts = {
-    settles: [] as (Usage | null)[],
-    releases: [] as (CachedEntry | null)[],
-    events: [] as LogEvent[],
-  };
-  const base = getDeps(bindings);
-  class CountingCache extends ExactCache {
-    override lead(k: string) {
-      const release = super.lead(k);
-      return (entry: CachedEntry | null) => {
-        counts.releases.push(entry);
-        release(entry);
-      };
-    }
-  }
-  const limiter: Limiter = {
-    async reserve(principal, request) {
-      const reservation = await base.limiter.reserve(principal, request);
-      return {
-        ...reservation,
-        settle: (usage, stream) => {
-          counts.settles.push(usage);
-          return reservation.settle(usage, stream);
-        },
-      };
-    },
-  };
-  const deps = {
-    ...base,
-    limiter,
-    cache: new ResponseCache(new CountingCache(bindings.KV_CACHE, { inflightWaitMs }), base.cache.semantic),
-    logs: { send: async (event: LogEvent) => void counts.events.push(event) },
-  };
-  const app = createApp({ deps: () => deps });
-  async function call(body: unknown, secret: string, headers: Record<string, string> = {}) {
-    const ctx = createExecutionContext();
-    const res = await app.fetch(
-      new Request(`http://gw.test${CHAT}`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', authorization: `Bearer ${secret}`, ...headers },
-        body: JSON.stringify(body),
-      }),
-      bindings,
-      ctx,
-    );
-    const text = await res.text();
-    await waitOnExecutionContext(ctx);
-    return { res, text };
-  }
-  return { counts, call };
 }
 
 describe('stream events too large', () => {
@@ -164,7 +104,7 @@ describe('a slow client is not a stalled upstream', () => {
   });
 
   it('a request waiting on an identical one in flight gives up after the wait and calls upstream itself', async () => {
-    const { call } = harness(200);
+    const { call } = harness({ inflightWaitMs: 200 });
     const body = chatBody(unique('slow twin'), { mock: { latency_ms: 1500 } });
     const leader = call(body, cachedKey);
     await new Promise((resolve) => setTimeout(resolve, 50));
@@ -293,13 +233,13 @@ describe('JSON bodies that fail after the headers', () => {
     const { counts, call } = harness();
     const body = chatBody(unique('cut'), { mock: { latency_ms: 100, body_reset_bytes: 40 } });
     const [a, b] = await Promise.all([call(body, cachedKey), call(body, cachedKey)]);
-    for (const { res, text } of [a, b]) {
+    for (const { res, body: text } of [a, b]) {
       expect(res.status).toBe(502);
       expect(res.headers.get('x-edgeway-error-source')).toBe('provider');
       expect(JSON.parse(text)).toMatchObject({ error: { code: 'upstream_interrupted' } });
     }
     // Each request settled once with nothing spent, and each lease it took was released with nothing.
-    expect(counts.settles).toEqual([null, null]);
+    expect(counts.settles.map((s) => s.usage)).toEqual([null, null]);
     expect(counts.releases.every((entry) => entry === null)).toBe(true);
     expect(counts.releases.length).toBeGreaterThanOrEqual(1);
     expect(counts.events.map((e) => [e.status, e.errorSource, e.errorCode])).toEqual([
@@ -320,9 +260,9 @@ describe('JSON bodies that fail after the headers', () => {
       call(chatBody(unique('stall'), { mock: { body_stall_after: 10, stall_ms: 10_000 } }), cachedKey),
     );
     expect(value.res.status).toBe(504);
-    expect(JSON.parse(value.text)).toMatchObject({ error: { code: 'upstream_body_timeout' } });
+    expect(JSON.parse(value.body)).toMatchObject({ error: { code: 'upstream_body_timeout' } });
     expect(ms).toBeLessThan(3_000);
-    expect(counts.settles).toEqual([null]);
+    expect(counts.settles.map((s) => s.usage)).toEqual([null]);
     expect(counts.releases).toEqual([null]);
   });
 });
