@@ -92,3 +92,18 @@ export async function readSse(res: Response): Promise<ParsedEvent[]> {
 export function chatBody(content: string, extra: Record<string, unknown> = {}) {
   return { model: 'mock/echo', messages: [{ role: 'user', content }], ...extra };
 }
+
+/** Runs `run(0…n-1)` with at most `width` in flight; results in index order. */
+export async function inParallel<T>(n: number, width: number, run: (i: number) => Promise<T>): Promise<T[]> {
+  const out: T[] = new Array(n);
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: width }, async () => {
+      while (next < n) {
+        const i = next++;
+        out[i] = await run(i);
+      }
+    }),
+  );
+  return out;
+}

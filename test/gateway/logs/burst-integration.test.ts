@@ -10,7 +10,7 @@
 import { createExecutionContext, env, waitOnExecutionContext } from 'cloudflare:test';
 import { describe, expect, it } from 'vitest';
 import worker from '../../../src/index';
-import { chatBody, seedKey } from '../helpers';
+import { chatBody, inParallel, seedKey } from '../helpers';
 import {
   bindings,
   clearLogs,
@@ -35,20 +35,6 @@ async function gateway(body: unknown, key: string): Promise<Response> {
   const text = await res.text();
   await waitOnExecutionContext(ctx);
   return new Response(text, res);
-}
-
-async function inParallel<T>(n: number, width: number, run: (i: number) => Promise<T>): Promise<T[]> {
-  const out: T[] = new Array(n);
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: width }, async () => {
-      while (next < n) {
-        const i = next++;
-        out[i] = await run(i);
-      }
-    }),
-  );
-  return out;
 }
 
 /** Sums of the raw rows, per rollup bucket, computed independently of the consumer. */

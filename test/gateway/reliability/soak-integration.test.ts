@@ -15,7 +15,7 @@ import type { Bindings } from '../../../src/env';
 import worker from '../../../src/index';
 import type { Reconciliation } from '../../../src/logs/reconcile';
 import { admin } from '../admin-helpers';
-import { chatBody, seedKey } from '../helpers';
+import { chatBody, inParallel, seedKey } from '../helpers';
 import { clearLogs, logCount, usageRows } from '../log-fixtures';
 
 const REQUESTS = 300;
@@ -77,20 +77,6 @@ async function send(call: Call): Promise<Response> {
   const text = await res.text();
   await waitOnExecutionContext(ctx);
   return new Response(text, res);
-}
-
-async function inParallel<T>(n: number, width: number, run: (i: number) => Promise<T>): Promise<T[]> {
-  const out: T[] = new Array(n);
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: width }, async () => {
-      while (next < n) {
-        const i = next++;
-        out[i] = await run(i);
-      }
-    }),
-  );
-  return out;
 }
 
 /**
