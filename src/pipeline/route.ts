@@ -64,7 +64,6 @@ export interface DispatchOptions {
 export interface Dispatched {
   readonly response: Response;
   readonly abort: AbortController;
-  readonly attempts: number;
   /** Time spent waiting on the upstream before it answered (ms). */
   readonly upstreamMs: number;
   /** With awaitFirstChunk: the reader and the first chunk (null when the body was empty). */
@@ -84,7 +83,7 @@ export async function dispatch(route: Route, options: DispatchOptions): Promise<
   for (let attempt = 1; ; attempt++) {
     options.onAttempt?.(attempt);
     const started = performance.now();
-    const result = await attemptOnce(route, options, attempt);
+    const result = await attemptOnce(route, options);
     upstreamMs += performance.now() - started;
     if ('response' in result)
       return { ...result, upstreamMs, scrub: (text) => route.adapter.scrub(text, Number.POSITIVE_INFINITY) };
@@ -93,7 +92,7 @@ export async function dispatch(route: Route, options: DispatchOptions): Promise<
   }
 }
 
-async function attemptOnce(route: Route, options: DispatchOptions, attempt: number): Promise<Attempt> {
+async function attemptOnce(route: Route, options: DispatchOptions): Promise<Attempt> {
   const abort = new AbortController();
   const timer = setTimeout(() => abort.abort(new Error('ttfb timeout')), options.ttfbTimeoutMs);
   try {
@@ -116,8 +115,7 @@ async function attemptOnce(route: Route, options: DispatchOptions, attempt: numb
         retryAfter: response.headers.get('retry-after'),
       };
     }
-    if (!options.awaitFirstChunk || !response.body)
-      return { response, abort, attempts: attempt, upstreamMs: 0 };
+    if (!options.awaitFirstChunk || !response.body) return { response, abort, upstreamMs: 0 };
     const reader = response.body.getReader();
     const first = await readWithin(reader, options.ttfbTimeoutMs);
     if (first === 'timeout' || first === 'error') {
@@ -127,7 +125,6 @@ async function attemptOnce(route: Route, options: DispatchOptions, attempt: numb
     return {
       response,
       abort,
-      attempts: attempt,
       upstreamMs: 0,
       reader,
       first: first.done ? null : first.value,
