@@ -9,9 +9,7 @@
 import { createMiddleware } from 'hono/factory';
 import type { AppEnv } from '../context';
 import { GatewayError } from '../core/errors';
-import { secretsEqual } from '../util/crypto';
 import { extractKey } from '../util/bearer';
-import { clientOf } from './throttle';
 
 export const adminAuth = createMiddleware<AppEnv>(async function adminAuth(c, next) {
   const expected = c.env.ADMIN_TOKEN;
@@ -22,14 +20,9 @@ export const adminAuth = createMiddleware<AppEnv>(async function adminAuth(c, ne
   }
   const given = extractKey(c.req.raw.headers, false);
   if (!given) throw invalidToken();
-  const throttle = c.var.deps.throttle;
-  const client = clientOf(c.req.raw.headers);
-  const wait = await throttle.check(client);
-  if (wait > 0) throw tooManyAttempts(wait);
-  if (!(await secretsEqual(given, expected))) {
-    const blocked = await throttle.failed(client);
-    throw blocked > 0 ? tooManyAttempts(blocked) : invalidToken();
-  }
+  const verdict = await c.var.deps.throttle.verify(c.req.raw.headers, given, expected);
+  if (verdict === 'wrong') throw invalidToken();
+  if (verdict !== 'ok') throw tooManyAttempts(verdict);
   await next();
 });
 

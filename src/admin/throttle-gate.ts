@@ -17,8 +17,9 @@
  * token's entropy is the real defence; a broken counter must not lock the
  * operator out of the admin API.
  */
+import { secretsEqual } from '../util/crypto';
 import { within } from '../util/within';
-import { addFailure, type FailureWindow, type ThrottleStore } from './throttle';
+import { addFailure, clientOf, type FailureWindow, type ThrottleStore } from './throttle';
 
 export const STATUS_TTL_MS = 5_000;
 export const STORE_TIMEOUT_MS = 1_000;
@@ -40,6 +41,21 @@ export class ThrottleGate {
     private readonly store: ThrottleStore,
     private readonly now: () => number = Date.now,
   ) {}
+
+  /**
+   * One guess at the admin token from the client behind `headers`, throttled:
+   * 'ok' for the right token; 'wrong' for a wrong one that does not block the
+   * client; else the seconds the client must wait (blocked before the guess was
+   * compared, or by this guess). Both doors that take the token use this.
+   */
+  async verify(headers: Headers, given: string, expected: string): Promise<'ok' | 'wrong' | number> {
+    const client = clientOf(headers);
+    const wait = await this.check(client);
+    if (wait > 0) return wait;
+    if (await secretsEqual(given, expected)) return 'ok';
+    const blocked = await this.failed(client);
+    return blocked > 0 ? blocked : 'wrong';
+  }
 
   /** Before the token is compared: seconds the client must wait, or 0 to go ahead. */
   async check(client: string): Promise<number> {

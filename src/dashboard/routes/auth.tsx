@@ -10,8 +10,6 @@
  */
 import { Hono, type Context } from 'hono';
 import { deleteCookie, setCookie } from 'hono/cookie';
-import { clientOf } from '../../admin/throttle';
-import { secretsEqual } from '../../util/crypto';
 import type { DashboardEnv } from '../context';
 import { currentSession, disabledPage, safeNext, SESSION_COOKIE_OPTIONS } from '../guard';
 import { issueSession, SESSION_COOKIE, SESSION_TTL_MS } from '../session';
@@ -77,13 +75,9 @@ export function authRoutes(now: () => number = Date.now) {
     const body = await c.req.parseBody();
     const next = safeNext(typeof body.next === 'string' ? body.next : undefined);
     const given = typeof body.token === 'string' ? body.token.trim() : '';
-    const throttle = c.var.deps.throttle;
-    const client = clientOf(c.req.raw.headers);
-    const wait = await throttle.check(client);
-    if (wait > 0) return tooManyAttempts(c, wait);
-    if (!(await secretsEqual(given, token))) {
-      const blocked = await throttle.failed(client);
-      if (blocked > 0) return tooManyAttempts(c, blocked);
+    const verdict = await c.var.deps.throttle.verify(c.req.raw.headers, given, token);
+    if (typeof verdict === 'number') return tooManyAttempts(c, verdict);
+    if (verdict === 'wrong') {
       return page(
         c,
         { title: 'Sign in', session: null },
