@@ -5,7 +5,7 @@ import type { AppEnv } from './context';
 import { shapeForPath } from './core/endpoints';
 import { GatewayError, errorResponse } from './core/errors';
 import { createDashboard } from './dashboard';
-import { configGuard, healthRoutes, type HealthOptions } from './health';
+import { healthRoutes, type HealthOptions } from './health';
 import { type ExchangeScopeOptions, INTERNAL_ERROR, exchangeScope } from './pipeline/exit';
 import { models, proxy } from './pipeline/proxy';
 
@@ -27,7 +27,6 @@ export function createApp(options: AppOptions = {}) {
   app.use('*', exchangeScope(options));
 
   app.route('/healthz', healthRoutes(options.health));
-  app.use('/v1/*', configGuard);
 
   app.route('/admin', createAdminApp());
   // The dashboard reads and writes only through the admin API, via this same app.

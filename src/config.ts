@@ -6,6 +6,7 @@
  * but the problem is kept: /v1 then answers 503 `configuration_error` and
  * /healthz reports it (src/health.ts), instead of silently running on defaults.
  */
+import { GatewayError } from './core/errors';
 import type { Bindings } from './env';
 
 export interface Config {
@@ -114,4 +115,17 @@ function isHttpUrl(raw: string | undefined): boolean {
   } catch {
     return false;
   }
+}
+
+/**
+ * The 503 every /v1 request gets while the configuration has problems: a broken
+ * EDGEWAY_PROVIDERS must not become a 500 per request, nor a gateway quietly
+ * running on defaults. Names the variables, never their values.
+ */
+export function misconfigured(problems: readonly ConfigProblem[]): GatewayError {
+  return new GatewayError(
+    503,
+    `The gateway is misconfigured: ${problems.map((p) => p.message).join(' ')} See /healthz.`,
+    { code: 'configuration_error' },
+  );
 }

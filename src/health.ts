@@ -8,16 +8,13 @@
  *   per-component ok/error and latency. The endpoint is public, so a deep
  *   answer is reused for DEEP_REUSE_MS per isolate: a flood of deep checks costs
  *   the storage a few calls per isolate, not one set per request.
- * - configGuard: /v1 answers 503 `configuration_error` while the configuration
- *   has problems (a broken EDGEWAY_PROVIDERS must not become a 500 per request,
- *   nor a gateway quietly running on defaults). The admin API and the
- *   dashboard stay up, so the operator can still look and fix.
+ * While the configuration has problems /v1 refuses every request (the first
+ * pipeline stage, src/pipeline/proxy.ts, with config.ts `misconfigured`); the
+ * admin API and the dashboard stay up, so the operator can still look and fix.
  */
 import { within } from './util/within';
 import { Hono, type Context } from 'hono';
-import { createMiddleware } from 'hono/factory';
 import type { AppEnv } from './context';
-import { GatewayError } from './core/errors';
 import { limiterObjects } from './durable/limiter';
 import type { Bindings } from './env';
 
@@ -37,18 +34,6 @@ export interface HealthOptions {
   /** Per-component timeout (tests lower it). */
   readonly timeoutMs?: number;
 }
-
-export const configGuard = createMiddleware<AppEnv>(async function configGuard(c, next) {
-  const { problems } = c.var.deps;
-  if (problems.length > 0) {
-    throw new GatewayError(
-      503,
-      `The gateway is misconfigured: ${problems.map((p) => p.message).join(' ')} See /healthz.`,
-      { code: 'configuration_error' },
-    );
-  }
-  await next();
-});
 
 export function healthRoutes(options: HealthOptions = {}) {
   const timeoutMs = options.timeoutMs ?? CHECK_TIMEOUT_MS;

@@ -18,6 +18,7 @@ import type { Context } from 'hono';
 import { readJsonBody } from '../api/read-body';
 import { modelList } from '../api/models';
 import { upstreamBody } from '../api/upstream-body';
+import { misconfigured } from '../config';
 import type { AppEnv } from '../context';
 import { ENDPOINTS, type Endpoint } from '../core/endpoints';
 import { badRequest } from '../core/errors';
@@ -32,10 +33,15 @@ import { maxAttempts, requestMetadata, requestTimeout } from './request-headers'
 import { respondJson, respondStream } from './respond';
 import { dispatch, resolveRoute } from './route';
 
-/** Stage 1 for every /v1 route: the principal, and the request's metadata header (a bad one is a 400 before any work). */
+/**
+ * Stage 1 for every /v1 route: a gateway whose configuration has problems
+ * refuses (503, src/config.ts); then the principal, and the request's metadata
+ * header (a bad one is a 400 before any work).
+ */
 async function admit(c: Context<AppEnv>, allowXApiKey: boolean): Promise<Principal> {
-  const x = c.var.exchange;
-  x.principal = await authenticate(c.req.raw.headers, allowXApiKey, c.var.deps.keys, Date.now());
+  const { exchange: x, deps } = c.var;
+  if (deps.problems.length > 0) throw misconfigured(deps.problems);
+  x.principal = await authenticate(c.req.raw.headers, allowXApiKey, deps.keys, Date.now());
   x.metadata = requestMetadata(c.req.raw.headers);
   return x.principal;
 }
