@@ -102,7 +102,7 @@ export function readConfig(env: Bindings, problems: ConfigProblem[] = []): Confi
   // Above its 64 KiB cap LOG_PAYLOAD_MAX_BYTES is clamped, as documented, not refused.
   positiveVar(vars, 'LOG_PAYLOAD_MAX_BYTES', 32_768, problems, { integer: true });
   choiceVar(vars, 'LOG_SINK', ['queue', 'console', 'off'], 'queue', problems);
-  if (!isHttpUrl(env.MOCK_LLM_URL)) {
+  if (env.MOCK_LLM_URL !== undefined && env.MOCK_LLM_URL !== '' && !isHttpUrl(env.MOCK_LLM_URL)) {
     problems.push({ variable: 'MOCK_LLM_URL', message: 'MOCK_LLM_URL must be an http(s) URL.' });
   }
   return config;

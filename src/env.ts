@@ -20,6 +20,11 @@ export interface Secrets {
 
 /** Bindings that exist only in some deployments; their absence selects a fallback. */
 export interface OptionalBindings {
+  /**
+   * Base URL of the mock LLM; the `mock/` provider exists only when it is set
+   * (`npm run dev`, tests and the bench set it; a deployment does not).
+   */
+  MOCK_LLM_URL?: string;
   /** Service binding to the mock LLM (tests); without it the mock is reached at MOCK_LLM_URL. */
   MOCK_LLM?: Fetcher;
   /** Log pipeline queue; without it log events go to the Worker's console. */

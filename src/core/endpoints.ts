@@ -3,8 +3,11 @@ import type { ErrorShape } from './errors';
 
 export type Endpoint = 'chat' | 'embeddings' | 'messages';
 
-/** The wire formats bodies are written in: OpenAI's and Anthropic's. */
-export type WireFormat = 'openai' | 'anthropic';
+/** The formats our public API speaks: OpenAI's and Anthropic's. */
+export type ClientFormat = 'openai' | 'anthropic';
+
+/** Every wire format a provider may speak; each has a codec (src/codecs/). */
+export type WireFormat = ClientFormat | 'gemini' | 'bedrock' | 'workers-ai';
 
 export interface EndpointSpec {
   /** Path under the provider's base URL. */
@@ -12,7 +15,7 @@ export interface EndpointSpec {
   /** Error envelope used on this route. */
   readonly shape: ErrorShape;
   /** Wire format of request and response bodies. */
-  readonly format: WireFormat;
+  readonly format: ClientFormat;
   readonly streamable: boolean;
 }
 

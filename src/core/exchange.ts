@@ -13,7 +13,7 @@
  * the log is written from the final state. No branch calls a cleanup itself;
  * a new step (a fallback attempt, a guardrail verdict) registers its own.
  */
-import type { WireFormat } from './endpoints';
+import type { ClientFormat } from './endpoints';
 import type { GatewayError } from './errors';
 import type { StreamEnd } from './limiter';
 import type { PayloadCapture } from './payload';
@@ -35,7 +35,7 @@ export interface Answer {
    */
   readonly delivery: StreamEnd | null;
   /** The complete 2xx answer as one JSON body, when the cache is to keep it. */
-  readonly whole: { readonly format: WireFormat; readonly body: Record<string, unknown> } | null;
+  readonly whole: { readonly format: ClientFormat; readonly body: Record<string, unknown> } | null;
   /** A fault after the status line was sent (stream cut, upstream error event, client gone). */
   readonly lateError: string | null;
   /** The response text for payload logging; null when not captured. */

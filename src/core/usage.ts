@@ -1,5 +1,5 @@
 /** Token usage, the one measure that limits, logs, cost and the cache share, and how to read it from a response body (pure). */
-import type { WireFormat } from './endpoints';
+import type { ClientFormat } from './endpoints';
 
 export interface Usage {
   inputTokens: number;
@@ -10,7 +10,7 @@ export interface Usage {
 export const NO_USAGE: Usage = { inputTokens: 0, outputTokens: 0, cachedTokens: 0 };
 
 /** Usage from a complete (non-streamed) response body, or from one OpenAI stream chunk; null when it carries none. */
-export function usageFromJson(format: WireFormat, body: unknown): Usage | null {
+export function usageFromJson(format: ClientFormat, body: unknown): Usage | null {
   if (typeof body !== 'object' || body === null) return null;
   const usage = (body as { usage?: unknown }).usage;
   if (typeof usage !== 'object' || usage === null) return null;

@@ -1,40 +1,89 @@
-/** Builds the provider adapters this deployment can reach, from the table and the secrets. */
+/**
+ * Builds the providers this deployment can reach, from the table, the
+ * bindings and the secrets; and, per request, the adapter for the key in
+ * force: the deployment's secret, or the tenant's own key (BYOK).
+ */
 import { ConfigError, type ConfigProblem } from '../config';
 import type { Bindings } from '../env';
-import { tableAdapter } from './adapter';
+import { type HttpFetch, tableAdapter } from './adapter';
+import { fetcherFor } from './fetcher';
 import { BUILTIN_PROVIDERS, customProviderRows, mockProviderRow, type ProviderRow } from './table';
-import type { ProviderAdapter } from './types';
+import type { ProviderAdapter, ProviderEntry } from './types';
 
 export interface ProviderRegistry {
-  /** The adapter for a provider id, or why there is none. */
-  get(id: string): ProviderAdapter | 'unknown' | 'unconfigured';
-  /** Ids of the providers that have a key configured. */
+  /**
+   * The adapter for a provider id, or why there is none. `tenantKey`, when
+   * given, is used instead of the deployment's key (for providers that accept one).
+   */
+  get(id: string, tenantKey?: string | null): ProviderAdapter | 'unknown' | 'unconfigured';
+  /** Ids of the providers usable with the deployment's own configuration (a key, a binding, or none needed). */
   configured(): string[];
+  /** Every provider this deployment knows, configured or not. */
+  entries(): readonly ProviderEntry[];
 }
+
+/** Adapters built for tenants' own keys, kept per isolate (a key's adapter is a few small objects). */
+const MAX_TENANT_ADAPTERS = 512;
 
 /**
  * Without `problems` a broken EDGEWAY_PROVIDERS throws; with it (deps.ts) the
  * problem is recorded there and the registry is built from the other rows.
  */
 export function buildRegistry(env: Bindings, problems?: ConfigProblem[]): ProviderRegistry {
+  const entries = providerEntries(env, problems);
+  const byId = new Map(entries.map((e) => [e.id, e]));
+  const deployment = new Map<string, ProviderAdapter>();
+  for (const entry of entries) {
+    if (entry.deploymentKey !== null || entry.keyless) deployment.set(entry.id, entry.build(entry.deploymentKey));
+  }
+  const tenant = new Map<string, ProviderAdapter>();
+  return {
+    get(id, tenantKey) {
+      const entry = byId.get(id);
+      if (!entry) return 'unknown';
+      if (!tenantKey || !entry.acceptsTenantKeys) return deployment.get(id) ?? 'unconfigured';
+      const cacheKey = `${id}\n${tenantKey}`;
+      let adapter = tenant.get(cacheKey);
+      if (!adapter) {
+        if (tenant.size >= MAX_TENANT_ADAPTERS) tenant.delete(tenant.keys().next().value as string);
+        adapter = entry.build(tenantKey);
+        tenant.set(cacheKey, adapter);
+      }
+      return adapter;
+    },
+    configured: () => [...deployment.keys()],
+    entries: () => entries,
+  };
+}
+
+/** Every provider kind this deployment can have, in listing order. */
+function providerEntries(env: Bindings, problems: ConfigProblem[] | undefined): ProviderEntry[] {
+  const secrets = env as unknown as Record<string, string | undefined>;
+  const mockUrl = (env.MOCK_LLM_URL ?? '').replace(/\/+$/, '');
   const rows: ProviderRow[] = [
     ...BUILTIN_PROVIDERS,
-    mockProviderRow((env.MOCK_LLM_URL ?? '').replace(/\/+$/, '')),
+    ...(mockUrl ? [mockProviderRow(mockUrl)] : []),
     ...customRows(env, problems),
   ];
-  const adapters = new Map<string, ProviderAdapter>();
-  const known = new Set<string>();
-  const secrets = env as unknown as Record<string, string | undefined>;
-  for (const row of rows) {
-    known.add(row.id);
-    const apiKey = (row.keySecret ? secrets[row.keySecret] : undefined) ?? row.defaultKey;
-    if (!apiKey) continue;
-    const fetcher = row.id === 'mock' && env.MOCK_LLM ? bindFetch(env.MOCK_LLM) : globalFetch;
-    adapters.set(row.id, tableAdapter(row, apiKey, fetcher));
-  }
+  return [
+    ...rows.map((row) => tableEntry(row, secrets, fetcherFor(env, row.baseUrl))),
+    // Providers with a format or transport of their own, one module each.
+  ];
+}
+
+function tableEntry(
+  row: ProviderRow,
+  secrets: Record<string, string | undefined>,
+  fetcher: HttpFetch,
+): ProviderEntry {
+  const key = (row.keySecret ? secrets[row.keySecret] : undefined) ?? row.defaultKey ?? null;
   return {
-    get: (id) => adapters.get(id) ?? (known.has(id) ? 'unconfigured' : 'unknown'),
-    configured: () => [...adapters.keys()],
+    id: row.id,
+    deploymentKey: key,
+    keyless: row.keyless === true,
+    acceptsTenantKeys: row.tenantKeys === true,
+    models: [],
+    build: (apiKey) => tableAdapter(row, apiKey, fetcher),
   };
 }
 
@@ -48,6 +97,3 @@ function customRows(env: Bindings, problems: ConfigProblem[] | undefined): Provi
     return [];
   }
 }
-
-const globalFetch = (url: string, init: RequestInit) => fetch(url, init);
-const bindFetch = (binding: Fetcher) => (url: string, init: RequestInit) => binding.fetch(url, init);

@@ -1,54 +1,90 @@
 /**
- * Providers are rows before they are modules: every OpenAI-compatible upstream
- * is one entry here. A new file is needed only for a different wire format.
- * Extra rows come from the EDGEWAY_PROVIDERS secret/var (JSON array) at runtime.
+ * Providers are rows before they are modules: every upstream that speaks the
+ * OpenAI or Anthropic format over HTTP with a key in a header is one entry
+ * here. A new file is needed only for a different wire format or transport
+ * (Gemini, Bedrock, Workers AI, Azure's deployment URLs). Extra rows come from
+ * the EDGEWAY_PROVIDERS secret/var (JSON array) at runtime.
  */
 import { z } from 'zod';
-import type { Endpoint } from '../core/endpoints';
+import type { ClientFormat, Endpoint } from '../core/endpoints';
 import type { Secrets } from '../env';
-import type { WireFormat } from '../core/endpoints';
 import { ConfigError } from '../config';
 
 export interface ProviderRow {
   readonly id: string;
   readonly baseUrl: string;
-  /** Name of the secret holding the provider's API key. */
+  /** Name of the secret holding the provider's API key; '' when it takes none. */
   readonly keySecret: string;
-  /** The endpoints it serves, each with the wire format it speaks there. */
-  readonly serves: Readonly<Partial<Record<Endpoint, WireFormat>>>;
+  /** The endpoints it serves natively, each with the wire format it speaks there. */
+  readonly serves: Readonly<Partial<Record<Endpoint, ClientFormat>>>;
   /** The key to use when the secret is absent (only the mock has one). */
   readonly defaultKey?: string;
+  /** Works without a key (a self-hosted server): no auth header is sent when none is set. */
+  readonly keyless?: boolean;
+  /** Fixed headers sent with every call (e.g. an org id or a routing header). */
+  readonly headers?: Readonly<Record<string, string>>;
+  /** Whether a tenant may store its own key for it (not for the mock or keyless rows). */
+  readonly tenantKeys?: boolean;
+  /** The response header with the provider's request id. */
+  readonly requestIdHeader?: string;
 }
 
 const CHAT = { chat: 'openai' } as const;
 const CHAT_EMBED = { chat: 'openai', embeddings: 'openai' } as const;
 
 export const BUILTIN_PROVIDERS: readonly ProviderRow[] = [
-  { id: 'openai', baseUrl: 'https://api.openai.com/v1', keySecret: 'OPENAI_API_KEY', serves: CHAT_EMBED },
+  {
+    id: 'openai',
+    baseUrl: 'https://api.openai.com/v1',
+    keySecret: 'OPENAI_API_KEY',
+    serves: CHAT_EMBED,
+    tenantKeys: true,
+    requestIdHeader: 'x-request-id',
+  },
   {
     id: 'anthropic',
     baseUrl: 'https://api.anthropic.com/v1',
     keySecret: 'ANTHROPIC_API_KEY',
     serves: { messages: 'anthropic' },
+    tenantKeys: true,
+    requestIdHeader: 'request-id',
   },
-  { id: 'groq', baseUrl: 'https://api.groq.com/openai/v1', keySecret: 'GROQ_API_KEY', serves: CHAT },
-  { id: 'mistral', baseUrl: 'https://api.mistral.ai/v1', keySecret: 'MISTRAL_API_KEY', serves: CHAT_EMBED },
-  { id: 'deepseek', baseUrl: 'https://api.deepseek.com/v1', keySecret: 'DEEPSEEK_API_KEY', serves: CHAT },
+  { id: 'groq', baseUrl: 'https://api.groq.com/openai/v1', keySecret: 'GROQ_API_KEY', serves: CHAT, tenantKeys: true },
+  {
+    id: 'mistral',
+    baseUrl: 'https://api.mistral.ai/v1',
+    keySecret: 'MISTRAL_API_KEY',
+    serves: CHAT_EMBED,
+    tenantKeys: true,
+  },
+  {
+    id: 'deepseek',
+    baseUrl: 'https://api.deepseek.com/v1',
+    keySecret: 'DEEPSEEK_API_KEY',
+    serves: CHAT,
+    tenantKeys: true,
+  },
   {
     id: 'openrouter',
     baseUrl: 'https://openrouter.ai/api/v1',
     keySecret: 'OPENROUTER_API_KEY',
     serves: CHAT_EMBED,
+    tenantKeys: true,
   },
   {
     id: 'together',
     baseUrl: 'https://api.together.xyz/v1',
     keySecret: 'TOGETHER_API_KEY',
     serves: CHAT_EMBED,
+    tenantKeys: true,
   },
 ];
 
-/** The mock LLM speaks both formats on one base URL; its key is not a secret. */
+/**
+ * The mock LLM speaks both formats on one base URL; its key is not a secret.
+ * It exists only where the mock is configured (dev, tests, bench set
+ * MOCK_LLM_URL or the MOCK_LLM binding): a deployed gateway does not list it.
+ */
 export function mockProviderRow(baseUrl: string): ProviderRow {
   return {
     id: 'mock',
@@ -56,8 +92,18 @@ export function mockProviderRow(baseUrl: string): ProviderRow {
     keySecret: 'MOCK_API_KEY',
     serves: { chat: 'openai', embeddings: 'openai', messages: 'anthropic' },
     defaultKey: 'mock-key',
+    requestIdHeader: 'x-request-id',
   };
 }
+
+/** Header names a row may fix: tokens only, and never ones the gateway itself sets or that carry the body's framing. */
+const HeaderName = z
+  .string()
+  .regex(/^[A-Za-z0-9][A-Za-z0-9-]*$/, 'a header name')
+  .refine(
+    (h) => !['content-type', 'content-length', 'host', 'transfer-encoding', 'connection'].includes(h.toLowerCase()),
+    'a header the gateway sets itself',
+  );
 
 const CustomRow = z.object({
   id: z.string().regex(/^[a-z0-9][a-z0-9-]*$/, 'lowercase letters, digits and dashes'),
@@ -68,12 +114,18 @@ const CustomRow = z.object({
     .optional(),
   format: z.enum(['openai', 'anthropic']).default('openai'),
   endpoints: z.array(z.enum(['chat', 'embeddings', 'messages'])).optional(),
-});
+  headers: z.record(HeaderName, z.string().max(1024)).optional(),
+  request_id_header: HeaderName.optional(),
+}).refine(
+  (r) => (r.endpoints ?? []).every((e) => (e === 'messages') === (r.format === 'anthropic')),
+  { path: ['endpoints'], message: "an openai row serves 'chat' and 'embeddings', an anthropic row 'messages'" },
+);
 
 /**
  * Parses EDGEWAY_PROVIDERS. A broken value is a deploy mistake: it throws a
  * ConfigError naming the variable and the row, never quoting the value (it is
- * a secret when set with `wrangler secret put`).
+ * a secret when set with `wrangler secret put`). A row without
+ * `api_key_secret` is keyless (vLLM, Ollama, TGI): no auth header is sent.
  */
 export function customProviderRows(secrets: Pick<Secrets, 'EDGEWAY_PROVIDERS'>): ProviderRow[] {
   const raw = secrets.EDGEWAY_PROVIDERS?.trim();
@@ -98,6 +150,10 @@ export function customProviderRows(secrets: Pick<Secrets, 'EDGEWAY_PROVIDERS'>):
     id: r.id,
     baseUrl: r.base_url.replace(/\/+$/, ''),
     keySecret: r.api_key_secret ?? '',
+    keyless: r.api_key_secret === undefined,
+    tenantKeys: r.api_key_secret !== undefined,
+    headers: r.headers,
+    requestIdHeader: r.request_id_header,
     serves: Object.fromEntries(
       (r.endpoints ?? (r.format === 'anthropic' ? ['messages'] : ['chat', 'embeddings'])).map((e) => [
         e,

@@ -23,6 +23,13 @@ const ROUTES: ReadonlyMap<string, Route> = new Map<string, Route>([
   ['/v1/messages/count_tokens', { method: 'POST', handle: handleCountTokens }],
 ]);
 
+/**
+ * Routes whose path carries a parameter (a model or deployment id), matched by
+ * prefix in order: the other providers' native APIs. Each handler reads the
+ * rest of the path itself.
+ */
+const PREFIX_ROUTES: readonly (readonly [string, Route])[] = [];
+
 /** Anthropic's paths answer errors in Anthropic's envelope; everything else in OpenAI's. */
 export function shapeForPath(path: string): Shape {
   return path === '/v1/messages' || path.startsWith('/v1/messages/') ? 'anthropic' : 'openai';
@@ -49,7 +56,7 @@ function methodNotAllowed(shape: Shape, method: string, path: string, allowed: s
 export default {
   fetch(request: Request): Response | Promise<Response> {
     const path = new URL(request.url).pathname;
-    const route = ROUTES.get(path);
+    const route = ROUTES.get(path) ?? PREFIX_ROUTES.find(([prefix]) => path.startsWith(prefix))?.[1];
     if (!route) return notFound(shapeForPath(path), request.method, path);
     if (request.method !== route.method)
       return methodNotAllowed(shapeForPath(path), request.method, path, route.method);

@@ -1,0 +1,153 @@
+/**
+ * The canonical chat exchange every codec translates to and from (pure types).
+ * Translation is always codec A in, this, codec B out: a new wire format is one
+ * new codec, never a branch per pair. It holds what the supported formats share;
+ * a field one format has and this cannot carry is refused or dropped by the
+ * codec that meets it, by the rules in docs/translation.md.
+ */
+
+export type ImageSource =
+  | { readonly kind: 'url'; readonly url: string }
+  | { readonly kind: 'base64'; readonly mediaType: string; readonly data: string };
+
+export interface TextPart {
+  readonly type: 'text';
+  readonly text: string;
+}
+
+export interface ImagePart {
+  readonly type: 'image';
+  readonly source: ImageSource;
+}
+
+/** A call the assistant made; `arguments` is the JSON text of the call's input, as OpenAI carries it. */
+export interface ToolCallPart {
+  readonly type: 'tool_call';
+  readonly id: string;
+  readonly name: string;
+  readonly arguments: string;
+}
+
+/** The caller's answer to a tool call. */
+export interface ToolResultPart {
+  readonly type: 'tool_result';
+  readonly toolCallId: string;
+  readonly content: readonly (TextPart | ImagePart)[];
+  readonly isError: boolean;
+}
+
+export type Part = TextPart | ImagePart | ToolCallPart | ToolResultPart;
+
+export interface Message {
+  readonly role: 'user' | 'assistant';
+  readonly content: readonly Part[];
+}
+
+export interface Tool {
+  readonly name: string;
+  readonly description: string | null;
+  /** JSON Schema of the tool's input. */
+  readonly parameters: Record<string, unknown>;
+}
+
+export type ToolChoice =
+  | { readonly type: 'auto' }
+  | { readonly type: 'none' }
+  | { readonly type: 'required' }
+  | { readonly type: 'tool'; readonly name: string };
+
+export type ResponseFormat =
+  | { readonly type: 'json_object' }
+  | {
+      readonly type: 'json_schema';
+      readonly name: string;
+      readonly schema: Record<string, unknown>;
+      readonly strict: boolean;
+    };
+
+export interface ChatRequest {
+  /** The system prompt (OpenAI's leading system/developer messages, Anthropic's `system`), or null. */
+  readonly system: string | null;
+  readonly messages: readonly Message[];
+  /** The client's cap on output tokens; the encoder fills a required one from its context. */
+  readonly maxTokens: number | null;
+  readonly temperature: number | null;
+  readonly topP: number | null;
+  readonly topK: number | null;
+  readonly stop: readonly string[];
+  readonly tools: readonly Tool[];
+  readonly toolChoice: ToolChoice | null;
+  /** false when the client forbade parallel tool calls; null when it did not say. */
+  readonly parallelToolCalls: boolean | null;
+  readonly responseFormat: ResponseFormat | null;
+  /** Choices asked for (OpenAI's `n`). */
+  readonly n: number;
+  readonly stream: boolean;
+  /** An end-user id for the provider's abuse monitoring (OpenAI `user`, Anthropic `metadata.user_id`). */
+  readonly user: string | null;
+}
+
+/**
+ * Why generation stopped. `end`: a natural end; `stop_sequence`: one of the
+ * request's stop sequences; `length`: the output cap; `tool_calls`: the model
+ * called tools; `content_filter`: the provider refused or filtered.
+ */
+export type FinishReason = 'end' | 'stop_sequence' | 'length' | 'tool_calls' | 'content_filter';
+
+/** Token counts. `input` counts every prompt token, cached or not (OpenAI's `prompt_tokens`). */
+export interface TokenUsage {
+  readonly input: number;
+  readonly output: number;
+  /** Prompt tokens read from the provider's prompt cache (part of `input`). */
+  readonly cacheRead: number;
+  /** Prompt tokens written to the provider's prompt cache (part of `input`; Anthropic only). */
+  readonly cacheWrite: number;
+}
+
+export interface ChatResponse {
+  readonly id: string;
+  readonly model: string;
+  /** Epoch seconds. */
+  readonly created: number;
+  /** Text and tool-call parts, in order. */
+  readonly content: readonly (TextPart | ToolCallPart)[];
+  readonly finish: FinishReason | null;
+  /** The stop sequence that ended it, when the provider says which. */
+  readonly stopSequence: string | null;
+  readonly usage: TokenUsage | null;
+}
+
+/**
+ * One step of a streamed answer. Decoders turn a format's events into these;
+ * encoders turn these into a format's events. `index` numbers tool calls in
+ * the order they began (0, 1, …), whatever the format calls its blocks.
+ */
+export type StreamEvent =
+  | { readonly type: 'start'; readonly id: string; readonly model: string }
+  | { readonly type: 'text'; readonly text: string }
+  | { readonly type: 'tool_call'; readonly index: number; readonly id: string; readonly name: string }
+  | { readonly type: 'tool_arguments'; readonly index: number; readonly arguments: string }
+  | { readonly type: 'finish'; readonly reason: FinishReason; readonly stopSequence: string | null }
+  /** Usage so far; a later one replaces an earlier one field by field (0s are not "unknown": absent fields are). */
+  | { readonly type: 'usage'; readonly usage: Partial<TokenUsage> }
+  | { readonly type: 'end' }
+  | { readonly type: 'error'; readonly message: string; readonly errorType: string };
+
+/** An embeddings request: OpenAI's `input` as a list of texts (token-array inputs are not translated). */
+export interface EmbeddingsRequest {
+  readonly inputs: readonly string[];
+  readonly dimensions: number | null;
+}
+
+export interface EmbeddingsResponse {
+  readonly vectors: readonly (readonly number[])[];
+  readonly model: string;
+  readonly inputTokens: number;
+}
+
+/** The provider's error, read from its body (status kept by the caller). */
+export interface ProviderFault {
+  readonly message: string | null;
+  /** The provider's own error type or code word (e.g. `rate_limit_error`, `RESOURCE_EXHAUSTED`). */
+  readonly type: string | null;
+}

@@ -1,0 +1,37 @@
+/**
+ * Client headers a provider needs, let through on an allow-list (pure): only
+ * to a provider of the format they belong to, so an Anthropic beta flag never
+ * reaches OpenAI. Everything else the client sent stays at the gateway (its
+ * Authorization is the gateway key, never a provider's).
+ */
+import type { WireFormat } from '../core/endpoints';
+
+const ALLOWED: Readonly<Record<string, WireFormat>> = {
+  'anthropic-beta': 'anthropic',
+  'anthropic-version': 'anthropic',
+  'openai-organization': 'openai',
+  'openai-project': 'openai',
+};
+
+/** Longest value passed on; providers' own values are short tokens. */
+const MAX_VALUE_CHARS = 512;
+
+/** The allow-listed headers of a request, as [name, value] pairs (usually none). */
+export function passHeaders(headers: Headers): readonly (readonly [string, string])[] {
+  let out: [string, string][] | null = null;
+  for (const name in ALLOWED) {
+    const value = headers.get(name);
+    if (value !== null && value.length <= MAX_VALUE_CHARS) (out ??= []).push([name, value]);
+  }
+  return out ?? NONE;
+}
+
+/** The pairs meant for a provider of `format`. */
+export function headersFor(
+  format: WireFormat,
+  pairs: readonly (readonly [string, string])[],
+): readonly (readonly [string, string])[] {
+  return pairs.length === 0 ? NONE : pairs.filter(([name]) => ALLOWED[name] === format);
+}
+
+const NONE: readonly (readonly [string, string])[] = [];
