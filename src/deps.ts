@@ -13,7 +13,7 @@ import type { Bindings } from './env';
 import { limiterObjects } from './durable/limiter';
 import { throttleObjects } from './durable/throttle';
 import { durableLimiter } from './limits/durable-limiter';
-import { readLimitsConfig } from './limits/config';
+import { type LimitsConfig, readLimitsConfig } from './limits/config';
 import { priceBook, type PriceBook } from './limits/price-overrides';
 import type { Limiter } from './core/limiter';
 import type { LogSink } from './core/log-event';
@@ -31,6 +31,8 @@ export interface Deps {
   readonly providers: ProviderRegistry;
   readonly keys: KeyStore;
   readonly limiter: Limiter;
+  /** The limits' settings (the default output cap is also what a format requiring one is sent). */
+  readonly limitsConfig: LimitsConfig;
   readonly logs: LogSink;
   /** Admin repositories (D1); never used on the /v1 hot path. */
   readonly tenants: TenantStore;
@@ -54,6 +56,7 @@ export function getDeps(env: Bindings): Deps {
     const problems: ConfigProblem[] = [];
     const providers = buildRegistry(env, problems);
     const prices = priceBook(env.KV_KEYS);
+    const limitsConfig = readLimitsConfig(env, problems);
     deps = {
       config: readConfig(env, problems),
       providers,
@@ -61,8 +64,9 @@ export function getDeps(env: Bindings): Deps {
       limiter: durableLimiter({
         objectFor: limiterObjects(env.LIMITER),
         prices,
-        config: readLimitsConfig(env, problems),
+        config: limitsConfig,
       }),
+      limitsConfig,
       logs: chooseSink(env.LOG_SINK, env.LOG_QUEUE, env.DB),
       tenants: new D1TenantStore(env.DB),
       apiKeys: new D1KeyAdminStore(env.DB),

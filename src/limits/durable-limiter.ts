@@ -126,6 +126,17 @@ export function durableLimiter(options: DurableLimiterOptions): Limiter {
   };
 }
 
+/**
+ * The output cap per choice a provider is sent when the request names none:
+ * the key's or tenant's max_tokens, else LIMITS_DEFAULT_MAX_TOKENS. It is what
+ * a limited key's reservation holds, and what formats that require a cap
+ * (Anthropic's max_tokens) are sent for any key.
+ */
+export function outputCapFor(principal: Principal, request: ProxyRequest, defaultCap: number): number {
+  const cap = maxTokensLimit(principal.limits, principal.tenantLimits);
+  return perChoiceCap(request, cap?.limit ?? null, defaultCap);
+}
+
 /** True when the key or its tenant has a rate limit or a budget: only then is there anything to count. */
 export function isLimited(principal: Principal): boolean {
   return (

@@ -17,12 +17,14 @@
 import type { Context } from 'hono';
 import { readJsonBody } from '../api/read-body';
 import { modelList } from '../api/models';
-import { upstreamBody } from '../api/upstream-body';
 import { misconfigured } from '../config';
 import type { AppEnv } from '../context';
 import { ENDPOINTS, type Endpoint } from '../core/endpoints';
 import { badRequest } from '../core/errors';
 import { capturePayload } from '../core/payload';
+import { outputCapFor, isLimited } from '../limits/durable-limiter';
+import { passHeaders } from '../providers/pass-headers';
+import { tenantProviderKey } from '../providers/tenant-key';
 import type { Principal } from '../core/principal';
 import { parseProxyRequest } from '../core/request';
 import { authenticate } from './auth';
@@ -31,7 +33,8 @@ import { reserve } from './limits';
 import { enforcePolicy } from './policy';
 import { maxAttempts, requestMetadata, requestTimeout } from './request-headers';
 import { respondJson, respondStream } from './respond';
-import { dispatch, resolveRoute } from './route';
+import { dispatch, providerOf, resolveRoute, UPSTREAM_REQUEST_ID, upstreamRequestId } from './route';
+import { outbound } from './translate';
 
 /**
  * Stage 1 for every /v1 route: a gateway whose configuration has problems
@@ -64,9 +67,23 @@ export function proxy(endpoint: Endpoint) {
     // 2. policy, before anything about providers is looked at.
     enforcePolicy(principal, request, Date.now());
 
-    // 5a. route: which provider and upstream model (the call itself comes after limits and cache).
-    const route = resolveRoute(deps.providers, endpoint, request.model);
+    // 5a. route: which provider, upstream model and key (the call itself comes after limits and cache),
+    // and the body it is sent, translated when the provider speaks another format: a field that cannot
+    // be carried is refused here, before anything is reserved.
+    const providerId = providerOf(request.model);
+    const tenantKey = providerId ? await tenantProviderKey(principal, providerId, c.env.PROVIDER_KEYS_SECRET) : null;
+    const route = resolveRoute(
+      deps.providers,
+      { endpoint, model: request.model, stream: request.stream, passHeaders: passHeaders(headers) },
+      tenantKey,
+    );
     x.provider = route.providerId;
+    const { body, translation } = outbound(request, route.target, {
+      model: route.upstreamModel,
+      providerId: route.providerId,
+      outputCap: outputCapFor(principal, request, deps.limitsConfig.defaultMaxTokens),
+      enforceCap: isLimited(principal),
+    });
 
     // 3 ∥ 4. limits and cache, concurrently.
     const plan = await planCache(principal, request, route, headers);
@@ -84,12 +101,7 @@ export function proxy(endpoint: Endpoint) {
 
     // 5b. route: the upstream call, with retries before the first byte.
     const dispatched = await dispatch(route, {
-      body: upstreamBody(request, {
-        upstreamModel: route.upstreamModel,
-        format: route.target.format,
-        providerId: route.providerId,
-        outputCap: reservation.outputCap,
-      }),
+      body,
       maxAttempts: maxAttempts(headers, deps.config.maxAttempts),
       ttfbTimeoutMs: requestTimeout(headers, deps.config.ttfbTimeoutMs),
       awaitFirstChunk: request.stream,
@@ -107,11 +119,14 @@ export function proxy(endpoint: Endpoint) {
       });
     }
     x.upstreamMs = dispatched.upstreamMs;
+    const requestId = upstreamRequestId(route, dispatched.response);
+    if (requestId) out.set(UPSTREAM_REQUEST_ID, requestId);
 
     // 6. stream (or the JSON body); 7. the log is written at the exchange's exit.
     const options = {
       request,
-      format: route.target.format,
+      format: spec.format,
+      translation,
       dispatched,
       headers: out,
       keepWhole: plan.directives.store,

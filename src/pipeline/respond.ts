@@ -12,7 +12,7 @@
  */
 import { anthropicAssembler, openAiAssembler } from '../cache/assemble';
 import { type Answer, CLIENT_DISCONNECTED } from '../core/exchange';
-import type { WireFormat } from '../core/endpoints';
+import type { ClientFormat } from '../core/endpoints';
 import { GatewayError } from '../core/errors';
 import type { ProxyRequest } from '../core/request';
 import { type Usage, usageFromJson } from '../core/usage';
@@ -21,10 +21,14 @@ import { anthropicObserver, openAiObserver } from '../sse/observer';
 import { readBounded } from './read-upstream';
 import type { Dispatched } from './route';
 import { type RelayOutcome, relay } from './stream';
+import type { AnswerTranslation } from './translate';
 
 export interface RespondOptions {
   readonly request: ProxyRequest;
-  readonly format: WireFormat;
+  /** The client's format: what it is answered in. */
+  readonly format: ClientFormat;
+  /** How the provider's answer becomes the client's, when their formats differ. */
+  readonly translation: AnswerTranslation | null;
   readonly dispatched: Dispatched;
   readonly headers: Headers;
   /** Assemble the whole answer for the cache. */
@@ -51,8 +55,9 @@ export function respondStream(
       : openAiAssembler()
     : null;
   const onChunk = assembler ? assembler.push.bind(assembler) : undefined;
-  const observer =
-    format === 'anthropic'
+  const observer = options.translation
+    ? options.translation.streamObserver({ onChunk, capture })
+    : format === 'anthropic'
       ? anthropicObserver({ onChunk, capture })
       : openAiObserver({ stripUsage: !request.clientWantsUsage, onChunk, capture });
   const { body, outcome } = relay({
@@ -113,15 +118,24 @@ export const MAX_JSON_BODY_BYTES = 32 * 1024 * 1024;
 
 export async function respondJson(options: RespondOptions): Promise<Responded> {
   const { format, dispatched, headers } = options;
-  const text = await readJsonBody(dispatched, options.idleTimeoutMs);
+  let text = await readJsonBody(dispatched, options.idleTimeoutMs);
   let parsed: unknown;
   try {
     parsed = JSON.parse(text);
   } catch {
     throw upstreamFault(502, 'The provider returned a body that is not JSON.', 'bad_upstream_response');
   }
+  let usage: Usage | null;
+  if (options.translation) {
+    const translated = options.translation.json(parsed);
+    parsed = translated.body;
+    usage = translated.usage;
+    text = JSON.stringify(parsed);
+  } else {
+    usage = usageFromJson(format, parsed);
+  }
   const answer: Answer = {
-    usage: usageFromJson(format, parsed),
+    usage,
     // A 2xx without usage is never free: the limiter charges an estimate from the body's size.
     delivery: { completed: true, deliveredChars: text.length },
     whole: options.keepWhole ? wholeBody(format, parsed) : null,
@@ -132,7 +146,7 @@ export async function respondJson(options: RespondOptions): Promise<Responded> {
   return { response: new Response(text, { status: dispatched.response.status, headers }), answer };
 }
 
-function wholeBody(format: WireFormat, body: unknown): Answer['whole'] {
+function wholeBody(format: ClientFormat, body: unknown): Answer['whole'] {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) return null;
   return { format, body: body as Record<string, unknown> };
 }

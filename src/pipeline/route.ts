@@ -5,10 +5,11 @@
  * a GatewayError marked as the provider's, with its status passed through and
  * its message scrubbed of credentials; at most 16 KiB of an error body is read.
  */
+import { UPSTREAM_CODECS } from '../codecs/index';
 import { ENDPOINTS, type Endpoint } from '../core/endpoints';
 import { GatewayError } from '../core/errors';
 import type { ProviderRegistry } from '../providers/registry';
-import type { ProviderAdapter, UpstreamTarget } from '../providers/types';
+import type { PrepareInput, ProviderAdapter, UpstreamTarget } from '../providers/types';
 import { readBounded } from './read-upstream';
 import { readWithin } from './stream';
 import { backoffMs, isRetryableStatus } from './retry';
@@ -20,7 +21,22 @@ export interface Route {
   readonly target: UpstreamTarget;
 }
 
-export function resolveRoute(registry: ProviderRegistry, endpoint: Endpoint, model: string): Route {
+/** The provider's id in a `provider/model` id, or null when the id is not of that shape. */
+export function providerOf(model: string): string | null {
+  const slash = model.indexOf('/');
+  return slash <= 0 || slash === model.length - 1 ? null : model.slice(0, slash);
+}
+
+/**
+ * `call` says what is being sent (endpoint, stream, allow-listed client
+ * headers); `tenantKey` is the tenant's own key for the provider, if it stored one.
+ */
+export function resolveRoute(
+  registry: ProviderRegistry,
+  call: Omit<PrepareInput, 'model'> & { readonly model: string },
+  tenantKey: string | null = null,
+): Route {
+  const { endpoint, model } = call;
   const slash = model.indexOf('/');
   if (slash <= 0 || slash === model.length - 1) {
     throw modelNotFound(
@@ -28,7 +44,7 @@ export function resolveRoute(registry: ProviderRegistry, endpoint: Endpoint, mod
     );
   }
   const providerId = model.slice(0, slash);
-  const adapter = registry.get(providerId);
+  const adapter = registry.get(providerId, tenantKey);
   if (adapter === 'unknown')
     throw modelNotFound(`The model '${model}' does not exist: unknown provider '${providerId}'.`);
   if (adapter === 'unconfigured') {
@@ -37,13 +53,14 @@ export function resolveRoute(registry: ProviderRegistry, endpoint: Endpoint, mod
       'provider_not_configured',
     );
   }
-  const target = adapter.prepare(endpoint);
+  const upstreamModel = model.slice(slash + 1);
+  const target = adapter.prepare({ ...call, model: upstreamModel });
   if (!target)
     throw modelNotFound(
       `Provider '${providerId}' does not serve ${ENDPOINTS[endpoint].upstreamPath}.`,
       'unsupported_endpoint',
     );
-  return { providerId, upstreamModel: model.slice(slash + 1), adapter, target };
+  return { providerId, upstreamModel, adapter, target };
 }
 
 function modelNotFound(message: string, code = 'model_not_found'): GatewayError {
@@ -98,12 +115,7 @@ async function attemptOnce(route: Route, options: DispatchOptions): Promise<Atte
   try {
     let response: Response;
     try {
-      response = await route.adapter.fetch(route.target.url, {
-        method: 'POST',
-        headers: route.target.headers,
-        body: options.body,
-        signal: abort.signal,
-      });
+      response = await route.adapter.send(route.target, options.body, abort.signal);
     } catch {
       return networkFailure(abort, options.ttfbTimeoutMs);
     }
@@ -170,19 +182,36 @@ async function providerError(response: Response, route: Route, deadlineMs: numbe
   let message = `The provider returned HTTP ${status}.`;
   let type: string | undefined;
   let code: string | null = null;
+  let parsed: unknown = null;
   try {
-    const body = JSON.parse(text) as { error?: { message?: unknown; type?: unknown; code?: unknown } };
-    if (typeof body.error?.message === 'string') message = route.adapter.scrub(body.error.message);
-    if (typeof body.error?.type === 'string' && route.target.format === 'openai')
-      type = route.adapter.scrub(body.error.type).slice(0, 64);
-    if (typeof body.error?.code === 'string') code = route.adapter.scrub(body.error.code).slice(0, 64);
+    parsed = JSON.parse(text);
   } catch {
     // Not JSON (or cut at the limit): keep the generic message rather than relaying an HTML error page.
+  }
+  const fault = UPSTREAM_CODECS[route.target.format].decodeError(parsed, response.headers);
+  if (fault.message) message = route.adapter.scrub(fault.message);
+  // The provider's own error type travels only where the client speaks its format; otherwise the status says it.
+  if (fault.type && route.target.format === ENDPOINTS[route.target.endpoint].format) {
+    const word = route.adapter.scrub(fault.type).slice(0, 64);
+    if (route.target.format === 'openai') type = word;
+    const rawCode = (parsed as { error?: { code?: unknown } } | null)?.error?.code;
+    if (typeof rawCode === 'string') code = route.adapter.scrub(rawCode).slice(0, 64);
   }
   const headers: Record<string, string> = {};
   const retryAfter = response.headers.get('retry-after');
   if (retryAfter) headers['retry-after'] = retryAfter.slice(0, 32);
+  const requestId = upstreamRequestId(route, response);
+  if (requestId) headers[UPSTREAM_REQUEST_ID] = requestId;
   return new GatewayError(status, message, { source: 'provider', type, code, headers });
+}
+
+/** The response header relaying the provider's request id, for support tickets with the provider. */
+export const UPSTREAM_REQUEST_ID = 'x-edgeway-upstream-request-id';
+
+export function upstreamRequestId(route: Route, response: Response): string | null {
+  const name = route.adapter.requestIdHeader;
+  const value = name ? response.headers.get(name) : null;
+  return value && /^[\w.:\-]{1,128}$/.test(value) ? value : null;
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

@@ -209,9 +209,11 @@ function select(
     const errorBefore = observer.upstreamError;
     const verdict = observer.observe(frame.event);
     if (verdict === 'malformed') return 'malformed';
-    if (verdict !== 'forward') continue;
+    if (verdict === 'drop') continue;
+    const bytes = verdict === 'forward' ? frame.bytes : verdict;
+    if (bytes.byteLength === 0) continue;
     const isError = scrub && observer.upstreamError !== errorBefore;
-    out.push(isError ? encoder.encode(scrub(decoder.decode(frame.bytes))) : frame.bytes);
+    out.push(isError ? encoder.encode(scrub(decoder.decode(bytes))) : bytes);
   }
   return out;
 }

@@ -6,9 +6,13 @@
 import { ConfigError, type ConfigProblem } from '../config';
 import type { Bindings } from '../env';
 import { type HttpFetch, tableAdapter } from './adapter';
+import { azureEntry } from './azure';
+import { bedrockEntry } from './bedrock';
 import { fetcherFor } from './fetcher';
+import { geminiEntry } from './gemini';
 import { BUILTIN_PROVIDERS, customProviderRows, mockProviderRow, type ProviderRow } from './table';
 import type { ProviderAdapter, ProviderEntry } from './types';
+import { workersAiEntry } from './workers-ai';
 
 export interface ProviderRegistry {
   /**
@@ -68,6 +72,10 @@ function providerEntries(env: Bindings, problems: ConfigProblem[] | undefined): 
   return [
     ...rows.map((row) => tableEntry(row, secrets, fetcherFor(env, row.baseUrl))),
     // Providers with a format or transport of their own, one module each.
+    geminiEntry(env),
+    bedrockEntry(env),
+    workersAiEntry(env),
+    azureEntry(env),
   ];
 }
 

@@ -6,8 +6,11 @@
 import { count, usageFromJson, type Usage } from '../core/usage';
 import type { SseEvent } from './framer';
 
-/** forward: pass on; drop: remove (usage chunk the client did not ask for); malformed: a fault. */
-export type Verdict = 'forward' | 'drop' | 'malformed';
+/**
+ * forward: pass on; drop: remove (usage chunk the client did not ask for);
+ * malformed: a fault; bytes: relay these instead (a translated event).
+ */
+export type Verdict = 'forward' | 'drop' | 'malformed' | Uint8Array;
 
 export interface StreamObserver {
   observe(event: SseEvent): Verdict;
@@ -122,14 +125,15 @@ export function anthropicObserver(
 ): StreamObserver {
   const state = { done: false, usage: null as Usage | null, upstreamError: null as string | null };
   const delivered = deliveryCounter(options.capture);
+  // Anthropic's input_tokens leaves out cache reads and writes; the gateway's inputTokens counts every prompt token.
+  const raw = { input: 0, read: 0, write: 0, output: 0 };
   const readUsage = (u: Json | null) => {
     if (!u) return;
-    const prev = state.usage ?? { inputTokens: 0, outputTokens: 0, cachedTokens: 0 };
-    state.usage = {
-      inputTokens: 'input_tokens' in u ? count(u.input_tokens) : prev.inputTokens,
-      outputTokens: 'output_tokens' in u ? count(u.output_tokens) : prev.outputTokens,
-      cachedTokens: 'cache_read_input_tokens' in u ? count(u.cache_read_input_tokens) : prev.cachedTokens,
-    };
+    if ('input_tokens' in u) raw.input = count(u.input_tokens);
+    if ('cache_read_input_tokens' in u) raw.read = count(u.cache_read_input_tokens);
+    if ('cache_creation_input_tokens' in u) raw.write = count(u.cache_creation_input_tokens);
+    if ('output_tokens' in u) raw.output = count(u.output_tokens);
+    state.usage = { inputTokens: raw.input + raw.read + raw.write, outputTokens: raw.output, cachedTokens: raw.read };
   };
   return {
     get done() {

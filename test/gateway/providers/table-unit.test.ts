@@ -9,6 +9,13 @@ const rows = (value: unknown) =>
   customProviderRows({ EDGEWAY_PROVIDERS: typeof value === 'string' ? value : JSON.stringify(value) });
 const ACME = { id: 'acme', base_url: 'https://api.acme.test/v1/', api_key_secret: 'PROVIDER_KEY_ACME' };
 
+const call = (endpoint: 'chat' | 'embeddings' | 'messages') => ({
+  endpoint,
+  model: 'm',
+  stream: false,
+  passHeaders: [],
+});
+
 describe('customProviderRows', () => {
   it('has no rows when EDGEWAY_PROVIDERS is unset, empty or blank', () => {
     expect(customProviderRows({})).toEqual([]);
@@ -18,7 +25,7 @@ describe('customProviderRows', () => {
   });
 
   it('reads an OpenAI-format row as serving chat and embeddings, with trailing slashes trimmed', () => {
-    expect(rows([{ ...ACME, base_url: 'https://api.acme.test/v1///' }])).toEqual([
+    expect(rows([{ ...ACME, base_url: 'https://api.acme.test/v1///' }])).toMatchObject([
       {
         id: 'acme',
         baseUrl: 'https://api.acme.test/v1',
@@ -29,7 +36,7 @@ describe('customProviderRows', () => {
   });
 
   it('reads an Anthropic-format row as serving messages', () => {
-    expect(rows([{ ...ACME, format: 'anthropic' }])).toEqual([
+    expect(rows([{ ...ACME, format: 'anthropic' }])).toMatchObject([
       {
         id: 'acme',
         baseUrl: 'https://api.acme.test/v1',
@@ -121,19 +128,20 @@ describe('buildRegistry with a custom row', () => {
     const providers = registry({ PROVIDER_KEY_ACME: 'sk-acme' });
     const acme = adapter(providers.get('acme'));
     expect(acme.id).toBe('acme');
-    const chat = acme.prepare('chat')!;
+    const chat = acme.prepare(call('chat'))!;
     expect(chat.url).toBe('https://api.acme.test/v1/chat/completions');
     expect(chat.format).toBe('openai');
     expect(chat.headers.get('authorization')).toBe('Bearer sk-acme');
-    expect(acme.prepare('embeddings')!.url).toBe('https://api.acme.test/v1/embeddings');
-    expect(acme.prepare('messages')).toBeNull();
+    expect(acme.prepare(call('embeddings'))!.url).toBe('https://api.acme.test/v1/embeddings');
+    // An OpenAI-format row answers /v1/messages through its chat endpoint, the codecs translating.
+    const messages = acme.prepare(call('messages'))!;
+    expect(messages.url).toBe('https://api.acme.test/v1/chat/completions');
+    expect(messages.format).toBe('openai');
     expect(providers.configured()).toEqual(expect.arrayContaining(['acme', 'acme-claude', 'mock']));
   });
 
   it('presents the key the Anthropic way for an Anthropic-format row', () => {
-    const messages = adapter(registry({ PROVIDER_KEY_ACME: 'sk-acme' }).get('acme-claude')).prepare(
-      'messages',
-    )!;
+    const messages = adapter(registry({ PROVIDER_KEY_ACME: 'sk-acme' }).get('acme-claude')).prepare(call('messages'))!;
     expect(messages.url).toBe('https://api.acme.test/v1/messages');
     expect(messages.headers.get('x-api-key')).toBe('sk-acme');
     expect(messages.headers.get('anthropic-version')).toBeTruthy();
@@ -148,6 +156,6 @@ describe('buildRegistry with a custom row', () => {
   });
 
   it('reaches the mock at MOCK_LLM_URL without its trailing slash, with no secret needed', () => {
-    expect(adapter(registry().get('mock')).prepare('chat')!.url).toBe('http://mock.test/v1/chat/completions');
+    expect(adapter(registry().get('mock')).prepare(call('chat'))!.url).toBe('http://mock.test/v1/chat/completions');
   });
 });

@@ -183,7 +183,7 @@ describe('error bodies', () => {
       providerId: 'acme',
       upstreamModel: 'm',
       adapter,
-      target: adapter.prepare('chat')!,
+      target: adapter.prepare({ endpoint: 'chat', model: 'm', stream: false, passHeaders: [] })!,
     };
     const error = await dispatch(route, {
       body: '{}',
@@ -213,7 +213,7 @@ describe('error bodies', () => {
       providerId: 'acme',
       upstreamModel: 'm',
       adapter,
-      target: adapter.prepare('chat')!,
+      target: adapter.prepare({ endpoint: 'chat', model: 'm', stream: false, passHeaders: [] })!,
     };
     await expect(
       dispatch(route, {

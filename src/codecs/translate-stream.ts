@@ -1,0 +1,78 @@
+/**
+ * A stream observer that translates as it observes (pure, one per stream):
+ * each upstream event is decoded by the provider's codec into canonical
+ * events and encoded by the client's codec into the frames relayed in its
+ * place, event by event, never buffered. Usage, completion and delivered text
+ * are read from the canonical events, so limits and logs get the provider's
+ * exact counts whatever the two formats are.
+ */
+import type { Usage } from '../core/usage';
+import type { ChunkListener, StreamObserver } from '../sse/observer';
+import type { Frame, StreamDecoder, StreamEncoder } from './codec';
+import type { TokenUsage } from './ir';
+import { gatewayUsage, merge, ZERO } from './usage';
+
+const encoder = new TextEncoder();
+const EMPTY = new Uint8Array(0);
+
+export function serialiseFrame(frame: Frame): string {
+  const data = frame.data === '[DONE]' ? '[DONE]' : JSON.stringify(frame.data);
+  return frame.event ? `event: ${frame.event}\ndata: ${data}\n\n` : `data: ${data}\n\n`;
+}
+
+export function translatingObserver(options: {
+  readonly decoder: StreamDecoder;
+  readonly encoder: StreamEncoder;
+  readonly onChunk?: ChunkListener;
+  readonly capture?: number;
+}): StreamObserver {
+  const capture = options.capture ?? 0;
+  const state = {
+    done: false,
+    usage: null as TokenUsage | null,
+    upstreamError: null as string | null,
+    chars: 0,
+    captured: '',
+  };
+  const deliver = (text: string) => {
+    state.chars += text.length;
+    if (state.captured.length < capture) state.captured += text.slice(0, capture - state.captured.length);
+  };
+  return {
+    get done() {
+      return state.done;
+    },
+    get usage(): Usage | null {
+      return state.usage ? gatewayUsage(state.usage) : null;
+    },
+    get deliveredChars() {
+      return state.chars;
+    },
+    get captured() {
+      return state.captured;
+    },
+    get upstreamError() {
+      return state.upstreamError;
+    },
+    observe(event) {
+      const events = options.decoder.decode(event);
+      if (events === 'malformed') return 'malformed';
+      let out = '';
+      for (const e of events) {
+        if (e.type === 'end') state.done = true;
+        else if (e.type === 'usage') state.usage = merge(state.usage ?? ZERO, e.usage);
+        else if (e.type === 'text') deliver(e.text);
+        else if (e.type === 'tool_arguments') deliver(e.arguments);
+        else if (e.type === 'error') state.upstreamError = e.message;
+        for (const frame of options.encoder.encode(e)) {
+          if (frame.data !== '[DONE]') options.onChunk?.(frame.data, frame.event);
+          out += serialiseFrame(frame);
+        }
+      }
+      return out === '' ? EMPTY : encoder.encode(out);
+    },
+    errorFrame(message, code) {
+      return serialiseFrame(options.encoder.errorFrame(message, code));
+    },
+  };
+}
