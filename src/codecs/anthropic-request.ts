@@ -5,14 +5,23 @@
  * documents and server tools have no canonical form and are refused. The
  * rules are in docs/translation.md.
  */
-import { badRequest } from '../core/errors';
 import type { EncodeContext } from './codec';
 import type { ChatRequest, ImagePart, ImageSource, Message, Part, TextPart, Tool, ToolChoice } from './ir';
 import { arr, type Json, jsonText, num, obj, parseArguments, str, unsupported } from './json';
 
 const READ = new Set([
-  'model', 'messages', 'max_tokens', 'system', 'stop_sequences', 'temperature', 'top_p', 'top_k', 'tools',
-  'tool_choice', 'stream', 'metadata',
+  'model',
+  'messages',
+  'max_tokens',
+  'system',
+  'stop_sequences',
+  'temperature',
+  'top_p',
+  'top_k',
+  'tools',
+  'tool_choice',
+  'stream',
+  'metadata',
 ]);
 /** Dropped: a routing hint that changes nothing in the answer. */
 const DROPPED = new Set(['service_tier']);
@@ -54,7 +63,8 @@ function decodeSystem(v: unknown): string | null {
 
 function decodeMessage(value: unknown, i: number): Message {
   const m = obj(value) ?? {};
-  if (m.role !== 'user' && m.role !== 'assistant') throw unsupported(`messages[${i}].role`, null, `'${String(m.role)}'`);
+  if (m.role !== 'user' && m.role !== 'assistant')
+    throw unsupported(`messages[${i}].role`, null, `'${String(m.role)}'`);
   const content: Part[] =
     typeof m.content === 'string'
       ? [{ type: 'text', text: m.content }]
@@ -69,7 +79,12 @@ function decodeBlock(block: Json, param: string): Part {
     case 'image':
       return { type: 'image', source: decodeImage(obj(block.source), param) };
     case 'tool_use':
-      return { type: 'tool_call', id: str(block.id) ?? '', name: str(block.name) ?? '', arguments: jsonText(block.input) };
+      return {
+        type: 'tool_call',
+        id: str(block.id) ?? '',
+        name: str(block.name) ?? '',
+        arguments: jsonText(block.input),
+      };
     case 'tool_result': {
       const content: (TextPart | ImagePart)[] =
         typeof block.content === 'string'
@@ -77,10 +92,16 @@ function decodeBlock(block: Json, param: string): Part {
           : arr(block.content).map((c, k) => {
               const inner = obj(c) ?? {};
               if (inner.type === 'text') return { type: 'text', text: str(inner.text) ?? '' };
-              if (inner.type === 'image') return { type: 'image', source: decodeImage(obj(inner.source), param) };
+              if (inner.type === 'image')
+                return { type: 'image', source: decodeImage(obj(inner.source), param) };
               throw unsupported(`${param}.content[${k}].type`, null, `'${String(inner.type)}'`);
             });
-      return { type: 'tool_result', toolCallId: str(block.tool_use_id) ?? '', content, isError: block.is_error === true };
+      return {
+        type: 'tool_result',
+        toolCallId: str(block.tool_use_id) ?? '',
+        content,
+        isError: block.is_error === true,
+      };
     }
     default:
       throw unsupported(`${param}.type`, null, `'${String(block.type)}'`);
@@ -162,7 +183,8 @@ function encodeMessages(messages: readonly Message[]): Json[] {
     else out.push({ role: m.role, content: blocks });
   });
   for (const m of out) {
-    if (m.role === 'user') m.content.sort((a, b) => Number(b.type === 'tool_result') - Number(a.type === 'tool_result'));
+    if (m.role === 'user')
+      m.content.sort((a, b) => Number(b.type === 'tool_result') - Number(a.type === 'tool_result'));
   }
   return out;
 }
@@ -175,13 +197,26 @@ function encodeBlock(p: Part, param: string): Json[] {
     case 'image':
       return [{ type: 'image', source: encodeImage(p.source) }];
     case 'tool_call':
-      return [{ type: 'tool_use', id: p.id, name: p.name, input: parseArguments(p.arguments, `${param}.arguments`) }];
+      return [
+        {
+          type: 'tool_use',
+          id: p.id,
+          name: p.name,
+          input: parseArguments(p.arguments, `${param}.arguments`),
+        },
+      ];
     case 'tool_result':
       return [
         {
           type: 'tool_result',
           tool_use_id: p.toolCallId,
-          content: p.content.map((c) => (c.type === 'text' ? { type: 'text', text: c.text } : { type: 'image', source: encodeImage(c.source) })).filter((c) => c.type !== 'text' || c.text !== ''),
+          content: p.content
+            .map((c) =>
+              c.type === 'text'
+                ? { type: 'text', text: c.text }
+                : { type: 'image', source: encodeImage(c.source) },
+            )
+            .filter((c) => c.type !== 'text' || c.text !== ''),
           ...(p.isError ? { is_error: true } : {}),
         },
       ];
@@ -193,4 +228,3 @@ function encodeImage(source: ImageSource): Json {
     ? { type: 'url', url: source.url }
     : { type: 'base64', media_type: source.mediaType, data: source.data };
 }
-

@@ -33,7 +33,12 @@ export function decodeAnthropicResponse(body: unknown): ChatResponse {
     const block = obj(raw) ?? {};
     if (block.type === 'text') content.push({ type: 'text', text: str(block.text) ?? '' });
     else if (block.type === 'tool_use')
-      content.push({ type: 'tool_call', id: str(block.id) ?? '', name: str(block.name) ?? '', arguments: jsonText(block.input) });
+      content.push({
+        type: 'tool_call',
+        id: str(block.id) ?? '',
+        name: str(block.name) ?? '',
+        arguments: jsonText(block.input),
+      });
   }
   const usage = obj(b.usage);
   return {

@@ -31,7 +31,9 @@ export function anthropicStreamDecoder(): StreamDecoder {
         case 'message_start': {
           const message = obj(body.message) ?? {};
           const usage = obj(message.usage);
-          const out: StreamEvent[] = [{ type: 'start', id: str(message.id) ?? '', model: str(message.model) ?? '' }];
+          const out: StreamEvent[] = [
+            { type: 'start', id: str(message.id) ?? '', model: str(message.model) ?? '' },
+          ];
           if (usage) out.push({ type: 'usage', usage: fromAnthropicUsage(usage) });
           return out;
         }
@@ -40,23 +42,33 @@ export function anthropicStreamDecoder(): StreamDecoder {
           if (block.type === 'tool_use') {
             const ordinal = tools.size;
             tools.set(index, ordinal);
-            return [{ type: 'tool_call', index: ordinal, id: str(block.id) ?? '', name: str(block.name) ?? '' }];
+            return [
+              { type: 'tool_call', index: ordinal, id: str(block.id) ?? '', name: str(block.name) ?? '' },
+            ];
           }
           const text = block.type === 'text' ? str(block.text) : null;
           return text ? [{ type: 'text', text }] : [];
         }
         case 'content_block_delta': {
           const delta = obj(body.delta) ?? {};
-          if (delta.type === 'text_delta' && typeof delta.text === 'string') return [{ type: 'text', text: delta.text }];
+          if (delta.type === 'text_delta' && typeof delta.text === 'string')
+            return [{ type: 'text', text: delta.text }];
           const ordinal = tools.get(index);
-          if (delta.type === 'input_json_delta' && ordinal !== undefined && typeof delta.partial_json === 'string')
-            return delta.partial_json === '' ? [] : [{ type: 'tool_arguments', index: ordinal, arguments: delta.partial_json }];
+          if (
+            delta.type === 'input_json_delta' &&
+            ordinal !== undefined &&
+            typeof delta.partial_json === 'string'
+          )
+            return delta.partial_json === ''
+              ? []
+              : [{ type: 'tool_arguments', index: ordinal, arguments: delta.partial_json }];
           return [];
         }
         case 'message_delta': {
           const out: StreamEvent[] = [];
           const finish = finishFromAnthropic(obj(body.delta)?.stop_reason);
-          if (finish) out.push({ type: 'finish', reason: finish, stopSequence: str(obj(body.delta)?.stop_sequence) });
+          if (finish)
+            out.push({ type: 'finish', reason: finish, stopSequence: str(obj(body.delta)?.stop_sequence) });
           const usage = obj(body.usage);
           if (usage) out.push({ type: 'usage', usage: fromAnthropicUsage(usage) });
           return out;
@@ -65,7 +77,13 @@ export function anthropicStreamDecoder(): StreamDecoder {
           return [{ type: 'end' }];
         case 'error': {
           const error = obj(body.error) ?? {};
-          return [{ type: 'error', message: str(error.message) ?? 'upstream error', errorType: str(error.type) ?? 'api_error' }];
+          return [
+            {
+              type: 'error',
+              message: str(error.message) ?? 'upstream error',
+              errorType: str(error.type) ?? 'api_error',
+            },
+          ];
         }
         default:
           // ping, content_block_stop, and event types newer than this codec carry nothing to translate.
@@ -117,9 +135,16 @@ export function anthropicStreamEncoder(): StreamEncoder {
           if (open?.kind !== 'text') {
             out.push(...close());
             open = { index: nextBlock++, kind: 'text', ordinal: -1 };
-            out.push(frame('content_block_start', { index: open.index, content_block: { type: 'text', text: '' } }));
+            out.push(
+              frame('content_block_start', { index: open.index, content_block: { type: 'text', text: '' } }),
+            );
           }
-          out.push(frame('content_block_delta', { index: open.index, delta: { type: 'text_delta', text: event.text } }));
+          out.push(
+            frame('content_block_delta', {
+              index: open.index,
+              delta: { type: 'text_delta', text: event.text },
+            }),
+          );
           return out;
         }
         case 'tool_call': {

@@ -48,6 +48,7 @@ export function parseArguments(text: string, param: string): Json {
     throw badRequest(`'${param}' must be a JSON object to be sent to this model.`, param, 'invalid_value');
   }
   const o = obj(value);
-  if (!o) throw badRequest(`'${param}' must be a JSON object to be sent to this model.`, param, 'invalid_value');
+  if (!o)
+    throw badRequest(`'${param}' must be a JSON object to be sent to this model.`, param, 'invalid_value');
   return o;
 }

@@ -11,11 +11,31 @@ import { arr, type Json, num, obj, str, unsupported } from './json';
 
 /** Fields read into the canonical request, or knowingly dropped (documented); anything else is refused. */
 const READ = new Set([
-  'model', 'messages', 'max_tokens', 'max_completion_tokens', 'temperature', 'top_p', 'stop', 'tools',
-  'tool_choice', 'parallel_tool_calls', 'response_format', 'n', 'stream', 'stream_options', 'user',
+  'model',
+  'messages',
+  'max_tokens',
+  'max_completion_tokens',
+  'temperature',
+  'top_p',
+  'stop',
+  'tools',
+  'tool_choice',
+  'parallel_tool_calls',
+  'response_format',
+  'n',
+  'stream',
+  'stream_options',
+  'user',
 ]);
 /** Dropped: OpenAI-side storage and routing hints that change nothing in the answer, and a best-effort seed. */
-const DROPPED = new Set(['store', 'metadata', 'service_tier', 'seed', 'prompt_cache_key', 'safety_identifier']);
+const DROPPED = new Set([
+  'store',
+  'metadata',
+  'service_tier',
+  'seed',
+  'prompt_cache_key',
+  'safety_identifier',
+]);
 /** Accepted only at their no-op value. */
 const NEUTRAL: Readonly<Record<string, (v: unknown) => boolean>> = {
   frequency_penalty: (v) => v === 0 || v === null,
@@ -115,7 +135,8 @@ function assistantParts(m: Json, i: number): Part[] {
     m.content.forEach((p, j) => {
       const part = obj(p) ?? {};
       const text = part.type === 'text' ? str(part.text) : part.type === 'refusal' ? str(part.refusal) : null;
-      if (text === null) throw unsupported(`messages[${i}].content[${j}].type`, null, `'${String(part.type)}'`);
+      if (text === null)
+        throw unsupported(`messages[${i}].content[${j}].type`, null, `'${String(part.type)}'`);
       if (text !== '') parts.push({ type: 'text', text });
     });
   }
@@ -168,8 +189,8 @@ function decodeResponseFormat(v: unknown): ChatRequest['responseFormat'] {
 /** The canonical request as an OpenAI Chat Completions body. */
 export function encodeOpenAiRequest(request: ChatRequest, context: EncodeContext): Json {
   if (request.topK !== null) throw unsupported('top_k', 'openai');
-  const messages: Json[] = request.system === null ? [] : [{ role: 'system', content: request.system }];
-  request.messages.forEach((m, i) => messages.push(...encodeMessage(m, i)));
+  const system: Json[] = request.system === null ? [] : [{ role: 'system', content: request.system }];
+  const messages = [...system, ...request.messages.flatMap((m, i) => encodeMessage(m, i))];
   const body: Json = { model: context.model, messages };
   const cap = request.maxTokens ?? (context.enforceCap ? context.outputCap : null);
   // OpenAI's own API deprecates max_tokens (reasoning models refuse it); compatible providers still expect it.
@@ -181,7 +202,11 @@ export function encodeOpenAiRequest(request: ChatRequest, context: EncodeContext
   if (request.tools.length > 0)
     body.tools = request.tools.map((t) => ({
       type: 'function',
-      function: { name: t.name, ...(t.description ? { description: t.description } : {}), parameters: t.parameters },
+      function: {
+        name: t.name,
+        ...(t.description ? { description: t.description } : {}),
+        parameters: t.parameters,
+      },
     }));
   if (request.toolChoice)
     body.tool_choice =
@@ -208,9 +233,17 @@ function encodeMessage(m: Message, i: number): Json[] {
   if (m.role === 'assistant') {
     const text = m.content.flatMap((p) => (p.type === 'text' ? [p.text] : [])).join('');
     const calls = m.content.flatMap((p) =>
-      p.type === 'tool_call' ? [{ id: p.id, type: 'function', function: { name: p.name, arguments: p.arguments } }] : [],
+      p.type === 'tool_call'
+        ? [{ id: p.id, type: 'function', function: { name: p.name, arguments: p.arguments } }]
+        : [],
     );
-    return [{ role: 'assistant', content: text === '' && calls.length ? null : text, ...(calls.length ? { tool_calls: calls } : {}) }];
+    return [
+      {
+        role: 'assistant',
+        content: text === '' && calls.length ? null : text,
+        ...(calls.length ? { tool_calls: calls } : {}),
+      },
+    ];
   }
   const out: Json[] = [];
   const rest: Json[] = [];
@@ -222,7 +255,11 @@ function encodeMessage(m: Message, i: number): Json[] {
       out.push({ role: 'tool', tool_call_id: p.toolCallId, content: p.isError ? `Error: ${text}` : text });
     } else if (p.type === 'text') rest.push({ type: 'text', text: p.text });
     else if (p.type === 'image') rest.push({ type: 'image_url', image_url: { url: imageToUrl(p.source) } });
-    else throw badRequest(`messages[${i}].content[${j}]: a tool call in a user message.`, `messages[${i}].content`);
+    else
+      throw badRequest(
+        `messages[${i}].content[${j}]: a tool call in a user message.`,
+        `messages[${i}].content`,
+      );
   });
   if (rest.length > 0)
     out.push({ role: 'user', content: rest.length === 1 && rest[0]?.type === 'text' ? rest[0].text : rest });

@@ -33,7 +33,12 @@ export function decodeOpenAiResponse(body: unknown): ChatResponse {
   for (const c of arr(message.tool_calls)) {
     const call = obj(c) ?? {};
     const fn = obj(call.function) ?? {};
-    content.push({ type: 'tool_call', id: str(call.id) ?? '', name: str(fn.name) ?? '', arguments: str(fn.arguments) ?? '' });
+    content.push({
+      type: 'tool_call',
+      id: str(call.id) ?? '',
+      name: str(fn.name) ?? '',
+      arguments: str(fn.arguments) ?? '',
+    });
   }
   const usage = obj(b.usage);
   return {

@@ -25,7 +25,13 @@ export function openAiStreamDecoder(): StreamDecoder {
       if (!chunk) return 'malformed';
       const error = obj(chunk.error);
       if (error)
-        return [{ type: 'error', message: str(error.message) ?? 'upstream error', errorType: str(error.type) ?? 'api_error' }];
+        return [
+          {
+            type: 'error',
+            message: str(error.message) ?? 'upstream error',
+            errorType: str(error.type) ?? 'api_error',
+          },
+        ];
       const out: StreamEvent[] = [];
       if (!started) {
         started = true;
@@ -62,7 +68,14 @@ export function openAiStreamEncoder(options: { readonly includeUsage: boolean })
   let usage: TokenUsage | null = null;
   const chunk = (choices: Json[], extra: Json = {}): Frame => ({
     event: null,
-    data: { id: head.id, object: 'chat.completion.chunk', created: head.created, model: head.model, choices, ...extra },
+    data: {
+      id: head.id,
+      object: 'chat.completion.chunk',
+      created: head.created,
+      model: head.model,
+      choices,
+      ...extra,
+    },
   });
   const delta = (d: Json, finish: string | null = null): Frame =>
     chunk([{ index: 0, delta: d, logprobs: null, finish_reason: finish }]);
@@ -85,11 +98,21 @@ export function openAiStreamEncoder(options: { readonly includeUsage: boolean })
           return [
             ...start('', ''),
             delta({
-              tool_calls: [{ index: event.index, id: event.id, type: 'function', function: { name: event.name, arguments: '' } }],
+              tool_calls: [
+                {
+                  index: event.index,
+                  id: event.id,
+                  type: 'function',
+                  function: { name: event.name, arguments: '' },
+                },
+              ],
             }),
           ];
         case 'tool_arguments':
-          return [...start('', ''), delta({ tool_calls: [{ index: event.index, function: { arguments: event.arguments } }] })];
+          return [
+            ...start('', ''),
+            delta({ tool_calls: [{ index: event.index, function: { arguments: event.arguments } }] }),
+          ];
         case 'finish':
           return [...start('', ''), delta({}, finishToOpenAi(event.reason))];
         case 'usage':
@@ -103,7 +126,10 @@ export function openAiStreamEncoder(options: { readonly includeUsage: boolean })
         }
         case 'error':
           return [
-            { event: null, data: { error: { message: event.message, type: event.errorType, param: null, code: null } } },
+            {
+              event: null,
+              data: { error: { message: event.message, type: event.errorType, param: null, code: null } },
+            },
           ];
       }
     },

@@ -43,7 +43,8 @@ export const openAiClient: ClientCodec = {
       if (!inputs.every((i): i is string => typeof i === 'string'))
         throw unsupported('input', null, 'as token arrays');
       for (const key of Object.keys(body)) {
-        if (!['model', 'input', 'dimensions', 'encoding_format', 'user'].includes(key)) throw unsupported(key, null);
+        if (!['model', 'input', 'dimensions', 'encoding_format', 'user'].includes(key))
+          throw unsupported(key, null);
       }
       return { inputs, dimensions: num(body.dimensions) };
     },

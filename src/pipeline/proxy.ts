@@ -71,7 +71,9 @@ export function proxy(endpoint: Endpoint) {
     // and the body it is sent, translated when the provider speaks another format: a field that cannot
     // be carried is refused here, before anything is reserved.
     const providerId = providerOf(request.model);
-    const tenantKey = providerId ? await tenantProviderKey(principal, providerId, c.env.PROVIDER_KEYS_SECRET) : null;
+    const tenantKey = providerId
+      ? await tenantProviderKey(principal, providerId, c.env.PROVIDER_KEYS_SECRET)
+      : null;
     const route = resolveRoute(
       deps.providers,
       { endpoint, model: request.model, stream: request.stream, passHeaders: passHeaders(headers) },

@@ -211,7 +211,7 @@ export const UPSTREAM_REQUEST_ID = 'x-edgeway-upstream-request-id';
 export function upstreamRequestId(route: Route, response: Response): string | null {
   const name = route.adapter.requestIdHeader;
   const value = name ? response.headers.get(name) : null;
-  return value && /^[\w.:\-]{1,128}$/.test(value) ? value : null;
+  return value && /^[\w.:-]{1,128}$/.test(value) ? value : null;
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

@@ -73,7 +73,10 @@ export function outbound(request: ProxyRequest, target: UpstreamTarget, context:
     translation: {
       json(parsed) {
         const answer = upstream.decodeResponse(parsed);
-        return { body: client.encodeResponse(answer), usage: answer.usage ? gatewayUsage(answer.usage) : null };
+        return {
+          body: client.encodeResponse(answer),
+          usage: answer.usage ? gatewayUsage(answer.usage) : null,
+        };
       },
       streamObserver: ({ onChunk, capture }) =>
         translatingObserver({

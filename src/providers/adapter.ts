@@ -66,7 +66,8 @@ export function tableAdapter(row: ProviderRow, apiKey: string | null, fetcher: H
         format: base.format,
       };
     },
-    send: (target, body, signal) => fetcher(target.url, { method: 'POST', headers: target.headers, body, signal }),
+    send: (target, body, signal) =>
+      fetcher(target.url, { method: 'POST', headers: target.headers, body, signal }),
     scrub: (message, maxChars) => scrubSecrets(message, apiKey ? [apiKey] : [], maxChars),
   };
 }

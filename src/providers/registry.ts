@@ -38,7 +38,8 @@ export function buildRegistry(env: Bindings, problems?: ConfigProblem[]): Provid
   const byId = new Map(entries.map((e) => [e.id, e]));
   const deployment = new Map<string, ProviderAdapter>();
   for (const entry of entries) {
-    if (entry.deploymentKey !== null || entry.keyless) deployment.set(entry.id, entry.build(entry.deploymentKey));
+    if (entry.deploymentKey !== null || entry.keyless)
+      deployment.set(entry.id, entry.build(entry.deploymentKey));
   }
   const tenant = new Map<string, ProviderAdapter>();
   return {

@@ -49,7 +49,13 @@ export const BUILTIN_PROVIDERS: readonly ProviderRow[] = [
     tenantKeys: true,
     requestIdHeader: 'request-id',
   },
-  { id: 'groq', baseUrl: 'https://api.groq.com/openai/v1', keySecret: 'GROQ_API_KEY', serves: CHAT, tenantKeys: true },
+  {
+    id: 'groq',
+    baseUrl: 'https://api.groq.com/openai/v1',
+    keySecret: 'GROQ_API_KEY',
+    serves: CHAT,
+    tenantKeys: true,
+  },
   {
     id: 'mistral',
     baseUrl: 'https://api.mistral.ai/v1',
@@ -101,25 +107,30 @@ const HeaderName = z
   .string()
   .regex(/^[A-Za-z0-9][A-Za-z0-9-]*$/, 'a header name')
   .refine(
-    (h) => !['content-type', 'content-length', 'host', 'transfer-encoding', 'connection'].includes(h.toLowerCase()),
+    (h) =>
+      !['content-type', 'content-length', 'host', 'transfer-encoding', 'connection'].includes(
+        h.toLowerCase(),
+      ),
     'a header the gateway sets itself',
   );
 
-const CustomRow = z.object({
-  id: z.string().regex(/^[a-z0-9][a-z0-9-]*$/, 'lowercase letters, digits and dashes'),
-  base_url: z.url().refine((u) => /^https?:/.test(u), 'must be http(s)'),
-  api_key_secret: z
-    .string()
-    .regex(/^PROVIDER_KEY_[A-Z0-9_]+$/, 'must name a PROVIDER_KEY_* secret')
-    .optional(),
-  format: z.enum(['openai', 'anthropic']).default('openai'),
-  endpoints: z.array(z.enum(['chat', 'embeddings', 'messages'])).optional(),
-  headers: z.record(HeaderName, z.string().max(1024)).optional(),
-  request_id_header: HeaderName.optional(),
-}).refine(
-  (r) => (r.endpoints ?? []).every((e) => (e === 'messages') === (r.format === 'anthropic')),
-  { path: ['endpoints'], message: "an openai row serves 'chat' and 'embeddings', an anthropic row 'messages'" },
-);
+const CustomRow = z
+  .object({
+    id: z.string().regex(/^[a-z0-9][a-z0-9-]*$/, 'lowercase letters, digits and dashes'),
+    base_url: z.url().refine((u) => /^https?:/.test(u), 'must be http(s)'),
+    api_key_secret: z
+      .string()
+      .regex(/^PROVIDER_KEY_[A-Z0-9_]+$/, 'must name a PROVIDER_KEY_* secret')
+      .optional(),
+    format: z.enum(['openai', 'anthropic']).default('openai'),
+    endpoints: z.array(z.enum(['chat', 'embeddings', 'messages'])).optional(),
+    headers: z.record(HeaderName, z.string().max(1024)).optional(),
+    request_id_header: HeaderName.optional(),
+  })
+  .refine((r) => (r.endpoints ?? []).every((e) => (e === 'messages') === (r.format === 'anthropic')), {
+    path: ['endpoints'],
+    message: "an openai row serves 'chat' and 'embeddings', an anthropic row 'messages'",
+  });
 
 /**
  * Parses EDGEWAY_PROVIDERS. A broken value is a deploy mistake: it throws a

@@ -80,10 +80,11 @@ export function harness(faults: HarnessOptions = {}) {
     key: string,
     read: (res: Response) => Promise<T> = (r) => r.text() as Promise<T>,
     headers: Record<string, string> = {},
+    path = '/v1/chat/completions',
   ): Promise<{ res: Response; body: T }> {
     const ctx = createExecutionContext();
     const res = await app.fetch(
-      new Request('http://gw.test/v1/chat/completions', {
+      new Request(`http://gw.test${path}`, {
         method: 'POST',
         headers: { 'content-type': 'application/json', authorization: `Bearer ${key}`, ...headers },
         body: JSON.stringify(body),

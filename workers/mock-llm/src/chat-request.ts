@@ -2,7 +2,7 @@
  * Validation of an OpenAI chat completion request body, with OpenAI's own
  * error messages, params and codes. Pure: body in, typed request or problem out.
  */
-import { parseControls, type Controls } from './controls';
+import { parseRequestControls, type Controls } from './controls';
 import type { MessageLike } from './text';
 import { fail, isRecord, jsonType, type Parsed } from './validate';
 
@@ -100,7 +100,7 @@ function firstFunctionTool(tools: unknown): string | undefined {
 }
 
 export function parseChatRequest(body: Record<string, unknown>): Parsed<ChatRequest> {
-  const controls = parseControls(body.mock);
+  const controls = parseRequestControls(body.mock, body.model);
   if (!controls.ok) return fail(controls.message, controls.param);
   if (typeof body.model !== 'string' || body.model === '') return fail('you must provide a model parameter');
   const messages = parseMessages(body.messages);

@@ -102,6 +102,33 @@ function checkValue(name: string, spec: Spec, value: unknown): string | null {
   }
 }
 
+/**
+ * Controls written into the model id after its name, `echo;cut_after=3;tool_call=true`:
+ * they reach the mock through a gateway that translates the request into
+ * another provider's format (where a `mock` body field has no place), since
+ * every format carries the model id. `true`/`false` are booleans, digits integers.
+ */
+export function controlsFromModel(model: string): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const pair of model.split(';').slice(1)) {
+    const eq = pair.indexOf('=');
+    if (eq <= 0) continue;
+    const value = decodeURIComponent(pair.slice(eq + 1));
+    out[pair.slice(0, eq)] =
+      value === 'true' ? true : value === 'false' ? false : /^\d+$/.test(value) ? Number(value) : value;
+  }
+  return out;
+}
+
+/** The request's controls: the `mock` body field and any written into the model id (the body's win). */
+export function parseRequestControls(mock: unknown, model: unknown): ControlsResult {
+  const fromModel = typeof model === 'string' && model.includes(';') ? controlsFromModel(model) : {};
+  if (Object.keys(fromModel).length === 0) return parseControls(mock);
+  if (mock !== undefined && mock !== null && !isRecord(mock))
+    return { ok: false, param: 'mock', message: 'mock must be an object' };
+  return parseControls({ ...fromModel, ...(mock ?? {}) });
+}
+
 /** Parses the request's `mock` field (undefined → defaults). */
 export function parseControls(raw: unknown): ControlsResult {
   if (raw === undefined || raw === null) return { ok: true, controls: DEFAULT_CONTROLS };

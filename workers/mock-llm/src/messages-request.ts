@@ -3,7 +3,7 @@
  * "field: problem" error messages. Pure. Also used by count_tokens, which has
  * the same body minus the required `max_tokens`.
  */
-import { parseControls, type Controls } from './controls';
+import { parseRequestControls, type Controls } from './controls';
 import type { MessageLike } from './text';
 import { fail, isRecord, type Parsed } from './validate';
 
@@ -54,7 +54,7 @@ export function parseMessagesRequest(
   body: Record<string, unknown>,
   requireMaxTokens = true,
 ): Parsed<MessagesRequest> {
-  const controls = parseControls(body.mock);
+  const controls = parseRequestControls(body.mock, body.model);
   if (!controls.ok) return fail(controls.message, controls.param);
   if (body.model === undefined) return fail('model: Field required', 'model');
   if (typeof body.model !== 'string' || body.model === '')
