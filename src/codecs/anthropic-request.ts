@@ -170,7 +170,8 @@ function encodeToolChoice(request: ChatRequest): Json | null {
   if (c.type === 'none') return { type: 'none' };
   if (c.type === 'required') return { type: 'any', ...disable };
   if (c.type === 'tool') return { type: 'tool', name: c.name, ...disable };
-  return { type: 'auto', ...disable };
+  // 'auto' is Anthropic's default whenever tools are given: it is written only to carry the parallel flag.
+  return request.parallelToolCalls === false ? { type: 'auto', ...disable } : null;
 }
 
 /** Consecutive turns of one role are joined (Anthropic merges them anyway); tool results lead a user turn. */

@@ -208,7 +208,8 @@ export function encodeOpenAiRequest(request: ChatRequest, context: EncodeContext
         parameters: t.parameters,
       },
     }));
-  if (request.toolChoice)
+  // 'auto' is OpenAI's default whenever tools are given: it is left implicit.
+  if (request.toolChoice && request.toolChoice.type !== 'auto')
     body.tool_choice =
       request.toolChoice.type === 'tool'
         ? { type: 'function', function: { name: request.toolChoice.name } }
