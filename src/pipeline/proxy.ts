@@ -146,7 +146,8 @@ export function proxy(endpoint: Endpoint) {
 /** GET /v1/models: auth, then the models this key may use. */
 export async function models(c: Context<AppEnv>): Promise<Response> {
   const principal = await admit(c, false);
-  return c.json(modelList(principal, c.var.deps.providers.configured()));
+  const { providers } = c.var.deps;
+  return c.json(modelList(principal, providers.configured(), providers.entries()));
 }
 
 /** Both results, after both have finished (so each registers its own exit step), or the first failure. */
