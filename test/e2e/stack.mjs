@@ -7,7 +7,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ensureDevKey, migrate, startStack } from '../../scripts/stack.mjs';
 
-export async function startTestStack(portBase) {
+/** `vars` are extra plain-text bindings for the gateway (e.g. providers pointed at the mock's fakes). */
+export async function startTestStack(portBase, vars = {}) {
   const persistTo = mkdtempSync(join(tmpdir(), 'edgeway-e2e-'));
   const adminToken = `test_${randomBytes(12).toString('hex')}`;
   migrate(persistTo);
@@ -15,7 +16,7 @@ export async function startTestStack(portBase) {
     port: portBase,
     mockPort: portBase + 1,
     persistTo,
-    vars: { ADMIN_TOKEN: adminToken },
+    vars: { ADMIN_TOKEN: adminToken, ...vars },
     quiet: true,
   });
   try {
