@@ -109,6 +109,15 @@ const edgeway = target('edgeway', {
   pid: gatewayW.pid,
 });
 const targets = [direct, floor, edgeway];
+/** The same gateway and mock, reached through an Anthropic-format provider row: every stream is translated. */
+const translated = target('edgeway-translated', {
+  label: 'Edgeway, translated (OpenAI client → Anthropic format)',
+  url: gatewayW.url,
+  key: keys.plain,
+  model: 'claude-only/mock-small',
+  pid: gatewayW.pid,
+  controlsInModel: true,
+});
 
 // Fail loudly and early if any target cannot answer one request.
 for (const t of targets) {
@@ -152,7 +161,10 @@ if (profile.capacity)
     capacitySearch(ctx, targets, { ...profile.capacity, ...mock, mockPid: mockW.pid }),
   );
 await workload('streams', async () => {
-  const low = await streamLatency(ctx, targets, { ...profile.streamLatency, latencyMs: mock.latencyMs });
+  const low = await streamLatency(ctx, [...targets, translated], {
+    ...profile.streamLatency,
+    latencyMs: mock.latencyMs,
+  });
   const expected = Object.fromEntries(targets.map((t) => [t.name, low.perTarget[t.name].expectedEvents]));
   const concurrency = await streamConcurrency(ctx, targets, {
     ...profile.streamConcurrency,
@@ -184,15 +196,26 @@ async function inspectedGateway() {
         model: 'mock/mock-small',
         pid: worker.pid,
       }),
+      translated: target('edgeway-translated', {
+        label: 'Edgeway translated (inspector on)',
+        url: worker.url,
+        key: k.plain,
+        model: 'claude-only/mock-small',
+        pid: worker.pid,
+        controlsInModel: true,
+      }),
     };
   }
   return inspect;
 }
 await workload('memory', async () => {
-  const { worker, t } = await inspectedGateway();
+  const { worker, t, translated: tt } = await inspectedGateway();
   const probe = await heapProbe(worker.mf, 'edgeway');
   try {
-    return await bigStream(ctx, [floor, t], { ...profile.bigStream, heapProbes: { edgeway: probe } });
+    return await bigStream(ctx, [floor, t, tt], {
+      ...profile.bigStream,
+      heapProbes: { edgeway: probe, 'edgeway-translated': probe },
+    });
   } finally {
     probe.close();
   }

@@ -205,7 +205,7 @@ function capacitySection(capacity) {
 
 function streamsSection(s) {
   const low = s.low;
-  const rows = TARGETS.filter((t) => low.perTarget[t]).map((t) => {
+  const rows = [...TARGETS, 'edgeway-translated'].filter((t) => low.perTarget[t]).map((t) => {
     const x = low.perTarget[t];
     return [
       t,
@@ -217,6 +217,7 @@ function streamsSection(s) {
       x.incomplete,
     ];
   });
+  const tr = low.added['edgeway-translated − edgeway'];
   const lines = [
     `## Streaming (${low.tokens} chunks paced ${low.paceMs} ms; ${low.repeats} × ${low.samplesPerRun} streams, about ${low.overlap} at once)`,
     '',
@@ -225,6 +226,12 @@ function streamsSection(s) {
       rows,
     ),
     '',
+    ...(tr
+      ? [
+          `Translation (OpenAI client, Anthropic-format provider) over same-format pass-through, same run: first event p50 ${spread(tr.ttftMs.p50, signed)} ms, gap p99 ${spread(tr.gapMs.p99, signed)} ms.`,
+          '',
+        ]
+      : []),
     `### Concurrent streams (every chunk delivered, terminator seen, no gap > ${s.concurrency.stallMs} ms)`,
     '',
   ];

@@ -113,7 +113,21 @@ export async function startGateway(
     name: 'edgeway',
     modules: true,
     scriptPath: script,
-    bindings: { ...workerOptions.bindings, MOCK_LLM_URL: `${mockUrl}/v1`, ADMIN_TOKEN: adminToken },
+    bindings: {
+      ...workerOptions.bindings,
+      MOCK_LLM_URL: `${mockUrl}/v1`,
+      ADMIN_TOKEN: adminToken,
+      // An Anthropic-format view of the mock: requests from OpenAI clients to it are translated.
+      EDGEWAY_PROVIDERS: JSON.stringify([
+        {
+          id: 'claude-only',
+          base_url: `${mockUrl}/v1`,
+          format: 'anthropic',
+          api_key_secret: 'PROVIDER_KEY_CLAUDE_ONLY',
+        },
+      ]),
+      PROVIDER_KEY_CLAUDE_ONLY: 'mock-key',
+    },
     ...extra,
   };
   delete options.modulesRules;

@@ -11,19 +11,28 @@
 
 export const PROMPT = 'Benchmark request: describe a gateway in a few words.';
 
-/** `direct` and `floor` talk to the mock's own model ids; Edgeway to `mock/…`. */
-export function target(name, { url, key, model, pid, label = name }) {
-  return { name, label, url, key, model, pid };
+/**
+ * `direct` and `floor` talk to the mock's own model ids; Edgeway to `mock/…`.
+ * `controlsInModel`: the mock's controls travel in the model id (`model;tokens=8`)
+ * instead of the body, for a target the gateway translates (a translated body
+ * carries only what the provider's format has).
+ */
+export function target(name, { url, key, model, pid, label = name, controlsInModel = false }) {
+  return { name, label, url, key, model, pid, controlsInModel };
 }
 
 /** A chat completion body; `content` varies the prompt, `extra` adds fields (e.g. temperature). */
 export function chatBody(t, { latencyMs, tokens, paceMs = 0, stream = false, content = PROMPT, extra = {} }) {
+  const controls = { latency_ms: latencyMs, tokens, pace_ms: paceMs };
+  const inModel = Object.entries(controls)
+    .map(([k, v]) => `;${k}=${v}`)
+    .join('');
   return JSON.stringify({
-    model: t.model,
+    model: t.controlsInModel ? `${t.model}${inModel}` : t.model,
     messages: [{ role: 'user', content }],
     ...(stream ? { stream: true, stream_options: { include_usage: true } } : {}),
     ...extra,
-    mock: { latency_ms: latencyMs, tokens, pace_ms: paceMs },
+    ...(t.controlsInModel ? {} : { mock: controls }),
   });
 }
 

@@ -58,6 +58,7 @@ export async function streamLatency(ctx, targets, { samples, repeats, overlap, l
   for (const [a, b] of [
     ['edgeway', 'direct'],
     ['edgeway', 'floor'],
+    ['edgeway-translated', 'edgeway'],
   ]) {
     if (!runs[a] || !runs[b]) continue;
     const diff = (field) =>
