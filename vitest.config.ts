@@ -32,6 +32,42 @@ export default defineConfig(async () => {
                   MOCK_LLM_URL: 'http://mock-llm.internal/v1',
                   UPSTREAM_IDLE_TIMEOUT_MS: '300',
                   ADMIN_TOKEN: 'test-admin-token',
+                  // Every native provider pointed at the mock LLM's fake of its API.
+                  GEMINI_API_KEY: 'test-gemini-key',
+                  GEMINI_BASE_URL: 'http://mock-llm.internal',
+                  AZURE_OPENAI_API_KEY: 'test-azure-key',
+                  AZURE_OPENAI_BASE_URL: 'http://mock-llm.internal',
+                  AWS_ACCESS_KEY_ID: 'AKIDEXAMPLE',
+                  AWS_SECRET_ACCESS_KEY: 'wJalrXUtnFEMI/K7MDENG+bPxRfiCYEXAMPLEKEY',
+                  AWS_REGION: 'us-east-1',
+                  BEDROCK_BASE_URL: 'http://mock-llm.internal',
+                  PROVIDER_KEYS_SECRET: 'test-provider-keys-secret-0123456789abcdef',
+                  // A custom row that takes tenants' own keys (BYOK tests); the mock reports the key's hash.
+                  EDGEWAY_PROVIDERS: JSON.stringify([
+                    {
+                      id: 'byok-mock',
+                      base_url: 'http://mock-llm.internal/v1',
+                      api_key_secret: 'PROVIDER_KEY_BYOK_MOCK',
+                      request_id_header: 'x-mock-key-sha256',
+                    },
+                    // One-format views of the mock, so requests to them are translated (src/codecs/).
+                    {
+                      id: 'claude-only',
+                      base_url: 'http://mock-llm.internal/v1',
+                      format: 'anthropic',
+                      api_key_secret: 'PROVIDER_KEY_CLAUDE_ONLY',
+                      request_id_header: 'request-id',
+                    },
+                    // Keyless, with its credential as a fixed header (a self-hosted server behind a proxy).
+                    {
+                      id: 'gpt-only',
+                      base_url: 'http://mock-llm.internal/v1',
+                      headers: { authorization: 'Bearer fixed-header-key' },
+                      request_id_header: 'x-request-id',
+                    },
+                  ]),
+                  PROVIDER_KEY_CLAUDE_ONLY: 'claude-only-key',
+                  PROVIDER_KEY_BYOK_MOCK: 'deployment-key',
                 },
                 serviceBindings: { MOCK_LLM: 'mock-llm' },
                 workers: [

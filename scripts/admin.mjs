@@ -2,6 +2,8 @@
 // Edgeway admin CLI: a thin client of the admin API (/admin), plain Node ≥ 20, no dependencies.
 // Reads EDGEWAY_URL (default http://127.0.0.1:8787) and ADMIN_TOKEN (env, else .dev.vars).
 // Secrets are printed once, by `keys create` and `keys rotate`, exactly as the API returns them.
+// A tenant's own provider key is read from stdin (or a hidden prompt), never from the command line,
+// so it stays out of shell history and process lists; it is never printed back, only its hint.
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -19,6 +21,9 @@ const USAGE = `Usage: npm run admin -- <command>   (or: node scripts/admin.mjs <
   keys get <key_id>
   keys rotate <key_id> [--grace <seconds>]
   keys revoke <key_id>
+  provider-keys set <tenant_id> <provider>      the key is read from stdin, or a hidden prompt
+  provider-keys list <tenant_id>
+  provider-keys delete <tenant_id> <provider>
   logs reconcile          requests answered vs log events stored (exit 2 if not balanced)
 
 Options: --json prints the raw API response.
@@ -111,6 +116,46 @@ const KEY_COLUMNS = [
   ['LAST USED', (k) => time(k.last_used_at)],
 ];
 
+const PROVIDER_KEY_COLUMNS = [
+  ['PROVIDER', (k) => k.provider],
+  ['HINT', (k) => k.hint],
+  ['CREATED', (k) => time(k.created_at)],
+  ['UPDATED', (k) => time(k.updated_at)],
+];
+
+/** Piped stdin is read whole; a terminal gets a prompt with echo off (Ctrl-C aborts). */
+async function readSecret(prompt) {
+  const input = process.stdin;
+  if (!input.isTTY) {
+    let text = '';
+    for await (const chunk of input) text += chunk;
+    return text.trim();
+  }
+  process.stderr.write(prompt);
+  input.setRawMode(true);
+  input.setEncoding('utf8');
+  return new Promise((resolve) => {
+    let text = '';
+    const onData = (chunk) => {
+      for (const ch of chunk) {
+        if (ch === '\u0003') {
+          process.stderr.write('\n');
+          process.exit(130);
+        }
+        if (ch === '\r' || ch === '\n' || ch === '\u0004') {
+          input.setRawMode(false);
+          input.off('data', onData);
+          input.pause();
+          process.stderr.write('\n');
+          return resolve(text.trim());
+        }
+        text = ch === '\u007f' || ch === '\b' ? text.slice(0, -1) : text + ch;
+      }
+    };
+    input.on('data', onData);
+  });
+}
+
 function printSecret(key, verb) {
   console.log(`${verb} key ${key.id} for tenant ${key.tenant_id}.`);
   if (key.grace_expires_at)
@@ -138,8 +183,9 @@ function parseCommandLine() {
 }
 
 const { values: opts, positionals } = parseCommandLine();
-const [resource, action, arg] = positionals;
+const [resource, action, arg, arg2] = positionals;
 const need = (what) => arg ?? fail(`missing <${what}>\n\n${USAGE}`);
+const need2 = (what) => arg2 ?? fail(`missing <${what}>\n\n${USAGE}`);
 const show = (value, print) => (opts.json ? console.log(JSON.stringify(value, null, 2)) : print(value));
 const statusQuery = opts.status ? `status=${encodeURIComponent(opts.status)}` : '';
 
@@ -217,6 +263,37 @@ switch (`${resource} ${action}`) {
       console.log(`Revoked key ${k.id} (${k.hint}).`),
     );
     break;
+  case 'provider-keys set': {
+    const tenant = need('tenant_id');
+    const provider = need2('provider');
+    const key = await readSecret(`${provider} key for tenant ${tenant} (input hidden): `);
+    if (!key) fail('no key given (pipe it on stdin, or type it at the prompt)');
+    const path = `/tenants/${encodeURIComponent(tenant)}/provider-keys/${encodeURIComponent(provider)}`;
+    show(await call('PUT', path, { key }), (k) =>
+      console.log(
+        `Saved tenant ${tenant}'s own ${k.provider} key (${k.hint}); its ${k.provider} requests now use it.`,
+      ),
+    );
+    break;
+  }
+  case 'provider-keys list':
+    show(
+      (await call('GET', `/tenants/${encodeURIComponent(need('tenant_id'))}/provider-keys`)).data,
+      (rows) => table(rows, PROVIDER_KEY_COLUMNS),
+    );
+    break;
+  case 'provider-keys delete': {
+    const tenant = need('tenant_id');
+    const provider = need2('provider');
+    await call(
+      'DELETE',
+      `/tenants/${encodeURIComponent(tenant)}/provider-keys/${encodeURIComponent(provider)}`,
+    );
+    console.log(
+      `Deleted tenant ${tenant}'s own ${provider} key; its ${provider} requests use the deployment's key again.`,
+    );
+    break;
+  }
   case 'logs reconcile': {
     const r = await call('GET', '/logs/reconcile');
     show(r, () => {

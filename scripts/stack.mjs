@@ -11,18 +11,24 @@ export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const WRANGLER = join(ROOT, 'node_modules', '.bin', 'wrangler');
 const SERVE_WORKER = join(ROOT, 'scripts', 'serve-worker.mjs');
 
-/** Reads ADMIN_TOKEN from .dev.vars, creating the file with a random token on first run. */
+/**
+ * Reads ADMIN_TOKEN from .dev.vars, creating the file with a random token on first run; also adds a
+ * random PROVIDER_KEYS_SECRET (tenants' own provider keys) when the file has none.
+ */
 export function ensureDevVars(file = join(ROOT, '.dev.vars')) {
-  const existing = existsSync(file) ? readFileSync(file, 'utf8') : '';
+  let existing = existsSync(file) ? readFileSync(file, 'utf8') : '';
+  const append = (lines) => {
+    const prefix = existing && !existing.endsWith('\n') ? `${existing}\n` : existing;
+    existing = `${prefix}${lines}`;
+    writeFileSync(file, existing, { mode: 0o600 });
+  };
+  if (!existing) append('# Local secrets for wrangler dev (git-ignored).\n');
+  if (!/^PROVIDER_KEYS_SECRET\s*=/m.test(existing))
+    append(`PROVIDER_KEYS_SECRET="${randomBytes(32).toString('base64url')}"\n`);
   const match = /^ADMIN_TOKEN\s*=\s*"?([^"\n]+)"?\s*$/m.exec(existing);
   if (match) return { adminToken: match[1], created: false };
   const adminToken = `ewadm_${randomBytes(24).toString('base64url')}`;
-  const prefix = existing && !existing.endsWith('\n') ? `${existing}\n` : existing;
-  writeFileSync(
-    file,
-    `${prefix}# Local secrets for wrangler dev (git-ignored).\nADMIN_TOKEN="${adminToken}"\n`,
-    { mode: 0o600 },
-  );
+  append(`ADMIN_TOKEN="${adminToken}"\n`);
   return { adminToken, created: true };
 }
 

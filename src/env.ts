@@ -12,6 +12,21 @@ export interface Secrets {
   OPENROUTER_API_KEY?: string;
   TOGETHER_API_KEY?: string;
   MOCK_API_KEY?: string;
+  /** Google Gemini (src/providers/gemini.ts); GEMINI_BASE_URL overrides the API's origin (tests, proxies). */
+  GEMINI_API_KEY?: string;
+  GEMINI_BASE_URL?: string;
+  /** Azure OpenAI (src/providers/azure.ts): the resource's endpoint, key and API version. */
+  AZURE_OPENAI_API_KEY?: string;
+  AZURE_OPENAI_BASE_URL?: string;
+  AZURE_OPENAI_API_VERSION?: string;
+  /** AWS Bedrock (src/providers/bedrock.ts): SigV4 credentials and region; BEDROCK_BASE_URL overrides the endpoint. */
+  AWS_ACCESS_KEY_ID?: string;
+  AWS_SECRET_ACCESS_KEY?: string;
+  AWS_SESSION_TOKEN?: string;
+  AWS_REGION?: string;
+  BEDROCK_BASE_URL?: string;
+  /** The key-encryption secret for tenants' own provider keys (src/providers/tenant-key.ts). */
+  PROVIDER_KEYS_SECRET?: string;
   /** JSON array of extra OpenAI-compatible providers; see src/providers/table.ts. */
   EDGEWAY_PROVIDERS?: string;
   /** Per-provider secrets referenced by EDGEWAY_PROVIDERS rows (`api_key_secret`). */

@@ -7,6 +7,7 @@ import { keysRouter } from './keys';
 import { limitsRouter } from './limits';
 import { logsRouter } from './logs';
 import { openApiDocument } from './openapi';
+import { providerKeysRouter } from './provider-keys';
 import { tenantsRouter } from './tenants';
 import { usageRouter } from './usage';
 
@@ -27,6 +28,7 @@ export function createAdminApp() {
   admin.get('/openapi.json', (c) => c.json(openApiDocument()));
   admin.use('*', adminAuth);
   admin.route('/tenants', tenantsRouter());
+  admin.route('/tenants', providerKeysRouter());
   admin.route('/keys', keysRouter());
   admin.route('/', limitsRouter());
   admin.route('/logs', logsRouter());

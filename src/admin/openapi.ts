@@ -10,6 +10,7 @@ import { z } from 'zod';
 import { keyOperations } from './keys';
 import { limitsOperations } from './limits';
 import { logOperations } from './logs';
+import { providerKeyOperations } from './provider-keys';
 import { ErrorEnvelope } from './schemas';
 import { tenantOperations } from './tenants';
 import { usageOperations } from './usage';
@@ -19,6 +20,7 @@ import type { NamedSchema, Operation } from './operation';
 export const OPERATIONS: readonly Operation[] = [
   ...tenantOperations,
   ...keyOperations,
+  ...providerKeyOperations,
   ...limitsOperations,
   ...logOperations,
   ...usageOperations,
@@ -56,6 +58,15 @@ function queryParameters(query: z.ZodObject): unknown[] {
   });
 }
 
+function successes(op: Operation): Record<string, unknown> {
+  if (!op.response) return { [op.status]: { description: 'No content' } };
+  const answer = { content: { 'application/json': { schema: ref(op.response.id) } } };
+  return {
+    [op.status]: { description: op.mayCreate ? 'Replaced' : 'OK', ...answer },
+    ...(op.mayCreate ? { 201: { description: 'Created', ...answer } } : {}),
+  };
+}
+
 function operation(op: Operation): unknown {
   const pathParams = [...op.path.matchAll(/\{(\w+)\}/g)].map(([, name]) => ({
     name,
@@ -78,10 +89,7 @@ function operation(op: Operation): unknown {
           },
         }
       : {}),
-    responses: {
-      [op.status]: { description: 'OK', content: { 'application/json': { schema: ref(op.response.id) } } },
-      default: errors,
-    },
+    responses: { ...successes(op), default: errors },
   };
 }
 
@@ -99,7 +107,7 @@ export function openApiDocument(): unknown {
     info: {
       title: 'Edgeway admin API',
       version: '1',
-      description: 'Tenants and gateway keys. Times are epoch milliseconds.',
+      description: "Tenants, gateway keys and tenants' own provider keys. Times are epoch milliseconds.",
     },
     servers: [{ url: '/' }],
     security: [{ adminToken: [] }],
@@ -114,7 +122,10 @@ export function openApiDocument(): unknown {
           'input',
         ),
         ...components(
-          [{ id: 'Error', schema: ErrorEnvelope }, ...OPERATIONS.map((op) => op.response)],
+          [
+            { id: 'Error', schema: ErrorEnvelope },
+            ...OPERATIONS.flatMap((op) => (op.response ? [op.response] : [])),
+          ],
           'output',
         ),
       },

@@ -16,6 +16,9 @@ export interface Operation {
   query?: z.ZodObject;
   body?: NamedSchema;
   optionalBody?: boolean;
-  status: 200 | 201;
-  response: NamedSchema;
+  status: 200 | 201 | 204;
+  /** The answer's body; absent only with 204 (no content). */
+  response?: NamedSchema;
+  /** A PUT that answers 201 with the same body when it created the resource, `status` when it replaced it. */
+  mayCreate?: boolean;
 }

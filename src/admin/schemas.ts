@@ -8,6 +8,7 @@ import { z } from 'zod';
 import { ApiKey, KeyStatus, Metadata, ModelList, Tenant, TenantStatus, Timestamp } from '../storage/entities';
 import { decodeCursor } from '../storage/page';
 import { Budgets, CacheSettings, Limits } from '../core/settings';
+import { ProviderKeyInfo } from '../storage/provider-keys';
 
 /** Longest grace a rotated-out secret may keep: one week. */
 export const MAX_GRACE_SECONDS = 7 * 86_400;
@@ -86,6 +87,17 @@ export const KeyWithSecret = ApiKey.extend({
   key: z.string().describe('The secret. Returned only by create and rotate; store it now.'),
 });
 
+/** A tenant's own provider key (BYOK): written here, never read back. */
+export const ProviderKeyPut = z.strictObject({
+  key: z
+    .string()
+    .trim()
+    .min(8)
+    .max(4096)
+    .regex(/^[\x21-\x7e]+$/, 'printable ASCII with no whitespace')
+    .describe("The provider's API key, 8–4096 printable characters; stored encrypted, never returned."),
+});
+
 function listOf<T extends z.ZodType>(item: T) {
   return z.object({
     object: z.literal('list'),
@@ -97,6 +109,7 @@ function listOf<T extends z.ZodType>(item: T) {
 
 export const TenantList = listOf(Tenant);
 export const KeyList = listOf(ApiKey);
+export const ProviderKeyList = listOf(ProviderKeyInfo);
 
 export const ErrorEnvelope = z.object({
   error: z.object({
@@ -107,5 +120,5 @@ export const ErrorEnvelope = z.object({
   }),
 });
 
-export { ApiKey, Tenant };
+export { ApiKey, ProviderKeyInfo, Tenant };
 export type KeyWithSecret = z.infer<typeof KeyWithSecret>;

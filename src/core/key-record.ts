@@ -5,6 +5,9 @@
 import { z } from 'zod';
 import { Budgets, CacheSettings, Limits } from './settings';
 
+/** A tenant's own key for one provider, as sealed at rest (src/util/provider-key-crypto.ts); never plaintext. */
+export const SealedProviderKey = z.object({ ciphertext: z.string(), iv: z.string() });
+
 export const KeyRecord = z.object({
   id: z.string(),
   tenantId: z.string(),
@@ -22,6 +25,11 @@ export const KeyRecord = z.object({
   cache: CacheSettings.default({}),
   /** Store prompts and completions in the logs for this key. */
   logPayload: z.boolean().default(false),
+  /**
+   * The tenant's own provider keys (BYOK) by provider id, still encrypted: they
+   * ride in the record's caches so the hot path reads no D1 to find them.
+   */
+  providerKeys: z.record(z.string(), SealedProviderKey).default({}),
 });
 export type KeyRecord = z.infer<typeof KeyRecord>;
 

@@ -34,7 +34,7 @@ export function firstFailure(...results: (ApiResult<unknown> | null)[]): ApiFail
 }
 
 type Query = Record<string, string | number | undefined>;
-type Method = 'GET' | 'POST' | 'PATCH' | 'DELETE';
+type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
 export class AdminApi {
   constructor(

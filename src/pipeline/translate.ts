@@ -8,7 +8,7 @@
  * client's: JSON at once, streams event by event (src/codecs/translate-stream.ts).
  */
 import { upstreamBody } from '../api/upstream-body';
-import type { EncodeContext } from '../codecs/codec';
+import type { EncodeContext, StreamDecoder } from '../codecs/codec';
 import { CLIENT_CODECS, UPSTREAM_CODECS } from '../codecs/index';
 import { translatingObserver } from '../codecs/translate-stream';
 import { gatewayUsage } from '../codecs/usage';
@@ -72,7 +72,9 @@ export function outbound(request: ProxyRequest, target: UpstreamTarget, context:
     body: JSON.stringify(upstream.encodeRequest(canonical, context)),
     translation: {
       json(parsed) {
-        const answer = upstream.decodeResponse(parsed);
+        const decoded = upstream.decodeResponse(parsed);
+        // Some formats never name the model in their answer (Bedrock): the one called is named instead.
+        const answer = decoded.model ? decoded : { ...decoded, model: context.model };
         return {
           body: client.encodeResponse(answer),
           usage: answer.usage ? gatewayUsage(answer.usage) : null,
@@ -80,11 +82,22 @@ export function outbound(request: ProxyRequest, target: UpstreamTarget, context:
       },
       streamObserver: ({ onChunk, capture }) =>
         translatingObserver({
-          decoder: upstream.streamDecoder(),
+          decoder: namingModel(upstream.streamDecoder(), context.model),
           encoder: client.streamEncoder({ includeUsage: request.clientWantsUsage }),
           onChunk,
           capture,
         }),
+    },
+  };
+}
+
+/** A decoder whose start event names `model` when the format's stream does not. */
+function namingModel(decoder: StreamDecoder, model: string): StreamDecoder {
+  return {
+    decode(event) {
+      const events = decoder.decode(event);
+      if (events === 'malformed' || !events.some((e) => e.type === 'start' && e.model === '')) return events;
+      return events.map((e) => (e.type === 'start' && e.model === '' ? { ...e, model } : e));
     },
   };
 }

@@ -7,6 +7,10 @@
  * correct however long the caches keep it, and checkKey refuses it on time
  * without this loader needing a clock. A key whose tenant row is missing cannot
  * exist (foreign key), and would be refused as unknown.
+ *
+ * The tenant's own provider keys (BYOK) come in the same query, still sealed,
+ * as one JSON object built by SQLite: the record and its caches carry them, so
+ * no request reads D1 for them (src/providers/tenant-key.ts opens them).
  */
 import { jsonColumn } from './entities';
 import { KeyRecord } from '../core/key-record';
@@ -27,11 +31,14 @@ interface KeyRow {
   tenant_status: string;
   tenant_limits: string;
   tenant_budgets: string;
+  provider_keys: string;
 }
 
 const SELECT = `
   SELECT k.id, k.tenant_id, k.key_hash, k.status, k.models, k.expires_at, k.limits, k.budgets, k.cache, k.log_payload,
-         k.previous_expires_at, t.status AS tenant_status, t.limits AS tenant_limits, t.budgets AS tenant_budgets
+         k.previous_expires_at, t.status AS tenant_status, t.limits AS tenant_limits, t.budgets AS tenant_budgets,
+         (SELECT json_group_object(p.provider, json_object('ciphertext', p.ciphertext, 'iv', p.iv))
+            FROM tenant_provider_keys p WHERE p.tenant_id = k.tenant_id) AS provider_keys
   FROM api_keys k JOIN tenants t ON t.id = k.tenant_id
   WHERE k.key_hash = ?1 OR k.previous_hash = ?1
   LIMIT 1`;
@@ -54,6 +61,7 @@ export function d1KeyLoader(db: D1Database): KeyLoader {
       tenantBudgets: jsonColumn(row.tenant_budgets),
       cache: jsonColumn(row.cache),
       logPayload: row.log_payload === 1,
+      providerKeys: jsonColumn(row.provider_keys),
     });
   };
 }

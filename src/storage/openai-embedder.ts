@@ -38,19 +38,18 @@ export function openAiEmbedder({
   model,
   timeoutMs = DEFAULT_TIMEOUT_MS,
 }: OpenAiEmbedderOptions): Embedder {
-  const prepared = adapter.prepare('embeddings');
+  const prepared = adapter.prepare({ endpoint: 'embeddings', model, stream: false, passHeaders: [] });
   if (prepared?.format !== 'openai')
     throw new Error(`provider '${adapter.id}' does not serve OpenAI-compatible embeddings`);
   const target = prepared;
   let dimensions = KNOWN_DIMENSIONS[model] ?? 0;
 
   async function embedBatch(texts: string[]): Promise<number[][]> {
-    const res = await adapter.fetch(target.url, {
-      method: 'POST',
-      headers: target.headers,
-      body: JSON.stringify({ model, input: texts, encoding_format: 'float' }),
-      signal: AbortSignal.timeout(timeoutMs),
-    });
+    const res = await adapter.send(
+      target,
+      JSON.stringify({ model, input: texts, encoding_format: 'float' }),
+      AbortSignal.timeout(timeoutMs),
+    );
     if (!res.ok) {
       await res.body?.cancel();
       throw new Error(`embeddings call to '${adapter.id}' failed with HTTP ${res.status}`);

@@ -16,7 +16,9 @@ const consoleErrors = [];
 
 before(
   async () => {
-    stack = await startTestStack(18887);
+    stack = await startTestStack(18887, {
+      PROVIDER_KEYS_SECRET: 'browser-test-provider-keys-secret-0123456789',
+    });
     browser = await launch();
     await browser.context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: stack.url });
     page = await browser.context.newPage();
@@ -183,6 +185,24 @@ test('refuses changes without the CSRF token, from a foreign Origin, and from an
   const names = await page.locator('table').innerText();
   for (const name of ['no-token', 'evil-origin', 'wrong-token', 'cross-site'])
     assert.equal(names.includes(name), false, name);
+});
+
+test("stores a tenant's own provider key: only its hint is ever shown, and it can be deleted", async () => {
+  const providerKey = 'sk-browser-own-key-0123456789LMNO';
+  await page.goto(url(`/dashboard/tenants/${state.tenantId}`));
+  await page.locator('#f-provider').fill('openai');
+  await page.locator('#f-key').fill(providerKey);
+  assert.equal(await page.locator('#f-key').getAttribute('type'), 'password');
+  await page.getByRole('button', { name: 'Save provider key' }).click();
+  await page.getByRole('status').filter({ hasText: 'Provider key saved' }).waitFor();
+  const section = page.getByRole('region', { name: 'Provider keys' });
+  assert.match(await section.getByRole('row', { name: /openai/ }).innerText(), /sk-…LMNO/);
+  assert.equal(await page.locator('#f-key').inputValue(), '');
+  assert.equal((await page.content()).includes(providerKey), false);
+  await shot(page, '05b-provider-key');
+  await section.getByRole('button', { name: 'Delete the openai key' }).click();
+  await page.getByRole('status').filter({ hasText: 'Provider key deleted' }).waitFor();
+  await section.getByText('No provider keys').waitFor();
 });
 
 test('revokes the key after a confirmation; the next call is refused with 401', async () => {

@@ -13,6 +13,9 @@ const NOTICES: Record<string, string> = {
   'tenant-enabled': 'Tenant enabled: its active keys work again.',
   'key-updated': 'Key updated; the change applies from the next request.',
   'key-revoked': 'Key revoked: requests with it are refused from now on.',
+  'provider-key-saved': "Provider key saved: the tenant's requests to that provider use it from now on.",
+  'provider-key-deleted':
+    "Provider key deleted: the tenant's requests to that provider use the gateway's key again.",
 };
 
 export function noticeOf(c: Context<DashboardEnv>): string | null {

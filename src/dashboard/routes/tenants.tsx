@@ -1,13 +1,23 @@
 /**
  * Tenant pages: list and create, one tenant with its keys and budget,
- * disable/enable, and creating a key (whose secret then goes to the
- * once-only secret page via the sealed cookie, see secret-flash.ts).
+ * disable/enable, creating a key (whose secret then goes to the once-only
+ * secret page via the sealed cookie, see secret-flash.ts), and the tenant's
+ * own provider keys (set, rotate, delete; the key never comes back to the page).
  */
 import { Hono, type Context } from 'hono';
+import { z } from 'zod';
 import type { ApiFailure } from '../admin-api';
 import type { DashboardEnv } from '../context';
 import { keyBody, type FormValues } from '../forms';
-import { KeyList, KeyWithSecret, LimitsReport, Tenant, TenantList } from '../schemas';
+import {
+  KeyList,
+  KeyWithSecret,
+  LimitsReport,
+  ProviderKeyInfo,
+  ProviderKeyList,
+  Tenant,
+  TenantList,
+} from '../schemas';
 import { page } from '../views/layout';
 import { failurePage, failureStatus } from '../views/message';
 import { TenantPage, TenantsPage } from '../views/tenants';
@@ -15,6 +25,12 @@ import { noticeOf, readForm, seg, showSecretOnce } from './shared';
 
 type C = Context<DashboardEnv>;
 const BACK = { href: '/dashboard/tenants', label: 'Back to tenants' };
+const NO_PROVIDER: ApiFailure = {
+  ok: false,
+  status: 400,
+  message: 'Enter a provider id.',
+  param: 'provider',
+};
 
 async function listPage(c: C, failure: ApiFailure | null = null, values: FormValues = {}) {
   const cursor = c.req.query('cursor');
@@ -39,15 +55,23 @@ async function listPage(c: C, failure: ApiFailure | null = null, values: FormVal
   );
 }
 
-async function tenantPage(c: C, id: string, failure: ApiFailure | null = null, values: FormValues = {}) {
+async function tenantPage(
+  c: C,
+  id: string,
+  failure: ApiFailure | null = null,
+  values: FormValues = {},
+  failed: 'key' | 'provider-key' = 'key',
+) {
   const { api } = c.var;
-  const [tenant, keys, report] = await Promise.all([
+  const [tenant, keys, report, providerKeys] = await Promise.all([
     api.get(`/tenants/${seg(id)}`, Tenant),
     api.get('/keys', KeyList, { tenant_id: id, limit: 100 }),
     api.get(`/limits/tenants/${seg(id)}`, LimitsReport),
+    api.get(`/tenants/${seg(id)}/provider-keys`, ProviderKeyList),
   ]);
   if (!tenant.ok) return failurePage(c, tenant, c.var.session, BACK);
   if (!keys.ok) return failurePage(c, keys, c.var.session, BACK);
+  if (!providerKeys.ok) return failurePage(c, providerKeys, c.var.session, BACK);
   const body = (
     <TenantPage
       session={c.var.session}
@@ -55,8 +79,10 @@ async function tenantPage(c: C, id: string, failure: ApiFailure | null = null, v
       keys={keys.data.data}
       moreKeys={keys.data.has_more}
       report={report.ok ? report.data : null}
+      providerKeys={providerKeys.data.data}
       failure={failure}
       values={values}
+      failed={failed}
       notice={noticeOf(c)}
     />
   );
@@ -98,6 +124,27 @@ export function tenantRoutes(now: () => number = Date.now) {
     const res = await c.var.api.send('POST', '/keys', KeyWithSecret, { tenant_id: id, ...keyBody(values) });
     if (!res.ok) return tenantPage(c, id, res, values);
     return showSecretOnce(c, res.data.id, res.data.key, now());
+  });
+
+  router.post('/:id/provider-keys', async (c) => {
+    const id = c.req.param('id');
+    const values = await readForm(c);
+    const provider = values.provider?.trim() ?? '';
+    // Only the provider goes back into the form after a refusal, never the key.
+    const kept = { provider };
+    if (!provider) return tenantPage(c, id, NO_PROVIDER, kept, 'provider-key');
+    const path = `/tenants/${seg(id)}/provider-keys/${seg(provider)}`;
+    const res = await c.var.api.send('PUT', path, ProviderKeyInfo, { key: values.key ?? '' });
+    if (!res.ok) return tenantPage(c, id, res, kept, 'provider-key');
+    return c.redirect(`/dashboard/tenants/${seg(id)}?notice=provider-key-saved`, 303);
+  });
+
+  router.post('/:id/provider-keys/:provider/delete', async (c) => {
+    const id = c.req.param('id');
+    const path = `/tenants/${seg(id)}/provider-keys/${seg(c.req.param('provider'))}`;
+    const res = await c.var.api.send('DELETE', path, z.null());
+    if (!res.ok) return failurePage(c, res, c.var.session, BACK);
+    return c.redirect(`/dashboard/tenants/${seg(id)}?notice=provider-key-deleted`, 303);
   });
 
   return router;

@@ -1,11 +1,12 @@
-/** The tenants list (with create, disable, enable) and one tenant's page (its keys, budget, create-key form). */
+/** The tenants list (with create, disable, enable) and one tenant's page (its keys, budget, create-key form, provider keys). */
 import type { ApiFailure } from '../admin-api';
 import type { FormValues } from '../forms';
-import type { ApiKey, LimitsReport, Tenant } from '../schemas';
+import type { ApiKey, LimitsReport, ProviderKeyInfo, Tenant } from '../schemas';
 import type { Session } from '../session';
 import { BudgetGlance } from './budget';
 import { describeBudgets, describeLimits, describeModels, KeySettingsFields } from './key-settings';
 import { ActionForm, Badge, Failure, Field, Notice, Pager, Time } from './parts';
+import { ProviderKeysSection } from './provider-keys';
 
 export function TenantStatusButton(props: { tenant: Tenant; session: Session; back: 'list' | 'tenant' }) {
   const { tenant } = props;
@@ -150,11 +151,17 @@ export function TenantPage(props: {
   keys: ApiKey[];
   moreKeys: boolean;
   report: LimitsReport | null;
+  providerKeys: ProviderKeyInfo[];
   failure?: ApiFailure | null;
   values?: FormValues;
+  /** Which form the failure and values belong to. */
+  failed?: 'key' | 'provider-key';
   notice?: string | null;
 }) {
   const { tenant, session } = props;
+  const keyForm = props.failed === 'provider-key' ? {} : { failure: props.failure, values: props.values };
+  const providerForm =
+    props.failed === 'provider-key' ? { failure: props.failure, values: props.values } : {};
   const q = `tenant_id=${encodeURIComponent(tenant.id)}`;
   return (
     <>
@@ -178,18 +185,25 @@ export function TenantPage(props: {
       {props.moreKeys ? <p class="muted">Showing the newest 100 keys.</p> : null}
       <section aria-labelledby="new-key-h">
         <h2 id="new-key-h">Create a key</h2>
-        <Failure failure={props.failure} action="The key was not created" />
+        <Failure failure={keyForm.failure} action="The key was not created" />
         <ActionForm
           action={`/dashboard/tenants/${encodeURIComponent(tenant.id)}/keys`}
           session={session}
           class="stack"
         >
-          <KeySettingsFields values={props.values ?? {}} failure={props.failure} />
+          <KeySettingsFields values={keyForm.values ?? {}} failure={keyForm.failure} />
           <div>
             <button type="submit">Create key</button>
           </div>
         </ActionForm>
       </section>
+      <ProviderKeysSection
+        session={session}
+        tenantId={tenant.id}
+        keys={props.providerKeys}
+        failure={providerForm.failure}
+        values={providerForm.values}
+      />
     </>
   );
 }

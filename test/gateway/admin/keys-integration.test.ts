@@ -290,6 +290,8 @@ describe('GET /admin/openapi.json', () => {
       '/admin/tenants/{id}',
       '/admin/tenants/{id}/disable',
       '/admin/tenants/{id}/enable',
+      '/admin/tenants/{id}/provider-keys',
+      '/admin/tenants/{id}/provider-keys/{provider}',
       '/admin/usage',
     ]);
     expect(doc.components.schemas).toHaveProperty('KeyCreate');

@@ -41,4 +41,16 @@ describe('the admin OpenAPI document', () => {
       schema: { maximum: 100 },
     });
   });
+
+  it("documents tenants' provider keys: PUT creates (201) or replaces (200), DELETE answers 204 with no body", () => {
+    const doc = openApiDocument() as {
+      paths: Record<string, Record<string, { responses: Record<string, { content?: unknown }> }>>;
+      components: { schemas: Record<string, { properties?: Record<string, { minLength?: number }> }> };
+    };
+    const one = doc.paths['/admin/tenants/{id}/provider-keys/{provider}']!;
+    expect(Object.keys(one.put!.responses).sort()).toEqual(['200', '201', 'default']);
+    expect(one.delete!.responses['204']).toEqual({ description: 'No content' });
+    expect(doc.components.schemas.ProviderKeyPut?.properties?.key).toMatchObject({ minLength: 8 });
+    expect(JSON.stringify(doc.components.schemas.ProviderKey)).not.toMatch(/"key"|ciphertext/);
+  });
 });

@@ -1,5 +1,6 @@
 /**
- * A faithful fake of the Workers AI binding for text-embedding models, built
+ * A faithful fake of the Workers AI binding. Text-generation models are
+ * faked in ./workers-ai-chat.ts; this file fakes the text-embedding models, built
  * from the models' published input/output schemas
  * (developers.cloudflare.com/workers-ai/models/bge-base-en-v1.5): it knows
  * the model ids and their output dimensions, takes `text` as a non-empty
@@ -13,6 +14,7 @@
  * Not modelled: the 512-token input window, the async `requests` queue.
  */
 import { embedLocally } from '../../../src/storage/local-embedder';
+import { type ChatFaults, FAKE_CHAT_MODELS, runChat } from './workers-ai-chat';
 
 const MODELS: Readonly<Record<string, number>> = {
   '@cf/baai/bge-small-en-v1.5': 384,
@@ -22,12 +24,25 @@ const MODELS: Readonly<Record<string, number>> = {
 const MAX_ITEMS = 100;
 
 export class FakeWorkersAi {
+  /** Embedding calls. */
   readonly calls: { model: string; count: number }[] = [];
+  /** Chat calls, with the inputs as the binding received them. */
+  readonly chatCalls: { model: string; inputs: unknown; signal: AbortSignal | undefined }[] = [];
 
-  async run(
+  constructor(private readonly faults: ChatFaults = {}) {}
+
+  async run(model: string, inputs: unknown, options: { signal?: AbortSignal } = {}): Promise<unknown> {
+    if (Object.hasOwn(FAKE_CHAT_MODELS, model)) {
+      this.chatCalls.push({ model, inputs: structuredClone(inputs), signal: options.signal });
+      return runChat(model, inputs, this.faults, options.signal);
+    }
+    return this.embed(model, inputs);
+  }
+
+  private embed(
     model: string,
     inputs: unknown,
-  ): Promise<{ shape: number[]; data: number[][]; pooling: 'mean' | 'cls' }> {
+  ): { shape: number[]; data: number[][]; pooling: 'mean' | 'cls' } {
     const dimensions = MODELS[model];
     if (dimensions === undefined) throw new Error(`5007: No such model ${model} or task`);
     if (typeof inputs !== 'object' || inputs === null || Array.isArray(inputs))

@@ -112,9 +112,15 @@ describe('OpenAI-compatible embedder', () => {
   it('throws on an upstream error or a malformed answer', async () => {
     const answering = (response: Response): ProviderAdapter => ({
       id: 'stub',
-      prepare: () => ({ url: 'http://stub/v1/embeddings', headers: new Headers(), format: 'openai' }),
-      fetch: async () => response,
+      prepare: (input) => ({
+        ...input,
+        url: 'http://stub/v1/embeddings',
+        headers: new Headers(),
+        format: 'openai',
+      }),
+      send: async () => response,
       scrub: (message) => message,
+      requestIdHeader: null,
     });
     await expect(
       openAiEmbedder({ adapter: answering(new Response('no', { status: 500 })), model: 'm' }).embed(['x']),
@@ -131,8 +137,9 @@ describe('OpenAI-compatible embedder', () => {
     const anthropicOnly: ProviderAdapter = {
       id: 'a',
       prepare: () => null,
-      fetch: async () => new Response(),
+      send: async () => new Response(),
       scrub: (message) => message,
+      requestIdHeader: null,
     };
     expect(() => openAiEmbedder({ adapter: anthropicOnly, model: 'm' })).toThrow(/does not serve/);
   });

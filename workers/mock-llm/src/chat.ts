@@ -4,7 +4,7 @@
  * Stream events are built from a prefix rendered once per request, so each
  * token costs one small JSON.stringify of the token itself.
  */
-import { hasBearerKey, missingOpenAIKey } from './auth';
+import { hasBearerKey, KEY_HASH_HEADER, missingOpenAIKey, presentedKeySha256 } from './auth';
 import { parseChatRequest, type ChatRequest } from './chat-request';
 import { complete, contentSeed, outputTokens, requestSeed, type Completion } from './completion';
 import { invalidRequest, OPENAI_BAD_JSON } from './errors';
@@ -154,7 +154,7 @@ export async function handleChat(request: Request): Promise<Response> {
     created: Math.floor(Date.now() / 1000),
     callId: idFrom('call_', idSeed ^ 0x5bd1e995),
   };
-  const headers = { 'x-request-id': newRequestId() };
+  const headers = { 'x-request-id': newRequestId(), [KEY_HASH_HEADER]: await presentedKeySha256(request) };
   if (!chat.stream) return jsonAnswer(chatCompletionBody(chat, completion, meta), headers, chat.controls);
   return sseResponse(chatStreamPlan(chat, completion, meta), chat.controls, headers);
 }

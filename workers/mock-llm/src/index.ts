@@ -3,8 +3,11 @@
  * deterministic answers and fault injection, for dev, tests and benchmarks.
  * This file is routing only; each route lives in its own module.
  */
+import { handleBedrock } from './bedrock';
+import { handleAzure } from './azure';
 import { handleChat } from './chat';
 import { handleEmbeddings } from './embeddings';
+import { handleGemini } from './gemini';
 import { errorResponse } from './errors';
 import type { Shape } from './http';
 import { handleCountTokens, handleMessages } from './messages';
@@ -28,7 +31,11 @@ const ROUTES: ReadonlyMap<string, Route> = new Map<string, Route>([
  * prefix in order: the other providers' native APIs. Each handler reads the
  * rest of the path itself.
  */
-const PREFIX_ROUTES: readonly (readonly [string, Route])[] = [];
+const PREFIX_ROUTES: readonly (readonly [string, Route])[] = [
+  ['/v1beta/models/', { method: 'POST', handle: handleGemini }],
+  ['/model/', { method: 'POST', handle: handleBedrock }],
+  ['/openai/deployments/', { method: 'POST', handle: handleAzure }],
+];
 
 /** Anthropic's paths answer errors in Anthropic's envelope; everything else in OpenAI's. */
 export function shapeForPath(path: string): Shape {

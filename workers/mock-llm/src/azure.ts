@@ -1,0 +1,54 @@
+/**
+ * Azure OpenAI's deployment routes, `POST /openai/deployments/{deployment}/
+ * chat/completions` and `…/embeddings`, checked as Azure checks them before
+ * answering like the OpenAI routes: the `api-version` query parameter (absent →
+ * 404 "Resource not found", Azure's answer; not a dated version → 400 "API
+ * version not supported") and the `api-key` header (absent → 401). Azure's
+ * own errors are `{"error":{"code","message"}}`; every answer carries
+ * `apim-request-id` and `x-request-id`. Any deployment name exists; the body's
+ * `model` is ignored and the deployment's name answers as the model.
+ */
+import { handleChat } from './chat';
+import { handleEmbeddings } from './embeddings';
+import { jsonResponse, newRequestId } from './http';
+
+const ROUTE = /^\/openai\/deployments\/([^/]+)\/(chat\/completions|embeddings)$/;
+/** GA versions are dates, previews dates with `-preview` (learn.microsoft.com, API version lifecycle). */
+const API_VERSION = /^\d{4}-\d{2}-\d{2}(-preview)?$/;
+
+const ACCESS_DENIED =
+  'Access denied due to invalid subscription key or wrong API endpoint. Make sure to provide a valid key for an active subscription and use a correct regional API endpoint for your resource.';
+
+function azureError(status: number, code: string, message: string): Response {
+  return jsonResponse({ error: { code, message } }, status, { 'apim-request-id': crypto.randomUUID() });
+}
+
+export async function handleAzure(request: Request): Promise<Response> {
+  const url = new URL(request.url);
+  const route = ROUTE.exec(url.pathname);
+  const version = url.searchParams.get('api-version');
+  if (!route || version === null) return azureError(404, '404', 'Resource not found');
+  if (!API_VERSION.test(version)) return azureError(400, 'BadRequest', 'API version not supported');
+  const key = request.headers.get('api-key')?.trim();
+  if (!key) return azureError(401, '401', ACCESS_DENIED);
+
+  const deployment = decodeURIComponent(route[1] ?? '');
+  const text = await request.text();
+  let body = text;
+  try {
+    const parsed: unknown = JSON.parse(text);
+    if (typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed))
+      body = JSON.stringify({ ...parsed, model: deployment });
+  } catch {
+    // Not JSON: the OpenAI handler answers it with OpenAI's (and Azure's) 400.
+  }
+  const headers = new Headers(request.headers);
+  headers.delete('api-key');
+  headers.set('authorization', `Bearer ${key}`);
+  const openAi = new Request(`${url.origin}/v1/${route[2]}`, { method: 'POST', headers, body });
+  const answer = route[2] === 'embeddings' ? await handleEmbeddings(openAi) : await handleChat(openAi);
+  const out = new Response(answer.body, answer);
+  out.headers.set('apim-request-id', crypto.randomUUID());
+  if (!out.headers.has('x-request-id')) out.headers.set('x-request-id', newRequestId());
+  return out;
+}

@@ -1,0 +1,253 @@
+/**
+ * Validation of a Converse body, with Bedrock's ValidationException messages
+ * (Coral's "1 validation error detected: …" for shape constraints, the
+ * service's own sentences for conversation rules). Pure. Stricter than the
+ * real service in one way, on purpose: an unknown top-level field is refused,
+ * so a codec that sends one is caught here rather than silently ignored.
+ * Longer than most modules: one check per Converse part, kept together so the
+ * messages stay in one style.
+ */
+import { type Controls, parseRequestControls } from './controls';
+import type { MessageLike } from './text';
+import { fail, isRecord, type Parsed } from './validate';
+
+export interface ConverseRequest {
+  readonly messages: readonly MessageLike[];
+  /** The system blocks as one more message for the token rule, or undefined. */
+  readonly system: MessageLike | undefined;
+  readonly maxTokens: number | undefined;
+  /** The tool the answer calls, or undefined for text. */
+  readonly tool: string | undefined;
+  readonly controls: Controls;
+}
+
+const FIELDS = new Set([
+  'messages',
+  'system',
+  'inferenceConfig',
+  'toolConfig',
+  'additionalModelRequestFields',
+  'additionalModelResponseFieldPaths',
+  'guardrailConfig',
+  'performanceConfig',
+  'promptVariables',
+  'requestMetadata',
+  'mock',
+]);
+const IMAGE_FORMATS = new Set(['png', 'jpeg', 'gif', 'webp']);
+const TOOL_NAME = /^[a-zA-Z0-9_-]{1,64}$/;
+
+const coral = (value: unknown, at: string, constraint: string) =>
+  fail(
+    `1 validation error detected: Value ${value === undefined ? 'null' : `'${JSON.stringify(value)}'`} at '${at}' failed to satisfy constraint: ${constraint}`,
+  );
+const one = (v: Record<string, unknown>): string | null => {
+  const keys = Object.keys(v);
+  return keys.length === 1 ? (keys[0] as string) : null;
+};
+
+function checkBlock(block: unknown, at: string): Parsed<'tool' | 'plain'> {
+  if (!isRecord(block) || one(block) === null)
+    return fail(`Malformed input request: the ContentBlock at ${at} must set exactly one member.`);
+  if ('text' in block) {
+    if (typeof block.text !== 'string')
+      return coral(block.text, `${at}.member.text`, 'Member must be a string');
+    if (block.text.trim() === '')
+      return fail(
+        `The text field in the ContentBlock object at ${at} is blank. Add text to the text field, and try again.`,
+      );
+    return { ok: true, value: 'plain' };
+  }
+  if ('image' in block) {
+    const image = isRecord(block.image) ? block.image : {};
+    if (!IMAGE_FORMATS.has(image.format as string))
+      return coral(
+        image.format,
+        `${at}.member.image.format`,
+        'Member must satisfy enum value set: [png, jpeg, gif, webp]',
+      );
+    if (
+      !isRecord(image.source) ||
+      typeof image.source.bytes !== 'string' ||
+      !/^[A-Za-z0-9+/]+={0,2}$/.test(image.source.bytes)
+    )
+      return fail(`Malformed input request: ${at}.image.source.bytes must be base64-encoded image bytes.`);
+    return { ok: true, value: 'plain' };
+  }
+  if ('toolUse' in block) {
+    const use = isRecord(block.toolUse) ? block.toolUse : {};
+    if (typeof use.toolUseId !== 'string' || typeof use.name !== 'string' || !isRecord(use.input))
+      return fail(`Malformed input request: ${at}.toolUse needs toolUseId, name and an input object.`);
+    return { ok: true, value: 'tool' };
+  }
+  if ('toolResult' in block) {
+    const result = isRecord(block.toolResult) ? block.toolResult : {};
+    if (typeof result.toolUseId !== 'string' || !Array.isArray(result.content))
+      return fail(`Malformed input request: ${at}.toolResult needs toolUseId and a content list.`);
+    if (result.status !== undefined && result.status !== 'success' && result.status !== 'error')
+      return coral(
+        result.status,
+        `${at}.member.toolResult.status`,
+        'Member must satisfy enum value set: [success, error]',
+      );
+    for (const part of result.content)
+      if (!isRecord(part) || !['text', 'json', 'image', 'document'].includes(one(part) ?? ''))
+        return fail(
+          `Malformed input request: ${at}.toolResult.content holds a block that is not text, json, image or document.`,
+        );
+    return { ok: true, value: 'tool' };
+  }
+  return fail(`Malformed input request: the ContentBlock at ${at} has an unsupported member.`);
+}
+
+function checkMessages(raw: unknown): Parsed<{ messages: MessageLike[]; tools: boolean }> {
+  if (raw === undefined) return coral(undefined, 'messages', 'Member must not be null');
+  if (!Array.isArray(raw)) return fail('Malformed input request: messages must be a list.');
+  let tools = false;
+  for (let i = 0; i < raw.length; i++) {
+    const m: unknown = raw[i];
+    if (!isRecord(m)) return fail(`Malformed input request: messages.${i} must be an object.`);
+    if (m.role !== 'user' && m.role !== 'assistant')
+      return coral(
+        m.role,
+        `messages.${i + 1}.member.role`,
+        'Member must satisfy enum value set: [user, assistant]',
+      );
+    if (i === 0 && m.role !== 'user')
+      return fail(
+        'A conversation must start with a user message. Try again with a conversation that starts with a user message.',
+      );
+    if (i > 0 && (raw[i - 1] as Record<string, unknown>).role === m.role)
+      return fail(
+        'A conversation must alternate between user and assistant roles. Make sure the conversation alternates between user and assistant roles and try again.',
+      );
+    if (!Array.isArray(m.content) || m.content.length === 0)
+      return fail(
+        `The content field in the Message object at messages.${i} is empty. Add a ContentBlock object to the content field and try again.`,
+      );
+    for (let j = 0; j < m.content.length; j++) {
+      const block = checkBlock(m.content[j], `messages.${i}.content.${j}`);
+      if (!block.ok) return block;
+      tools ||= block.value === 'tool';
+    }
+  }
+  if (raw.length === 0)
+    return fail(
+      'A conversation must start with a user message. Try again with a conversation that starts with a user message.',
+    );
+  return { ok: true, value: { messages: raw as MessageLike[], tools } };
+}
+
+function checkInference(raw: unknown): Parsed<number | undefined> {
+  if (raw === undefined) return { ok: true, value: undefined };
+  if (!isRecord(raw)) return fail('Malformed input request: inferenceConfig must be an object.');
+  const { maxTokens, temperature, topP, stopSequences } = raw;
+  if (maxTokens !== undefined && (!Number.isInteger(maxTokens) || (maxTokens as number) < 1))
+    return coral(maxTokens, 'inferenceConfig.maxTokens', 'Member must have value greater than or equal to 1');
+  for (const [name, v] of [
+    ['temperature', temperature],
+    ['topP', topP],
+  ] as const)
+    if (v !== undefined && (typeof v !== 'number' || v < 0 || v > 1))
+      return coral(v, `inferenceConfig.${name}`, 'Member must have value less than or equal to 1');
+  if (
+    stopSequences !== undefined &&
+    (!Array.isArray(stopSequences) || stopSequences.some((s) => typeof s !== 'string'))
+  )
+    return fail('Malformed input request: inferenceConfig.stopSequences must be a list of strings.');
+  return { ok: true, value: maxTokens as number | undefined };
+}
+
+/** The tools offered (names) and the tool the tool choice forces, if any. */
+function checkTools(raw: unknown): Parsed<{ names: string[]; forced: string | undefined } | undefined> {
+  if (raw === undefined) return { ok: true, value: undefined };
+  if (!isRecord(raw) || !Array.isArray(raw.tools) || raw.tools.length === 0)
+    return coral(undefined, 'toolConfig.tools', 'Member must have length greater than or equal to 1');
+  const names: string[] = [];
+  for (let i = 0; i < raw.tools.length; i++) {
+    const spec = isRecord(raw.tools[i]) ? (raw.tools[i] as Record<string, unknown>).toolSpec : undefined;
+    if (
+      !isRecord(spec) ||
+      typeof spec.name !== 'string' ||
+      !isRecord(spec.inputSchema) ||
+      !isRecord(spec.inputSchema.json)
+    )
+      return fail(
+        `Malformed input request: toolConfig.tools.${i} needs a toolSpec with a name and inputSchema.json.`,
+      );
+    if (!TOOL_NAME.test(spec.name))
+      return coral(
+        spec.name,
+        `toolConfig.tools.${i + 1}.member.toolSpec.name`,
+        'Member must satisfy regular expression pattern: [a-zA-Z0-9_-]+',
+      );
+    names.push(spec.name);
+  }
+  const choice = raw.toolChoice;
+  if (choice === undefined) return { ok: true, value: { names, forced: undefined } };
+  const kind = isRecord(choice) ? one(choice) : null;
+  if (kind === 'auto') return { ok: true, value: { names, forced: undefined } };
+  if (kind === 'any') return { ok: true, value: { names, forced: names[0] } };
+  const wanted =
+    kind === 'tool' && isRecord((choice as Record<string, unknown>).tool)
+      ? ((choice as Record<string, Record<string, unknown>>).tool?.name as unknown)
+      : undefined;
+  if (typeof wanted !== 'string')
+    return fail('Malformed input request: toolConfig.toolChoice must set exactly one of auto, any, tool.');
+  if (!names.includes(wanted))
+    return fail(
+      `The tool ${wanted} in toolConfig.toolChoice isn't defined in toolConfig.tools. Define the tool and try again.`,
+    );
+  return { ok: true, value: { names, forced: wanted } };
+}
+
+/**
+ * `model` is the decoded model id from the path: it may carry mock controls
+ * (`echo;cut_after=3`, src/controls.ts) and decides whether top_k is accepted.
+ */
+export function parseConverseRequest(body: Record<string, unknown>, model: string): Parsed<ConverseRequest> {
+  for (const key of Object.keys(body))
+    if (!FIELDS.has(key))
+      return fail(
+        `Malformed input request: extraneous key [${key}] is not permitted, please reformat your input and try again.`,
+      );
+  const controls = parseRequestControls(body.mock, model);
+  if (!controls.ok) return fail(controls.message, controls.param);
+  const messages = checkMessages(body.messages);
+  if (!messages.ok) return messages;
+  if (
+    body.system !== undefined &&
+    (!Array.isArray(body.system) || body.system.some((b) => !isRecord(b) || typeof b.text !== 'string'))
+  )
+    return fail('Malformed input request: system must be a list of {text} blocks.');
+  const maxTokens = checkInference(body.inferenceConfig);
+  if (!maxTokens.ok) return maxTokens;
+  const tools = checkTools(body.toolConfig);
+  if (!tools.ok) return tools;
+  if (messages.value.tools && tools.value === undefined)
+    return fail('The toolConfig field must be defined when using toolUse and toolResult content blocks.');
+  const extra = body.additionalModelRequestFields;
+  if (extra !== undefined) {
+    if (!isRecord(extra))
+      return fail('Malformed input request: additionalModelRequestFields must be an object.');
+    const foreign = Object.keys(extra).find(
+      (k) => !(k === 'top_k' && /^(?:[a-z]{2,4}\.)?anthropic\./.test(model)),
+    );
+    if (foreign !== undefined)
+      return fail(
+        `The model returned the following errors: Malformed input request: extraneous key [${foreign}] is not permitted, please reformat your input and try again.`,
+      );
+  }
+  const c = controls.controls;
+  const tool = tools.value?.forced ?? (c.tool_call ? tools.value?.names[0] : undefined);
+  return {
+    ok: true,
+    value: {
+      messages: messages.value.messages,
+      system: body.system === undefined ? undefined : { role: 'system', content: body.system },
+      maxTokens: maxTokens.value,
+      tool,
+      controls: c,
+    },
+  };
+}
