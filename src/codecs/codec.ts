@@ -61,7 +61,8 @@ export interface UpstreamCodec {
   decodeError(body: unknown, headers: Headers): ProviderFault;
   readonly embeddings?: {
     encodeRequest(request: EmbeddingsRequest, context: EncodeContext): Record<string, unknown>;
-    decodeResponse(body: unknown, model: string): EmbeddingsResponse;
+    /** `request` is what was asked, for formats that report no token count (the gateway then estimates it). */
+    decodeResponse(body: unknown, model: string, request: EmbeddingsRequest): EmbeddingsResponse;
   };
 }
 

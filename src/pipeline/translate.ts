@@ -57,7 +57,7 @@ export function outbound(request: ProxyRequest, target: UpstreamTarget, context:
       body: JSON.stringify(embedUpstream.encodeRequest(canonical, context)),
       translation: {
         json(parsed) {
-          const answer = embedUpstream.decodeResponse(parsed, context.model);
+          const answer = embedUpstream.decodeResponse(parsed, context.model, canonical);
           const usage = { inputTokens: answer.inputTokens, outputTokens: 0, cachedTokens: 0 };
           return { body: embedClient.encodeResponse(answer), usage };
         },
