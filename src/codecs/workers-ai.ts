@@ -3,9 +3,10 @@
  * `env.AI.run(model, inputs)` for text-generation and text-embedding models.
  * The adapter (src/providers/workers-ai.ts) carries them over the binding.
  */
+import { textTokens } from '../limits/estimate';
 import type { UpstreamCodec } from './codec';
 import type { EmbeddingsResponse } from './ir';
-import { arr, badUpstream, count, num, obj, unsupported } from './json';
+import { arr, badUpstream, num, obj, unsupported } from './json';
 import { WORKERS_AI_MAX_EMBEDDING_INPUTS, workersAiModel } from './workers-ai-models';
 import { encodeWorkersAiRequest } from './workers-ai-request';
 import { decodeWorkersAiError, decodeWorkersAiResponse, readStamp, STAMP } from './workers-ai-response';
@@ -32,13 +33,17 @@ export const workersAiUpstream: UpstreamCodec = {
         );
       return { text: request.inputs };
     },
-    decodeResponse(body, model): EmbeddingsResponse {
+    decodeResponse(body, model, request): EmbeddingsResponse {
       const b = obj(body);
       const vectors = arr(b?.data).map((v) => arr(v).map((x) => num(x) ?? 0));
       if (!b || vectors.length === 0) throw badUpstream('an embeddings answer without data');
+      if (vectors.length !== request.inputs.length)
+        throw badUpstream(`${vectors.length} embeddings for ${request.inputs.length} inputs`);
       const stamp = readStamp(b[STAMP]);
-      // The binding reports no usage for embeddings; the adapter stamps an estimate in `usage`.
-      return { vectors, model: stamp.model || model, inputTokens: count(obj(b.usage)?.prompt_tokens) };
+      // The embedding models report no usage: the input is counted with the gateway's own estimate.
+      const reported = num(obj(b.usage)?.prompt_tokens);
+      const inputTokens = reported ?? request.inputs.reduce((sum, text) => sum + textTokens(text), 0);
+      return { vectors, model: stamp.model || model, inputTokens };
     },
   },
 };

@@ -11,7 +11,6 @@
 import { STAMP, type Stamp } from '../codecs/workers-ai-response';
 import { WORKERS_AI_MODELS, workersAiModel } from '../codecs/workers-ai-models';
 import type { Bindings } from '../env';
-import { textTokens } from '../limits/estimate';
 import { scrubSecrets } from './scrub';
 import type { PrepareInput, ProviderAdapter, ProviderEntry, UpstreamTarget } from './types';
 
@@ -76,8 +75,6 @@ export function workersAiAdapter(ai: AiRunner): ProviderAdapter {
         if (signal.aborted) throw err;
         return bindingFailure(err);
       }
-      if (target.endpoint === 'embeddings')
-        return json({ ...asObject(output), [STAMP]: stamp, usage: embedUsage(output, inputs) });
       if (!target.stream) return json({ ...asObject(output), [STAMP]: stamp });
       const stampFrame = encoder.encode(`event: ${STAMP}\ndata: ${JSON.stringify(stamp)}\n\n`);
       // A model that answers a stream request whole (some do) is sent as one event.
@@ -102,15 +99,6 @@ function asObject(output: unknown): Record<string, unknown> {
 
 function json(body: unknown, status = 200): Response {
   return new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
-}
-
-/** Embedding models report no usage: the input is counted with the gateway's own estimate. */
-function embedUsage(output: unknown, inputs: Record<string, unknown>): unknown {
-  const reported = asObject(output).usage;
-  if (reported !== undefined) return reported;
-  const texts = Array.isArray(inputs.text) ? inputs.text : [inputs.text];
-  const tokens = texts.reduce<number>((sum, t) => sum + (typeof t === 'string' ? textTokens(t) : 0), 0);
-  return { prompt_tokens: tokens, total_tokens: tokens };
 }
 
 /**

@@ -18,7 +18,11 @@ describe('Azure OpenAI deployment routes', () => {
     expect(res.status).toBe(200);
     expect(res.headers.get('apim-request-id')).toMatch(/^[0-9a-f-]{36}$/);
     expect(res.headers.get('x-request-id')).toBeTruthy();
-    const body = (await res.json()) as { object: string; model: string; choices: { message: { content: string } }[] };
+    const body = (await res.json()) as {
+      object: string;
+      model: string;
+      choices: { message: { content: string } }[];
+    };
     expect(body.object).toBe('chat.completion');
     expect(body.model).toBe('my-gpt4o');
     expect(body.choices[0]?.message.content).toEqual(expect.any(String));
@@ -65,7 +69,7 @@ describe('Azure OpenAI deployment routes', () => {
   });
 
   it('without api-key answers 401 in Azure shape; a Bearer token is not an api-key', async () => {
-    for (const headers of [{}, { authorization: 'Bearer azure-key' }]) {
+    for (const headers of [{}, { authorization: 'Bearer azure-key' }] as Record<string, string>[]) {
       const res = await azure(`${CHAT}?api-version=2024-10-21`, { messages: USER_HELLO }, headers);
       expect(res.status).toBe(401);
       const body = (await res.json()) as { error: { code: string; message: string } };
@@ -81,7 +85,10 @@ describe('Azure OpenAI deployment routes', () => {
   });
 
   it('keeps the mock faults working (mock.status)', async () => {
-    const res = await azure(`${CHAT}?api-version=2024-10-21`, { messages: USER_HELLO, mock: { status: 429 } });
+    const res = await azure(`${CHAT}?api-version=2024-10-21`, {
+      messages: USER_HELLO,
+      mock: { status: 429 },
+    });
     expect(res.status).toBe(429);
     expect(res.headers.get('retry-after')).toBe('1');
   });

@@ -377,7 +377,7 @@ describe('Workers AI codec: embeddings', () => {
   const embeddings = workersAiUpstream.embeddings;
   const ctx = context('@cf/baai/bge-base-en-v1.5');
 
-  it('sends the texts as `text` and reads the vectors and the stamped usage', () => {
+  it('sends the texts as `text` and reads the vectors, with usage as reported or else estimated', () => {
     expect(embeddings?.encodeRequest({ inputs: ['a', 'b'], dimensions: null }, ctx)).toEqual({
       text: ['a', 'b'],
     });
@@ -390,7 +390,8 @@ describe('Workers AI codec: embeddings', () => {
       ],
       usage: { prompt_tokens: 3 },
     };
-    expect(embeddings?.decodeResponse(answer, '@cf/baai/bge-base-en-v1.5')).toEqual({
+    const asked = { inputs: ['abcd', 'efgh'], dimensions: null };
+    expect(embeddings?.decodeResponse(answer, '@cf/baai/bge-base-en-v1.5', asked)).toEqual({
       vectors: [
         [0.1, 0.2],
         [0.3, 0.4],
@@ -398,6 +399,8 @@ describe('Workers AI codec: embeddings', () => {
       model: '@cf/baai/bge-base-en-v1.5',
       inputTokens: 3,
     });
+    const { usage: _, ...unreported } = answer;
+    expect(embeddings?.decodeResponse(unreported, 'm', asked).inputTokens).toBe(2);
   });
 
   it('refuses more than 100 inputs naming `input`, and a size the model does not have naming `dimensions`', () => {
@@ -413,7 +416,11 @@ describe('Workers AI codec: embeddings', () => {
     });
   });
 
-  it('refuses an answer without vectors as a 502', () => {
-    expect(() => embeddings?.decodeResponse({ shape: [0] }, 'm')).toThrow(GatewayError);
+  it('refuses an answer without vectors, or with a vector count not the input count, as a 502', () => {
+    const asked = { inputs: ['a', 'b'], dimensions: null };
+    expect(() => embeddings?.decodeResponse({ shape: [0] }, 'm', asked)).toThrow(GatewayError);
+    expect(() => embeddings?.decodeResponse({ data: [[0.1]] }, 'm', asked)).toThrow(
+      /1 embeddings for 2 inputs/,
+    );
   });
 });

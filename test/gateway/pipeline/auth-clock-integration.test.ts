@@ -85,6 +85,7 @@ describe('d1KeyLoader', () => {
       tenantBudgets: { usd: { day: 5 } },
       cache: { semantic: true },
       logPayload: true,
+      providerKeys: {},
     });
   });
 

@@ -120,16 +120,16 @@ describe('the Workers AI adapter', () => {
     await expect(reader.read()).rejects.toThrow();
   });
 
-  it('stamps embeddings with an estimated usage, since the binding reports none', async () => {
+  it('answers embeddings as the binding gives them, stamped', async () => {
     const adapter = workersAiAdapter(new FakeWorkersAi());
     const t = target(adapter, '@cf/baai/bge-small-en-v1.5', false, 'embeddings');
     const body = (await (await send(adapter, t, { text: ['abcd', 'efgh'] })).json()) as {
       data: number[][];
-      usage: { prompt_tokens: number };
+      edgeway: { model: string };
     };
     expect(body.data).toHaveLength(2);
     expect(body.data[0]).toHaveLength(384);
-    expect(body.usage.prompt_tokens).toBe(2);
+    expect(body.edgeway.model).toBe('@cf/baai/bge-small-en-v1.5');
   });
 
   it('serves a listed model only on its own kind of endpoint; an unlisted one on any', () => {
