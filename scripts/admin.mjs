@@ -24,6 +24,7 @@ const USAGE = `Usage: npm run admin -- <command>   (or: node scripts/admin.mjs <
   provider-keys set <tenant_id> <provider>      the key is read from stdin, or a hidden prompt
   provider-keys list <tenant_id>
   provider-keys delete <tenant_id> <provider>
+  providers list          which providers are configured, and which take tenants' own keys
   logs reconcile          requests answered vs log events stored (exit 2 if not balanced)
 
 Options: --json prints the raw API response.
@@ -121,6 +122,12 @@ const PROVIDER_KEY_COLUMNS = [
   ['HINT', (k) => k.hint],
   ['CREATED', (k) => time(k.created_at)],
   ['UPDATED', (k) => time(k.updated_at)],
+];
+
+const PROVIDER_COLUMNS = [
+  ['PROVIDER', (p) => p.id],
+  ['CONFIGURED', (p) => (p.configured ? (p.keyless ? 'yes (no key needed)' : 'yes') : 'no')],
+  ['TENANT KEYS', (p) => (p.accepts_tenant_keys ? String(p.tenants_with_own_key) : '-')],
 ];
 
 /** Piped stdin is read whole; a terminal gets a prompt with echo off (Ctrl-C aborts). */
@@ -276,6 +283,9 @@ switch (`${resource} ${action}`) {
     );
     break;
   }
+  case 'providers list':
+    show((await call('GET', '/providers')).data, (rows) => table(rows, PROVIDER_COLUMNS));
+    break;
   case 'provider-keys list':
     show(
       (await call('GET', `/tenants/${encodeURIComponent(need('tenant_id'))}/provider-keys`)).data,

@@ -205,18 +205,20 @@ function capacitySection(capacity) {
 
 function streamsSection(s) {
   const low = s.low;
-  const rows = [...TARGETS, 'edgeway-translated'].filter((t) => low.perTarget[t]).map((t) => {
-    const x = low.perTarget[t];
-    return [
-      t,
-      spread(x.ttftMs.p50),
-      spread(x.ttftMs.p99),
-      spread(x.gapMs.p50),
-      spread(x.gapMs.p99),
-      x.expectedEvents,
-      x.incomplete,
-    ];
-  });
+  const rows = [...TARGETS, 'edgeway-translated']
+    .filter((t) => low.perTarget[t])
+    .map((t) => {
+      const x = low.perTarget[t];
+      return [
+        t,
+        spread(x.ttftMs.p50),
+        spread(x.ttftMs.p99),
+        spread(x.gapMs.p50),
+        spread(x.gapMs.p99),
+        x.expectedEvents,
+        x.incomplete,
+      ];
+    });
   const tr = low.added['edgeway-translated − edgeway'];
   const lines = [
     `## Streaming (${low.tokens} chunks paced ${low.paceMs} ms; ${low.repeats} × ${low.samplesPerRun} streams, about ${low.overlap} at once)`,

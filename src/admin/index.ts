@@ -8,6 +8,7 @@ import { limitsRouter } from './limits';
 import { logsRouter } from './logs';
 import { openApiDocument } from './openapi';
 import { providerKeysRouter } from './provider-keys';
+import { providersRouter } from './providers';
 import { tenantsRouter } from './tenants';
 import { usageRouter } from './usage';
 
@@ -30,6 +31,7 @@ export function createAdminApp() {
   admin.route('/tenants', tenantsRouter());
   admin.route('/tenants', providerKeysRouter());
   admin.route('/keys', keysRouter());
+  admin.route('/providers', providersRouter());
   admin.route('/', limitsRouter());
   admin.route('/logs', logsRouter());
   admin.route('/usage', usageRouter());

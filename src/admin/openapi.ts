@@ -11,6 +11,7 @@ import { keyOperations } from './keys';
 import { limitsOperations } from './limits';
 import { logOperations } from './logs';
 import { providerKeyOperations } from './provider-keys';
+import { providerOperations } from './providers';
 import { ErrorEnvelope } from './schemas';
 import { tenantOperations } from './tenants';
 import { usageOperations } from './usage';
@@ -21,6 +22,7 @@ export const OPERATIONS: readonly Operation[] = [
   ...tenantOperations,
   ...keyOperations,
   ...providerKeyOperations,
+  ...providerOperations,
   ...limitsOperations,
   ...logOperations,
   ...usageOperations,

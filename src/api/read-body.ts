@@ -5,6 +5,7 @@
  * JSON.parse. Every failure is a 4xx in the route's shape: /v1, /admin and
  * the dashboard's calls into /admin all read their bodies here.
  */
+import { jsonProblem } from '../util/json-problem';
 import { GatewayError, badRequest } from '../core/errors';
 import { MAX_JSON_DEPTH, tooDeep } from './json-budget';
 
@@ -36,8 +37,7 @@ export async function readJsonBody(request: Request, maxBytes: number): Promise<
   try {
     return JSON.parse(text);
   } catch (err) {
-    const detail = err instanceof Error ? err.message : 'parse error';
-    throw badRequest(`Request body is not valid JSON: ${detail}`, null, 'invalid_json');
+    throw badRequest(`Request body is not valid JSON: ${jsonProblem(err)}.`, null, 'invalid_json');
   }
 }
 

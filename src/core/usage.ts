@@ -18,7 +18,8 @@ export function usageFromJson(format: ClientFormat, body: unknown): Usage | null
   if (format === 'anthropic') {
     // Anthropic's input_tokens leaves out cache reads and writes; inputTokens counts every prompt token.
     return {
-      inputTokens: count(u.input_tokens) + count(u.cache_read_input_tokens) + count(u.cache_creation_input_tokens),
+      inputTokens:
+        count(u.input_tokens) + count(u.cache_read_input_tokens) + count(u.cache_creation_input_tokens),
       outputTokens: count(u.output_tokens),
       cachedTokens: count(u.cache_read_input_tokens),
     };

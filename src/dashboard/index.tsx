@@ -15,6 +15,7 @@ import { csrfToken, formLimit, readableForm, requireSession, securityHeaders } f
 import { authRoutes, signOut } from './routes/auth';
 import { keyRoutes } from './routes/keys';
 import { logRoutes } from './routes/logs';
+import { providerRoutes } from './routes/providers';
 import { tenantRoutes } from './routes/tenants';
 import { usageRoutes } from './routes/usage';
 import { messagePage } from './views/message';
@@ -45,6 +46,7 @@ export function createDashboard(adminFetch: AdminFetch, options: DashboardOption
   });
   dash.route('/tenants', tenantRoutes(now));
   dash.route('/keys', keyRoutes(now));
+  dash.route('/providers', providerRoutes());
   dash.route('/usage', usageRoutes());
   dash.route('/logs', logRoutes());
   dash.all('*', (c) =>

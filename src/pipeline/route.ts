@@ -6,7 +6,7 @@
  * its message scrubbed of credentials; at most 16 KiB of an error body is read.
  */
 import { UPSTREAM_CODECS } from '../codecs/index';
-import { ENDPOINTS, type Endpoint } from '../core/endpoints';
+import { ENDPOINTS } from '../core/endpoints';
 import { GatewayError } from '../core/errors';
 import type { ProviderRegistry } from '../providers/registry';
 import type { PrepareInput, ProviderAdapter, UpstreamTarget } from '../providers/types';
@@ -19,6 +19,8 @@ export interface Route {
   readonly upstreamModel: string;
   readonly adapter: ProviderAdapter;
   readonly target: UpstreamTarget;
+  /** The call carries the tenant's own key (BYOK), not the deployment's. */
+  readonly tenantKey: boolean;
 }
 
 /** The provider's id in a `provider/model` id, or null when the id is not of that shape. */
@@ -60,7 +62,7 @@ export function resolveRoute(
       `Provider '${providerId}' does not serve ${ENDPOINTS[endpoint].upstreamPath}.`,
       'unsupported_endpoint',
     );
-  return { providerId, upstreamModel, adapter, target };
+  return { providerId, upstreamModel, adapter, target, tenantKey: tenantKey !== null };
 }
 
 function modelNotFound(message: string, code = 'model_not_found'): GatewayError {
@@ -172,7 +174,8 @@ async function providerError(response: Response, route: Route, deadlineMs: numbe
   const status = response.status;
   if (status === 401 || status === 403) {
     void response.body?.cancel().catch(() => {});
-    return new GatewayError(502, "The provider rejected the gateway's credentials for this provider.", {
+    const whose = route.tenantKey ? "your organisation's own key" : "the gateway's credentials";
+    return new GatewayError(502, `The provider rejected ${whose} for this provider.`, {
       code: 'provider_auth_failed',
       source: 'provider',
       type: 'server_error',

@@ -21,7 +21,9 @@ export function passHeaders(headers: Headers): readonly (readonly [string, strin
   let out: [string, string][] | null = null;
   for (const name in ALLOWED) {
     const value = headers.get(name);
-    if (value !== null && value.length <= MAX_VALUE_CHARS) (out ??= []).push([name, value]);
+    if (value === null || value.length > MAX_VALUE_CHARS) continue;
+    out ??= [];
+    out.push([name, value]);
   }
   return out ?? NONE;
 }

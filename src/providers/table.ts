@@ -9,6 +9,7 @@ import { z } from 'zod';
 import type { ClientFormat, Endpoint } from '../core/endpoints';
 import type { Secrets } from '../env';
 import { ConfigError } from '../config';
+import { jsonProblem } from '../util/json-problem';
 
 export interface ProviderRow {
   readonly id: string;
@@ -174,9 +175,3 @@ export function customProviderRows(secrets: Pick<Secrets, 'EDGEWAY_PROVIDERS'>):
   }));
 }
 
-/** V8's JSON.parse message without the excerpt of the input it may quote (`Unexpected token 'x', "[{…" is not…`). */
-function jsonProblem(err: unknown): string {
-  const message = err instanceof Error ? err.message : '';
-  const head = message.split(/,\s*"/)[0]?.trim().slice(0, 120);
-  return head || 'syntax error';
-}

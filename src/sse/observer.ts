@@ -133,7 +133,11 @@ export function anthropicObserver(
     if ('cache_read_input_tokens' in u) raw.read = count(u.cache_read_input_tokens);
     if ('cache_creation_input_tokens' in u) raw.write = count(u.cache_creation_input_tokens);
     if ('output_tokens' in u) raw.output = count(u.output_tokens);
-    state.usage = { inputTokens: raw.input + raw.read + raw.write, outputTokens: raw.output, cachedTokens: raw.read };
+    state.usage = {
+      inputTokens: raw.input + raw.read + raw.write,
+      outputTokens: raw.output,
+      cachedTokens: raw.read,
+    };
   };
   return {
     get done() {

@@ -37,6 +37,8 @@ export interface ProviderKeyStore {
   ): Promise<SavedProviderKey>;
   /** False when the tenant had no key for that provider. */
   delete(tenantId: string, provider: string): Promise<boolean>;
+  /** How many tenants hold a key of their own, by provider id. */
+  tenantsByProvider(): Promise<Record<string, number>>;
 }
 
 interface InfoRow {
@@ -84,6 +86,13 @@ export class D1ProviderKeyStore implements ProviderKeyStore {
     const row = after?.results[0];
     if (!row) throw new Error('INSERT … RETURNING gave no row');
     return { info: ProviderKeyInfo.parse(row), created: before?.results[0]?.n === 0 };
+  }
+
+  async tenantsByProvider(): Promise<Record<string, number>> {
+    const { results } = await this.db
+      .prepare('SELECT provider, COUNT(*) AS n FROM tenant_provider_keys GROUP BY provider')
+      .all<{ provider: string; n: number }>();
+    return Object.fromEntries(results.map((r) => [r.provider, r.n]));
   }
 
   async delete(tenantId: string, provider: string): Promise<boolean> {

@@ -2,6 +2,7 @@
 // creates a tenant and a scoped key, the openai client uses it, then rotation and
 // revocation are observed on the very next call.
 import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
 import { execFile } from 'node:child_process';
 import { after, before, test } from 'node:test';
 import { promisify } from 'node:util';
@@ -14,7 +15,19 @@ let stack;
 
 before(
   async () => {
-    stack = await startTestStack(18987);
+    stack = await startTestStack(18987, {
+      PROVIDER_KEYS_SECRET: 'e2e-provider-keys-secret-0123456789abcdef',
+      // A provider whose request-id header is the mock's hash of the key it was called with.
+      EDGEWAY_PROVIDERS: JSON.stringify([
+        {
+          id: 'byok',
+          base_url: 'http://127.0.0.1:18988/v1',
+          api_key_secret: 'PROVIDER_KEY_BYOK',
+          request_id_header: 'x-mock-key-sha256',
+        },
+      ]),
+      PROVIDER_KEY_BYOK: 'the-deployment-key',
+    });
   },
   { timeout: 180_000 },
 );
@@ -28,6 +41,24 @@ async function admin(...args) {
   });
   return JSON.parse(stdout);
 }
+
+/** The CLI with `input` on its stdin (how a provider key is given, never on the command line). */
+function adminWithStdin(input, ...args) {
+  const child = execFile(process.execPath, ['scripts/admin.mjs', ...args, '--json'], {
+    cwd: ROOT,
+    env: { ...process.env, EDGEWAY_URL: stack.url, ADMIN_TOKEN: stack.adminToken },
+  });
+  child.stdin.end(input);
+  let out = '';
+  child.stdout.on('data', (d) => {
+    out += d;
+  });
+  return new Promise((resolve, reject) =>
+    child.on('exit', (code) => (code === 0 ? resolve(JSON.parse(out)) : reject(new Error(`exit ${code}`)))),
+  );
+}
+
+const sha256 = (text) => createHash('sha256').update(text).digest('hex');
 
 const chat = (key, model = 'mock/echo') =>
   new OpenAI({ apiKey: key, baseURL: `${stack.url}/v1`, maxRetries: 0 }).chat.completions.create({
@@ -56,4 +87,52 @@ test('create, scope, use, rotate and revoke a key', async () => {
     chat(rotated.key),
     (err) => err instanceof OpenAI.AuthenticationError && /revoked/.test(err.message),
   );
+});
+
+test("a tenant's own provider key, set with the CLI, is what the provider receives", async () => {
+  const providers = await admin('providers', 'list');
+  assert.deepEqual(
+    providers.data.find((p) => p.id === 'byok'),
+    {
+      id: 'byok',
+      configured: true,
+      keyless: false,
+      accepts_tenant_keys: true,
+      tenants_with_own_key: 0,
+      models: [],
+    },
+  );
+  const tenant = await admin('tenants', 'create', 'byok-co');
+  const { key } = await admin('keys', 'create', tenant.id);
+  const keyUsed = async () => {
+    const { response } = await new OpenAI({
+      apiKey: key,
+      baseURL: `${stack.url}/v1`,
+      maxRetries: 0,
+    }).chat.completions
+      .create({ model: 'byok/echo', messages: [{ role: 'user', content: 'whose key?' }] })
+      .withResponse();
+    return response.headers.get('x-edgeway-upstream-request-id');
+  };
+  assert.equal(await keyUsed(), sha256('the-deployment-key'));
+
+  const own = 'sk-tenant-own-key-0123456789';
+  const saved = await adminWithStdin(`${own}\n`, 'provider-keys', 'set', tenant.id, 'byok');
+  assert.equal(JSON.stringify(saved).includes(own), false, 'the key is never printed back');
+  assert.equal(await keyUsed(), sha256(own));
+
+  const listed = await admin('provider-keys', 'list', tenant.id);
+  assert.equal(JSON.stringify(listed).includes(own), false);
+  assert.equal(listed.data[0].provider, 'byok');
+
+  const { stdout } = await run(
+    process.execPath,
+    ['scripts/admin.mjs', 'provider-keys', 'delete', tenant.id, 'byok'],
+    {
+      cwd: ROOT,
+      env: { ...process.env, EDGEWAY_URL: stack.url, ADMIN_TOKEN: stack.adminToken },
+    },
+  );
+  assert.match(stdout, /Deleted tenant .*'s own byok key/);
+  assert.equal(await keyUsed(), sha256('the-deployment-key'));
 });

@@ -286,6 +286,7 @@ describe('GET /admin/openapi.json', () => {
       '/admin/logs/{request_id}',
       '/admin/pricing',
       '/admin/pricing/{model}',
+      '/admin/providers',
       '/admin/tenants',
       '/admin/tenants/{id}',
       '/admin/tenants/{id}/disable',

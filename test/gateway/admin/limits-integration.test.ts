@@ -60,7 +60,7 @@ describe('admin: limits and usage', () => {
 
 describe('admin: price overrides', () => {
   it('overrides, reads and removes the price of a model whose id has slashes', async () => {
-    const model = 'workers-ai/@cf/meta/llama-3.1-8b-instruct';
+    const model = 'workers-ai/@cf/qwen/qwen1.5-14b-chat-awq';
     expect((await admin('GET', `/pricing/${model}`)).json).toMatchObject({ model, source: 'default' });
     const put = await admin('PUT', `/pricing/${model}`, { input: 0.5, output: 1.5 });
     expect(put.status).toBe(200);

@@ -29,7 +29,7 @@ describe('usageFromJson', () => {
     ).toEqual({ inputTokens: 5, outputTokens: 2, cachedTokens: 0 });
   });
 
-  it('reads Anthropic input, output and cache_read_input_tokens', () => {
+  it('reads Anthropic usage, counting cache reads and writes as input (Anthropic leaves them out of input_tokens)', () => {
     const body = {
       type: 'message',
       usage: {
@@ -39,7 +39,7 @@ describe('usageFromJson', () => {
         cache_creation_input_tokens: 100,
       },
     };
-    expect(usageFromJson('anthropic', body)).toEqual({ inputTokens: 40, outputTokens: 12, cachedTokens: 8 });
+    expect(usageFromJson('anthropic', body)).toEqual({ inputTokens: 148, outputTokens: 12, cachedTokens: 8 });
   });
 
   it("reads only the names of the format it is given, never the other format's", () => {

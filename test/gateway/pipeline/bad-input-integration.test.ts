@@ -26,6 +26,13 @@ describe('bad input gets a 4xx in the OpenAI envelope, never a 500', () => {
     await expectOpenAiError(await post('/v1/chat/completions', '{"model": ', key), 400, 'invalid_json');
   });
 
+  it('never quotes the malformed body back (it may hold a prompt or a secret)', async () => {
+    const body = '[{"role":"user","content":"my key is sk-live-0123456789abcdef"},]';
+    const err = await expectOpenAiError(await post('/v1/chat/completions', body, key), 400, 'invalid_json');
+    expect(err.message).not.toContain('sk-live');
+    expect(err.message).toMatch(/^Request body is not valid JSON: Unexpected token/);
+  });
+
   it('rejects a JSON body that is not an object', async () => {
     await expectOpenAiError(await post('/v1/chat/completions', '[1,2]', key), 400, 'invalid_type');
   });

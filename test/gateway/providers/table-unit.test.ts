@@ -141,7 +141,9 @@ describe('buildRegistry with a custom row', () => {
   });
 
   it('presents the key the Anthropic way for an Anthropic-format row', () => {
-    const messages = adapter(registry({ PROVIDER_KEY_ACME: 'sk-acme' }).get('acme-claude')).prepare(call('messages'))!;
+    const messages = adapter(registry({ PROVIDER_KEY_ACME: 'sk-acme' }).get('acme-claude')).prepare(
+      call('messages'),
+    )!;
     expect(messages.url).toBe('https://api.acme.test/v1/messages');
     expect(messages.headers.get('x-api-key')).toBe('sk-acme');
     expect(messages.headers.get('anthropic-version')).toBeTruthy();
@@ -156,6 +158,8 @@ describe('buildRegistry with a custom row', () => {
   });
 
   it('reaches the mock at MOCK_LLM_URL without its trailing slash, with no secret needed', () => {
-    expect(adapter(registry().get('mock')).prepare(call('chat'))!.url).toBe('http://mock.test/v1/chat/completions');
+    expect(adapter(registry().get('mock')).prepare(call('chat'))!.url).toBe(
+      'http://mock.test/v1/chat/completions',
+    );
   });
 });

@@ -184,6 +184,7 @@ describe('error bodies', () => {
       upstreamModel: 'm',
       adapter,
       target: adapter.prepare({ endpoint: 'chat', model: 'm', stream: false, passHeaders: [] })!,
+      tenantKey: false,
     };
     const error = await dispatch(route, {
       body: '{}',
@@ -214,6 +215,7 @@ describe('error bodies', () => {
       upstreamModel: 'm',
       adapter,
       target: adapter.prepare({ endpoint: 'chat', model: 'm', stream: false, passHeaders: [] })!,
+      tenantKey: false,
     };
     await expect(
       dispatch(route, {

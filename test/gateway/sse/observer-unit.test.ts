@@ -71,6 +71,19 @@ describe('anthropicObserver', () => {
     expect(o.done).toBe(true);
   });
 
+  it('counts prompt-cache reads and writes as input, cache reads as cached (Anthropic leaves both out of input_tokens)', () => {
+    const o = anthropicObserver();
+    const usage = {
+      input_tokens: 10,
+      cache_read_input_tokens: 100,
+      cache_creation_input_tokens: 20,
+      output_tokens: 1,
+    };
+    o.observe(ev(JSON.stringify({ type: 'message_start', message: { usage } }), 'message_start'));
+    o.observe(ev(JSON.stringify({ type: 'message_delta', usage: { output_tokens: 7 } }), 'message_delta'));
+    expect(o.usage).toEqual({ inputTokens: 130, outputTokens: 7, cachedTokens: 100 });
+  });
+
   it('writes its error frame as an Anthropic error event', () => {
     expect(anthropicObserver().errorFrame('cut', 'stream_incomplete')).toMatch(
       /^event: error\ndata: \{"type":"error","error":\{"type":"api_error","message":"cut"\}\}\n\n$/,
