@@ -92,7 +92,7 @@ test('create, scope, use, rotate and revoke a key', async () => {
 test("a tenant's own provider key, set with the CLI, is what the provider receives", async () => {
   const providers = await admin('providers', 'list');
   assert.deepEqual(
-    providers.data.find((p) => p.id === 'byok'),
+    providers.find((p) => p.id === 'byok'),
     {
       id: 'byok',
       configured: true,
@@ -123,7 +123,7 @@ test("a tenant's own provider key, set with the CLI, is what the provider receiv
 
   const listed = await admin('provider-keys', 'list', tenant.id);
   assert.equal(JSON.stringify(listed).includes(own), false);
-  assert.equal(listed.data[0].provider, 'byok');
+  assert.equal(listed[0].provider, 'byok');
 
   const { stdout } = await run(
     process.execPath,
