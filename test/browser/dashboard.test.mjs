@@ -49,6 +49,7 @@ test('every dashboard URL sends a visitor without a session to sign-in', async (
     '/dashboard/usage',
     '/dashboard/logs',
     '/dashboard/logs/req_x',
+    '/dashboard/providers',
     '/dashboard/assets/copy.js',
   ];
   for (const path of paths) {
@@ -205,6 +206,17 @@ test("stores a tenant's own provider key: only its hint is ever shown, and it ca
   await section.getByText('No provider keys').waitFor();
 });
 
+test('the providers page, reached from the navigation, lists each provider and names no secret', async () => {
+  await page.goto(url('/dashboard/tenants'));
+  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Providers' }).click();
+  assert.equal(await heading(), 'Providers');
+  const mock = await page.getByRole('row', { name: /^mock\b/ }).innerText();
+  assert.match(mock, /configured/);
+  assert.match(await page.getByRole('row', { name: /^openai\b/ }).innerText(), /not configured/);
+  assert.equal(/_API_KEY|PROVIDER_KEY_/.test(await page.content()), false);
+  await shot(page, '05c-providers');
+});
+
 test('revokes the key after a confirmation; the next call is refused with 401', async () => {
   await page.goto(url(`/dashboard/keys/${state.keyId}`));
   await page.getByRole('link', { name: 'Revoke this key…' }).click();
@@ -230,6 +242,7 @@ test('fits a phone screen: no page scrolls sideways (wide tables scroll in place
     `/dashboard/keys/${state.keyId}`,
     `/dashboard/logs?tenant_id=${state.tenantId}`,
     `/dashboard/usage?tenant_id=${state.tenantId}`,
+    '/dashboard/providers',
   ]) {
     await page.goto(url(path));
     assert.ok(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth), path);
