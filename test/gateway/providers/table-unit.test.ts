@@ -118,6 +118,20 @@ describe('buildRegistry with a custom row', () => {
     return got;
   };
 
+  it('serves a row without api_key_secret with no key at all (vLLM, Ollama, TGI)', () => {
+    const providers = buildRegistry({
+      EDGEWAY_PROVIDERS: JSON.stringify([{ id: 'vllm', base_url: 'http://10.0.0.5:8000/v1' }]),
+    } as unknown as Bindings);
+    expect(providers.configured()).toContain('vllm');
+    const chat = adapter(providers.get('vllm')).prepare(call('chat'))!;
+    expect(chat.url).toBe('http://10.0.0.5:8000/v1/chat/completions');
+    expect(chat.headers.has('authorization')).toBe(false);
+  });
+
+  it('refuses a row that lists an endpoint its format does not have', () => {
+    expect(() => rows([{ ...ACME, format: 'anthropic', endpoints: ['chat'] }])).toThrow(/endpoints/);
+  });
+
   it("knows a row whose secret is absent but reports it 'unconfigured'", () => {
     const providers = registry();
     expect(providers.get('acme')).toBe('unconfigured');
