@@ -32,7 +32,7 @@ export function chatBody(t, { latencyMs, tokens, paceMs = 0, stream = false, con
     messages: [{ role: 'user', content }],
     ...(stream ? { stream: true, stream_options: { include_usage: true } } : {}),
     ...extra,
-    ...(t.controlsInModel ? {} : { mock: controls }),
+    ...(t.controlsInModel ? { max_tokens: Math.max(1, tokens) } : { mock: controls }),
   });
 }
 

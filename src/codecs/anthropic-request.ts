@@ -3,7 +3,8 @@
  * hints (`cache_control`) are dropped when the target is another format (it
  * has no such hint; OpenAI caches prompts by itself); extended thinking,
  * documents and server tools have no canonical form and are refused. The
- * rules are in docs/translation.md.
+ * rules are in docs/translation.md. Longer than most files: both directions
+ * sit together so each rule and its inverse can be read side by side.
  */
 import type { EncodeContext } from './codec';
 import type { ChatRequest, ImagePart, ImageSource, Message, Part, TextPart, Tool, ToolChoice } from './ir';

@@ -2,6 +2,8 @@
  * OpenAI Chat Completions requests ⇄ the canonical request (pure). Decoding
  * refuses what has no canonical form; encoding refuses what the canonical form
  * holds and OpenAI cannot take (top_k). The rules are in docs/translation.md.
+ * Longer than most files: both directions sit together so each rule and its
+ * inverse can be read side by side (the round-trip tests hold them to it).
  */
 import { badRequest } from '../core/errors';
 import type { EncodeContext } from './codec';

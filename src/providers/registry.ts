@@ -65,19 +65,40 @@ export function buildRegistry(env: Bindings, problems?: ConfigProblem[]): Provid
 function providerEntries(env: Bindings, problems: ConfigProblem[] | undefined): ProviderEntry[] {
   const secrets = env as unknown as Record<string, string | undefined>;
   const mockUrl = (env.MOCK_LLM_URL ?? '').replace(/\/+$/, '');
-  const rows: ProviderRow[] = [
-    ...BUILTIN_PROVIDERS,
-    ...(mockUrl ? [mockProviderRow(mockUrl)] : []),
-    ...customRows(env, problems),
-  ];
-  return [
-    ...rows.map((row) => tableEntry(row, secrets, fetcherFor(env, row.baseUrl))),
+  const table = (rows: readonly ProviderRow[]) =>
+    rows.map((row) => tableEntry(row, secrets, fetcherFor(env, row.baseUrl)));
+  const entries = [
+    ...table(BUILTIN_PROVIDERS),
+    ...table(mockUrl ? [mockProviderRow(mockUrl)] : []),
     // Providers with a format or transport of their own, one module each.
     geminiEntry(env),
     bedrockEntry(env),
     workersAiEntry(env),
     azureEntry(env),
+    ...table(customRows(env, problems)),
   ];
+  return withoutClashes(entries, problems);
+}
+
+/**
+ * A custom row may not take the id of another provider (a built-in one, the
+ * mock, or an earlier row): the first keeps it, and the clash is a
+ * configuration problem, or thrown when there is nowhere to record it.
+ */
+function withoutClashes(entries: ProviderEntry[], problems: ConfigProblem[] | undefined): ProviderEntry[] {
+  const seen = new Set<string>();
+  const kept: ProviderEntry[] = [];
+  for (const entry of entries) {
+    if (!seen.has(entry.id)) {
+      seen.add(entry.id);
+      kept.push(entry);
+      continue;
+    }
+    const message = `EDGEWAY_PROVIDERS is invalid: the id '${entry.id}' is already a provider of this gateway.`;
+    if (!problems) throw new ConfigError('EDGEWAY_PROVIDERS', message);
+    problems.push({ variable: 'EDGEWAY_PROVIDERS', message });
+  }
+  return kept;
 }
 
 function tableEntry(

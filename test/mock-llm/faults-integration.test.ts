@@ -219,12 +219,17 @@ describe('stream faults', () => {
     );
   });
 
-  it('pace_ms spaces the stream events', async () => {
+  it('pace_ms spaces the token events; the tail goes out as one burst, as real providers write it', async () => {
     const started = Date.now();
     const res = await streamWith({ tokens: 3, pace_ms: 40 });
-    await res.text();
-    // role + 3 tokens + finish + [DONE] = 6 events, 5 gaps.
-    expect(Date.now() - started).toBeGreaterThanOrEqual(5 * 40 - 10);
+    const reader = res.body!.getReader();
+    const writes: string[] = [];
+    const decoder = new TextDecoder();
+    for (let r = await reader.read(); !r.done; r = await reader.read()) writes.push(decoder.decode(r.value));
+    // role, 3 tokens, then finish + [DONE] together: 4 gaps.
+    expect(Date.now() - started).toBeGreaterThanOrEqual(4 * 40 - 10);
+    expect(writes.length).toBe(5);
+    expect(writes.at(-1)).toMatch(/"finish_reason":"stop"[\s\S]*data: \[DONE\]/);
   });
 
   it('stops streaming when the client cancels mid-stall', async () => {

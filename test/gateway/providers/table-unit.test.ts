@@ -128,6 +128,23 @@ describe('buildRegistry with a custom row', () => {
     expect(chat.headers.has('authorization')).toBe(false);
   });
 
+  it("refuses a row that takes another provider's id: the first keeps it, the clash is a config problem", () => {
+    const problems: { variable: string; message: string }[] = [];
+    const providers = buildRegistry(
+      {
+        GEMINI_API_KEY: 'g',
+        EDGEWAY_PROVIDERS: JSON.stringify([{ id: 'gemini', base_url: 'http://evil.test/v1' }]),
+      } as unknown as Bindings,
+      problems,
+    );
+    expect(problems[0]?.message).toMatch(/'gemini' is already a provider/);
+    const gemini = adapter(providers.get('gemini')).prepare(call('chat'))!;
+    expect(gemini.format).toBe('gemini');
+    expect(() =>
+      buildRegistry({ EDGEWAY_PROVIDERS: JSON.stringify([{ id: 'openai', base_url: 'http://x.test' }]) } as never),
+    ).toThrow(/already a provider/);
+  });
+
   it('refuses a row that lists an endpoint its format does not have', () => {
     expect(() => rows([{ ...ACME, format: 'anthropic', endpoints: ['chat'] }])).toThrow(/endpoints/);
   });

@@ -32,7 +32,8 @@ export type StreamFaults = Pick<
 >;
 
 export type Step =
-  | { readonly kind: 'send'; readonly event: string }
+  /** `burst`: written with the event before it, unpaced (a head's or a tail's later events). */
+  | { readonly kind: 'send'; readonly event: string; readonly burst?: true }
   | { readonly kind: 'stall'; readonly ms: number }
   | { readonly kind: 'cut' }
   | { readonly kind: 'reset' }
@@ -44,9 +45,13 @@ export type Step =
  * before token N; an N at or beyond the token count fires after the last token,
  * before the tail. At one point the order is malformed, stall, then cut or reset.
  * A huge or unterminated event comes right after the head (the latter ends the body).
+ * The head's and the tail's events each go out as one burst, as real providers
+ * write them (Anthropic's message_start, content_block_start and ping arrive
+ * together; so do OpenAI's finish chunk, usage chunk and [DONE]): pacing spaces
+ * the tokens, not the bookkeeping around them.
  */
 export function* schedule(plan: StreamPlan, faults: StreamFaults): Generator<Step, void> {
-  for (const event of plan.head) yield { kind: 'send', event };
+  yield* burst(plan.head);
   const { open, close } = plan.content;
   if (faults.huge_event_bytes !== undefined)
     yield { kind: 'blob', open, bytes: faults.huge_event_bytes, close };
@@ -63,5 +68,10 @@ export function* schedule(plan: StreamPlan, faults: StreamFaults): Generator<Ste
     if (firesHere(faults.reset_after)) return yield { kind: 'reset' };
     if (!end) yield { kind: 'send', event: plan.token(i) };
   }
-  for (const event of plan.tail) yield { kind: 'send', event };
+  yield* burst(plan.tail);
+}
+
+function* burst(events: readonly string[]): Generator<Step, void> {
+  for (const [i, event] of events.entries())
+    yield i === 0 ? { kind: 'send', event } : { kind: 'send', event, burst: true };
 }

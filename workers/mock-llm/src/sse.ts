@@ -36,7 +36,8 @@ function* blobPieces(step: Extract<Step, { kind: 'blob' }>): Generator<Uint8Arra
 }
 
 /**
- * Plays `steps` as a byte stream, waiting `paceMs` between events. With
+ * Plays `steps` as a byte stream, waiting `paceMs` between events (a burst's
+ * later events join the write of its first). With
  * `paceMs` 0 consecutive events share one write (up to BATCH_CHARS), as a fast
  * upstream's TCP stream would deliver them: one write per token would make the
  * mock, not the gateway, the bottleneck of a benchmark. Stalls, cuts and resets
@@ -106,9 +107,12 @@ export function pacedStream(steps: Iterator<Step, void>, paceMs: number): Readab
                 if (cancelled) return;
               }
               let text = step.event;
-              while (paceMs === 0 && text.length < BATCH_CHARS) {
+              for (;;) {
                 const following = take();
-                if (following?.kind !== 'send') {
+                const joins =
+                  following?.kind === 'send' &&
+                  (paceMs === 0 ? text.length < BATCH_CHARS : following.burst === true);
+                if (!joins) {
                   held = following;
                   break;
                 }
