@@ -4,7 +4,12 @@
  * Listed models appear in /v1/models and have their limits checked before the
  * call; any other `@cf/…` or `@hf/…` id is still sent, and the binding decides.
  */
-import { WORKERS_AI_EMBEDDING_MODELS } from '../storage/workers-ai-embedder';
+/** The text-embedding models (the semantic cache's embedder uses them too), with their output dimensions. */
+export const WORKERS_AI_EMBEDDING_MODELS = {
+  '@cf/baai/bge-small-en-v1.5': 384,
+  '@cf/baai/bge-base-en-v1.5': 768,
+  '@cf/baai/bge-large-en-v1.5': 1024,
+} as const;
 
 export interface WorkersAiChatModel {
   readonly kind: 'chat';

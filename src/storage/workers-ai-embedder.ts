@@ -9,12 +9,9 @@
 import { z } from 'zod';
 import type { Embedder } from './embedder';
 
-/** The text-embedding models this adapter knows, with their output dimensions. */
-export const WORKERS_AI_EMBEDDING_MODELS = {
-  '@cf/baai/bge-small-en-v1.5': 384,
-  '@cf/baai/bge-base-en-v1.5': 768,
-  '@cf/baai/bge-large-en-v1.5': 1024,
-} as const;
+import { WORKERS_AI_EMBEDDING_MODELS } from '../codecs/workers-ai-models';
+
+export { WORKERS_AI_EMBEDDING_MODELS };
 export type WorkersAiEmbeddingModel = keyof typeof WORKERS_AI_EMBEDDING_MODELS;
 export const DEFAULT_WORKERS_AI_MODEL: WorkersAiEmbeddingModel = '@cf/baai/bge-base-en-v1.5';
 /** `maxItems` of the `text` array in these models' input schema. */
