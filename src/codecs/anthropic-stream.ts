@@ -8,7 +8,7 @@
  */
 import type { Frame, StreamDecoder, StreamEncoder } from './codec';
 import type { FinishReason, StreamEvent, TokenUsage } from './ir';
-import { type Json, num, obj, str } from './json';
+import { type Json, num, obj, str, eventObject } from './json';
 import { finishFromAnthropic, finishToAnthropic } from './anthropic-response';
 import { fromAnthropicUsage, merge, toAnthropicUsage, ZERO } from './usage';
 
@@ -18,12 +18,7 @@ export function anthropicStreamDecoder(): StreamDecoder {
   return {
     decode({ event, data }) {
       if (data === '') return [];
-      let body: Json | null;
-      try {
-        body = obj(JSON.parse(data));
-      } catch {
-        return 'malformed';
-      }
+      const body = eventObject(data);
       if (!body) return 'malformed';
       const type = event ?? str(body.type);
       const index = num(body.index) ?? 0;

@@ -14,7 +14,7 @@
 import type { StreamDecoder } from './codec';
 import type { StreamEvent } from './ir';
 import { finishFromBedrock, fromBedrockUsage, newAnswerId } from './bedrock-response';
-import { type Json, num, obj, str } from './json';
+import { num, obj, str, eventObject } from './json';
 
 /** The SSE event names the adapter writes besides Bedrock's own event types. */
 export const BEDROCK_ERROR_EVENT = 'error';
@@ -36,12 +36,7 @@ export function bedrockStreamDecoder(): StreamDecoder {
     decode({ event, data }) {
       if (ended) return [];
       if (event === BEDROCK_MALFORMED_EVENT) return 'malformed';
-      let payload: Json | null;
-      try {
-        payload = obj(JSON.parse(data));
-      } catch {
-        return 'malformed';
-      }
+      const payload = eventObject(data);
       if (!payload) return 'malformed';
       switch (event) {
         case BEDROCK_ERROR_EVENT:

@@ -21,7 +21,7 @@ import {
   usageFromGemini,
 } from './gemini-response';
 import type { StreamEvent } from './ir';
-import { count, type Json, jsonText, obj, str } from './json';
+import { count, jsonText, obj, str, eventObject } from './json';
 
 export function geminiStreamDecoder(): StreamDecoder {
   let started = false;
@@ -34,12 +34,7 @@ export function geminiStreamDecoder(): StreamDecoder {
   return {
     decode(event) {
       if (ended || event.data === '') return [];
-      let chunk: Json | null;
-      try {
-        chunk = obj(JSON.parse(event.data));
-      } catch {
-        return 'malformed';
-      }
+      const chunk = eventObject(event.data);
       if (!chunk) return 'malformed';
       const error = obj(chunk.error);
       if (error) {

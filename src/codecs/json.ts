@@ -8,6 +8,15 @@ export const obj = (v: unknown): Json | null =>
 export const arr = (v: unknown): readonly unknown[] => (Array.isArray(v) ? v : []);
 export const str = (v: unknown): string | null => (typeof v === 'string' ? v : null);
 export const num = (v: unknown): number | null => (typeof v === 'number' && Number.isFinite(v) ? v : null);
+/** A stream event's data as a JSON object, or null when it is not one (the decoder's 'malformed'). */
+export function eventObject(data: string): Json | null {
+  try {
+    return obj(JSON.parse(data));
+  } catch {
+    return null;
+  }
+}
+
 /** A token count as a provider reports it; anything else counts as 0. */
 export const count = (v: unknown): number => num(v) ?? 0;
 

@@ -6,7 +6,7 @@
  */
 import type { Frame, StreamDecoder, StreamEncoder } from './codec';
 import type { StreamEvent, TokenUsage } from './ir';
-import { arr, type Json, num, obj, str } from './json';
+import { arr, type Json, num, obj, str, eventObject } from './json';
 import { finishFromOpenAi, finishToOpenAi } from './openai-response';
 import { fromOpenAiUsage, merge, toOpenAiUsage, ZERO } from './usage';
 
@@ -16,12 +16,7 @@ export function openAiStreamDecoder(): StreamDecoder {
     decode({ data }) {
       if (data === '') return [];
       if (data === '[DONE]') return [{ type: 'end' }];
-      let chunk: Json | null;
-      try {
-        chunk = obj(JSON.parse(data));
-      } catch {
-        return 'malformed';
-      }
+      const chunk = eventObject(data);
       if (!chunk) return 'malformed';
       const error = obj(chunk.error);
       if (error)

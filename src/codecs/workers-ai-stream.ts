@@ -9,7 +9,7 @@
  */
 import type { StreamDecoder } from './codec';
 import type { StreamEvent, TokenUsage } from './ir';
-import { arr, type Json, jsonText, num, obj, str } from './json';
+import { arr, jsonText, num, obj, str, eventObject } from './json';
 import { fromOpenAiUsage } from './usage';
 import { callId, inferFinish, readStamp, responseText, STAMP, type Stamp } from './workers-ai-response';
 
@@ -58,12 +58,8 @@ export function workersAiStreamDecoder(): StreamDecoder {
   return {
     decode({ event, data }) {
       if (event === STAMP) {
-        let s: Json | null = null;
-        try {
-          s = obj(JSON.parse(data));
-        } catch {
-          return 'malformed';
-        }
+        const s = eventObject(data);
+        if (!s) return 'malformed';
         if (stamp) return [];
         stamp = readStamp(s);
         return [{ type: 'start', id: stamp.id, model: stamp.model }];
@@ -82,12 +78,7 @@ export function workersAiStreamDecoder(): StreamDecoder {
         out.push({ type: 'end' });
         return out;
       }
-      let chunk: Json | null;
-      try {
-        chunk = obj(JSON.parse(data));
-      } catch {
-        return 'malformed';
-      }
+      const chunk = eventObject(data);
       if (!chunk) return 'malformed';
       if (chunk.error !== undefined || chunk.errors !== undefined) {
         const e = obj(chunk.error) ?? obj(arr(chunk.errors)[0]) ?? {};

@@ -174,4 +174,3 @@ export function customProviderRows(secrets: Pick<Secrets, 'EDGEWAY_PROVIDERS'>):
     ),
   }));
 }
-

@@ -7,19 +7,12 @@
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { harness } from '../exchange-harness';
-import { type ParsedEvent, readSse, seedKey } from '../helpers';
+import { eventData, type Loose, WEATHER_TOOL } from '../answer-helpers';
+import { readSse, seedKey } from '../helpers';
 
-// biome-ignore lint/suspicious/noExplicitAny: answers are read as loose JSON and checked field by field.
-type Loose = any;
 const sse = (res: Response) => readSse(res);
-const json = (events: ParsedEvent[]) =>
-  events.filter((e) => e.data !== '[DONE]').map((e) => JSON.parse(e.data));
-const TOOLS = [
-  {
-    type: 'function',
-    function: { name: 'get_weather', description: 'Weather', parameters: { type: 'object', properties: {} } },
-  },
-];
+const json = eventData;
+const TOOLS = [WEATHER_TOOL];
 
 let key: string;
 beforeAll(async () => {

@@ -4,10 +4,8 @@
  * OpenAI clients pass through, Anthropic clients are translated.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
+import type { Loose } from '../answer-helpers';
 import { post, readSse, seedKey } from '../helpers';
-
-// biome-ignore lint/suspicious/noExplicitAny: answers are read as loose JSON and checked field by field.
-type Loose = any;
 
 const MODEL = 'azure/my-gpt4o';
 const USER = [{ role: 'user', content: 'Hello there, mock.' }];

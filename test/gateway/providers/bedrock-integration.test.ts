@@ -7,20 +7,12 @@
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { harness } from '../exchange-harness';
+import { asJson, eventData, type Loose, WEATHER_TOOL } from '../answer-helpers';
 import { type ParsedEvent, readSse, seedKey } from '../helpers';
 
-// biome-ignore lint/suspicious/noExplicitAny: answers are read as loose JSON and checked field by field.
-type Loose = any;
-const asJson = (r: Response) => r.json() as Promise<Loose>;
-const chunks = (events: ParsedEvent[]) =>
-  events.filter((e) => e.data !== '[DONE]').map((e) => JSON.parse(e.data) as Loose);
+const chunks = eventData;
 const CLAUDE = 'bedrock/anthropic.claude-3-5-sonnet-20240620-v1:0';
-const TOOLS = [
-  {
-    type: 'function',
-    function: { name: 'get_weather', description: 'Weather', parameters: { type: 'object', properties: {} } },
-  },
-];
+const TOOLS = [WEATHER_TOOL];
 
 let key: string;
 beforeAll(async () => {

@@ -8,13 +8,10 @@
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { harness } from '../exchange-harness';
+import { asJson, eventData, type Loose } from '../answer-helpers';
 import { type ParsedEvent, readSse, seedKey } from '../helpers';
 
-// biome-ignore lint/suspicious/noExplicitAny: answers are read as loose JSON and checked field by field.
-type Loose = any;
-const asJson = (r: Response) => r.json() as Promise<Loose>;
-const chunks = (events: ParsedEvent[]) =>
-  events.filter((e) => e.data !== '[DONE]').map((e) => JSON.parse(e.data) as Loose);
+const chunks = eventData;
 const TOOLS = [
   {
     type: 'function',

@@ -141,7 +141,9 @@ describe('buildRegistry with a custom row', () => {
     const gemini = adapter(providers.get('gemini')).prepare(call('chat'))!;
     expect(gemini.format).toBe('gemini');
     expect(() =>
-      buildRegistry({ EDGEWAY_PROVIDERS: JSON.stringify([{ id: 'openai', base_url: 'http://x.test' }]) } as never),
+      buildRegistry({
+        EDGEWAY_PROVIDERS: JSON.stringify([{ id: 'openai', base_url: 'http://x.test' }]),
+      } as never),
     ).toThrow(/already a provider/);
   });
 

@@ -10,10 +10,8 @@ import { createApp } from '../../../src/app';
 import type { Bindings } from '../../../src/env';
 import { FakeWorkersAi } from '../fakes/workers-ai';
 import type { ChatFaults } from '../fakes/workers-ai-chat';
-import { type ParsedEvent, readSse, seedKey } from '../helpers';
-
-// biome-ignore lint/suspicious/noExplicitAny: answers are read as loose JSON and checked field by field.
-type Loose = any;
+import { eventData, type Loose } from '../answer-helpers';
+import { readSse, seedKey } from '../helpers';
 
 const LLAMA = 'workers-ai/@cf/meta/llama-3.1-8b-instruct';
 const LLAMA_33 = 'workers-ai/@cf/meta/llama-3.3-70b-instruct-fp8-fast';
@@ -65,8 +63,7 @@ function gateway(faults: ChatFaults = {}) {
   return { ai, call };
 }
 
-const data = (events: ParsedEvent[]): Loose[] =>
-  events.filter((e) => e.data !== '[DONE]' && e.data !== '').map((e) => JSON.parse(e.data));
+const data = eventData;
 
 describe('Workers AI behind /v1/chat/completions', () => {
   it('answers a chat completion from the binding, the cap sent as max_tokens', async () => {
