@@ -55,6 +55,27 @@ describe('exact cache', () => {
     await otherModel.text();
   });
 
+  it("keeps a translated stream in the client's format and replays it as JSON and as a stream", async () => {
+    const { secret } = await cached();
+    const text = unique('translated');
+    const body = { model: 'claude-only/echo', messages: [{ role: 'user', content: text }] };
+    const first = await post('/v1/chat/completions', { ...body, stream: true }, secret);
+    expect(statusOf(first)).toBe('MISS');
+    await first.text();
+    const json = await post('/v1/chat/completions', body, secret);
+    expect(statusOf(json)).toBe('HIT');
+    const answer = (await json.json()) as Completion & { object: string };
+    expect(answer.object).toBe('chat.completion');
+    expect(answer.choices[0]?.message.content).toBe(text);
+    expect(answer.choices[0]?.finish_reason).toBe('stop');
+    const replay = await post('/v1/chat/completions', { ...body, stream: true }, secret);
+    expect(statusOf(replay)).toBe('HIT');
+    const events = await readSse(replay);
+    const chunks = events.filter((e) => e.data !== '[DONE]').map((e) => JSON.parse(e.data));
+    expect(chunks.map((c) => c.choices[0]?.delta?.content ?? '').join('')).toBe(text);
+    expect(events.at(-1)?.data).toBe('[DONE]');
+  });
+
   it("never serves one tenant's entry to another", async () => {
     const a = await seedKey({ tenantId: 'ten_a', cache: { exact: true } });
     const b = await seedKey({ tenantId: 'ten_b', cache: { exact: true } });
