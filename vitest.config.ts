@@ -58,6 +58,8 @@ export default defineConfig(async () => {
                       api_key_secret: 'PROVIDER_KEY_CLAUDE_ONLY',
                       request_id_header: 'request-id',
                     },
+                    // Nothing listens there: every call fails before its first byte (fallback tests).
+                    { id: 'dead', base_url: 'http://127.0.0.1:9/v1' },
                     // Keyless, with its credential as a fixed header (a self-hosted server behind a proxy).
                     {
                       id: 'gpt-only',

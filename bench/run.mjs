@@ -14,7 +14,7 @@ import { alive, rssMiB } from './lib/procstat.mjs';
 import { readArgs } from './lib/profiles.mjs';
 import { heapProbe } from './lib/profile.mjs';
 import { markdownReport, summaryTable } from './lib/report.mjs';
-import { ROOT, bundle, seedKeys, startFloor, startGateway, startMock } from './lib/stack.mjs';
+import { ROOT, bundle, seedKeys, seedRoutes, startFloor, startGateway, startMock } from './lib/stack.mjs';
 import { chatBody, target } from './lib/targets.mjs';
 import { latencyWorkload } from './lib/workloads/latency.mjs';
 import { profileWorkload } from './lib/workloads/profile.mjs';
@@ -81,6 +81,19 @@ const keys = await seedKeys(gatewayW, adminToken, {
   semantic: { cache: { semantic: true } },
 });
 const noLogKeys = noLogW ? await seedKeys(noLogW, adminToken, { plain: {} }) : null;
+// Named routes whose targets carry the mock's controls in their model ids. A 404 falls back without
+// counting against the target's breaker, so every request pays one failed call; a 503 opens it.
+const served = `mock/mock-small;latency_ms=${mock.latencyMs};tokens=${mock.tokens}`;
+await seedRoutes(gatewayW, adminToken, {
+  'bench-fallback': {
+    strategy: 'fallback',
+    targets: [{ model: 'mock/mock-small;status=404;key=fallback' }, { model: served }],
+  },
+  'bench-breaker': {
+    strategy: 'fallback',
+    targets: [{ model: 'mock/mock-small;status=503;key=breaker' }, { model: served }],
+  },
+});
 
 const loadgen = createLoadgen({ prefer: profile.loadgen, cpus: layout.rest });
 results.meta.loadgen = loadgen.name;
@@ -226,6 +239,8 @@ await workload('scenarios', () => {
     limits: { ...edgeway, key: keys.limits },
     exact: { ...edgeway, key: keys.exact },
     semantic: { ...edgeway, key: keys.semantic },
+    routeFallback: { ...edgeway, model: 'bench-fallback', controls: false },
+    routeBreaker: { ...edgeway, model: 'bench-breaker', controls: false },
     noLog: noLogW
       ? target('edgeway-nolog', {
           url: noLogW.url,

@@ -4,6 +4,7 @@
 // Secrets are printed once, by `keys create` and `keys rotate`, exactly as the API returns them.
 // A tenant's own provider key is read from stdin (or a hidden prompt), never from the command line,
 // so it stays out of shell history and process lists; it is never printed back, only its hint.
+// A route's spec is JSON on stdin (`routes create smart < smart.json`), checked by the API.
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -25,6 +26,11 @@ const USAGE = `Usage: npm run admin -- <command>   (or: node scripts/admin.mjs <
   provider-keys list <tenant_id>
   provider-keys delete <tenant_id> <provider>
   providers list          which providers are configured, and which take tenants' own keys
+  routes create <name> [--tenant <tenant_id>]   the spec JSON is read from stdin; global without --tenant
+  routes list [--tenant <tenant_id> | --global]
+  routes get <route_id>
+  routes update <route_id> [--name <new name>]  a new spec JSON from stdin, unless only --name is given
+  routes delete <route_id>
   logs reconcile          requests answered vs log events stored (exit 2 if not balanced)
 
 Options: --json prints the raw API response.
@@ -124,6 +130,27 @@ const PROVIDER_KEY_COLUMNS = [
   ['UPDATED', (k) => time(k.updated_at)],
 ];
 
+/** A route's targets in one line: fallback steps joined by →, a weighted group as a|b with weights. */
+function describeSteps(group) {
+  const steps = group.targets.map((t) =>
+    'strategy' in t
+      ? `(${describeSteps(t)})`
+      : group.strategy === 'loadbalance'
+        ? `${t.model}×${t.weight}`
+        : t.model,
+  );
+  return steps.join(group.strategy === 'loadbalance' ? ' | ' : ' → ');
+}
+
+const ROUTE_COLUMNS = [
+  ['ID', (r) => r.id],
+  ['NAME', (r) => r.name],
+  ['SCOPE', (r) => r.tenant_id ?? 'global'],
+  ['STRATEGY', (r) => r.spec.strategy],
+  ['TARGETS', (r) => describeSteps(r.spec)],
+  ['UPDATED', (r) => time(r.updated_at)],
+];
+
 const PROVIDER_COLUMNS = [
   ['PROVIDER', (p) => p.id],
   ['CONFIGURED', (p) => (p.configured ? (p.keyless ? 'yes (no key needed)' : 'yes') : 'no')],
@@ -163,6 +190,22 @@ async function readSecret(prompt) {
   });
 }
 
+/** Piped stdin read whole as JSON (a route's spec); a terminal is refused rather than waited on. */
+async function readJsonStdin(what, optional = false) {
+  if (process.stdin.isTTY) {
+    if (optional) return undefined;
+    fail(`pipe the ${what} JSON on stdin, e.g. < spec.json`);
+  }
+  let text = '';
+  for await (const chunk of process.stdin) text += chunk;
+  if (optional && text.trim() === '') return undefined;
+  try {
+    return JSON.parse(text);
+  } catch (err) {
+    fail(`stdin is not JSON (${err.message})`);
+  }
+}
+
 function printSecret(key, verb) {
   console.log(`${verb} key ${key.id} for tenant ${key.tenant_id}.`);
   if (key.grace_expires_at)
@@ -180,6 +223,8 @@ function parseCommandLine() {
         expires: { type: 'string' },
         grace: { type: 'string' },
         status: { type: 'string' },
+        tenant: { type: 'string' },
+        global: { type: 'boolean' },
         json: { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
       },
@@ -285,6 +330,40 @@ switch (`${resource} ${action}`) {
   }
   case 'providers list':
     show((await call('GET', '/providers')).data, (rows) => table(rows, PROVIDER_COLUMNS));
+    break;
+  case 'routes create': {
+    const body = { name: need('name'), tenant_id: opts.tenant ?? null, spec: await readJsonStdin('spec') };
+    show(await call('POST', '/routes', body), (r) =>
+      console.log(`Created route ${r.id} '${r.name}' (${r.tenant_id ?? 'global'}): ${describeSteps(r.spec)}`),
+    );
+    break;
+  }
+  case 'routes list': {
+    if (opts.tenant && opts.global) fail('--tenant and --global exclude each other');
+    const scope = opts.global ? 'global' : opts.tenant;
+    show(await listAll(`/routes${scope ? `?tenant_id=${encodeURIComponent(scope)}` : ''}`), (rows) =>
+      table(rows, ROUTE_COLUMNS),
+    );
+    break;
+  }
+  case 'routes get':
+    show(await call('GET', `/routes/${encodeURIComponent(need('route_id'))}`), (r) =>
+      console.log(JSON.stringify(r, null, 2)),
+    );
+    break;
+  case 'routes update': {
+    const id = need('route_id');
+    const body = opts.name === undefined ? {} : { name: opts.name };
+    const spec = await readJsonStdin('spec', opts.name !== undefined);
+    if (spec !== undefined) body.spec = spec;
+    show(await call('PATCH', `/routes/${encodeURIComponent(id)}`, body), (r) =>
+      console.log(`Updated route ${r.id} '${r.name}': ${describeSteps(r.spec)}`),
+    );
+    break;
+  }
+  case 'routes delete':
+    await call('DELETE', `/routes/${encodeURIComponent(need('route_id'))}`);
+    console.log(`Deleted route ${arg}.`);
     break;
   case 'provider-keys list':
     show(

@@ -95,7 +95,8 @@ export function readConfig(env: Bindings, problems: ConfigProblem[] = []): Confi
     maxBodyBytes: positiveVar(vars, 'MAX_BODY_BYTES', 1_048_576, problems, { integer: true }),
     ttfbTimeoutMs: positiveVar(vars, 'UPSTREAM_TTFB_TIMEOUT_MS', 60_000, problems, { max: DAY_MS }),
     idleTimeoutMs: positiveVar(vars, 'UPSTREAM_IDLE_TIMEOUT_MS', 30_000, problems, { max: DAY_MS }),
-    maxAttempts: 1,
+    // Tries per target before a route moves on (cf-aig-max-attempts overrides it per request).
+    maxAttempts: positiveVar(vars, 'UPSTREAM_MAX_ATTEMPTS', 1, problems, { integer: true, max: 5 }),
   };
   // Read where they are used (logs/retention.ts, core/payload.ts); validated here so a bad one is reported.
   positiveVar(vars, 'LOG_RETENTION_DAYS', 30, problems, { integer: true, max: 36_500 });

@@ -12,6 +12,8 @@ import { readConfig, type Config, type ConfigProblem } from './config';
 import type { Bindings } from './env';
 import { limiterObjects } from './durable/limiter';
 import { throttleObjects } from './durable/throttle';
+import { breakerObjects } from './durable/breaker';
+import { type BreakerBoard, createBreakerBoard } from './routes/breaker-board';
 import { durableLimiter } from './limits/durable-limiter';
 import { type LimitsConfig, readLimitsConfig } from './limits/config';
 import { priceBook, type PriceBook } from './limits/price-overrides';
@@ -22,6 +24,8 @@ import { buildRegistry, type ProviderRegistry } from './providers/registry';
 import { d1KeyLoader } from './storage/d1-keys';
 import { D1KeyAdminStore, type KeyAdminStore } from './storage/key-admin-store';
 import { TieredKeyStore, type KeyStore } from './storage/key-store';
+import { d1RouteLoader } from './storage/route-admin-store';
+import { TieredRouteStore, type RouteStore } from './storage/route-store';
 import { D1SessionRevocations, type SessionRevocations } from './storage/revoked-sessions';
 import { D1TenantStore, type TenantStore } from './storage/tenant-store';
 import type { SemanticCache } from './cache/semantic';
@@ -30,6 +34,8 @@ export interface Deps {
   readonly config: Config;
   readonly providers: ProviderRegistry;
   readonly keys: KeyStore;
+  /** Named routes by tenant and name (isolate → KV → D1), for /v1; admin writes invalidate it. */
+  readonly routes: RouteStore;
   readonly limiter: Limiter;
   /** The limits' settings (the default output cap is also what a format requiring one is sent). */
   readonly limitsConfig: LimitsConfig;
@@ -42,6 +48,8 @@ export interface Deps {
   readonly prices: PriceBook;
   /** Wrong admin tokens per client (admin API and dashboard sign-in). */
   readonly throttle: ThrottleGate;
+  /** Circuit breakers and health per target (isolate view; one Breaker object per target, shared). */
+  readonly breakers: BreakerBoard;
   /** Dashboard sessions ended by sign-out. */
   readonly sessions: SessionRevocations;
   /** What is wrong with the configuration; empty when it is sound. */
@@ -61,6 +69,7 @@ export function getDeps(env: Bindings): Deps {
       config: readConfig(env, problems),
       providers,
       keys: new TieredKeyStore(env.KV_KEYS, d1KeyLoader(env.DB)),
+      routes: new TieredRouteStore(env.KV_KEYS, d1RouteLoader(env.DB)),
       limiter: durableLimiter({
         objectFor: limiterObjects(env.LIMITER),
         prices,
@@ -73,6 +82,7 @@ export function getDeps(env: Bindings): Deps {
       cache: new ResponseCache(new ExactCache(env.KV_CACHE), semanticCache(env, providers, problems)),
       prices,
       throttle: new ThrottleGate(throttleObjects(env.THROTTLE)),
+      breakers: createBreakerBoard(breakerObjects(env.BREAKER)),
       sessions: new D1SessionRevocations(env.DB),
       problems,
     };

@@ -4,6 +4,7 @@ import type { Bindings } from './env';
 import { handleQueue } from './logs/queue';
 import { handleScheduled } from './logs/retention';
 
+export { Breaker } from './durable/breaker';
 export { Limiter } from './durable/limiter';
 export { Throttle } from './durable/throttle';
 export { VectorIndexDO } from './durable/vector-index';

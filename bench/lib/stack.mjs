@@ -179,6 +179,12 @@ async function admin(url, token, path, body) {
   return JSON.parse(text);
 }
 
+/** Creates global named routes through the admin API (name → spec). */
+export async function seedRoutes(gateway, adminToken, routes) {
+  for (const [name, spec] of Object.entries(routes))
+    await admin(gateway.url, adminToken, '/routes', { name, spec });
+}
+
 /**
  * Creates one tenant and one key per scenario through the admin API (a tenant
  * each, so no scenario can see another's cache entries); returns { scenario: secret }.

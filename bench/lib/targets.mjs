@@ -13,12 +13,16 @@ export const PROMPT = 'Benchmark request: describe a gateway in a few words.';
 
 /**
  * `direct` and `floor` talk to the mock's own model ids; Edgeway to `mock/…`.
+ * `controls: false`: no mock controls at all (a named route whose targets carry their own).
  * `controlsInModel`: the mock's controls travel in the model id (`model;tokens=8`)
  * instead of the body, for a target the gateway translates (a translated body
  * carries only what the provider's format has).
  */
-export function target(name, { url, key, model, pid, label = name, controlsInModel = false }) {
-  return { name, label, url, key, model, pid, controlsInModel };
+export function target(
+  name,
+  { url, key, model, pid, label = name, controlsInModel = false, controls = true },
+) {
+  return { name, label, url, key, model, pid, controlsInModel, controls };
 }
 
 /** A chat completion body; `content` varies the prompt, `extra` adds fields (e.g. temperature). */
@@ -28,11 +32,11 @@ export function chatBody(t, { latencyMs, tokens, paceMs = 0, stream = false, con
     .map(([k, v]) => `;${k}=${v}`)
     .join('');
   return JSON.stringify({
-    model: t.controlsInModel ? `${t.model}${inModel}` : t.model,
+    model: t.controls && t.controlsInModel ? `${t.model}${inModel}` : t.model,
     messages: [{ role: 'user', content }],
     ...(stream ? { stream: true, stream_options: { include_usage: true } } : {}),
     ...extra,
-    ...(t.controlsInModel ? { max_tokens: Math.max(1, tokens) } : { mock: controls }),
+    ...(!t.controls ? {} : t.controlsInModel ? { max_tokens: Math.max(1, tokens) } : { mock: controls }),
   });
 }
 
@@ -43,7 +47,7 @@ export function chatJob(t, body, fields) {
     headers: { authorization: `Bearer ${t.key}`, 'content-type': 'application/json' },
     ...(Array.isArray(body) ? { bodies: body } : { body }),
     timeout_ms: 10_000,
-    count_headers: ['x-edgeway-cache', 'x-ratelimit-limit-requests'],
+    count_headers: ['x-edgeway-cache', 'x-ratelimit-limit-requests', 'x-edgeway-attempts'],
     numeric_headers: ['x-edgeway-overhead-ms'],
     ...fields,
   };

@@ -9,6 +9,7 @@ import { logsRouter } from './logs';
 import { openApiDocument } from './openapi';
 import { providerKeysRouter } from './provider-keys';
 import { providersRouter } from './providers';
+import { routesRouter } from './routes';
 import { tenantsRouter } from './tenants';
 import { usageRouter } from './usage';
 
@@ -32,6 +33,7 @@ export function createAdminApp() {
   admin.route('/tenants', providerKeysRouter());
   admin.route('/keys', keysRouter());
   admin.route('/providers', providersRouter());
+  admin.route('/routes', routesRouter());
   admin.route('/', limitsRouter());
   admin.route('/logs', logsRouter());
   admin.route('/usage', usageRouter());

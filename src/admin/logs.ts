@@ -1,6 +1,6 @@
 /**
- * /admin/logs: request logs, newest first, filtered by tenant, key, model,
- * status, cache status and time range, with cursor pagination; and one log by
+ * /admin/logs: request logs, newest first, filtered by tenant, key, model, named
+ * route, status, cache status and time range, with cursor pagination; and one log by
  * its request id (the x-edgeway-request-id header), payload included.
  * `tenant_id` scopes either route: another tenant's log is a 404. And the
  * reconciliation of requests answered against events stored (src/logs/reconcile.ts).
@@ -9,6 +9,7 @@ import { Hono } from 'hono';
 import { z } from 'zod';
 import type { AppEnv } from '../context';
 import { GatewayError } from '../core/errors';
+import { RouteName } from '../core/route-spec';
 import { LogDetail, LogEntry, LogReader, type StatusFilter } from '../logs/log-reader';
 import { Reconciliation, reconcile } from '../logs/reconcile';
 import type { Operation } from './operation';
@@ -51,6 +52,7 @@ export const LogListQuery = z.strictObject({
   tenant_id: Id.optional(),
   key_id: Id.optional(),
   model: z.string().min(1).max(200).optional(),
+  route: RouteName.optional().describe('Only requests that called this named route.'),
   status: Status.optional(),
   cache: Cache.optional(),
   from: TimeParam.optional().describe('Inclusive lower bound on the request time.'),
@@ -103,6 +105,7 @@ export function logsRouter() {
       tenantId: q.tenant_id,
       keyId: q.key_id,
       model: q.model,
+      route: q.route,
       status: q.status,
       cache: q.cache,
       from: q.from,

@@ -7,11 +7,13 @@
  * The document is public: it describes open-source code and holds no data.
  */
 import { z } from 'zod';
+import { RouteStep } from '../core/route-spec';
 import { keyOperations } from './keys';
 import { limitsOperations } from './limits';
 import { logOperations } from './logs';
 import { providerKeyOperations } from './provider-keys';
 import { providerOperations } from './providers';
+import { routeOperations } from './routes';
 import { ErrorEnvelope } from './schemas';
 import { tenantOperations } from './tenants';
 import { usageOperations } from './usage';
@@ -23,12 +25,19 @@ export const OPERATIONS: readonly Operation[] = [
   ...keyOperations,
   ...providerKeyOperations,
   ...providerOperations,
+  ...routeOperations,
   ...limitsOperations,
   ...logOperations,
   ...usageOperations,
 ];
 
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
+
+/**
+ * Schemas that contain themselves (a route's nested groups) are components of
+ * their own, so each recursion is a $ref; requests and answers differ (defaults), hence two names.
+ */
+const RECURSIVE = [{ schema: RouteStep, input: 'RouteStepInput', output: 'RouteStep' }] as const;
 
 /** Request shapes are described as clients send them, responses as the API returns them. */
 function components(named: NamedSchema[], io: 'input' | 'output'): Record<string, unknown> {
@@ -40,6 +49,7 @@ function components(named: NamedSchema[], io: 'input' | 'output'): Record<string
     seen.set(id, schema);
     registry.add(schema, { id });
   }
+  for (const r of RECURSIVE) registry.add(r.schema, { id: r[io] });
   const out = z.toJSONSchema(registry, { io, uri: (id) => `#/components/schemas/${id}` }).schemas;
   return Object.fromEntries(Object.entries(out).map(([id, { $schema: _s, $id: _i, ...rest }]) => [id, rest]));
 }
@@ -109,7 +119,8 @@ export function openApiDocument(): unknown {
     info: {
       title: 'Edgeway admin API',
       version: '1',
-      description: "Tenants, gateway keys and tenants' own provider keys. Times are epoch milliseconds.",
+      description:
+        "Tenants, gateway keys, tenants' own provider keys and named routes. Times are epoch milliseconds.",
     },
     servers: [{ url: '/' }],
     security: [{ adminToken: [] }],

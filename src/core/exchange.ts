@@ -13,6 +13,7 @@
  * the log is written from the final state. No branch calls a cleanup itself;
  * a new step (a fallback attempt, a guardrail verdict) registers its own.
  */
+import type { LogTry } from './log-event';
 import type { ClientFormat } from './endpoints';
 import type { GatewayError } from './errors';
 import type { StreamEnd } from './limiter';
@@ -82,6 +83,12 @@ export class Exchange {
   payload: PayloadCapture | null = null;
   cache: CacheStatus | null = null;
   attempts = 0;
+  /** The named route called (`model` then holds its name); null for a `provider/model`. */
+  route: string | null = null;
+  /** The `provider/model` that answered (or was last tried): what is priced and charged. */
+  target: string | null = null;
+  /** Every upstream call, in order. */
+  readonly tries: LogTry[] = [];
   /** Time spent waiting on upstreams, excluded from x-edgeway-overhead-ms. */
   upstreamMs = 0;
   ttftMs: number | null = null;

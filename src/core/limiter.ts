@@ -29,12 +29,17 @@ export interface Reservation {
    * (a RelayOutcome fits): one that was cut or brought no usage is charged the
    * prompt estimate plus the delivered characters / 4.
    */
-  settle(usage: Usage | null, stream?: StreamEnd): Promise<void>;
+  settle(usage: Usage | null, stream?: StreamEnd, model?: string): Promise<void>;
 }
 
 export interface Limiter {
-  /** Reserves capacity for the request, or throws a 429 GatewayError naming the limit hit. */
-  reserve(principal: Principal, request: ProxyRequest): Promise<Reservation>;
+  /**
+   * Reserves capacity for the request, or throws a 429 GatewayError naming the
+   * limit hit. `models`: the `provider/model`s that may answer (a route's
+   * targets); the reservation is priced at the dearest, and `settle` charges
+   * the `model` that answered at its own price. Defaults to the request's model.
+   */
+  reserve(principal: Principal, request: ProxyRequest, models?: readonly string[]): Promise<Reservation>;
 }
 
 export const NOTHING_RESERVED: Reservation = { headers: {}, settle: async () => {} };

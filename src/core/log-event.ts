@@ -17,7 +17,24 @@ export const LOG_FIELD_MAX = {
   errorCode: 256,
   metadataKey: 128,
   metadataValue: 1024,
+  route: 64,
 } as const;
+
+/** Most upstream calls recorded per request (a route's max_calls is at most 20). */
+export const LOG_MAX_TRIES = 20;
+
+/** One upstream call of a request: which target, how it ended, how long until its first byte. */
+export const LogTry = z.object({
+  /** The `provider/model` called. */
+  target: z.string().max(LOG_FIELD_MAX.model),
+  /** The provider's HTTP status, or 0 when none arrived (timeout, reset, unreachable). */
+  status: z.number().int().nonnegative(),
+  /** Time to the first byte (or to the failure), ms. */
+  ttfbMs: z.number().nonnegative(),
+  /** The gateway's error code for a failed call (`upstream_timeout`, `rate_limit_error` …); null when it answered. */
+  error: z.string().max(LOG_FIELD_MAX.errorCode).nullable(),
+});
+export type LogTry = z.infer<typeof LogTry>;
 
 /** What a cut text field ends with, so a reader knows it saw a prefix. */
 export const TRUNCATED_MARK = '…[truncated]';
@@ -64,6 +81,10 @@ export const LogEvent = z.object({
     .object({ request: z.string().nullable(), response: z.string().nullable(), truncated: z.boolean() })
     .nullable()
     .default(null),
+  /** The named route the client called (`model` then holds its name), or null for a `provider/model`. */
+  route: text(LOG_FIELD_MAX.route).nullable().default(null),
+  /** Every upstream call made, in order (retries and fallbacks); empty for answers that needed none. */
+  tries: z.array(LogTry).max(LOG_MAX_TRIES).default([]),
 });
 export type LogEvent = z.infer<typeof LogEvent>;
 

@@ -16,6 +16,7 @@ import { authRoutes, signOut } from './routes/auth';
 import { keyRoutes } from './routes/keys';
 import { logRoutes } from './routes/logs';
 import { providerRoutes } from './routes/providers';
+import { routeRoutes } from './routes/routes';
 import { tenantRoutes } from './routes/tenants';
 import { usageRoutes } from './routes/usage';
 import { messagePage } from './views/message';
@@ -46,6 +47,7 @@ export function createDashboard(adminFetch: AdminFetch, options: DashboardOption
   });
   dash.route('/tenants', tenantRoutes(now));
   dash.route('/keys', keyRoutes(now));
+  dash.route('/routes', routeRoutes());
   dash.route('/providers', providerRoutes());
   dash.route('/usage', usageRoutes());
   dash.route('/logs', logRoutes());

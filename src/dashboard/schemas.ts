@@ -8,6 +8,7 @@ import { UsageReport as UsageReportSchema } from '../admin/usage';
 import { UsageReport as LimitsReportSchema } from '../limits/report';
 
 export { LogList } from '../admin/logs';
+export { Route, RouteList } from '../admin/route-schemas';
 export { type ProviderInfo, ProviderList } from '../admin/providers';
 export { KeyList, KeyWithSecret, ProviderKeyInfo, ProviderKeyList, TenantList } from '../admin/schemas';
 export { LogDetail, type LogEntry as LogRow } from '../logs/log-reader';

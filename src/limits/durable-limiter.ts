@@ -47,19 +47,23 @@ export function durableLimiter(options: DurableLimiterOptions): Limiter {
   const { objectFor, prices, config } = options;
   const now = options.now ?? Date.now;
   return {
-    async reserve(principal, request) {
+    async reserve(principal, request, models = [request.model]) {
       const cap = maxTokensLimit(principal.limits, principal.tenantLimits);
       if (cap && request.maxOutputTokens !== null && request.maxOutputTokens > cap.limit)
         throw overCap(request, cap);
       if (!isLimited(principal)) return NOTHING_RESERVED;
 
       const prompt = estimatePromptTokens(request);
-      const price = priceOf(request.model, await prices.overrides());
-      const cost = charge(price, {
+      const overrides = await prices.overrides();
+      const worst = {
         inputTokens: prompt,
         outputTokens: outputReserve(request, cap?.limit ?? null, config.defaultMaxTokens),
         cachedTokens: 0,
-      });
+      };
+      // The dearest model that may answer prices the hold, so a fallback never spends past it.
+      const candidates = (models.length > 0 ? models : [request.model]).map((m) => priceOf(m, overrides));
+      const price = candidates.reduce((a, b) => (charge(b, worst).nanos > charge(a, worst).nanos ? b : a));
+      const cost = charge(price, worst);
       if (!isCharge(cost)) throw tooCostly();
       const object = objectFor(principal.tenantId);
       let result: ReserveResult;
@@ -108,12 +112,13 @@ export function durableLimiter(options: DurableLimiterOptions): Limiter {
         ...(request.maxOutputTokens === null && request.endpoint !== 'embeddings'
           ? { outputCap: perChoiceCap(request, cap?.limit ?? null, config.defaultMaxTokens) }
           : {}),
-        async settle(usage, stream) {
+        async settle(usage, stream, model) {
           if (settled) return;
           settled = true;
           const used = settledUsage(prompt, usage, stream);
+          const answeredAt = model ? priceOf(model, overrides) : price;
           try {
-            await object.settle(id, used ? charge(price, used) : null);
+            await object.settle(id, used ? charge(answeredAt, used) : null);
           } catch (err) {
             console.error(
               'limiter settle failed; the reservation will expire',

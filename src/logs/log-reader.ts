@@ -1,7 +1,8 @@
 /**
  * Reads request logs back for the admin API: filtered, newest first, keyset
  * pagination over (time, id) so a page is one indexed range read however deep
- * it is. Rows are validated on the way out (metadata is JSON from D1).
+ * it is. Rows are validated on the way out (metadata and tries are JSON from
+ * D1); tries that do not validate read as [] so one bad cell never hides its row.
  */
 import { z } from 'zod';
 import { encodeCursor, type Cursor, type Page } from '../storage/page';
@@ -12,6 +13,8 @@ export interface LogFilters {
   tenantId?: string | undefined;
   keyId?: string | undefined;
   model?: string | undefined;
+  /** The named route called. */
+  route?: string | undefined;
   status?: StatusFilter | undefined;
   cache?: 'HIT' | 'SEMANTIC' | 'MISS' | 'BYPASS' | 'NONE' | undefined;
   /** Inclusive, epoch ms. */
@@ -21,6 +24,18 @@ export interface LogFilters {
 }
 
 const Metadata = z.record(z.string(), z.union([z.string(), z.number(), z.boolean()]));
+
+/** One upstream call as the admin API shows it (and as request_logs.tries stores it, src/logs/rows.ts). */
+export const LogTryEntry = z.object({
+  target: z.string().describe('The provider/model called.'),
+  status: z.number().describe("The provider's HTTP status; 0 when none arrived (timeout, reset)."),
+  ttfb_ms: z.number().describe('Time to the first byte, or to the failure, in ms.'),
+  error: z
+    .string()
+    .nullable()
+    .describe('Why the call failed (e.g. upstream_timeout); null for the one that answered.'),
+});
+export type LogTryEntry = z.output<typeof LogTryEntry>;
 
 /** A request_logs row as the admin API returns it (list view: no payload bodies). */
 export const LogEntry = z.object({
@@ -45,6 +60,10 @@ export const LogEntry = z.object({
   latency_ms: z.number(),
   ttft_ms: z.number().nullable(),
   attempts: z.number(),
+  route: z.string().nullable().describe('The named route the client called (model then holds its name).'),
+  tries: z
+    .array(LogTryEntry)
+    .describe('Every upstream call, in order (retries and fallbacks); empty when none was made.'),
   metadata: Metadata.nullable().describe('The cf-aig-metadata header.'),
   has_payload: z.boolean(),
   payload_truncated: z.boolean(),
@@ -57,7 +76,7 @@ export const LogDetail = LogEntry.extend({
 });
 export type LogDetail = z.output<typeof LogDetail>;
 
-/** How D1 hands the same rows back: 0/1 for booleans, metadata as JSON text. */
+/** How D1 hands the same rows back: 0/1 for booleans, metadata and tries as JSON text. */
 const bit = z.union([z.literal(0), z.literal(1)]).transform((b) => b === 1);
 const MetadataText = z.string().transform((s, ctx) => {
   try {
@@ -67,19 +86,30 @@ const MetadataText = z.string().transform((s, ctx) => {
     return z.NEVER;
   }
 });
+/** Never fails: NULL (no call, or a row older than migration 0010) and anything unreadable are []. */
+const TriesText = z.unknown().transform((s): LogTryEntry[] => {
+  if (typeof s !== 'string') return [];
+  try {
+    const parsed = z.array(LogTryEntry).safeParse(JSON.parse(s));
+    return parsed.success ? parsed.data : [];
+  } catch {
+    return [];
+  }
+});
 const stored = {
   stream: bit,
   stream_completed: bit.nullable(),
   has_payload: bit,
   payload_truncated: bit,
   metadata: MetadataText.nullable(),
+  tries: TriesText,
 };
 const StoredEntry = LogEntry.extend(stored);
 const StoredDetail = LogDetail.extend(stored);
 
 const LIST_COLUMNS = `id, time, tenant_id, key_id, endpoint, provider, model, status, error_source, error_code, cache, stream,
   stream_completed, input_tokens, output_tokens, cached_tokens, cost_usd, saved_usd, latency_ms, ttft_ms, attempts, metadata,
-  (request_payload IS NOT NULL OR response_payload IS NOT NULL) AS has_payload, payload_truncated`;
+  route, tries, (request_payload IS NOT NULL OR response_payload IS NOT NULL) AS has_payload, payload_truncated`;
 
 /** The WHERE clause for a set of filters (pure). */
 export function whereClause(
@@ -95,6 +125,7 @@ export function whereClause(
   if (f.tenantId !== undefined) add('tenant_id = ?', f.tenantId);
   if (f.keyId !== undefined) add('key_id = ?', f.keyId);
   if (f.model !== undefined) add('model = ?', f.model);
+  if (f.route !== undefined) add('route = ?', f.route);
   if (f.status === 'error') add('(status >= 400 OR error_code IS NOT NULL)');
   else if (f.status === 'ok') add('(status < 400 AND error_code IS NULL)');
   else if (f.status && 'exact' in f.status) add('status = ?', f.status.exact);

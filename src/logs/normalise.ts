@@ -6,12 +6,22 @@
  *   - counts become non-negative safe integers, amounts non-negative finite
  *     numbers (anything else 0; a bad ttft becomes null);
  *   - a non-finite metadata number is kept as its text ("Infinity");
- *   - text fields longer than LOG_FIELD_MAX are cut and end in TRUNCATED_MARK;
- *   - payloads are cut until the event fits MAX_EVENT_BYTES (payload.truncated).
+ *   - text fields longer than LOG_FIELD_MAX are cut and end in TRUNCATED_MARK
+ *     (a try's target as a model, its error as an error code);
+ *   - at most LOG_MAX_TRIES tries are kept, the first ones;
+ *   - payloads are cut until the event fits MAX_EVENT_BYTES (payload.truncated),
+ *     then, only for hostile sizes, tries between the first and last are dropped.
  * The result always passes the LogEvent schema and fits one queue message
  * with room for the batch envelope (src/logs/batch.ts).
  */
-import { LOG_FIELD_MAX, LOG_METADATA_MAX_KEYS, type LogEvent, TRUNCATED_MARK } from '../core/log-event';
+import {
+  LOG_FIELD_MAX,
+  LOG_MAX_TRIES,
+  LOG_METADATA_MAX_KEYS,
+  type LogEvent,
+  type LogTry,
+  TRUNCATED_MARK,
+} from '../core/log-event';
 
 /** Below the Queue's 128 KB message limit, with room for the batch envelope. */
 export const MAX_MESSAGE_BYTES = 120_000;
@@ -49,8 +59,19 @@ export function normaliseEvent(event: LogEvent, now: number): LogEvent {
     metadata: event.metadata === null ? null : metadata(event.metadata),
     savedUsd: amount(event.savedUsd),
     payload: event.payload,
+    route: cutOrNull(event.route, LOG_FIELD_MAX.route),
+    tries: event.tries.slice(0, LOG_MAX_TRIES).map(logTry),
   };
   return fitMessage(e);
+}
+
+function logTry(t: LogTry): LogTry {
+  return {
+    target: cut(t.target, LOG_FIELD_MAX.model),
+    status: count(t.status),
+    ttfbMs: amount(t.ttfbMs),
+    error: cutOrNull(t.error, LOG_FIELD_MAX.errorCode),
+  };
 }
 
 /** A count: a non-negative safe integer (NaN and negatives are 0, ∞ the largest safe integer). */
@@ -94,8 +115,12 @@ function sliceWhole(text: string, end: number): string {
  * Payloads are already cut to LOG_PAYLOAD_MAX_BYTES (≤ 64 KiB each), but JSON
  * escaping can grow them; if the event would not fit, the longer payload side
  * is halved until it does (and marked truncated), so the log row is never lost
- * to its payload. Without a payload every event fits: the other fields are
- * bounded by LOG_FIELD_MAX (a test checks the worst case).
+ * to its payload. Without a payload, an event with one try always fits: the
+ * other fields are bounded by LOG_FIELD_MAX (a test checks the worst case).
+ * Twenty tries with hostile 512-character targets in 6-byte escapes could
+ * still pass it, so then tries are dropped from just before the last one (the
+ * one that answered, or the final failure) until it fits; the first and last
+ * stay, and `attempts` still counts every call.
  */
 export function fitMessage(event: LogEvent): LogEvent {
   let e = event;
@@ -111,6 +136,9 @@ export function fitMessage(event: LogEvent): LogEvent {
       },
     };
     if (!e.payload?.request && !e.payload?.response) e = { ...e, payload: null };
+  }
+  while (e.tries.length > 1 && jsonBytes(e) > MAX_EVENT_BYTES) {
+    e = { ...e, tries: [...e.tries.slice(0, -2), ...e.tries.slice(-1)] };
   }
   return e;
 }

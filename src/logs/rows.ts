@@ -2,7 +2,8 @@
  * LogEvent → request_logs row (pure). The column list is written once here and
  * drives both the insert (src/logs/store.ts) and the admin read-back.
  */
-import type { LogEvent } from '../core/log-event';
+import type { LogEvent, LogTry } from '../core/log-event';
+import type { LogTryEntry } from './log-reader';
 
 /** Every column the consumer writes, in table order; ingest_batch and ingested_at are bound separately. */
 export const LOG_COLUMNS = [
@@ -32,6 +33,8 @@ export const LOG_COLUMNS = [
   'request_payload',
   'response_payload',
   'payload_truncated',
+  'route',
+  'tries',
 ] as const;
 
 export type LogColumn = (typeof LOG_COLUMNS)[number];
@@ -72,5 +75,19 @@ export function toRow(e: LogEvent): LogRow {
     request_payload: e.payload?.request ?? null,
     response_payload: e.payload?.response ?? null,
     payload_truncated: bit(e.payload?.truncated ?? false),
+    route: e.route,
+    tries: triesColumn(e.tries),
   };
+}
+
+/** The tries as the admin API shows them (snake_case), as JSON; NULL when no upstream was called. */
+function triesColumn(tries: readonly LogTry[]): string | null {
+  if (tries.length === 0) return null;
+  const entries: LogTryEntry[] = tries.map((t) => ({
+    target: t.target,
+    status: t.status,
+    ttfb_ms: t.ttfbMs,
+    error: t.error,
+  }));
+  return JSON.stringify(entries);
 }

@@ -1,5 +1,5 @@
 /**
- * The log tables in D1 (schema: migrations/0003_logs.sql).
+ * The log tables in D1 (schema: migrations/0003_logs.sql, changed by 0005, 0007 and 0010).
  *
  * Exactly-once rollups over at-least-once delivery: a write is one D1 batch
  * (one transaction) that

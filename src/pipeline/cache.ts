@@ -19,7 +19,6 @@ import type { Answer, Ending, Exchange } from '../core/exchange';
 import type { Principal } from '../core/principal';
 import type { ProxyRequest } from '../core/request';
 import { NO_USAGE } from '../core/usage';
-import type { Route } from './route';
 
 export interface CachePlan {
   /** Null when neither lookup nor store applies. */
@@ -33,17 +32,21 @@ export type CacheLookup =
   | { readonly status: 'HIT' | 'SEMANTIC'; readonly entry: CachedEntry; readonly score: number | null }
   | { readonly status: 'MISS' | 'BYPASS'; readonly entry: null };
 
+/** The cache's "provider" for a named route: its answers are keyed on the route's name (the request's model). */
+export const ROUTE_CACHE_SCOPE = 'route';
+
+/** `scope`: the provider id for a `provider/model`, ROUTE_CACHE_SCOPE for a named route. */
 export async function planCache(
   principal: Principal,
   request: ProxyRequest,
-  route: Route,
+  scope: string,
   headers: Headers,
 ): Promise<CachePlan> {
   const directives = cacheDirectives(headers, principal.cache);
   if (!directives.lookup && !directives.store) return { key: null, directives, semantic: null };
   const key = await exactCacheKey({
     tenantId: principal.tenantId,
-    provider: route.providerId,
+    provider: scope,
     endpoint: request.endpoint,
     model: request.model,
     body: request.body,

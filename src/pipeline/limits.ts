@@ -17,13 +17,15 @@ export async function reserve(
   limiter: Limiter,
   principal: Principal,
   request: ProxyRequest,
+  models?: readonly string[],
 ): Promise<Reservation> {
-  const reservation = await limiter.reserve(principal, request);
+  const reservation = await limiter.reserve(principal, request, models);
   // A key without limits holds nothing, so there is nothing to settle.
   if (reservation !== NOTHING_RESERVED) {
     x.defer((ending) => {
       const { usage, delivery } = chargeFor(ending);
-      return reservation.settle(usage, delivery);
+      // The model that answered is what is charged (a route's targets have prices of their own).
+      return reservation.settle(usage, delivery, x.target ?? undefined);
     });
   }
   return reservation;

@@ -5,7 +5,7 @@
  */
 import { costUsd, priceOf } from '../core/cost';
 import { CLIENT_DISCONNECTED, type Ending, type Exchange } from '../core/exchange';
-import type { LogEvent } from '../core/log-event';
+import { LOG_MAX_TRIES, type LogEvent } from '../core/log-event';
 import { payloadForLog } from '../core/payload';
 import type { Price } from '../core/pricing';
 
@@ -18,7 +18,9 @@ export function buildLogEvent(
   const usage = answer?.usage ?? null;
   // Cache hits spend nothing; what the provider would have charged is recorded as saved.
   const hit = x.cache === 'HIT' || x.cache === 'SEMANTIC';
-  const cost = usage && x.model ? costUsd(priceOf(x.model, priceOverrides), usage) : 0;
+  // The model that answered is what is charged (a route's name has no price of its own).
+  const priced = x.target ?? x.model;
+  const cost = usage && priced ? costUsd(priceOf(priced, priceOverrides), usage) : 0;
   const lateError = answer?.lateError ?? null;
   return {
     requestId: x.id,
@@ -44,6 +46,8 @@ export function buildLogEvent(
     attempts: x.attempts,
     metadata: x.metadata,
     payload: x.payload ? payloadForLog(x.payload, answer?.text ?? null) : null,
+    route: x.route,
+    tries: x.tries.slice(0, LOG_MAX_TRIES),
   };
 }
 

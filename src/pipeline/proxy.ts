@@ -22,19 +22,18 @@ import type { AppEnv } from '../context';
 import { ENDPOINTS, type Endpoint } from '../core/endpoints';
 import { badRequest } from '../core/errors';
 import { capturePayload } from '../core/payload';
-import { outputCapFor, isLimited } from '../limits/durable-limiter';
 import { passHeaders } from '../providers/pass-headers';
-import { tenantProviderKey } from '../providers/tenant-key';
 import type { Principal } from '../core/principal';
 import { parseProxyRequest } from '../core/request';
 import { authenticate } from './auth';
-import { cachedResponse, hitAnswer, lookupCache, planCache } from './cache';
+import { cachedResponse, hitAnswer, lookupCache, planCache, ROUTE_CACHE_SCOPE } from './cache';
 import { reserve } from './limits';
 import { enforcePolicy } from './policy';
-import { maxAttempts, requestMetadata, requestTimeout } from './request-headers';
+import { attemptsHeader, requestMetadata, requestTimeout } from './request-headers';
 import { respondJson, respondStream } from './respond';
-import { dispatch, providerOf, resolveRoute, UPSTREAM_REQUEST_ID, upstreamRequestId } from './route';
-import { outbound } from './translate';
+import { callTargets, prepareFirst } from './fallback';
+import { UPSTREAM_REQUEST_ID, upstreamRequestId } from './route';
+import { planCalls } from './targets';
 
 /**
  * Stage 1 for every /v1 route: a gateway whose configuration has problems
@@ -67,51 +66,58 @@ export function proxy(endpoint: Endpoint) {
     // 2. policy, before anything about providers is looked at.
     enforcePolicy(principal, request, Date.now());
 
-    // 5a. route: which provider, upstream model and key (the call itself comes after limits and cache),
-    // and the body it is sent, translated when the provider speaks another format: a field that cannot
-    // be carried is refused here, before anything is reserved.
-    const providerId = providerOf(request.model);
-    const tenantKey = providerId
-      ? await tenantProviderKey(principal, providerId, c.env.PROVIDER_KEYS_SECRET)
-      : null;
-    const route = resolveRoute(
-      deps.providers,
-      { endpoint, model: request.model, stream: request.stream, passHeaders: passHeaders(headers) },
-      tenantKey,
-    );
-    x.provider = route.providerId;
-    const { body, translation } = outbound(request, route.target, {
-      model: route.upstreamModel,
-      providerId: route.providerId,
-      outputCap: outputCapFor(principal, request, deps.limitsConfig.defaultMaxTokens),
-      enforceCap: isLimited(principal),
-    });
+    // 5a. route: what `model` names (one provider/model, or a named route's targets in this request's
+    // order), and the first target's key, adapter and body, translated when the provider speaks another
+    // format: a field that cannot be carried is refused here, before anything is reserved.
+    const plan = await planCalls(deps, principal, request, Date.now());
+    x.route = plan.route;
+    const prepare = {
+      deps,
+      principal,
+      request,
+      passHeaders: passHeaders(headers),
+      keysSecret: c.env.PROVIDER_KEYS_SECRET,
+    };
+    const first = await prepareFirst(x, plan, prepare);
+    x.target = first.call?.route.providerId ? (plan.targets[first.index]?.model ?? null) : null;
+    x.provider = first.call?.route.providerId ?? null;
 
-    // 3 ∥ 4. limits and cache, concurrently.
-    const plan = await planCache(principal, request, route, headers);
+    // 3 ∥ 4. limits and cache, concurrently. A route reserves at its dearest target's price and is
+    // charged at the price of the one that answered; its answers are cached under the route's name.
+    const cachePlan = await planCache(
+      principal,
+      request,
+      plan.route ? ROUTE_CACHE_SCOPE : (x.provider ?? ''),
+      headers,
+    );
     const [reservation, lookup] = await both(
-      reserve(x, deps.limiter, principal, request),
-      lookupCache(x, deps.cache, plan, request),
+      reserve(
+        x,
+        deps.limiter,
+        principal,
+        request,
+        plan.targets.map((t) => t.model),
+      ),
+      lookupCache(x, deps.cache, cachePlan, request),
     );
     x.cache = lookup.status;
     const out = new Headers(reservation.headers);
+    if (plan.route) out.set('x-edgeway-route', plan.route);
     if (lookup.entry) {
       if (lookup.score !== null) out.set('x-edgeway-cache-similarity', lookup.score.toFixed(4));
       x.answered(hitAnswer(lookup.entry, x.payload !== null));
       return cachedResponse(lookup.entry, request, out);
     }
 
-    // 5b. route: the upstream call, with retries before the first byte.
-    const dispatched = await dispatch(route, {
-      body,
-      maxAttempts: maxAttempts(headers, deps.config.maxAttempts),
+    // 5b. route: the upstream calls, with retries before the first byte and fallbacks across targets.
+    const { call, dispatched } = await callTargets(x, deps, plan, prepare, first, {
       ttfbTimeoutMs: requestTimeout(headers, deps.config.ttfbTimeoutMs),
+      attemptsOverride: attemptsHeader(headers),
       awaitFirstChunk: request.stream,
-      // Counted as they start, so a request that failed after retries logs every try.
-      onAttempt: (attempt) => {
-        x.attempts = attempt;
-      },
+      now: Date.now,
+      waitUntil: (work) => c.executionCtx.waitUntil(work),
     });
+    const { route, translation } = call;
     // A stream that did not arrive whole (cut, abandoned, or our code failed before relaying it) leaves no
     // upstream connection open. A JSON body is read to its end at once; a complete stream needs no abort.
     const reader = dispatched.reader;
@@ -123,6 +129,8 @@ export function proxy(endpoint: Endpoint) {
     x.upstreamMs = dispatched.upstreamMs;
     const requestId = upstreamRequestId(route, dispatched.response);
     if (requestId) out.set(UPSTREAM_REQUEST_ID, requestId);
+    out.set('x-edgeway-target', x.target ?? '');
+    out.set('x-edgeway-attempts', String(x.attempts));
 
     // 6. stream (or the JSON body); 7. the log is written at the exchange's exit.
     const options = {
@@ -131,7 +139,7 @@ export function proxy(endpoint: Endpoint) {
       translation,
       dispatched,
       headers: out,
-      keepWhole: plan.directives.store,
+      keepWhole: cachePlan.directives.store,
       capture: x.payload?.maxBytes ?? 0,
       idleTimeoutMs: deps.config.idleTimeoutMs,
     };

@@ -19,10 +19,10 @@ export function requestTimeout(headers: Headers, fallback: number): number {
   return ms;
 }
 
-/** `cf-aig-max-attempts: <n>` sets how many times a retryable failure is tried. */
-export function maxAttempts(headers: Headers, fallback: number): number {
+/** `cf-aig-max-attempts: <n>` sets how many times a retryable failure is tried (per target); null when absent. */
+export function attemptsHeader(headers: Headers): number | null {
   const raw = headers.get('cf-aig-max-attempts');
-  if (raw === null) return fallback;
+  if (raw === null) return null;
   const n = Number(raw);
   if (!Number.isInteger(n) || n < 1 || n > MAX_ATTEMPTS_CAP) {
     throw badRequest(

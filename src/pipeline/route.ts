@@ -78,6 +78,20 @@ export interface DispatchOptions {
   readonly random?: () => number;
   /** Called as each attempt starts (1-based), so a failed dispatch still tells how many were made. */
   readonly onAttempt?: (attempt: number) => void;
+  /** Called as each attempt ends, answered or failed (for the log's tries and the circuit breaker). */
+  readonly onOutcome?: (outcome: AttemptOutcome) => void;
+}
+
+/** How one upstream call ended, before any byte reached the client. */
+export interface AttemptOutcome {
+  /** The provider's status, or 0 when none arrived. */
+  readonly status: number;
+  /** Time to the provider's answer (or to the failure), ms. */
+  readonly ttfbMs: number;
+  /** The gateway's code for a failure; null when it answered. */
+  readonly error: string | null;
+  /** A failure another try (or another target) may fix: timeouts, resets, 408/409/429/5xx. */
+  readonly retryable: boolean;
 }
 
 export interface Dispatched {
@@ -103,9 +117,21 @@ export async function dispatch(route: Route, options: DispatchOptions): Promise<
     options.onAttempt?.(attempt);
     const started = performance.now();
     const result = await attemptOnce(route, options);
-    upstreamMs += performance.now() - started;
-    if ('response' in result)
+    const took = performance.now() - started;
+    upstreamMs += took;
+    if ('response' in result) {
+      options.onOutcome?.({ status: result.response.status, ttfbMs: took, error: null, retryable: false });
       return { ...result, upstreamMs, scrub: (text) => route.adapter.scrub(text, Number.POSITIVE_INFINITY) };
+    }
+    options.onOutcome?.({
+      status:
+        result.error.source === 'provider' && result.error.code?.startsWith('upstream_')
+          ? 0
+          : result.error.status,
+      ttfbMs: took,
+      error: result.error.code ?? result.error.type,
+      retryable: result.retryable,
+    });
     if (!result.retryable || attempt >= options.maxAttempts) throw result.error;
     await sleep(backoffMs(attempt - 1, random(), result.retryAfter));
   }

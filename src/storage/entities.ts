@@ -5,6 +5,7 @@
  * A key's secret and its hashes are deliberately absent: they never leave D1.
  */
 import { z } from 'zod';
+import { ROUTE_NAME } from '../core/route-spec';
 import { Budgets, CacheSettings, Limits } from '../core/settings';
 
 export const Timestamp = z.number().int().nonnegative().describe('Epoch milliseconds.');
@@ -18,17 +19,23 @@ export const Metadata = z
   );
 export type Metadata = z.infer<typeof Metadata>;
 
-/** An exact model id (`provider/model`) or a whole provider (`provider/*`). */
+/**
+ * An exact model id (`provider/model`), a whole provider (`provider/*`), or a
+ * named route (no slash; allowing a route lets the key call it, whatever its targets).
+ */
 export const ModelPattern = z
   .string()
   .max(200)
-  .regex(/^[a-z0-9][a-z0-9._-]*\/(\*|[^\s*]+)$/i, 'expected "provider/model" or "provider/*"');
+  .regex(
+    new RegExp(`^(?:[a-z0-9][a-z0-9._-]*/(?:\\*|[^\\s*]+)|${ROUTE_NAME.source.slice(1, -1)})$`, 'i'),
+    'expected "provider/model", "provider/*" or a route name',
+  );
 
 export const ModelList = z
   .array(ModelPattern)
   .max(100)
   .nullable()
-  .describe('Allowed models: exact ids or "provider/*" patterns; null allows every model.');
+  .describe('Allowed models: exact ids, "provider/*" patterns or route names; null allows every model.');
 
 export const TenantStatus = z.enum(['active', 'disabled']);
 export const KeyStatus = z.enum(['active', 'revoked']);

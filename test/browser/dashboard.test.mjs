@@ -50,6 +50,8 @@ test('every dashboard URL sends a visitor without a session to sign-in', async (
     '/dashboard/logs',
     '/dashboard/logs/req_x',
     '/dashboard/providers',
+    '/dashboard/routes',
+    '/dashboard/routes/rte_x',
     '/dashboard/assets/copy.js',
   ];
   for (const path of paths) {
@@ -217,6 +219,33 @@ test('the providers page, reached from the navigation, lists each provider and n
   await shot(page, '05c-providers');
 });
 
+test('defines a route from the Routes page (a loop refused in words) and sees it listed', async () => {
+  await page.goto(url('/dashboard/tenants'));
+  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Routes' }).click();
+  assert.equal(await heading(), 'Routes');
+  const spec = (models) =>
+    JSON.stringify({ strategy: 'fallback', targets: models.map((model) => ({ model })) });
+  await page.getByLabel(/^Route name/).fill('browser-smart');
+  await page.getByLabel('Scope').selectOption({ label: `Tenant Browser Co (${state.tenantId})` });
+  await page.getByLabel(/^Spec/).fill(spec(['browser-smart', 'mock/echo']));
+  await page.getByRole('button', { name: 'Create route' }).click();
+  await page
+    .getByRole('alert')
+    .filter({ hasText: 'reaches itself: browser-smart → browser-smart' })
+    .waitFor();
+  assert.equal(await page.getByLabel(/^Spec/).getAttribute('aria-invalid'), 'true');
+
+  await page.getByLabel(/^Spec/).fill(spec(['mock/echo', 'openai/gpt-4o-mini']));
+  await page.getByRole('button', { name: 'Create route' }).click();
+  await page.waitForURL(/\/dashboard\/routes\/rte_[^/?]+\?notice=route-created$/);
+  assert.equal(await heading(), 'Route browser-smart');
+  await page.getByRole('link', { name: '« All routes' }).click();
+  const row = await page.getByRole('row', { name: /browser-smart/ }).innerText();
+  assert.match(row, /Tenant Browser Co/);
+  assert.match(row, /mock\/echo → openai\/gpt-4o-mini/);
+  await shot(page, '05d-routes');
+});
+
 test('revokes the key after a confirmation; the next call is refused with 401', async () => {
   await page.goto(url(`/dashboard/keys/${state.keyId}`));
   await page.getByRole('link', { name: 'Revoke this key…' }).click();
@@ -243,6 +272,7 @@ test('fits a phone screen: no page scrolls sideways (wide tables scroll in place
     `/dashboard/logs?tenant_id=${state.tenantId}`,
     `/dashboard/usage?tenant_id=${state.tenantId}`,
     '/dashboard/providers',
+    '/dashboard/routes',
   ]) {
     await page.goto(url(path));
     assert.ok(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth), path);

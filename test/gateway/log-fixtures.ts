@@ -38,6 +38,8 @@ export function logEvent(overrides: Partial<LogEvent> = {}): LogEvent {
     metadata: null,
     savedUsd: 0,
     payload: null,
+    route: null,
+    tries: [],
     ...overrides,
   };
 }
@@ -124,6 +126,8 @@ export interface LogRowRead {
   request_payload: string | null;
   response_payload: string | null;
   payload_truncated: number;
+  route: string | null;
+  tries: string | null;
 }
 
 /**

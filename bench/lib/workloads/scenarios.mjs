@@ -56,6 +56,24 @@ export function scenarioList(targets, { latencyMs, tokens, requests }) {
       prime: (t) => semantic(t, 0),
       engaged: (run) => share(run.headerCounts['x-edgeway-cache'], 'SEMANTIC') >= 0.9,
     },
+    ...(targets.routeFallback
+      ? [
+          {
+            name: 'route-fallback',
+            label: 'named route: primary answers 404 at once, fallback serves',
+            target: targets.routeFallback,
+            body: plain,
+            engaged: (run) => share(run.headerCounts['x-edgeway-attempts'], '2') >= 0.99,
+          },
+          {
+            name: 'route-breaker-open',
+            label: 'named route: primary 503s, its breaker open (skipped)',
+            target: targets.routeBreaker,
+            body: plain,
+            engaged: (run) => share(run.headerCounts['x-edgeway-attempts'], '1') >= 0.9,
+          },
+        ]
+      : []),
     ...(targets.noLog
       ? [
           {

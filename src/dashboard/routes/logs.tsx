@@ -12,7 +12,7 @@ import { LogDetailPage, LogsPage, type LogFilters } from '../views/logs';
 import { failurePage, failureStatus } from '../views/message';
 import { seg } from './shared';
 
-const FILTERS = ['tenant_id', 'key_id', 'model', 'status', 'cache', 'from', 'to', 'cursor'] as const;
+const FILTERS = ['tenant_id', 'key_id', 'model', 'route', 'status', 'cache', 'from', 'to', 'cursor'] as const;
 
 export function logRoutes() {
   const router = new Hono<DashboardEnv>();

@@ -7,7 +7,7 @@ import type { DashboardEnv } from '../context';
 import type { Session } from '../session';
 import { CSS } from '../styles';
 
-export type Section = 'tenants' | 'providers' | 'usage' | 'logs';
+export type Section = 'tenants' | 'routes' | 'providers' | 'usage' | 'logs';
 
 export interface PageOptions {
   title: string;
@@ -19,6 +19,7 @@ export interface PageOptions {
 
 const NAV: { section: Section; href: string; label: string }[] = [
   { section: 'tenants', href: '/dashboard/tenants', label: 'Tenants & keys' },
+  { section: 'routes', href: '/dashboard/routes', label: 'Routes' },
   { section: 'providers', href: '/dashboard/providers', label: 'Providers' },
   { section: 'usage', href: '/dashboard/usage', label: 'Usage' },
   { section: 'logs', href: '/dashboard/logs', label: 'Logs' },

@@ -1,16 +1,17 @@
 /**
  * The request log: delivery reconciliation, filter form, paginated table, and one
- * request's detail (payload only when collected).
+ * request's detail (its upstream attempts when it made any, payload only when collected).
  */
 import type { Reconciliation } from '../../logs/reconcile';
 import type { ApiFailure } from '../admin-api';
 import { fmtInt, fmtMs, fmtTime, fmtUsd } from '../format';
 import type { ApiKey, LogDetail, LogRow, Tenant } from '../schemas';
+import { RouteCell, TriesTable } from './log-tries';
 import { Failure, Pager } from './parts';
 import { ScopeSelect } from './usage';
 
 export type LogFilters = Partial<
-  Record<'tenant_id' | 'key_id' | 'model' | 'status' | 'cache' | 'from' | 'to' | 'cursor', string>
+  Record<'tenant_id' | 'key_id' | 'model' | 'route' | 'status' | 'cache' | 'from' | 'to' | 'cursor', string>
 >;
 
 const CACHE = ['HIT', 'SEMANTIC', 'MISS', 'BYPASS', 'NONE'];
@@ -39,6 +40,10 @@ export function LogsPage(props: {
         <div>
           <label for="f-model">Model</label>
           <input id="f-model" name="model" value={f.model ?? ''} placeholder="mock/echo" autocomplete="off" />
+        </div>
+        <div>
+          <label for="f-route">Route</label>
+          <input id="f-route" name="route" value={f.route ?? ''} placeholder="smart" autocomplete="off" />
         </div>
         <div>
           <label for="f-status">
@@ -111,7 +116,13 @@ export function LogsPage(props: {
                       </>
                     ) : null}
                   </td>
-                  <td>{r.model ?? <span class="muted">—</span>}</td>
+                  <td>
+                    {r.route ? (
+                      <RouteCell route={r.route} tries={r.tries} />
+                    ) : (
+                      (r.model ?? <span class="muted">—</span>)
+                    )}
+                  </td>
                   <td>
                     {r.cache ? (
                       <span class={`badge ${r.cache}`}>{r.cache}</span>
@@ -192,6 +203,7 @@ export function LogDetailPage(props: { log: LogDetail }) {
     ['Endpoint', l.endpoint],
     ['Provider', l.provider ?? '—'],
     ['Model', l.model ?? '—'],
+    ...(l.route ? ([['Route', l.route]] as [string, string][]) : []),
     ['Status', String(l.status)],
     ['Error', l.error_code ? `${l.error_code} (from the ${l.error_source ?? 'gateway'})` : '—'],
     ['Cache', l.cache ?? '—'],
@@ -232,6 +244,7 @@ export function LogDetailPage(props: { log: LogDetail }) {
         <dt>Key</dt>
         <dd>{l.key_id ? <a href={`/dashboard/keys/${encodeURIComponent(l.key_id)}`}>{l.key_id}</a> : '—'}</dd>
       </dl>
+      <TriesTable tries={l.tries} />
       <h2>Metadata</h2>
       {l.metadata && Object.keys(l.metadata).length ? (
         <pre>{JSON.stringify(l.metadata, null, 2)}</pre>

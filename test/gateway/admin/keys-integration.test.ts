@@ -66,7 +66,7 @@ describe('POST /admin/keys', () => {
 
   it.each([
     ['no tenant_id', { tenant_id: undefined }, 'tenant_id'],
-    ['a bad model pattern', { models: ['gpt-4o'] }, 'models.0'],
+    ['a bad model pattern', { models: ['gpt 4o'] }, 'models.0'],
     ['a wildcard in the middle', { models: ['openai/gpt-*'] }, 'models.0'],
     ['models not an array', { models: 'mock/echo' }, 'models'],
     ['an unknown cache setting', { cache: { ttl: 5 } }, 'cache.ttl'],
@@ -287,6 +287,8 @@ describe('GET /admin/openapi.json', () => {
       '/admin/pricing',
       '/admin/pricing/{model}',
       '/admin/providers',
+      '/admin/routes',
+      '/admin/routes/{id}',
       '/admin/tenants',
       '/admin/tenants/{id}',
       '/admin/tenants/{id}/disable',

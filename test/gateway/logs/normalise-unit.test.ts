@@ -1,6 +1,12 @@
 /** normaliseEvent: whatever the exit built, the event validates and fits one queue message. */
 import { describe, expect, it } from 'vitest';
-import { LOG_FIELD_MAX, LogEvent, TRUNCATED_MARK } from '../../../src/core/log-event';
+import {
+  LOG_FIELD_MAX,
+  LOG_MAX_TRIES,
+  LogEvent,
+  type LogTry,
+  TRUNCATED_MARK,
+} from '../../../src/core/log-event';
 import { cut, jsonBytes, MAX_EVENT_BYTES, normaliseEvent } from '../../../src/logs/normalise';
 import { logEvent } from '../log-fixtures';
 
@@ -70,6 +76,36 @@ describe('normaliseEvent', () => {
   it('leaves an ordinary event as it was', () => {
     const raw = logEvent({ metadata: { user: 'u-1', n: 3, ok: true } });
     expect(normaliseEvent(raw, NOW)).toEqual(raw);
+    const routed = logEvent({
+      route: 'smart',
+      tries: [
+        { target: 'openai/gpt-4o', status: 429, ttfbMs: 12.5, error: 'rate_limit_error' },
+        { target: 'anthropic/claude-sonnet-4', status: 200, ttfbMs: 300, error: null },
+      ],
+    });
+    expect(normaliseEvent(routed, NOW)).toEqual(routed);
+  });
+
+  it('fits each try to its limits and keeps at most LOG_MAX_TRIES, never dropping the event', () => {
+    const long = 't'.repeat(5_000);
+    const hostile: LogTry = {
+      target: long,
+      status: Number.NaN,
+      ttfbMs: Number.POSITIVE_INFINITY,
+      error: long,
+    };
+    const tries = Array.from({ length: 30 }, (_, i) => (i === 0 ? hostile : { ...hostile, status: 500 + i }));
+    const e = normaliseEvent(logEvent({ route: 'r'.repeat(500), tries }), NOW);
+    expect(e.route).toHaveLength(LOG_FIELD_MAX.route);
+    expect(e.tries).toHaveLength(LOG_MAX_TRIES);
+    expect(e.tries[0]).toEqual({
+      target: cut(long, LOG_FIELD_MAX.model),
+      status: 0,
+      ttfbMs: 0,
+      error: cut(long, LOG_FIELD_MAX.errorCode),
+    });
+    expect(e.tries.map((t) => t.status).slice(1, 3)).toEqual([501, 502]);
+    expect(overTheWire(e).success).toBe(true);
   });
 
   it('never cuts inside a surrogate pair', () => {
@@ -100,6 +136,41 @@ describe('normaliseEvent', () => {
     expect(overTheWire(e).success).toBe(true);
     expect(jsonBytes(e)).toBeLessThanOrEqual(MAX_EVENT_BYTES);
     expect(e.payload?.truncated ?? true).toBe(true);
+  });
+
+  it('fits twenty hostile tries next to the worst-case fields by dropping middle tries, first and last kept', () => {
+    const esc = (n: number) => '\u0001'.repeat(n);
+    const metadata = Object.fromEntries(
+      Array.from({ length: 8 }, (_, i) => [`${i}${esc(1000)}`, esc(50_000)]),
+    );
+    const tries = Array.from({ length: LOG_MAX_TRIES }, (_, i) => ({
+      target: `${i}${esc(10_000)}`,
+      status: 500 + i,
+      ttfbMs: i,
+      error: esc(10_000),
+    }));
+    const e = normaliseEvent(
+      logEvent({
+        model: esc(10_000),
+        provider: esc(10_000),
+        endpoint: esc(10_000),
+        errorCode: esc(10_000),
+        tenantId: esc(10_000),
+        keyId: esc(10_000),
+        route: esc(10_000),
+        metadata,
+        tries,
+        payload: { request: esc(65_536), response: esc(65_536), truncated: false },
+      }),
+      NOW,
+    );
+    expect(overTheWire(e).success).toBe(true);
+    expect(jsonBytes(e)).toBeLessThanOrEqual(MAX_EVENT_BYTES);
+    expect(e.payload).toBeNull();
+    expect(e.tries.length).toBeGreaterThan(1);
+    expect(e.tries.length).toBeLessThan(LOG_MAX_TRIES);
+    expect(e.tries[0]?.status).toBe(500);
+    expect(e.tries.at(-1)?.status).toBe(500 + LOG_MAX_TRIES - 1);
   });
 
   it('turns a thousand random hostile events into valid, sendable ones', () => {
@@ -136,6 +207,13 @@ describe('normaliseEvent', () => {
           attempts: pick(nasty),
           time: rand() < 0.1 ? pick(nasty) : NOW,
           metadata: rand() < 0.2 ? null : { [str()]: pick(nasty), s: str(), b: true },
+          route: rand() < 0.5 ? null : str(),
+          tries: Array.from({ length: Math.floor(rand() * 25) }, () => ({
+            target: str(),
+            status: pick(nasty),
+            ttfbMs: pick(nasty),
+            error: rand() < 0.5 ? null : str(),
+          })),
         }),
         NOW,
       );

@@ -55,6 +55,22 @@ function logged(event: LogEvent): LogEvent {
 }
 
 describe('buildLogEvent', () => {
+  it("logs a named route's calls, charged at the price of the model that answered", async () => {
+    const { x } = exchange();
+    x.model = 'smart';
+    x.route = 'smart';
+    x.target = 'mock/mock-large';
+    x.tries.push(
+      { target: 'mock/echo', status: 503, ttfbMs: 12, error: 'api_error' },
+      { target: 'mock/mock-large', status: 200, ttfbMs: 30, error: null },
+    );
+    x.answered(jsonAnswer());
+    const event = logged(buildLogEvent(x, await x.close(200, null), {}));
+    expect(event).toMatchObject({ model: 'smart', route: 'smart' });
+    expect(event.tries.map((t) => t.target)).toEqual(['mock/echo', 'mock/mock-large']);
+    expect(event.costUsd).toBe(costUsd(priceOf('mock/mock-large'), usage));
+  });
+
   it('logs a JSON answer with its tokens, its cost at the table price and the latency to the end', async () => {
     const { x, clock } = exchange();
     x.cache = 'MISS';
@@ -91,6 +107,8 @@ describe('buildLogEvent', () => {
       attempts: 2,
       metadata: { user: 'u-1', trace: 7 },
       payload: null,
+      route: null,
+      tries: [],
     });
   });
 
@@ -274,6 +292,8 @@ describe('buildLogEvent', () => {
       attempts: 0,
       metadata: null,
       payload: null,
+      route: null,
+      tries: [],
     });
   });
 });

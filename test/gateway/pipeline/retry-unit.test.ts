@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { backoffMs, isRetryableStatus } from '../../../src/pipeline/retry';
-import { maxAttempts, requestMetadata, requestTimeout } from '../../../src/pipeline/request-headers';
+import { attemptsHeader, requestMetadata, requestTimeout } from '../../../src/pipeline/request-headers';
 import { GatewayError } from '../../../src/core/errors';
 
 describe('retry policy', () => {
@@ -26,8 +26,8 @@ describe('request headers', () => {
     expect(requestTimeout(h({}), 1000)).toBe(1000);
     expect(requestTimeout(h({ 'cf-aig-request-timeout': '250' }), 1000)).toBe(250);
     expect(() => requestTimeout(h({ 'cf-aig-request-timeout': 'soon' }), 1000)).toThrow(GatewayError);
-    expect(maxAttempts(h({ 'cf-aig-max-attempts': '3' }), 1)).toBe(3);
-    expect(() => maxAttempts(h({ 'cf-aig-max-attempts': '99' }), 1)).toThrow(/between 1 and 5/);
+    expect(attemptsHeader(h({ 'cf-aig-max-attempts': '3' }))).toBe(3);
+    expect(() => attemptsHeader(h({ 'cf-aig-max-attempts': '99' }))).toThrow(/between 1 and 5/);
   });
 
   it('accepts flat metadata of at most 5 keys', () => {

@@ -1,0 +1,148 @@
+/**
+ * Breaker: one small SQLite Durable Object per target (`provider/model`, named
+ * by it), holding the shared circuit breaker (src/routes/breaker.ts, SHARED
+ * rules) and health sums (src/routes/health.ts) fed by every isolate's calls.
+ * Isolates reach it only through src/routes/breaker-board.ts: reports in
+ * batches inside waitUntil, and a probe claim when the breaker is half-open,
+ * so the object serialises the claims and exactly one isolate probes.
+ *
+ * Stored, not only in memory: the state is one row rewritten per report batch
+ * (cheap), and it survives a deploy or an eviction in the middle of an outage,
+ * when every isolate restarts with an empty view and would otherwise pay the
+ * dead target's failures again. The row is read back through zod: a row that
+ * does not parse counts as a closed breaker and neutral health (fail open).
+ */
+import { DurableObject } from 'cloudflare:workers';
+import { z } from 'zod';
+import type { Bindings } from '../env';
+import {
+  admission,
+  type BreakerState,
+  CLOSED,
+  type Open,
+  record,
+  SHARED_RULES,
+  type Verdict,
+} from '../routes/breaker';
+import { type Health, NO_HEALTH, type Outcome, observe } from '../routes/health';
+
+/** The most outcomes one report may carry; more are dropped (the oldest). */
+export const MAX_REPORT = 500;
+
+/** What an isolate learns from the object: the breaker when open (null: closed) and the health sums. */
+export interface BreakerView {
+  readonly open: Open | null;
+  readonly health: Health;
+}
+
+export interface ProbeClaim {
+  /** 'probe': the caller's call is the single probe; 'open': skip; 'closed': the target is not open here. */
+  readonly verdict: Verdict;
+  readonly view: BreakerView;
+}
+
+/** The shared object's calls, as the board uses them (one object per target). */
+export interface BreakerStore {
+  report(target: string, outcomes: readonly Outcome[]): Promise<BreakerView>;
+  view(target: string): Promise<BreakerView>;
+  claimProbe(target: string): Promise<ProbeClaim>;
+}
+
+/** Target → its Breaker object, as the board's store. */
+export function breakerObjects(ns: DurableObjectNamespace<Breaker>): BreakerStore {
+  const stub = (target: string) => ns.get(ns.idFromName(target));
+  return {
+    report: (target, outcomes) => stub(target).report(outcomes),
+    view: (target) => stub(target).view(),
+    claimProbe: (target) => stub(target).claimProbe(),
+  };
+}
+
+const SCHEMA = `
+  CREATE TABLE IF NOT EXISTS breaker (
+    id INTEGER PRIMARY KEY CHECK (id = 1),
+    state TEXT NOT NULL,   -- BreakerState as JSON
+    health TEXT NOT NULL   -- Health as JSON
+  );
+`;
+
+const num = z.number().finite();
+const StoredState = z.union([
+  z.object({ kind: z.literal('closed'), recent: z.array(z.object({ at: num, ok: z.boolean() })) }),
+  z.object({ kind: z.literal('open'), retryAt: num, cooldownMs: num.positive(), probeUntil: num }),
+]);
+const StoredHealth = z.object({
+  at: num,
+  calls: num.nonnegative(),
+  failures: num.nonnegative(),
+  ttfbSum: num.nonnegative(),
+  ttfbWeight: num.nonnegative(),
+});
+const ReportedOutcome = z.object({ at: num, ok: z.boolean(), ttfbMs: num.nonnegative().nullable() });
+
+export class Breaker extends DurableObject<Bindings> {
+  /** The clock; tests replace it through runInDurableObject. */
+  now: () => number = () => Date.now();
+  private readonly sql: SqlStorage;
+  private state: BreakerState = CLOSED;
+  private health: Health = NO_HEALTH;
+
+  constructor(ctx: DurableObjectState, env: Bindings) {
+    super(ctx, env);
+    this.sql = ctx.storage.sql;
+    this.sql.exec(SCHEMA);
+    const row = this.sql
+      .exec<{ state: string; health: string }>('SELECT state, health FROM breaker')
+      .toArray()[0];
+    if (row) {
+      this.state = parsed(StoredState, row.state) ?? CLOSED;
+      this.health = parsed(StoredHealth, row.health) ?? NO_HEALTH;
+    }
+  }
+
+  /** Counts a batch of outcomes (malformed ones are skipped); returns the view after them. */
+  report(outcomes: readonly Outcome[]): BreakerView {
+    if (!Array.isArray(outcomes)) return this.view();
+    const now = this.now();
+    for (const raw of outcomes.slice(-MAX_REPORT)) {
+      const o = ReportedOutcome.safeParse(raw);
+      if (!o.success) continue;
+      const outcome = { ...o.data, at: Math.min(o.data.at, now) };
+      this.state = record(this.state, outcome, now, SHARED_RULES);
+      this.health = observe(this.health, outcome, now);
+    }
+    this.save();
+    return this.view();
+  }
+
+  view(): BreakerView {
+    return { open: this.state.kind === 'open' ? this.state : null, health: this.health };
+  }
+
+  /** When half-open, grants the single probe to the first caller; else says what the breaker is. */
+  claimProbe(): ProbeClaim {
+    const { verdict, state } = admission(this.state, this.now(), SHARED_RULES);
+    if (state !== this.state) {
+      this.state = state;
+      this.save();
+    }
+    return { verdict, view: this.view() };
+  }
+
+  private save(): void {
+    this.sql.exec(
+      'INSERT OR REPLACE INTO breaker (id, state, health) VALUES (1, ?, ?)',
+      JSON.stringify(this.state),
+      JSON.stringify(this.health),
+    );
+  }
+}
+
+function parsed<T>(schema: z.ZodType<T>, json: string): T | null {
+  try {
+    const r = schema.safeParse(JSON.parse(json));
+    return r.success ? r.data : null;
+  } catch {
+    return null;
+  }
+}
