@@ -19,6 +19,7 @@
  */
 import { GatewayError } from '../core/errors';
 import { KeyRecord } from '../core/key-record';
+import { MissBudget } from './miss-budget';
 
 export interface KeyStore {
   findByHash(hash: string): Promise<KeyRecord | null>;
@@ -55,7 +56,7 @@ export class TieredKeyStore implements KeyStore {
     private readonly load: KeyLoader,
     private readonly now: () => number = Date.now,
   ) {
-    this.misses = new MissBudget(now());
+    this.misses = new MissBudget(MISS_BURST, MISS_PER_S, now());
   }
 
   async findByHash(hash: string): Promise<KeyRecord | null> {
@@ -97,24 +98,6 @@ export class TieredKeyStore implements KeyStore {
     // write a stale record back after the admin's delete; the TTL bounds that window.
     await this.kv.put(kvKey(hash), JSON.stringify(record), { expirationTtl: KV_RECORD_TTL_S });
     return record;
-  }
-}
-
-/** A token bucket of D1 reads that found nothing. */
-class MissBudget {
-  private tokens = MISS_BURST;
-
-  constructor(private at: number) {}
-
-  available(now: number): boolean {
-    this.tokens = Math.min(MISS_BURST, this.tokens + (Math.max(0, now - this.at) / 1000) * MISS_PER_S);
-    this.at = Math.max(this.at, now);
-    return this.tokens >= 1;
-  }
-
-  spend(now: number): void {
-    this.available(now);
-    this.tokens = Math.max(0, this.tokens - 1);
   }
 }
 

@@ -1,8 +1,8 @@
 /**
  * A token bucket of source-of-truth reads that found nothing, per isolate: a
  * flood of names that exist nowhere may cost this many D1 reads at once, then
- * a steady rate, and no more. Known entries never spend it. (The same shape as
- * the key store's budget in key-store.ts, with its own numbers.)
+ * a steady rate, and no more. Known entries never spend it. Shared by the key
+ * store and the route store, each with its own numbers.
  */
 export class MissBudget {
   private tokens: number;

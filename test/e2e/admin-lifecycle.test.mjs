@@ -136,3 +136,35 @@ test("a tenant's own provider key, set with the CLI, is what the provider receiv
   assert.match(stdout, /Deleted tenant .*'s own byok key/);
   assert.equal(await keyUsed(), sha256('the-deployment-key'));
 });
+
+test('a route defined with the CLI: the openai client calls it by name and never notices its primary failing', async () => {
+  const spec = {
+    strategy: 'fallback',
+    targets: [{ model: 'mock/mock-large;status=503' }, { model: 'mock/echo' }],
+  };
+  const created = await adminWithStdin(JSON.stringify(spec), 'routes', 'create', 'smart-e2e');
+  assert.equal(created.name, 'smart-e2e');
+  const tenant = await admin('tenants', 'create', 'routes-co');
+  const { key } = await admin('keys', 'create', tenant.id, '--models', 'smart-e2e');
+  const client = new OpenAI({ apiKey: key, baseURL: `${stack.url}/v1`, maxRetries: 0 });
+  const { data, response } = await client.chat.completions
+    .create({ model: 'smart-e2e', messages: [{ role: 'user', content: 'route me' }] })
+    .withResponse();
+  assert.equal(data.choices[0].message.content, 'route me');
+  assert.equal(response.headers.get('x-edgeway-route'), 'smart-e2e');
+  assert.equal(response.headers.get('x-edgeway-target'), 'mock/echo');
+  assert.equal(response.headers.get('x-edgeway-attempts'), '2');
+
+  let text = '';
+  for await (const chunk of await client.chat.completions.create({
+    model: 'smart-e2e',
+    messages: [{ role: 'user', content: 'route me streaming' }],
+    stream: true,
+  }))
+    text += chunk.choices[0]?.delta?.content ?? '';
+  assert.equal(text, 'route me streaming');
+  await assert.rejects(
+    client.chat.completions.create({ model: 'mock/echo', messages: [{ role: 'user', content: 'x' }] }),
+    OpenAI.PermissionDeniedError,
+  );
+});

@@ -47,7 +47,8 @@ export function KeySettingsFields(props: { values: FormValues; failure?: ApiFail
         <label for={fieldId('models')}>
           Allowed models
           <span class="hint" id="models-hint">
-            One per line: <code>provider/model</code> or <code>provider/*</code>. Empty allows every model.
+            One per line: <code>provider/model</code>, <code>provider/*</code> or a route's name. Empty allows
+            every model.
           </span>
         </label>
         <textarea
