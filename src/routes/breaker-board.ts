@@ -6,10 +6,13 @@
  *   it had no recent success), even if the shared object cannot be reached;
  * - `shared`, the target's Breaker object's state as last learnt, so a target
  *   opened by other isolates is skipped here without having been tried;
- * and the target reads open when either does. Every report goes to the object
- * in the background (the promise `report` returns is for ctx.waitUntil; one
- * batch in flight per target, the rest queued behind it), and the object's
- * answer is the refreshed view. Views older than REFRESH_MS of targets that
+ * and the target reads open when either does. Reports go to the object in
+ * the background, batched: at most one batch per target every FLUSH_MS, sent
+ * from the waitUntil of the report that finds the last one old enough (or at
+ * once when the local breaker is not closed, so other isolates learn of a
+ * dead target promptly). A busy route thus costs the object one call a
+ * second per isolate and target, not one per request; the shared view lags by
+ * at most FLUSH_MS plus its refresh. The object's answer is the refreshed view. Views older than REFRESH_MS of targets that
  * were consulted but not reported on are re-read on the same waitUntil path.
  * Nothing is awaited on the request except `admit` of a half-open target,
  * where the object grants the single probe (at most CLAIM_TIMEOUT_MS).
@@ -36,6 +39,8 @@ import { groupFactors, type Health, NO_HEALTH, observe, type Outcome } from './h
 export type { Phase, Verdict } from './breaker';
 
 export const REFRESH_MS = 2_000;
+/** Outcomes are sent to the object in batches, at most one per target this often. */
+export const FLUSH_MS = 1_000;
 export const CLAIM_TIMEOUT_MS = 1_000;
 export const STORE_TIMEOUT_MS = 5_000;
 /** Targets remembered per isolate (the oldest is forgotten first), and views re-read per report. */
@@ -71,6 +76,8 @@ interface Entry {
   asked: number;
   learnt: number;
   pending: Outcome[];
+  /** When the last batch was sent (0: never). */
+  flushedAt: number;
   flushing: Promise<void> | null;
   claiming: boolean;
 }
@@ -129,9 +136,13 @@ class IsolateBreakerBoard implements BreakerBoard {
     e.pending.push(o);
     if (e.pending.length > MAX_REPORT) e.pending.splice(0, e.pending.length - MAX_REPORT);
     this.stale.delete(target);
-    e.flushing ??= this.flush(target, e, now).finally(() => {
-      e.flushing = null;
-    });
+    const due = now - e.flushedAt >= FLUSH_MS || e.local.kind !== 'closed';
+    if (due && !e.flushing) {
+      e.flushedAt = now;
+      e.flushing = this.flush(target, e, now).finally(() => {
+        e.flushing = null;
+      });
+    }
     return Promise.all([e.flushing, this.refreshStale(now)]).then(() => undefined);
   }
 
@@ -214,6 +225,7 @@ function fresh(): Entry {
     asked: 0,
     learnt: 0,
     pending: [],
+    flushedAt: 0,
     flushing: null,
     claiming: false,
   };
