@@ -19,7 +19,7 @@
  */
 import { GatewayError } from '../core/errors';
 import { KeyRecord } from '../core/key-record';
-import { MissBudget } from './miss-budget';
+import { isolateMemory, TieredLookup } from './tiered-lookup';
 
 export interface KeyStore {
   findByHash(hash: string): Promise<KeyRecord | null>;
@@ -36,87 +36,42 @@ export const KV_CACHE_TTL_S = 60;
 export const KV_RECORD_TTL_S = 300;
 export const MISS_BURST = 200;
 export const MISS_PER_S = 100;
-const MAX_ISOLATE_ENTRIES = 10_000;
-
-interface Cached {
-  record: KeyRecord;
-  until: number;
-}
-
-/** Isolate-wide: shared by every request this isolate serves. */
-const known = new Map<string, Cached>();
-/** Hash → until when it is known to be unknown. */
-const unknown = new Map<string, number>();
-
-export class TieredKeyStore implements KeyStore {
-  private readonly misses: MissBudget;
-
-  constructor(
-    private readonly kv: KVNamespace,
-    private readonly load: KeyLoader,
-    private readonly now: () => number = Date.now,
-  ) {
-    this.misses = new MissBudget(MISS_BURST, MISS_PER_S, now());
-  }
-
-  async findByHash(hash: string): Promise<KeyRecord | null> {
-    const now = this.now();
-    const hit = known.get(hash);
-    if (hit && hit.until > now) return hit.record;
-    if ((unknown.get(hash) ?? 0) > now) return null;
-    const record = (await this.fromKv(hash)) ?? (await this.fromSource(hash));
-    remember(hash, record, this.now());
-    return record;
-  }
-
-  async invalidate(hash: string): Promise<void> {
-    known.delete(hash);
-    unknown.delete(hash);
-    await this.kv.delete(kvKey(hash));
-  }
-
-  private async fromKv(hash: string): Promise<KeyRecord | null> {
-    const raw = await this.kv.get(kvKey(hash), { cacheTtl: KV_CACHE_TTL_S });
-    if (raw === null) return null;
-    const parsed = KeyRecord.safeParse(safeJson(raw));
-    return parsed.success ? parsed.data : null;
-  }
-
-  private async fromSource(hash: string): Promise<KeyRecord | null> {
-    if (!this.misses.available(this.now())) {
-      throw new GatewayError(503, 'Too many unknown API keys are being tried; try again shortly.', {
-        code: 'key_lookup_busy',
-        headers: { 'retry-after': '1' },
-      });
-    }
-    const record = await this.load(hash);
-    if (!record) {
-      this.misses.spend(this.now());
-      return null;
-    }
-    // Positive entries live a few minutes only: a lookup racing an admin change can
-    // write a stale record back after the admin's delete; the TTL bounds that window.
-    await this.kv.put(kvKey(hash), JSON.stringify(record), { expirationTtl: KV_RECORD_TTL_S });
-    return record;
-  }
-}
-
-function remember(hash: string, record: KeyRecord | null, now: number): void {
-  if (record) {
-    if (known.size >= MAX_ISOLATE_ENTRIES) known.clear();
-    known.set(hash, { record, until: now + ISOLATE_TTL_MS });
-  } else {
-    if (unknown.size >= MAX_ISOLATE_ENTRIES) unknown.clear();
-    unknown.set(hash, now + NEGATIVE_TTL_MS);
-  }
-}
-
-function safeJson(raw: string): unknown {
-  try {
-    return JSON.parse(raw);
-  } catch {
-    return null;
-  }
-}
 
 export const kvKey = (hash: string) => `key:${hash}`;
+
+/** Isolate-wide: shared by every request this isolate serves. */
+const memory = isolateMemory<KeyRecord>();
+
+export class TieredKeyStore implements KeyStore {
+  private readonly lookup: TieredLookup<KeyRecord>;
+
+  constructor(kv: KVNamespace, load: KeyLoader, now: () => number = Date.now) {
+    this.lookup = new TieredLookup({
+      kv,
+      memory,
+      schema: KeyRecord,
+      load: (key) => load(key.slice('key:'.length)),
+      times: {
+        isolateMs: ISOLATE_TTL_MS,
+        negativeMs: NEGATIVE_TTL_MS,
+        kvCacheS: KV_CACHE_TTL_S,
+        kvRecordS: KV_RECORD_TTL_S,
+      },
+      misses: { burst: MISS_BURST, perSecond: MISS_PER_S },
+      busy: () =>
+        new GatewayError(503, 'Too many unknown API keys are being tried; try again shortly.', {
+          code: 'key_lookup_busy',
+          headers: { 'retry-after': '1' },
+        }),
+      now,
+    });
+  }
+
+  findByHash(hash: string): Promise<KeyRecord | null> {
+    return this.lookup.get(kvKey(hash));
+  }
+
+  invalidate(hash: string): Promise<void> {
+    return this.lookup.forget(kvKey(hash));
+  }
+}

@@ -22,7 +22,7 @@
 import { z } from 'zod';
 import { GatewayError } from '../core/errors';
 import { RouteSpec } from '../core/route-spec';
-import { MissBudget } from './miss-budget';
+import { isolateMemory, TieredLookup } from './tiered-lookup';
 
 /** A route as the hot path reads it; `tenantId` null is a global route. */
 export const StoredRoute = z.object({
@@ -49,86 +49,58 @@ export const KV_CACHE_TTL_S = 60;
 export const KV_RECORD_TTL_S = 300;
 export const MISS_BURST = 200;
 export const MISS_PER_S = 100;
-const MAX_ISOLATE_ENTRIES = 10_000;
 
 export const routeKvKey = (tenantId: string | null, name: string) =>
   tenantId === null ? `route:g:${name}` : `route:t:${tenantId}:${name}`;
 
 /** Isolate-wide, keyed like KV: shared by every request (and admin write) this isolate serves. */
-const known = new Map<string, { route: StoredRoute; until: number }>();
-const unknown = new Map<string, number>();
+const memory = isolateMemory<StoredRoute>();
 
 export class TieredRouteStore implements RouteStore {
-  private readonly misses: MissBudget;
+  private readonly lookup: TieredLookup<StoredRoute>;
 
-  constructor(
-    private readonly kv: KVNamespace,
-    private readonly load: RouteLoader,
-    private readonly now: () => number = Date.now,
-  ) {
-    this.misses = new MissBudget(MISS_BURST, MISS_PER_S, now());
+  constructor(kv: KVNamespace, load: RouteLoader, now: () => number = Date.now) {
+    this.lookup = new TieredLookup({
+      kv,
+      memory,
+      schema: StoredRoute,
+      load: (key) => {
+        const [tenantId, name] = scopeOf(key);
+        return load(tenantId, name);
+      },
+      times: {
+        isolateMs: ISOLATE_TTL_MS,
+        negativeMs: NEGATIVE_TTL_MS,
+        kvCacheS: KV_CACHE_TTL_S,
+        kvRecordS: KV_RECORD_TTL_S,
+      },
+      misses: { burst: MISS_BURST, perSecond: MISS_PER_S },
+      busy: () =>
+        new GatewayError(503, 'Too many unknown route names are being tried; try again shortly.', {
+          code: 'route_lookup_busy',
+          headers: { 'retry-after': '1' },
+        }),
+      now,
+    });
   }
 
   async find(tenantId: string, name: string): Promise<StoredRoute | null> {
     return (await this.inScope(tenantId, name)) ?? (await this.inScope(null, name));
   }
 
-  async invalidate(tenantId: string | null, name: string): Promise<void> {
-    const key = routeKvKey(tenantId, name);
-    known.delete(key);
-    unknown.delete(key);
-    await this.kv.delete(key);
+  invalidate(tenantId: string | null, name: string): Promise<void> {
+    return this.lookup.forget(routeKvKey(tenantId, name));
   }
 
-  private async inScope(tenantId: string | null, name: string): Promise<StoredRoute | null> {
-    const key = routeKvKey(tenantId, name);
-    const now = this.now();
-    const hit = known.get(key);
-    if (hit && hit.until > now) return hit.route;
-    if ((unknown.get(key) ?? 0) > now) return null;
-    const route = (await this.fromKv(key)) ?? (await this.fromSource(key, tenantId, name));
-    remember(key, route, this.now());
-    return route;
-  }
-
-  private async fromKv(key: string): Promise<StoredRoute | null> {
-    const raw = await this.kv.get(key, { cacheTtl: KV_CACHE_TTL_S });
-    if (raw === null) return null;
-    const parsed = StoredRoute.safeParse(safeJson(raw));
-    return parsed.success ? parsed.data : null;
-  }
-
-  private async fromSource(key: string, tenantId: string | null, name: string): Promise<StoredRoute | null> {
-    if (!this.misses.available(this.now())) {
-      throw new GatewayError(503, 'Too many unknown route names are being tried; try again shortly.', {
-        code: 'route_lookup_busy',
-        headers: { 'retry-after': '1' },
-      });
-    }
-    const route = await this.load(tenantId, name);
-    if (!route) {
-      this.misses.spend(this.now());
-      return null;
-    }
-    await this.kv.put(key, JSON.stringify(route), { expirationTtl: KV_RECORD_TTL_S });
-    return route;
+  private inScope(tenantId: string | null, name: string): Promise<StoredRoute | null> {
+    return this.lookup.get(routeKvKey(tenantId, name));
   }
 }
 
-function remember(key: string, route: StoredRoute | null, now: number): void {
-  if (route) {
-    if (known.size >= MAX_ISOLATE_ENTRIES) known.clear();
-    known.set(key, { route, until: now + ISOLATE_TTL_MS });
-  } else {
-    if (unknown.size >= MAX_ISOLATE_ENTRIES) unknown.clear();
-    unknown.set(key, now + NEGATIVE_TTL_MS);
-  }
-}
-
-function safeJson(raw: string): unknown {
-  try {
-    return JSON.parse(raw);
-  } catch {
-    return null;
-  }
+/** The scope and name a KV key stands for (route names hold no ':', so the last one ends the tenant id). */
+function scopeOf(key: string): readonly [string | null, string] {
+  if (key.startsWith('route:g:')) return [null, key.slice('route:g:'.length)];
+  const rest = key.slice('route:t:'.length);
+  const at = rest.lastIndexOf(':');
+  return [rest.slice(0, at), rest.slice(at + 1)];
 }
