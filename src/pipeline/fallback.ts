@@ -53,7 +53,7 @@ export async function callTargets(
     if (calls >= plan.maxCalls) break;
     let call: PreparedCall;
     try {
-      call = index === first.index && first.call ? first.call : await prepareCall(prepare, planned);
+      call = index === first.index ? first.call : await prepareCall(prepare, planned);
     } catch (err) {
       if (!(err instanceof GatewayError) || !fallsThrough(err, plan)) throw err;
       x.tries.push({ target: planned.model, status: 0, ttfbMs: 0, error: err.code ?? err.type });
@@ -101,10 +101,10 @@ export async function callTargets(
   throw lastError ?? allSkipped(plan);
 }
 
-/** The first target prepared before limits and cache (its index), or why none could be. */
+/** The first target that could be prepared before limits and cache, and why the ones before it could not. */
 export interface FirstCall {
   readonly index: number;
-  readonly call: PreparedCall | null;
+  readonly call: PreparedCall;
   readonly error: GatewayError | null;
 }
 

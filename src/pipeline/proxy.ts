@@ -79,15 +79,15 @@ export function proxy(endpoint: Endpoint) {
       keysSecret: c.env.PROVIDER_KEYS_SECRET,
     };
     const first = await prepareFirst(x, plan, prepare);
-    x.target = first.call?.route.providerId ? (plan.targets[first.index]?.model ?? null) : null;
-    x.provider = first.call?.route.providerId ?? null;
+    x.target = first.call.planned.model;
+    x.provider = first.call.route.providerId;
 
     // 3 ∥ 4. limits and cache, concurrently. A route reserves at its dearest target's price and is
     // charged at the price of the one that answered; its answers are cached under the route's name.
     const cachePlan = await planCache(
       principal,
       request,
-      plan.route ? ROUTE_CACHE_SCOPE : (x.provider ?? ''),
+      plan.route ? ROUTE_CACHE_SCOPE : first.call.route.providerId,
       headers,
     );
     const [reservation, lookup] = await both(
