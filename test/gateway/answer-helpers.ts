@@ -15,3 +15,19 @@ export const WEATHER_TOOL = {
   type: 'function',
   function: { name: 'get_weather', description: 'Weather', parameters: { type: 'object', properties: {} } },
 };
+
+/** An OpenAI conversation that called get_weather(Oslo) as `callId`, got "sunny" back, then said "thanks". */
+export function toolRoundTrip(callId: string): Loose[] {
+  return [
+    { role: 'user', content: 'weather?' },
+    {
+      role: 'assistant',
+      content: null,
+      tool_calls: [
+        { id: callId, type: 'function', function: { name: 'get_weather', arguments: '{"city":"Oslo"}' } },
+      ],
+    },
+    { role: 'tool', tool_call_id: callId, content: 'sunny' },
+    { role: 'user', content: 'thanks' },
+  ];
+}

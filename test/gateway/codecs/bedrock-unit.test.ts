@@ -10,6 +10,7 @@ import cutStream from './fixtures/bedrock-stream-cut.json';
 import exceptionStream from './fixtures/bedrock-stream-exception.json';
 import toolStream from './fixtures/bedrock-stream-tool.json';
 import { concat, decodeAll, encodeEvent, type RecordedEvent, transformToSse } from './fixtures/bedrock-wire';
+import { canonicalRequest } from './fixtures/canonical';
 
 const CONTEXT: EncodeContext = {
   model: 'anthropic.claude-3-5-sonnet-20240620-v1:0',
@@ -18,25 +19,7 @@ const CONTEXT: EncodeContext = {
   enforceCap: false,
 };
 
-function request(overrides: Partial<ChatRequest> = {}): ChatRequest {
-  return {
-    system: null,
-    messages: [{ role: 'user', content: [{ type: 'text', text: 'Hello' }] }],
-    maxTokens: null,
-    temperature: null,
-    topP: null,
-    topK: null,
-    stop: [],
-    tools: [],
-    toolChoice: null,
-    parallelToolCalls: null,
-    responseFormat: null,
-    n: 1,
-    stream: false,
-    user: null,
-    ...overrides,
-  };
-}
+const request = canonicalRequest;
 
 const WEATHER = {
   name: 'get_weather',

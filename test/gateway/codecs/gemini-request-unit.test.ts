@@ -3,6 +3,7 @@ import type { EncodeContext } from '../../../src/codecs/codec';
 import { geminiUpstream } from '../../../src/codecs/gemini';
 import { REPLAYED_SIGNATURE } from '../../../src/codecs/gemini-request';
 import type { ChatRequest, Message } from '../../../src/codecs/ir';
+import { canonicalRequest } from './fixtures/canonical';
 
 const CONTEXT: EncodeContext = {
   model: 'gemini-2.0-flash',
@@ -11,25 +12,7 @@ const CONTEXT: EncodeContext = {
   enforceCap: true,
 };
 
-function request(over: Partial<ChatRequest> = {}): ChatRequest {
-  return {
-    system: null,
-    messages: [{ role: 'user', content: [{ type: 'text', text: 'Hello' }] }],
-    maxTokens: null,
-    temperature: null,
-    topP: null,
-    topK: null,
-    stop: [],
-    tools: [],
-    toolChoice: null,
-    parallelToolCalls: null,
-    responseFormat: null,
-    n: 1,
-    stream: false,
-    user: null,
-    ...over,
-  };
-}
+const request = canonicalRequest;
 
 const encode = (over: Partial<ChatRequest> = {}, context = CONTEXT) =>
   geminiUpstream.encodeRequest(request(over), context);

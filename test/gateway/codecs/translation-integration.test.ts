@@ -7,7 +7,7 @@
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { harness } from '../exchange-harness';
-import { eventData, type Loose, WEATHER_TOOL } from '../answer-helpers';
+import { eventData, type Loose, WEATHER_TOOL, toolRoundTrip } from '../answer-helpers';
 import { readSse, seedKey } from '../helpers';
 
 const sse = (res: Response) => readSse(res);
@@ -132,22 +132,7 @@ describe('an OpenAI client in front of an Anthropic-format provider', () => {
     const { res, body } = await harness().call(
       {
         model: 'claude-only/echo',
-        messages: [
-          { role: 'user', content: 'weather?' },
-          {
-            role: 'assistant',
-            content: null,
-            tool_calls: [
-              {
-                id: 'call_1',
-                type: 'function',
-                function: { name: 'get_weather', arguments: '{"city":"Oslo"}' },
-              },
-            ],
-          },
-          { role: 'tool', tool_call_id: 'call_1', content: 'sunny' },
-          { role: 'user', content: 'thanks' },
-        ],
+        messages: toolRoundTrip('call_1'),
         tools: TOOLS,
       },
       key,

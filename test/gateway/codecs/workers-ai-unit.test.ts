@@ -18,6 +18,7 @@ import {
   TEXT_STREAM,
   TOOL_DELTA_STREAM,
 } from './fixtures/workers-ai-wire';
+import { canonicalRequest } from './fixtures/canonical';
 
 const LLAMA = '@cf/meta/llama-3.1-8b-instruct';
 const context = (model = LLAMA): EncodeContext => ({
@@ -27,25 +28,7 @@ const context = (model = LLAMA): EncodeContext => ({
   enforceCap: false,
 });
 
-function request(overrides: Partial<ChatRequest> = {}): ChatRequest {
-  return {
-    system: null,
-    messages: [{ role: 'user', content: [{ type: 'text', text: 'Hello' }] }],
-    maxTokens: null,
-    temperature: null,
-    topP: null,
-    topK: null,
-    stop: [],
-    tools: [],
-    toolChoice: null,
-    parallelToolCalls: null,
-    responseFormat: null,
-    n: 1,
-    stream: false,
-    user: null,
-    ...overrides,
-  };
-}
+const request = canonicalRequest;
 
 const encode = (r: ChatRequest, model = LLAMA) => workersAiUpstream.encodeRequest(r, context(model));
 

@@ -7,7 +7,7 @@
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { harness } from '../exchange-harness';
-import { asJson, eventData, type Loose, WEATHER_TOOL } from '../answer-helpers';
+import { asJson, eventData, type Loose, WEATHER_TOOL, toolRoundTrip } from '../answer-helpers';
 import { type ParsedEvent, readSse, seedKey } from '../helpers';
 
 const chunks = eventData;
@@ -101,22 +101,7 @@ describe('an OpenAI client in front of Bedrock', () => {
     const { res, body } = await harness().call(
       {
         model: 'bedrock/echo',
-        messages: [
-          { role: 'user', content: 'weather?' },
-          {
-            role: 'assistant',
-            content: null,
-            tool_calls: [
-              {
-                id: 'tooluse_1',
-                type: 'function',
-                function: { name: 'get_weather', arguments: '{"city":"Oslo"}' },
-              },
-            ],
-          },
-          { role: 'tool', tool_call_id: 'tooluse_1', content: 'sunny' },
-          { role: 'user', content: 'thanks' },
-        ],
+        messages: toolRoundTrip('tooluse_1'),
         tools: TOOLS,
       },
       key,

@@ -8,7 +8,7 @@
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { harness } from '../exchange-harness';
-import { asJson, eventData, type Loose } from '../answer-helpers';
+import { asJson, eventData, type Loose, toolRoundTrip } from '../answer-helpers';
 import { type ParsedEvent, readSse, seedKey } from '../helpers';
 
 const chunks = eventData;
@@ -106,22 +106,7 @@ describe('an OpenAI client in front of Gemini', () => {
     const { res, body } = await harness().call(
       {
         model: 'gemini/echo',
-        messages: [
-          { role: 'user', content: 'weather?' },
-          {
-            role: 'assistant',
-            content: null,
-            tool_calls: [
-              {
-                id: 'call_1',
-                type: 'function',
-                function: { name: 'get_weather', arguments: '{"city":"Oslo"}' },
-              },
-            ],
-          },
-          { role: 'tool', tool_call_id: 'call_1', content: 'sunny' },
-          { role: 'user', content: 'thanks' },
-        ],
+        messages: toolRoundTrip('call_1'),
         tools: TOOLS,
       },
       key,
