@@ -7,7 +7,7 @@
  * exact counts whatever the two formats are.
  */
 import type { Usage } from '../core/usage';
-import type { ChunkListener, StreamObserver } from '../sse/observer';
+import { type ChunkListener, deliveryCounter, type StreamObserver } from '../sse/observer';
 import type { Frame, StreamDecoder, StreamEncoder } from './codec';
 import type { TokenUsage } from './ir';
 import { gatewayUsage, merge, ZERO } from './usage';
@@ -26,18 +26,9 @@ export function translatingObserver(options: {
   readonly onChunk?: ChunkListener;
   readonly capture?: number;
 }): StreamObserver {
-  const capture = options.capture ?? 0;
-  const state = {
-    done: false,
-    usage: null as TokenUsage | null,
-    upstreamError: null as string | null,
-    chars: 0,
-    captured: '',
-  };
-  const deliver = (text: string) => {
-    state.chars += text.length;
-    if (state.captured.length < capture) state.captured += text.slice(0, capture - state.captured.length);
-  };
+  const delivered = deliveryCounter(options.capture);
+  const state = { done: false, usage: null as TokenUsage | null, upstreamError: null as string | null };
+  const deliver = (text: string) => delivered.add(text);
   return {
     get done() {
       return state.done;
@@ -46,10 +37,10 @@ export function translatingObserver(options: {
       return state.usage ? gatewayUsage(state.usage) : null;
     },
     get deliveredChars() {
-      return state.chars;
+      return delivered.chars;
     },
     get captured() {
-      return state.captured;
+      return delivered.text;
     },
     get upstreamError() {
       return state.upstreamError;

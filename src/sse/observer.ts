@@ -45,7 +45,7 @@ function parse(data: string): Json | null {
 export type ChunkListener = (chunk: Record<string, unknown>, event: string | null) => void;
 
 /** Counts delivered text and keeps its first `capture` characters. */
-function deliveryCounter(capture = 0) {
+export function deliveryCounter(capture = 0) {
   const kept = { chars: 0, text: '' };
   return {
     get chars() {

@@ -19,7 +19,7 @@
  */
 import { GatewayError } from '../core/errors';
 import { KeyRecord } from '../core/key-record';
-import { isolateMemory, TieredLookup } from './tiered-lookup';
+import { isolateMemory, STORE_MISSES, STORE_TIMES, TieredLookup } from './tiered-lookup';
 
 export interface KeyStore {
   findByHash(hash: string): Promise<KeyRecord | null>;
@@ -30,12 +30,12 @@ export interface KeyStore {
 /** Loads a key record from the source of truth. */
 export type KeyLoader = (hash: string) => Promise<KeyRecord | null>;
 
-export const ISOLATE_TTL_MS = 10_000;
-export const NEGATIVE_TTL_MS = 60_000;
-export const KV_CACHE_TTL_S = 60;
-export const KV_RECORD_TTL_S = 300;
-export const MISS_BURST = 200;
-export const MISS_PER_S = 100;
+export const ISOLATE_TTL_MS = STORE_TIMES.isolateMs;
+export const NEGATIVE_TTL_MS = STORE_TIMES.negativeMs;
+export const KV_CACHE_TTL_S = STORE_TIMES.kvCacheS;
+export const KV_RECORD_TTL_S = STORE_TIMES.kvRecordS;
+export const MISS_BURST = STORE_MISSES.burst;
+export const MISS_PER_S = STORE_MISSES.perSecond;
 
 export const kvKey = (hash: string) => `key:${hash}`;
 
@@ -51,13 +51,8 @@ export class TieredKeyStore implements KeyStore {
       memory,
       schema: KeyRecord,
       load: (key) => load(key.slice('key:'.length)),
-      times: {
-        isolateMs: ISOLATE_TTL_MS,
-        negativeMs: NEGATIVE_TTL_MS,
-        kvCacheS: KV_CACHE_TTL_S,
-        kvRecordS: KV_RECORD_TTL_S,
-      },
-      misses: { burst: MISS_BURST, perSecond: MISS_PER_S },
+      times: STORE_TIMES,
+      misses: STORE_MISSES,
       busy: () =>
         new GatewayError(503, 'Too many unknown API keys are being tried; try again shortly.', {
           code: 'key_lookup_busy',

@@ -22,7 +22,7 @@
 import { z } from 'zod';
 import { GatewayError } from '../core/errors';
 import { RouteSpec } from '../core/route-spec';
-import { isolateMemory, TieredLookup } from './tiered-lookup';
+import { isolateMemory, STORE_MISSES, STORE_TIMES, TieredLookup } from './tiered-lookup';
 
 /** A route as the hot path reads it; `tenantId` null is a global route. */
 export const StoredRoute = z.object({
@@ -43,12 +43,12 @@ export interface RouteStore {
 /** Loads one scope's route from the source of truth (tenantId null: the global route). */
 export type RouteLoader = (tenantId: string | null, name: string) => Promise<StoredRoute | null>;
 
-export const ISOLATE_TTL_MS = 10_000;
-export const NEGATIVE_TTL_MS = 60_000;
-export const KV_CACHE_TTL_S = 60;
-export const KV_RECORD_TTL_S = 300;
-export const MISS_BURST = 200;
-export const MISS_PER_S = 100;
+export const ISOLATE_TTL_MS = STORE_TIMES.isolateMs;
+export const NEGATIVE_TTL_MS = STORE_TIMES.negativeMs;
+export const KV_CACHE_TTL_S = STORE_TIMES.kvCacheS;
+export const KV_RECORD_TTL_S = STORE_TIMES.kvRecordS;
+export const MISS_BURST = STORE_MISSES.burst;
+export const MISS_PER_S = STORE_MISSES.perSecond;
 
 export const routeKvKey = (tenantId: string | null, name: string) =>
   tenantId === null ? `route:g:${name}` : `route:t:${tenantId}:${name}`;
@@ -68,13 +68,8 @@ export class TieredRouteStore implements RouteStore {
         const [tenantId, name] = scopeOf(key);
         return load(tenantId, name);
       },
-      times: {
-        isolateMs: ISOLATE_TTL_MS,
-        negativeMs: NEGATIVE_TTL_MS,
-        kvCacheS: KV_CACHE_TTL_S,
-        kvRecordS: KV_RECORD_TTL_S,
-      },
-      misses: { burst: MISS_BURST, perSecond: MISS_PER_S },
+      times: STORE_TIMES,
+      misses: STORE_MISSES,
       busy: () =>
         new GatewayError(503, 'Too many unknown route names are being tried; try again shortly.', {
           code: 'route_lookup_busy',

@@ -25,6 +25,19 @@ export interface TieredTimes {
   readonly kvRecordS: number;
 }
 
+/**
+ * The numbers both stores use: 10 s in isolate memory, 60 s for a miss, KV's
+ * 60 s edge cache, 5 min for a record written back to KV; 200 source misses at
+ * once, then 100 a second. The stores' staleness bounds (about 70 s) follow.
+ */
+export const STORE_TIMES: TieredTimes = {
+  isolateMs: 10_000,
+  negativeMs: 60_000,
+  kvCacheS: 60,
+  kvRecordS: 300,
+};
+export const STORE_MISSES = { burst: 200, perSecond: 100 } as const;
+
 /** Isolate-wide memory of one store: created once per module, so every request of the isolate shares it. */
 export interface IsolateMemory<T> {
   readonly known: Map<string, { value: T; until: number }>;
