@@ -107,3 +107,21 @@ export async function inParallel<T>(n: number, width: number, run: (i: number) =
   );
   return out;
 }
+
+/** The real KV namespace, counting the writes that reach it. */
+export function countingKv(kv: KVNamespace): { kv: KVNamespace; writes: string[] } {
+  const writes: string[] = [];
+  const wrapped = new Proxy(kv, {
+    get(target, prop) {
+      if (prop === 'put' || prop === 'delete') {
+        return (key: string, ...rest: unknown[]) => {
+          writes.push(`${String(prop)} ${key}`);
+          return (target[prop] as (...args: unknown[]) => Promise<void>)(key, ...rest);
+        };
+      }
+      const value = Reflect.get(target, prop);
+      return typeof value === 'function' ? value.bind(target) : value;
+    },
+  });
+  return { kv: wrapped, writes };
+}

@@ -11,25 +11,7 @@ import type { KeyRecord } from '../../../src/core/key-record';
 import { d1KeyLoader } from '../../../src/storage/d1-keys';
 import { kvKey, MISS_BURST, MISS_PER_S, TieredKeyStore } from '../../../src/storage/key-store';
 import { randomToken, sha256Hex } from '../../../src/util/crypto';
-import { chatBody, seedKey } from '../helpers';
-
-/** The real KV namespace, counting the writes that reach it. */
-function countingKv(kv: KVNamespace): { kv: KVNamespace; writes: string[] } {
-  const writes: string[] = [];
-  const wrapped = new Proxy(kv, {
-    get(target, prop) {
-      if (prop === 'put' || prop === 'delete') {
-        return (key: string, ...rest: unknown[]) => {
-          writes.push(`${String(prop)} ${key}`);
-          return (target[prop] as (...args: unknown[]) => Promise<void>)(key, ...rest);
-        };
-      }
-      const value = Reflect.get(target, prop);
-      return typeof value === 'function' ? value.bind(target) : value;
-    },
-  });
-  return { kv: wrapped, writes };
-}
+import { chatBody, countingKv, seedKey } from '../helpers';
 
 describe('unknown bearer values', () => {
   it('cost no KV write: 100 random values through the gateway → 100 × 401, zero writes', async () => {

@@ -20,24 +20,7 @@ import {
 } from '../../../src/storage/route-store';
 import { randomToken } from '../../../src/util/crypto';
 import { admin, createTenant } from '../admin-helpers';
-
-/** The real KV namespace, counting the writes that reach it. */
-function countingKv(kv: KVNamespace): { kv: KVNamespace; writes: string[] } {
-  const writes: string[] = [];
-  const wrapped = new Proxy(kv, {
-    get(target, prop) {
-      if (prop === 'put' || prop === 'delete') {
-        return (key: string, ...rest: unknown[]) => {
-          writes.push(`${String(prop)} ${key}`);
-          return (target[prop] as (...args: unknown[]) => Promise<void>)(key, ...rest);
-        };
-      }
-      const value = Reflect.get(target, prop);
-      return typeof value === 'function' ? value.bind(target) : value;
-    },
-  });
-  return { kv: wrapped, writes };
-}
+import { countingKv } from '../helpers';
 
 /** The D1 loader, counting its reads. */
 function countingLoader(): { load: RouteLoader; reads: () => number } {
