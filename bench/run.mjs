@@ -15,7 +15,7 @@ import { readArgs } from './lib/profiles.mjs';
 import { heapProbe } from './lib/profile.mjs';
 import { markdownReport, summaryTable } from './lib/report.mjs';
 import { ROOT, bundle, seedKeys, seedRoutes, startFloor, startGateway, startMock } from './lib/stack.mjs';
-import { chatBody, target } from './lib/targets.mjs';
+import { GUARDED_POLICY, chatBody, target } from './lib/targets.mjs';
 import { latencyWorkload } from './lib/workloads/latency.mjs';
 import { profileWorkload } from './lib/workloads/profile.mjs';
 import { scenarioList, scenariosWorkload } from './lib/workloads/scenarios.mjs';
@@ -79,6 +79,7 @@ const keys = await seedKeys(gatewayW, adminToken, {
   limits: { limits: { rpm: 1_000_000 } },
   exact: { cache: { exact: true } },
   semantic: { cache: { semantic: true } },
+  guarded: { guardrails: GUARDED_POLICY },
 });
 const noLogKeys = noLogW ? await seedKeys(noLogW, adminToken, { plain: {} }) : null;
 // Named routes whose targets carry the mock's controls in their model ids. A 404 falls back without
@@ -122,6 +123,14 @@ const edgeway = target('edgeway', {
   pid: gatewayW.pid,
 });
 const targets = [direct, floor, edgeway];
+/** The same gateway with every local guardrail on for requests and answers (streams are rewritten). */
+const guarded = target('edgeway-guarded', {
+  label: 'Edgeway, guardrails on (injection, PII, secrets, deny-list)',
+  url: gatewayW.url,
+  key: keys.guarded,
+  model: 'mock/mock-small',
+  pid: gatewayW.pid,
+});
 /** The same gateway and mock, reached through an Anthropic-format provider row: every stream is translated. */
 const translated = target('edgeway-translated', {
   label: 'Edgeway, translated (OpenAI client → Anthropic format)',
@@ -174,7 +183,7 @@ if (profile.capacity)
     capacitySearch(ctx, targets, { ...profile.capacity, ...mock, mockPid: mockW.pid }),
   );
 await workload('streams', async () => {
-  const low = await streamLatency(ctx, [...targets, translated], {
+  const low = await streamLatency(ctx, [...targets, translated, guarded], {
     ...profile.streamLatency,
     latencyMs: mock.latencyMs,
   });
@@ -239,6 +248,7 @@ await workload('scenarios', () => {
     limits: { ...edgeway, key: keys.limits },
     exact: { ...edgeway, key: keys.exact },
     semantic: { ...edgeway, key: keys.semantic },
+    guarded: { ...edgeway, key: keys.guarded },
     routeFallback: { ...edgeway, model: 'bench-fallback', controls: false },
     routeBreaker: { ...edgeway, model: 'bench-breaker', controls: false },
     noLog: noLogW

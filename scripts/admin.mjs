@@ -5,6 +5,8 @@
 // A tenant's own provider key is read from stdin (or a hidden prompt), never from the command line,
 // so it stays out of shell history and process lists; it is never printed back, only its hint.
 // A route's spec is JSON on stdin (`routes create smart < smart.json`), checked by the API.
+// `guardrails set` reads the stored policy, merges the command line into it and saves it whole;
+// the API checks it (actions per guardrail, deny-list patterns) and its refusal is printed as is.
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -32,6 +34,14 @@ const USAGE = `Usage: npm run admin -- <command>   (or: node scripts/admin.mjs <
   routes update <route_id> [--name <new name>]  a new spec JSON from stdin, unless only --name is given
   routes delete <route_id>
   logs reconcile          requests answered vs log events stored (exit 2 if not balanced)
+  guardrails get --tenant <tenant_id> | --key <key_id>
+  guardrails set --tenant <tenant_id> | --key <key_id> [--request pii=redact,injection=block]
+      [--response pii=redact] [--threshold 0.8] [--restore | --no-restore]
+      [--deny-term <term>]... [--deny-pattern <regex>]... [--file policy.json] [--clear]
+                          merges into the stored policy (--clear starts from none) and saves it;
+                          a key's policy narrows its tenant's, never loosens it
+  usage [--tenant <tenant_id>] [--key <key_id>] [--from YYYY-MM-DD] [--to YYYY-MM-DD]
+                          requests, tokens and cost per day, and what the guardrails did per day
 
 Options: --json prints the raw API response.
 Environment: EDGEWAY_URL (default http://127.0.0.1:8787), ADMIN_TOKEN (default: from .dev.vars).`;
@@ -213,6 +223,139 @@ function printSecret(key, verb) {
   console.log(`\n  ${key.key}\n\nThis secret is shown once; store it now.`);
 }
 
+/** The admin path of the one tenant or key a guardrails command is about. */
+function guardrailOwner() {
+  if (Boolean(opts.tenant) === Boolean(opts.key)) fail(`give one of --tenant <id> or --key <id>\n\n${USAGE}`);
+  return opts.tenant
+    ? { path: `/tenants/${encodeURIComponent(opts.tenant)}`, what: `tenant ${opts.tenant}` }
+    : { path: `/keys/${encodeURIComponent(opts.key)}`, what: `key ${opts.key}` };
+}
+
+/** `pii=redact,secrets=block` (the option may repeat) as [guardrail, action] pairs. */
+function actionPairs(flag, values = []) {
+  return values
+    .flatMap((v) => v.split(','))
+    .map((item) => item.trim())
+    .filter(Boolean)
+    .map((item) => {
+      const m = /^([a-z_]+)=([a-z]+)$/.exec(item);
+      if (!m) fail(`--${flag}: expected guardrail=action (e.g. pii=redact), got '${item}'`);
+      return [m[1], m[2]];
+    });
+}
+
+function readPolicyFile(file) {
+  try {
+    return JSON.parse(readFileSync(file, 'utf8'));
+  } catch (err) {
+    fail(`--file ${file}: ${err.message}`);
+  }
+}
+
+const isObject = (v) => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** What `guardrails set` was asked to change, read and checked before anything is sent. */
+function policyEdits() {
+  const file = opts.file === undefined ? {} : readPolicyFile(opts.file);
+  if (!isObject(file)) fail(`--file ${opts.file}: expected a JSON object (a guardrail policy)`);
+  let threshold;
+  if (opts.threshold !== undefined) {
+    threshold = Number(opts.threshold);
+    if (opts.threshold.trim() === '' || Number.isNaN(threshold))
+      fail(`--threshold: not a number: ${opts.threshold}`);
+  }
+  if (opts.restore && opts['no-restore']) fail('--restore and --no-restore exclude each other');
+  const edits = {
+    file,
+    request: actionPairs('request', opts.request),
+    response: actionPairs('response', opts.response),
+    threshold,
+    restore: opts.restore ? true : opts['no-restore'] ? false : undefined,
+    terms: opts['deny-term'] ?? [],
+    patterns: opts['deny-pattern'] ?? [],
+  };
+  const lists = [edits.request, edits.response, edits.terms, edits.patterns];
+  edits.any =
+    opts.file !== undefined ||
+    threshold !== undefined ||
+    edits.restore !== undefined ||
+    lists.some((l) => l.length > 0);
+  return edits;
+}
+
+/**
+ * The stored policy with the edits: a file's fields replace the stored ones (a guardrail's rule is
+ * merged per direction), then the flags; deny terms and patterns are added to the stored ones.
+ */
+function mergedPolicy(stored, edits) {
+  const policy = structuredClone(stored);
+  for (const [field, value] of Object.entries(edits.file))
+    policy[field] =
+      isObject(value) && field !== 'deny' && isObject(policy[field]) ? { ...policy[field], ...value } : value;
+  for (const direction of ['request', 'response'])
+    for (const [guardrail, action] of edits[direction])
+      policy[guardrail] = { ...(isObject(policy[guardrail]) ? policy[guardrail] : {}), [direction]: action };
+  if (edits.threshold !== undefined) policy.injection_threshold = edits.threshold;
+  if (edits.restore !== undefined) policy.restore = edits.restore;
+  if (edits.terms.length || edits.patterns.length) {
+    const deny = { terms: [], patterns: [], ...policy.deny };
+    policy.deny = {
+      terms: [...new Set([...deny.terms, ...edits.terms])],
+      patterns: [...new Set([...deny.patterns, ...edits.patterns])],
+    };
+  }
+  return policy;
+}
+
+const GUARDRAIL_NAMES = ['injection', 'pii', 'secrets', 'denylist', 'llama_guard'];
+
+function printPolicy(policy, owner) {
+  const names = [
+    ...new Set([
+      ...GUARDRAIL_NAMES,
+      ...Object.keys(policy).filter((k) => isObject(policy[k]) && k !== 'deny'),
+    ]),
+  ];
+  table(
+    names.map((name) => ({ name, rule: policy[name] ?? {} })),
+    [
+      ['GUARDRAIL', (r) => r.name],
+      ['REQUEST', (r) => r.rule.request ?? 'off'],
+      ['RESPONSE', (r) => r.rule.response ?? 'off'],
+    ],
+  );
+  const restore =
+    { true: 'yes', false: 'never' }[String(policy.restore)] ??
+    (owner.startsWith('key') ? 'as the tenant' : 'no');
+  console.log(`injection threshold  ${policy.injection_threshold ?? 'default'}`);
+  console.log(`restore              ${restore}`);
+  console.log(
+    `deny terms           ${policy.deny?.terms?.length ? policy.deny.terms.join(' | ') : '(none)'}`,
+  );
+  console.log(
+    `deny patterns        ${policy.deny?.patterns?.length ? policy.deny.patterns.join(' | ') : '(none)'}`,
+  );
+  if (owner.startsWith('key'))
+    console.log("A key's policy narrows its tenant's: the stricter action of the two applies.");
+}
+
+const USAGE_COLUMNS = [
+  ['DAY', (d) => d.day],
+  ['REQUESTS', (d) => d.requests],
+  ['CACHE HITS', (d) => d.cache_hits],
+  ['TOKENS IN', (d) => d.input_tokens],
+  ['TOKENS OUT', (d) => d.output_tokens],
+  ['COST USD', (d) => d.cost_usd.toFixed(6)],
+  ['ERRORS', (d) => d.errors],
+];
+const GUARDRAIL_DAY_COLUMNS = [
+  ['DAY', (g) => g.day],
+  ['GUARDRAIL', (g) => g.guardrail],
+  ['FIRED', (g) => g.fired],
+  ['BLOCKED', (g) => g.blocked],
+  ['REDACTED', (g) => g.redacted],
+];
+
 function parseCommandLine() {
   try {
     return parseArgs({
@@ -224,7 +367,19 @@ function parseCommandLine() {
         grace: { type: 'string' },
         status: { type: 'string' },
         tenant: { type: 'string' },
+        key: { type: 'string' },
         global: { type: 'boolean' },
+        request: { type: 'string', multiple: true },
+        response: { type: 'string', multiple: true },
+        threshold: { type: 'string' },
+        restore: { type: 'boolean' },
+        'no-restore': { type: 'boolean' },
+        'deny-term': { type: 'string', multiple: true },
+        'deny-pattern': { type: 'string', multiple: true },
+        file: { type: 'string' },
+        clear: { type: 'boolean' },
+        from: { type: 'string' },
+        to: { type: 'string' },
         json: { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
       },
@@ -246,7 +401,7 @@ if (opts.help || !resource) {
   process.exit(opts.help ? 0 : 1);
 }
 
-switch (`${resource} ${action}`) {
+switch (action === undefined ? resource : `${resource} ${action}`) {
   case 'tenants create':
     show(await call('POST', '/tenants', { name: need('name') }), (t) =>
       console.log(`Created tenant ${t.id} (${t.name}).`),
@@ -404,6 +559,46 @@ switch (`${resource} ${action}`) {
       );
     });
     if (!r.balanced) process.exitCode = 2;
+    break;
+  }
+  case 'guardrails get': {
+    const owner = guardrailOwner();
+    show((await call('GET', owner.path)).guardrails, (p) => printPolicy(p, owner.what));
+    break;
+  }
+  case 'guardrails set': {
+    const owner = guardrailOwner();
+    const edits = policyEdits();
+    if (!opts.clear && !edits.any)
+      fail(
+        `nothing to change: give --request, --response, --threshold, --restore, --deny-term … or --clear\n\n${USAGE}`,
+      );
+    const stored = opts.clear ? {} : (await call('GET', owner.path)).guardrails;
+    const saved = await call('PATCH', owner.path, { guardrails: mergedPolicy(stored, edits) });
+    show(saved.guardrails, (p) => {
+      console.log(`Saved the guardrails of ${owner.what}; they apply from the next request.`);
+      printPolicy(p, owner.what);
+    });
+    break;
+  }
+  case 'usage': {
+    const q = new URLSearchParams({ group_by: 'day' });
+    for (const [param, value] of [
+      ['tenant_id', opts.tenant],
+      ['key_id', opts.key],
+      ['from', opts.from],
+      ['to', opts.to],
+    ])
+      if (value !== undefined) q.set(param, value);
+    const r = await call('GET', `/usage?${q}`);
+    show(r, () => {
+      console.log(
+        `Usage ${r.from} to ${r.to} (UTC)${r.tenant_id ? `, tenant ${r.tenant_id}` : ''}${r.key_id ? `, key ${r.key_id}` : ''}`,
+      );
+      table(r.data, USAGE_COLUMNS);
+      console.log(`\nGuardrails per day`);
+      table(r.guardrails, GUARDRAIL_DAY_COLUMNS);
+    });
     break;
   }
   default:

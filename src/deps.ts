@@ -29,6 +29,8 @@ import { TieredRouteStore, type RouteStore } from './storage/route-store';
 import { D1SessionRevocations, type SessionRevocations } from './storage/revoked-sessions';
 import { D1TenantStore, type TenantStore } from './storage/tenant-store';
 import type { SemanticCache } from './cache/semantic';
+import type { SecondOpinion } from './guardrails/second-opinion/port';
+import { workersAiSecondOpinion } from './guardrails/second-opinion/workers-ai';
 
 export interface Deps {
   readonly config: Config;
@@ -52,6 +54,8 @@ export interface Deps {
   readonly breakers: BreakerBoard;
   /** Dashboard sessions ended by sign-out. */
   readonly sessions: SessionRevocations;
+  /** The guardrails' second opinion (Llama Guard on the AI binding); null without the binding. */
+  readonly secondOpinion: SecondOpinion | null;
   /** What is wrong with the configuration; empty when it is sound. */
   readonly problems: readonly ConfigProblem[];
 }
@@ -84,6 +88,7 @@ export function getDeps(env: Bindings): Deps {
       throttle: new ThrottleGate(throttleObjects(env.THROTTLE)),
       breakers: createBreakerBoard(breakerObjects(env.BREAKER)),
       sessions: new D1SessionRevocations(env.DB),
+      secondOpinion: env.AI ? workersAiSecondOpinion(env.AI) : null,
       problems,
     };
     built.set(env, deps);

@@ -205,7 +205,7 @@ function capacitySection(capacity) {
 
 function streamsSection(s) {
   const low = s.low;
-  const rows = [...TARGETS, 'edgeway-translated']
+  const rows = [...TARGETS, 'edgeway-translated', 'edgeway-guarded']
     .filter((t) => low.perTarget[t])
     .map((t) => {
       const x = low.perTarget[t];
@@ -220,6 +220,7 @@ function streamsSection(s) {
       ];
     });
   const tr = low.added['edgeway-translated − edgeway'];
+  const gd = low.added['edgeway-guarded − edgeway'];
   const lines = [
     `## Streaming (${low.tokens} chunks paced ${low.paceMs} ms; ${low.repeats} × ${low.samplesPerRun} streams, about ${low.overlap} at once)`,
     '',
@@ -231,6 +232,12 @@ function streamsSection(s) {
     ...(tr
       ? [
           `Translation (OpenAI client, Anthropic-format provider) over same-format pass-through, same run: first event p50 ${spread(tr.ttftMs.p50, signed)} ms, gap p99 ${spread(tr.gapMs.p99, signed)} ms.`,
+          '',
+        ]
+      : []),
+    ...(gd
+      ? [
+          `Guardrails on (every answer's text rewritten through the redactors) over the plain key, same run: first event p50 ${spread(gd.ttftMs.p50, signed)} ms, gap p50 ${spread(gd.gapMs.p50, signed)} ms, gap p99 ${spread(gd.gapMs.p99, signed)} ms.`,
           '',
         ]
       : []),

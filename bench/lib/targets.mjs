@@ -40,6 +40,21 @@ export function chatBody(t, { latencyMs, tokens, paceMs = 0, stream = false, con
   });
 }
 
+/** What the guardrails scenario adds to the prompt: one value for the PII guardrail to redact. */
+export const GUARDED_SUFFIX = 'Reply to jane.doe@example.com when done.';
+
+/** Every local guardrail on both ways (the classifier needs Workers AI, absent here); a few deny-list entries. */
+export const GUARDED_POLICY = {
+  injection: { request: 'block' },
+  pii: { request: 'redact', response: 'redact' },
+  secrets: { request: 'redact', response: 'redact' },
+  denylist: { request: 'redact', response: 'redact' },
+  deny: {
+    terms: ['project bluebird', 'codename orion', 'acme internal', 'zeta-9', 'redwood merger'],
+    patterns: ['inv-\\d{6}', 'emp[0-9]{5}'],
+  },
+};
+
 /** A load-generator job against the target's chat endpoint. */
 export function chatJob(t, body, fields) {
   return {
@@ -47,7 +62,7 @@ export function chatJob(t, body, fields) {
     headers: { authorization: `Bearer ${t.key}`, 'content-type': 'application/json' },
     ...(Array.isArray(body) ? { bodies: body } : { body }),
     timeout_ms: 10_000,
-    count_headers: ['x-edgeway-cache', 'x-ratelimit-limit-requests', 'x-edgeway-attempts'],
+    count_headers: ['x-edgeway-cache', 'x-ratelimit-limit-requests', 'x-edgeway-attempts', 'x-edgeway-guardrails'],
     numeric_headers: ['x-edgeway-overhead-ms'],
     ...fields,
   };

@@ -7,7 +7,9 @@
 import { z } from 'zod';
 import { ApiKey, KeyStatus, Metadata, ModelList, Tenant, TenantStatus, Timestamp } from '../storage/entities';
 import { decodeCursor } from '../storage/page';
+import { GuardrailPolicy } from '../core/guardrail-policy';
 import { Budgets, CacheSettings, Limits } from '../core/settings';
+import { validateDenyList } from '../guardrails/denylist/denylist';
 import { ProviderKeyInfo } from '../storage/provider-keys';
 
 /** Longest grace a rotated-out secret may keep: one week. */
@@ -17,10 +19,18 @@ const Name = z.string().trim().min(1).max(200);
 const Id = z.string().min(1).max(64);
 const nonEmpty = (o: object) => Object.keys(o).length > 0;
 
+/** A guardrail policy as written: its deny-list patterns must compile to the linear-time engine. */
+const Guardrails = GuardrailPolicy.superRefine((policy, ctx) => {
+  if (!policy.deny) return;
+  for (const message of validateDenyList(policy.deny))
+    ctx.addIssue({ code: 'custom', path: ['deny'], message });
+}).describe('Guardrail policy (docs/guardrails.md); on a key it narrows its tenant\'s, never loosens it.');
+
 export const TenantCreate = z.strictObject({
   name: Name,
   limits: Limits.optional(),
   budgets: Budgets.optional(),
+  guardrails: Guardrails.optional(),
   metadata: Metadata.optional(),
 });
 
@@ -30,6 +40,7 @@ export const TenantUpdate = z
     status: TenantStatus.optional(),
     limits: Limits.optional(),
     budgets: Budgets.optional(),
+    guardrails: Guardrails.optional(),
     metadata: Metadata.optional(),
   })
   .refine(nonEmpty, 'send at least one field to change');
@@ -40,6 +51,7 @@ const KeySettings = {
   limits: Limits.optional(),
   budgets: Budgets.optional(),
   cache: CacheSettings.optional(),
+  guardrails: Guardrails.optional(),
   log_payload: z.boolean().optional(),
   metadata: Metadata.optional(),
   expires_at: Timestamp.nullable()

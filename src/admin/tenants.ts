@@ -1,6 +1,6 @@
 /**
  * /admin/tenants: create, list, get, update, disable and enable.
- * A change to a tenant's status, limits or budgets is part of every one of its
+ * A change to a tenant's status, limits, budgets or guardrails is part of every one of its
  * keys' records, so those keys' cached lookups are invalidated before answering.
  */
 import { Hono, type Context } from 'hono';
@@ -75,7 +75,8 @@ async function updateTenant(
   const { tenants, apiKeys, keys } = c.var.deps;
   const tenant = await tenants.update(id, patch, now);
   if (!tenant) throw tenantNotFound(id);
-  if (patch.status !== undefined || patch.limits !== undefined || patch.budgets !== undefined) {
+  const { status, limits, budgets, guardrails } = patch;
+  if (status !== undefined || limits !== undefined || budgets !== undefined || guardrails !== undefined) {
     await invalidateHashes(keys, await apiKeys.tenantHashes(id));
   }
   return tenant;

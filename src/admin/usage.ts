@@ -8,6 +8,7 @@ import { Hono } from 'hono';
 import { z } from 'zod';
 import type { AppEnv } from '../context';
 import { utcDay } from '../logs/rows';
+import { GuardrailDay, guardrailUsage } from '../logs/guardrail-usage';
 import { UsageReader, UsageTotals } from '../logs/usage-reader';
 import { badRequest } from '../core/errors';
 import { TimeParam } from './logs';
@@ -37,6 +38,9 @@ export const UsageReport = z.object({
   key_id: z.string().nullable(),
   data: z.array(UsageTotals.extend({ day: z.string().optional(), model: z.string().nullable().optional() })),
   totals: UsageTotals,
+  guardrails: z
+    .array(GuardrailDay)
+    .describe('Per day and guardrail in the same range and scope: requests fired on, blocked, values redacted.'),
 });
 
 export const usageOperations: Operation[] = [
@@ -61,13 +65,11 @@ export function usageRouter(now: () => number = Date.now) {
     if (span < 1) throw badRequest('`from` must not be after `to`.', 'from', 'invalid_range');
     if (span > MAX_DAYS)
       throw badRequest(`The range spans ${span} days; the most is ${MAX_DAYS}.`, 'from', 'invalid_range');
-    const report = await new UsageReader(c.env.DB).query({
-      tenantId: q.tenant_id,
-      keyId: q.key_id,
-      from,
-      to,
-      groupBy: q.group_by,
-    });
+    const scope = { tenantId: q.tenant_id, keyId: q.key_id, from, to };
+    const [report, guardrails] = await Promise.all([
+      new UsageReader(c.env.DB).query({ ...scope, groupBy: q.group_by }),
+      guardrailUsage(c.env.DB, scope),
+    ]);
     return c.json({
       object: 'usage',
       group_by: q.group_by,
@@ -76,6 +78,7 @@ export function usageRouter(now: () => number = Date.now) {
       tenant_id: q.tenant_id ?? null,
       key_id: q.key_id ?? null,
       ...report,
+      guardrails,
     });
   });
 

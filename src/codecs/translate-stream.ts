@@ -7,7 +7,14 @@
  * exact counts whatever the two formats are.
  */
 import type { Usage } from '../core/usage';
-import { type ChunkListener, deliveryCounter, type StreamObserver } from '../sse/observer';
+import {
+  type ChunkListener,
+  deliveryCounter,
+  type EventRewriter,
+  type RewrittenEvent,
+  type StreamFault,
+  type StreamObserver,
+} from '../sse/observer';
 import type { Frame, StreamDecoder, StreamEncoder } from './codec';
 import type { TokenUsage } from './ir';
 import { gatewayUsage, merge, ZERO } from './usage';
@@ -25,7 +32,10 @@ export function translatingObserver(options: {
   readonly encoder: StreamEncoder;
   readonly onChunk?: ChunkListener;
   readonly capture?: number;
+  /** Rewrites each client-format frame before it is relayed (guardrails); absent for most streams. */
+  readonly rewriter?: EventRewriter;
 }): StreamObserver {
+  const rewrite = options.rewriter ? rewriting(options.rewriter) : null;
   const delivered = deliveryCounter(options.capture);
   const state = { done: false, usage: null as TokenUsage | null, upstreamError: null as string | null };
   const deliver = (text: string) => delivered.add(text);
@@ -55,7 +65,10 @@ export function translatingObserver(options: {
         else if (e.type === 'text') deliver(e.text);
         else if (e.type === 'tool_arguments') deliver(e.arguments);
         else if (e.type === 'error') state.upstreamError = e.message;
-        for (const frame of options.encoder.encode(e)) {
+        const frames = options.encoder.encode(e);
+        const relayed = rewrite ? rewrite(frames) : frames;
+        if ('fault' in relayed) return relayed;
+        for (const frame of relayed) {
           if (frame.data !== '[DONE]') options.onChunk?.(frame.data, frame.event);
           out += serialiseFrame(frame);
         }
@@ -65,5 +78,23 @@ export function translatingObserver(options: {
     errorFrame(message, code) {
       return serialiseFrame(options.encoder.errorFrame(message, code));
     },
+  };
+}
+
+const isTerminator = (frame: Frame) => frame.data === '[DONE]' || frame.event === 'message_stop';
+
+/** Frames through a rewriter: what it holds back is released before the terminator. */
+function rewriting(rewriter: EventRewriter) {
+  return (frames: readonly Frame[]): Frame[] | StreamFault => {
+    const out: Frame[] = [];
+    for (const frame of frames) {
+      const rewritten: RewrittenEvent[] | StreamFault = isTerminator(frame)
+        ? rewriter.finish()
+        : rewriter.rewrite(frame.data as Record<string, unknown>, frame.event);
+      if ('fault' in rewritten) return rewritten;
+      for (const r of rewritten) out.push(r);
+      if (isTerminator(frame)) out.push(frame);
+    }
+    return out;
   };
 }

@@ -13,7 +13,7 @@
  * the log is written from the final state. No branch calls a cleanup itself;
  * a new step (a fallback attempt, a guardrail verdict) registers its own.
  */
-import type { LogTry } from './log-event';
+import type { LogGuardrail, LogTry } from './log-event';
 import type { ClientFormat } from './endpoints';
 import type { GatewayError } from './errors';
 import type { StreamEnd } from './limiter';
@@ -89,6 +89,10 @@ export class Exchange {
   target: string | null = null;
   /** Every upstream call, in order. */
   readonly tries: LogTry[] = [];
+  /** What the guardrails found and did, request side first (src/pipeline/guard.ts). */
+  readonly guardrails: LogGuardrail[] = [];
+  /** Removes what the guardrails detect from logged payloads, whatever their action; null when none is on. */
+  scrubPayload: ((text: string) => string) | null = null;
   /** Time spent waiting on upstreams, excluded from x-edgeway-overhead-ms. */
   upstreamMs = 0;
   ttftMs: number | null = null;

@@ -3,6 +3,7 @@
  * memory and in KV (JSON, validated on every read back) and built from D1.
  */
 import { z } from 'zod';
+import { GuardrailPolicy } from './guardrail-policy';
 import { Budgets, CacheSettings, Limits } from './settings';
 
 /** A tenant's own key for one provider, as sealed at rest (src/util/provider-key-crypto.ts); never plaintext. */
@@ -23,6 +24,9 @@ export const KeyRecord = z.object({
   tenantLimits: Limits.default({}),
   tenantBudgets: Budgets.default({}),
   cache: CacheSettings.default({}),
+  /** Guardrail policies (src/core/guardrail-policy.ts): the key's narrows its tenant's. */
+  guardrails: GuardrailPolicy.default({}),
+  tenantGuardrails: GuardrailPolicy.default({}),
   /** Store prompts and completions in the logs for this key. */
   logPayload: z.boolean().default(false),
   /**

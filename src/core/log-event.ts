@@ -5,6 +5,7 @@
  * schema before it is sent.
  */
 import { z } from 'zod';
+import { GUARDRAILS } from './guardrail-policy';
 
 /** Longest value kept per text field, in UTF-16 units; longer values are cut and end in TRUNCATED_MARK. */
 export const LOG_FIELD_MAX = {
@@ -35,6 +36,26 @@ export const LogTry = z.object({
   error: z.string().max(LOG_FIELD_MAX.errorCode).nullable(),
 });
 export type LogTry = z.infer<typeof LogTry>;
+
+/** What one guardrail found in one direction of a request, and what it did: counts and kinds, never values. */
+export const LogGuardrail = z.object({
+  guardrail: z.enum(GUARDRAILS),
+  direction: z.enum(['request', 'response']),
+  /** The action taken (`off` never fires). */
+  action: z.enum(['log', 'flag', 'redact', 'block']),
+  /** Values found (spans), or 1 for a guardrail that judges a whole text. */
+  count: z.number().int().nonnegative(),
+  /** Found values per kind (`email`, `card`, `deny` …), or the classifier's hazard codes; never the values. */
+  kinds: z.record(z.string().max(32), z.number().int().nonnegative()).default({}),
+  /** The injection score, or null for guardrails without one. */
+  score: z.number().min(0).max(1).nullable().default(null),
+  /** Why a guardrail could not judge (`unavailable`): it then let the request through. */
+  error: z.string().max(64).nullable().default(null),
+});
+export type LogGuardrail = z.infer<typeof LogGuardrail>;
+
+/** At most one verdict per guardrail and direction. */
+export const LOG_MAX_GUARDRAILS = 10;
 
 /** What a cut text field ends with, so a reader knows it saw a prefix. */
 export const TRUNCATED_MARK = '…[truncated]';
@@ -85,6 +106,8 @@ export const LogEvent = z.object({
   route: text(LOG_FIELD_MAX.route).nullable().default(null),
   /** Every upstream call made, in order (retries and fallbacks); empty for answers that needed none. */
   tries: z.array(LogTry).max(LOG_MAX_TRIES).default([]),
+  /** What each guardrail found and did; empty when none fired. */
+  guardrails: z.array(LogGuardrail).max(LOG_MAX_GUARDRAILS).default([]),
 });
 export type LogEvent = z.infer<typeof LogEvent>;
 

@@ -22,7 +22,7 @@ export function formValues(body: Record<string, unknown>): FormValues {
 }
 
 /** A number when the text is one, nothing when blank, else the text itself (for the API to refuse). */
-function numberish(raw: string | undefined): number | string | undefined {
+export function numberish(raw: string | undefined): number | string | undefined {
   const text = raw?.trim() ?? '';
   if (text === '') return undefined;
   return /^-?\d+(\.\d+)?(e\d+)?$/i.test(text) ? Number(text) : text;

@@ -49,7 +49,7 @@ button.danger{background:var(--bad);border-color:var(--bad)}
 .alert.ok{border-color:var(--ok);background:#f1faf3}
 .alert.warn{border-color:var(--warn);background:#fff8e6}
 .badge{display:inline-block;padding:0 .45rem;border-radius:999px;font-size:.85rem;font-weight:600;border:1px solid}
-.badge.active,.badge.ok{color:var(--ok)}.badge.disabled,.badge.revoked,.badge.error{color:var(--bad)}.badge.HIT,.badge.SEMANTIC{color:var(--hit)}
+.badge.active,.badge.ok{color:var(--ok)}.badge.disabled,.badge.revoked,.badge.error,.badge.block{color:var(--bad)}.badge.flag,.badge.redact{color:var(--warn)}.badge.HIT,.badge.SEMANTIC{color:var(--hit)}
 .secret{display:flex;gap:.5rem;max-width:48rem}.secret input{font-family:ui-monospace,monospace}
 dl.facts{display:grid;grid-template-columns:max-content 1fr;gap:.3rem 1rem;margin:0}
 dl.facts dt{font-weight:600}dl.facts dd{margin:0}

@@ -37,6 +37,18 @@ export const LogTryEntry = z.object({
 });
 export type LogTryEntry = z.output<typeof LogTryEntry>;
 
+/** What one guardrail found and did in one direction (request_logs.guardrails); never the values found. */
+export const LogGuardrailEntry = z.object({
+  guardrail: z.string(),
+  direction: z.enum(['request', 'response']),
+  action: z.enum(['log', 'flag', 'redact', 'block']),
+  count: z.number().describe('Values found, or 1 for a guardrail that judges a whole text.'),
+  kinds: z.record(z.string(), z.number()).describe('Values found per kind (email, card, deny …).'),
+  score: z.number().nullable().describe('The injection score, for the injection guardrail.'),
+  error: z.string().nullable().describe('Why a guardrail could not judge (it then let the request through).'),
+});
+export type LogGuardrailEntry = z.output<typeof LogGuardrailEntry>;
+
 /** A request_logs row as the admin API returns it (list view: no payload bodies). */
 export const LogEntry = z.object({
   id: z.string().describe('The request id (x-edgeway-request-id).'),
@@ -64,6 +76,9 @@ export const LogEntry = z.object({
   tries: z
     .array(LogTryEntry)
     .describe('Every upstream call, in order (retries and fallbacks); empty when none was made.'),
+  guardrails: z
+    .array(LogGuardrailEntry)
+    .describe('What each guardrail found and did; empty when none fired.'),
   metadata: Metadata.nullable().describe('The cf-aig-metadata header.'),
   has_payload: z.boolean(),
   payload_truncated: z.boolean(),
@@ -96,6 +111,16 @@ const TriesText = z.unknown().transform((s): LogTryEntry[] => {
     return [];
   }
 });
+/** Never fails, like TriesText: NULL (none fired, or an older row) and anything unreadable are []. */
+const GuardrailsText = z.unknown().transform((s): LogGuardrailEntry[] => {
+  if (typeof s !== 'string') return [];
+  try {
+    const parsed = z.array(LogGuardrailEntry).safeParse(JSON.parse(s));
+    return parsed.success ? parsed.data : [];
+  } catch {
+    return [];
+  }
+});
 const stored = {
   stream: bit,
   stream_completed: bit.nullable(),
@@ -103,13 +128,14 @@ const stored = {
   payload_truncated: bit,
   metadata: MetadataText.nullable(),
   tries: TriesText,
+  guardrails: GuardrailsText,
 };
 const StoredEntry = LogEntry.extend(stored);
 const StoredDetail = LogDetail.extend(stored);
 
 const LIST_COLUMNS = `id, time, tenant_id, key_id, endpoint, provider, model, status, error_source, error_code, cache, stream,
   stream_completed, input_tokens, output_tokens, cached_tokens, cost_usd, saved_usd, latency_ms, ttft_ms, attempts, metadata,
-  route, tries, (request_payload IS NOT NULL OR response_payload IS NOT NULL) AS has_payload, payload_truncated`;
+  route, tries, guardrails, (request_payload IS NOT NULL OR response_payload IS NOT NULL) AS has_payload, payload_truncated`;
 
 /** The WHERE clause for a set of filters (pure). */
 export function whereClause(

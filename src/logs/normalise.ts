@@ -17,6 +17,7 @@
 import {
   LOG_FIELD_MAX,
   LOG_MAX_TRIES,
+  LOG_MAX_GUARDRAILS,
   LOG_METADATA_MAX_KEYS,
   type LogEvent,
   type LogTry,
@@ -61,6 +62,8 @@ export function normaliseEvent(event: LogEvent, now: number): LogEvent {
     payload: event.payload,
     route: cutOrNull(event.route, LOG_FIELD_MAX.route),
     tries: event.tries.slice(0, LOG_MAX_TRIES).map(logTry),
+    // Built by the pipeline from fixed names and counts (src/guardrails/verdicts.ts): bounded already.
+    guardrails: (event.guardrails ?? []).slice(0, LOG_MAX_GUARDRAILS),
   };
   return fitMessage(e);
 }

@@ -35,6 +35,7 @@ export const LOG_COLUMNS = [
   'payload_truncated',
   'route',
   'tries',
+  'guardrails',
 ] as const;
 
 export type LogColumn = (typeof LOG_COLUMNS)[number];
@@ -77,6 +78,7 @@ export function toRow(e: LogEvent): LogRow {
     payload_truncated: bit(e.payload?.truncated ?? false),
     route: e.route,
     tries: triesColumn(e.tries),
+    guardrails: e.guardrails.length === 0 ? null : JSON.stringify(e.guardrails),
   };
 }
 

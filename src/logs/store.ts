@@ -1,11 +1,11 @@
 /**
- * The log tables in D1 (schema: migrations/0003_logs.sql, changed by 0005, 0007 and 0010).
+ * The log tables in D1 (schema: migrations/0003_logs.sql, changed by 0005, 0007, 0010 and 0011).
  *
  * Exactly-once rollups over at-least-once delivery: a write is one D1 batch
  * (one transaction) that
  *   1. inserts the rows with INSERT OR IGNORE on the request id, stamping each
  *      new row with this write's random `ingest_batch`;
- *   2. adds to usage_daily only the rows of this write's ids that carry this
+ *   2. adds to usage_daily (and guardrail_daily) only the rows of this write's ids that carry this
  *      write's stamp, i.e. the rows step 1 actually inserted. A redelivered
  *      message (or the same id twice in one batch) is ignored by step 1 and so
  *      never reaches step 2; a failed write commits nothing, and its retry
@@ -69,6 +69,22 @@ const ROLLUP = `INSERT INTO usage_daily (tenant_id, day, key_id, model, requests
     saved_tokens = saved_tokens + excluded.saved_tokens, saved_usd = saved_usd + excluded.saved_usd,
     errors = errors + excluded.errors`;
 
+/**
+ * Per guardrail and day: requests it fired on, requests it blocked, values it redacted (migration 0011).
+ * A verdict with count 0 (a classifier that could not judge) fires nothing.
+ */
+const GUARDRAIL_ROLLUP = `INSERT INTO guardrail_daily (tenant_id, day, key_id, guardrail, fired, blocked, redacted)
+  SELECT coalesce(r.tenant_id, ''), r.day, coalesce(r.key_id, ''), json_extract(g.value, '$.guardrail'),
+    count(DISTINCT r.id),
+    count(DISTINCT CASE WHEN json_extract(g.value, '$.action') = 'block' THEN r.id END),
+    sum(CASE WHEN json_extract(g.value, '$.action') = 'redact' THEN json_extract(g.value, '$.count') ELSE 0 END)
+  FROM (SELECT id, tenant_id, key_id, day, guardrails ${NEW_ROWS} AND guardrails IS NOT NULL) AS r,
+    json_each(r.guardrails) AS g
+  WHERE json_extract(g.value, '$.count') > 0
+  GROUP BY 1, 2, 3, 4
+  ON CONFLICT (tenant_id, day, key_id, guardrail) DO UPDATE SET
+    fired = fired + excluded.fired, blocked = blocked + excluded.blocked, redacted = redacted + excluded.redacted`;
+
 /** Off the hot path, as migration 0002 intends: a key's last use comes from its logs. */
 const LAST_USED = `UPDATE api_keys SET last_used_at = u.last
   FROM (SELECT key_id, max(time) AS last ${NEW_ROWS} AND key_id IS NOT NULL GROUP BY key_id) AS u
@@ -101,7 +117,11 @@ export class LogStore {
     const inserts = statements.length;
     if (rows.length > 0) {
       const ids = JSON.stringify(rows.map((r) => r.id));
-      statements.push(this.db.prepare(ROLLUP).bind(ids, stamp), this.db.prepare(LAST_USED).bind(ids, stamp));
+      statements.push(
+        this.db.prepare(ROLLUP).bind(ids, stamp),
+        this.db.prepare(GUARDRAIL_ROLLUP).bind(ids, stamp),
+        this.db.prepare(LAST_USED).bind(ids, stamp),
+      );
     }
     for (const chunk of chunks(dead)) statements.push(this.db.prepare(INSERT_DEAD).bind(chunk, now));
     for (const chunk of chunks(receipts)) statements.push(this.db.prepare(INSERT_RECEIPTS).bind(chunk, now));

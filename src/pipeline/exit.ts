@@ -14,6 +14,7 @@ import { getDeps, type Deps } from '../deps';
 import type { Bindings } from '../env';
 import { knownHeaders } from '../limits/snapshots';
 import { emit } from '../logs/sink';
+import { guardrailsHeader } from '../guardrails/verdicts';
 import { buildLogEvent } from './log';
 
 /** What an exception that is not a GatewayError is rendered (and logged) as. */
@@ -49,6 +50,9 @@ export function exchangeScope(options: ExchangeScopeOptions = {}) {
       headers.set('cf-aig-cache-status', x.cache);
     }
     if (!c.req.path.startsWith('/v1/')) return;
+    // What the guardrails did before the response left (a stream's later verdicts are in its log).
+    const fired = guardrailsHeader(x.guardrails);
+    if (fired) headers.set('x-edgeway-guardrails', fired);
     if (
       x.principal &&
       !headers.has('x-ratelimit-limit-requests') &&

@@ -5,8 +5,9 @@
  */
 import { costUsd, priceOf } from '../core/cost';
 import { CLIENT_DISCONNECTED, type Ending, type Exchange } from '../core/exchange';
-import { LOG_MAX_TRIES, type LogEvent } from '../core/log-event';
+import { LOG_MAX_GUARDRAILS, LOG_MAX_TRIES, type LogEvent } from '../core/log-event';
 import { payloadForLog } from '../core/payload';
+import { GUARDRAIL_BLOCKED } from '../guardrails/blocked';
 import type { Price } from '../core/pricing';
 
 export function buildLogEvent(
@@ -45,13 +46,28 @@ export function buildLogEvent(
     ttftMs: x.ttftMs,
     attempts: x.attempts,
     metadata: x.metadata,
-    payload: x.payload ? payloadForLog(x.payload, answer?.text ?? null) : null,
+    payload: x.payload ? scrubbed(payloadForLog(x.payload, answer?.text ?? null), x.scrubPayload) : null,
     route: x.route,
     tries: x.tries.slice(0, LOG_MAX_TRIES),
+    guardrails: x.guardrails.slice(0, LOG_MAX_GUARDRAILS),
   };
 }
 
-/** Who ended a stream after its 200: the client that went away, else the provider's stream. */
-function lateErrorSource(code: string): 'client' | 'provider' {
+/** Logged payloads never hold what a guardrail detected, even when its action only logs or flags it. */
+function scrubbed(
+  payload: NonNullable<LogEvent['payload']>,
+  scrub: ((text: string) => string) | null,
+): NonNullable<LogEvent['payload']> {
+  if (!scrub) return payload;
+  return {
+    request: payload.request === null ? null : scrub(payload.request),
+    response: payload.response === null ? null : scrub(payload.response),
+    truncated: payload.truncated,
+  };
+}
+
+/** Who ended an answer after its status: the client that went away, a guardrail, else the provider. */
+function lateErrorSource(code: string): 'client' | 'provider' | 'gateway' {
+  if (code === GUARDRAIL_BLOCKED) return 'gateway';
   return code === CLIENT_DISCONNECTED ? 'client' : 'provider';
 }

@@ -29,6 +29,7 @@ import { authenticate } from './auth';
 import { cachedResponse, hitAnswer, lookupCache, planCache, ROUTE_CACHE_SCOPE } from './cache';
 import { reserve } from './limits';
 import { enforcePolicy } from './policy';
+import { guardedHit, guardStage, refusalError } from './guard';
 import { attemptsHeader, requestMetadata, requestTimeout } from './request-headers';
 import { respondJson, respondStream } from './respond';
 import { callTargets, prepareFirst } from './fallback';
@@ -59,12 +60,17 @@ export function proxy(endpoint: Endpoint) {
     const request = parseProxyRequest(endpoint, await readJsonBody(c.req.raw, deps.config.maxBodyBytes));
     x.model = request.model;
     x.stream = request.stream;
+
+    // 2. policy, before anything about providers is looked at. The guardrails judge the body and redact it in
+    // place first, so the payload log, the cache key and the provider only ever see the redacted body; a
+    // blocked request is refused here, before anything is reserved or sent.
+    const guarding = guardStage(x, principal, request);
     x.payload = capturePayload(principal, headers, request.body, c.env.LOG_PAYLOAD_MAX_BYTES);
     if (request.stream && !spec.streamable)
       throw badRequest(`'stream' is not supported on this endpoint.`, 'stream', 'invalid_value');
-
-    // 2. policy, before anything about providers is looked at.
     enforcePolicy(principal, request, Date.now());
+    if (guarding?.refused) throw guarding.refused;
+    guarding?.consult(deps.secondOpinion, (work) => c.executionCtx.waitUntil(work));
 
     // 5a. route: what `model` names (one provider/model, or a named route's targets in this request's
     // order), and the first target's key, adapter and body, translated when the provider speaks another
@@ -105,8 +111,13 @@ export function proxy(endpoint: Endpoint) {
     if (plan.route) out.set('x-edgeway-route', plan.route);
     if (lookup.entry) {
       if (lookup.score !== null) out.set('x-edgeway-cache-similarity', lookup.score.toFixed(4));
-      x.answered(hitAnswer(lookup.entry, x.payload !== null));
-      return cachedResponse(lookup.entry, request, out);
+      // A hit is judged by the caller's answer policy like any answer: it never bypasses redaction.
+      const { entry, refusal } = guarding
+        ? await guardedHit(guarding, lookup.entry)
+        : { entry: lookup.entry, refusal: null };
+      x.answered(hitAnswer(entry, x.payload !== null));
+      if (refusal) throw refusalError(refusal);
+      return cachedResponse(entry, request, out);
     }
 
     // 5b. route: the upstream calls, with retries before the first byte and fallbacks across targets.
@@ -139,7 +150,8 @@ export function proxy(endpoint: Endpoint) {
       translation,
       dispatched,
       headers: out,
-      keepWhole: cachePlan.directives.store,
+      keepWhole: cachePlan.directives.store && (guarding?.cacheable ?? true),
+      guarding,
       capture: x.payload?.maxBytes ?? 0,
       idleTimeoutMs: deps.config.idleTimeoutMs,
     };

@@ -13,11 +13,12 @@
 import { anthropicAssembler, openAiAssembler } from '../cache/assemble';
 import { type Answer, CLIENT_DISCONNECTED } from '../core/exchange';
 import type { ClientFormat } from '../core/endpoints';
-import { GatewayError } from '../core/errors';
+import { errorResponse, GatewayError } from '../core/errors';
 import type { ProxyRequest } from '../core/request';
 import { type Usage, usageFromJson } from '../core/usage';
 import { estimatePromptTokens, settledUsage } from '../limits/estimate';
-import { anthropicObserver, openAiObserver } from '../sse/observer';
+import { anthropicObserver, openAiObserver, type StreamFault } from '../sse/observer';
+import { type Guarding, refusalError } from './guard';
 import { readBounded } from './read-upstream';
 import type { Dispatched } from './route';
 import { type RelayOutcome, relay } from './stream';
@@ -33,6 +34,8 @@ export interface RespondOptions {
   readonly headers: Headers;
   /** Assemble the whole answer for the cache. */
   readonly keepWhole: boolean;
+  /** The guardrails' answer side (src/pipeline/guard.ts); null when the key's policy turns none on. */
+  readonly guarding: Guarding | null;
   /** Characters of the response to keep for payload logging; 0 for none. */
   readonly capture: number;
   readonly idleTimeoutMs: number;
@@ -55,11 +58,13 @@ export function respondStream(
       : openAiAssembler()
     : null;
   const onChunk = assembler ? assembler.push.bind(assembler) : undefined;
+  const guarding = options.guarding;
+  const rewriter = guarding?.rewriter(format);
   const observer = options.translation
-    ? options.translation.streamObserver({ onChunk, capture })
+    ? options.translation.streamObserver({ onChunk, capture, rewriter })
     : format === 'anthropic'
-      ? anthropicObserver({ onChunk, capture })
-      : openAiObserver({ stripUsage: !request.clientWantsUsage, onChunk, capture });
+      ? anthropicObserver({ onChunk, capture, rewriter })
+      : openAiObserver({ stripUsage: !request.clientWantsUsage, onChunk, capture, rewriter });
   const { body, outcome } = relay({
     reader,
     first: dispatched.first ?? null,
@@ -67,6 +72,7 @@ export function respondStream(
     idleTimeoutMs: options.idleTimeoutMs,
     abortUpstream: () => dispatched.abort.abort(),
     scrub: dispatched.scrub,
+    gate: guarding ? { judged: guarding.judged, refusal: guarding.refusal } : undefined,
   });
   const answer = outcome.then(
     (o): Answer => ({
@@ -134,6 +140,14 @@ export async function respondJson(options: RespondOptions): Promise<Responded> {
   } else {
     usage = usageFromJson(format, parsed);
   }
+  const guarding = options.guarding;
+  if (guarding && isObject(parsed)) {
+    // The second opinion started before the upstream call; by now it has usually judged.
+    await guarding.judged;
+    const judged = guarding.answer(format, parsed);
+    if (judged.refusal) return refused(options, usage, text, judged.refusal);
+    if (judged.changed) text = JSON.stringify(parsed);
+  }
   const answer: Answer = {
     usage,
     // A 2xx without usage is never free: the limiter charges an estimate from the body's size.
@@ -144,6 +158,29 @@ export async function respondJson(options: RespondOptions): Promise<Responded> {
   };
   headers.set('content-type', 'application/json');
   return { response: new Response(text, { status: dispatched.response.status, headers }), answer };
+}
+
+const isObject = (v: unknown): v is Record<string, unknown> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/**
+ * An answer a guardrail refused: the client gets 400 `guardrail_blocked` in its own error shape instead,
+ * while the exchange still records what the provider charged for it (the tokens were spent).
+ */
+function refused(options: RespondOptions, usage: Usage | null, text: string, refusal: StreamFault): Responded {
+  const error = refusalError(refusal);
+  const response = errorResponse(error, options.format);
+  for (const [name, value] of options.headers) if (!response.headers.has(name)) response.headers.set(name, value);
+  return {
+    response,
+    answer: {
+      usage,
+      delivery: { completed: true, deliveredChars: text.length },
+      whole: null,
+      lateError: refusal.fault,
+      text: null,
+    },
+  };
 }
 
 function wholeBody(format: ClientFormat, body: unknown): Answer['whole'] {

@@ -18,7 +18,7 @@
 import { within } from '../util/within';
 import { MAX_EVENT_BYTES, SseFramer, type SseFrame } from '../sse/framer';
 import type { Usage } from '../core/usage';
-import type { StreamObserver } from '../sse/observer';
+import type { StreamFault, StreamObserver } from '../sse/observer';
 
 export interface RelayOutcome {
   readonly completed: boolean;
@@ -37,6 +37,11 @@ export interface RelayOptions {
   readonly abortUpstream: () => void;
   /** Applied to an error event the upstream sends mid-stream before it is relayed (providers echo keys). */
   readonly scrub?: (text: string) => string;
+  /**
+   * A verdict still being reached alongside the stream (the guardrails' second opinion): a refusal ends the
+   * stream at the next chunk, and the chunk that completes the stream waits for the verdict.
+   */
+  readonly gate?: { readonly judged: Promise<void>; readonly refusal: () => StreamFault | null } | undefined;
 }
 
 const encoder = new TextEncoder();
@@ -88,7 +93,10 @@ export function relay(options: RelayOptions): {
   const body = new ReadableStream<Uint8Array>(
     {
       async pull(controller) {
+        const gate = options.gate;
         for (;;) {
+          const refusal = gate?.refusal();
+          if (refusal) return fail(controller, refusal.fault, refusal.message);
           let chunk: Uint8Array;
           if (pendingFirst) {
             chunk = pendingFirst;
@@ -130,6 +138,10 @@ export function relay(options: RelayOptions): {
               'malformed_chunk',
               'The upstream sent a malformed stream event; the stream was closed.',
             );
+          if ('fault' in out) {
+            if (out.before.length > 0) controller.enqueue(join(out.before));
+            return fail(controller, out.fault, out.message);
+          }
           if (framer.tooLarge) {
             if (out.length > 0) controller.enqueue(join(out));
             return fail(
@@ -137,6 +149,11 @@ export function relay(options: RelayOptions): {
               'event_too_large',
               `The upstream sent a single stream event larger than ${MAX_EVENT_BYTES} bytes; the stream was closed.`,
             );
+          }
+          if (gate && observer.done) {
+            await gate.judged;
+            const late = gate.refusal();
+            if (late) return fail(controller, late.fault, late.message);
           }
           if (out.length === 0) continue;
           const whole =
@@ -199,17 +216,21 @@ function idleWatchdog(ms: number, onIdle: () => void) {
   };
 }
 
+/** What one chunk's events become: bytes to relay, a malformed event, or a fault after some bytes. */
+type Selected = Uint8Array[] | 'malformed' | (StreamFault & { before: Uint8Array[] });
+
 function select(
   frames: SseFrame[],
   observer: StreamObserver,
   scrub: ((text: string) => string) | undefined,
-): Uint8Array[] | 'malformed' {
+): Selected {
   const out: Uint8Array[] = [];
   for (const frame of frames) {
     const errorBefore = observer.upstreamError;
     const verdict = observer.observe(frame.event);
     if (verdict === 'malformed') return 'malformed';
     if (verdict === 'drop') continue;
+    if (!(verdict instanceof Uint8Array) && verdict !== 'forward') return { ...verdict, before: out };
     const bytes = verdict === 'forward' ? frame.bytes : verdict;
     if (bytes.byteLength === 0) continue;
     const isError = scrub && observer.upstreamError !== errorBefore;

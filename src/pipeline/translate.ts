@@ -16,13 +16,17 @@ import { type ClientFormat, ENDPOINTS } from '../core/endpoints';
 import type { ProxyRequest } from '../core/request';
 import type { Usage } from '../core/usage';
 import type { UpstreamTarget } from '../providers/types';
-import type { ChunkListener, StreamObserver } from '../sse/observer';
+import type { ChunkListener, EventRewriter, StreamObserver } from '../sse/observer';
 
 /** How a translated answer reaches the client. */
 export interface AnswerTranslation {
   /** A complete JSON answer in the client's format, and its usage. */
   json(parsed: unknown): { body: Record<string, unknown>; usage: Usage | null };
-  streamObserver(options: { onChunk?: ChunkListener; capture: number }): StreamObserver;
+  streamObserver(options: {
+    onChunk?: ChunkListener;
+    capture: number;
+    rewriter?: EventRewriter | undefined;
+  }): StreamObserver;
 }
 
 export interface Outbound {
@@ -80,12 +84,13 @@ export function outbound(request: ProxyRequest, target: UpstreamTarget, context:
           usage: answer.usage ? gatewayUsage(answer.usage) : null,
         };
       },
-      streamObserver: ({ onChunk, capture }) =>
+      streamObserver: ({ onChunk, capture, rewriter }) =>
         translatingObserver({
           decoder: namingModel(upstream.streamDecoder(), context.model),
           encoder: client.streamEncoder({ includeUsage: request.clientWantsUsage }),
           onChunk,
           capture,
+          rewriter,
         }),
     },
   };

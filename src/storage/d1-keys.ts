@@ -26,17 +26,20 @@ interface KeyRow {
   limits: string;
   budgets: string;
   cache: string;
+  guardrails: string;
   log_payload: number;
   previous_expires_at: number | null;
   tenant_status: string;
   tenant_limits: string;
   tenant_budgets: string;
+  tenant_guardrails: string;
   provider_keys: string;
 }
 
 const SELECT = `
-  SELECT k.id, k.tenant_id, k.key_hash, k.status, k.models, k.expires_at, k.limits, k.budgets, k.cache, k.log_payload,
-         k.previous_expires_at, t.status AS tenant_status, t.limits AS tenant_limits, t.budgets AS tenant_budgets,
+  SELECT k.id, k.tenant_id, k.key_hash, k.status, k.models, k.expires_at, k.limits, k.budgets, k.cache, k.guardrails,
+         k.log_payload, k.previous_expires_at, t.status AS tenant_status, t.limits AS tenant_limits,
+         t.budgets AS tenant_budgets, t.guardrails AS tenant_guardrails,
          (SELECT json_group_object(p.provider, json_object('ciphertext', p.ciphertext, 'iv', p.iv))
             FROM tenant_provider_keys p WHERE p.tenant_id = k.tenant_id) AS provider_keys
   FROM api_keys k JOIN tenants t ON t.id = k.tenant_id
@@ -60,6 +63,8 @@ export function d1KeyLoader(db: D1Database): KeyLoader {
       tenantLimits: jsonColumn(row.tenant_limits),
       tenantBudgets: jsonColumn(row.tenant_budgets),
       cache: jsonColumn(row.cache),
+      guardrails: jsonColumn(row.guardrails),
+      tenantGuardrails: jsonColumn(row.tenant_guardrails),
       logPayload: row.log_payload === 1,
       providerKeys: jsonColumn(row.provider_keys),
     });

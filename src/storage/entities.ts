@@ -5,6 +5,7 @@
  * A key's secret and its hashes are deliberately absent: they never leave D1.
  */
 import { z } from 'zod';
+import { GuardrailPolicy } from '../core/guardrail-policy';
 import { ROUTE_NAME } from '../core/route-spec';
 import { Budgets, CacheSettings, Limits } from '../core/settings';
 
@@ -46,6 +47,7 @@ export const Tenant = z.object({
   status: TenantStatus,
   limits: Limits,
   budgets: Budgets,
+  guardrails: GuardrailPolicy.default({}),
   metadata: Metadata,
   created_at: Timestamp,
   updated_at: Timestamp,
@@ -62,6 +64,7 @@ export const ApiKey = z.object({
   limits: Limits,
   budgets: Budgets,
   cache: CacheSettings,
+  guardrails: GuardrailPolicy.default({}),
   log_payload: z.boolean().describe('Whether prompts and completions are stored in the logs.'),
   metadata: Metadata,
   expires_at: Timestamp.nullable(),

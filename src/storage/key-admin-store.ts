@@ -12,6 +12,7 @@
 import { ApiKey, ID_PREFIX, jsonColumn, type Metadata } from './entities';
 import { KEY_PREFIX } from '../core/key-record';
 import { PAGE_ORDER, afterCursor, toPage, type Page, type PageRequest } from './page';
+import type { GuardrailPolicy } from '../core/guardrail-policy';
 import type { Budgets, CacheSettings, Limits } from '../core/settings';
 import { randomToken, sha256Hex } from '../util/crypto';
 
@@ -22,6 +23,7 @@ export interface KeyInput {
   limits?: Limits;
   budgets?: Budgets;
   cache?: CacheSettings;
+  guardrails?: GuardrailPolicy;
   log_payload?: boolean;
   metadata?: Metadata;
   expires_at?: number | null;
@@ -72,6 +74,7 @@ interface KeyRow {
   limits: string;
   budgets: string;
   cache: string;
+  guardrails: string;
   log_payload: number;
   metadata: string;
   expires_at: number | null;
@@ -94,6 +97,7 @@ function fromRow(row: KeyRow): ApiKey {
     limits: jsonColumn(row.limits),
     budgets: jsonColumn(row.budgets),
     cache: jsonColumn(row.cache),
+    guardrails: jsonColumn(row.guardrails),
     log_payload: row.log_payload === 1,
     metadata: jsonColumn(row.metadata),
     expires_at: row.expires_at,
@@ -121,6 +125,7 @@ function patchColumns(patch: KeyPatch): [string, string | number | null][] {
     ['limits', patch.limits && json(patch.limits)],
     ['budgets', patch.budgets && json(patch.budgets)],
     ['cache', patch.cache && json(patch.cache)],
+    ['guardrails', patch.guardrails && json(patch.guardrails)],
     ['log_payload', patch.log_payload === undefined ? undefined : patch.log_payload ? 1 : 0],
     ['metadata', patch.metadata && json(patch.metadata)],
     ['expires_at', patch.expires_at],
@@ -134,8 +139,8 @@ export class D1KeyAdminStore implements KeyAdminStore {
   async create(input: KeyInput, now: number): Promise<IssuedKey> {
     const { secret, hash, hint } = await newSecret();
     const row = await this.db
-      .prepare(`INSERT INTO api_keys (id, tenant_id, name, key_hash, hint, models, limits, budgets, cache, log_payload, metadata, expires_at, created_at, updated_at)
-        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING *`)
+      .prepare(`INSERT INTO api_keys (id, tenant_id, name, key_hash, hint, models, limits, budgets, cache, guardrails, log_payload, metadata, expires_at, created_at, updated_at)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING *`)
       .bind(
         ID_PREFIX.key + randomToken(12),
         input.tenant_id,
@@ -146,6 +151,7 @@ export class D1KeyAdminStore implements KeyAdminStore {
         JSON.stringify(input.limits ?? {}),
         JSON.stringify(input.budgets ?? {}),
         JSON.stringify(input.cache ?? {}),
+        JSON.stringify(input.guardrails ?? {}),
         input.log_payload ? 1 : 0,
         JSON.stringify(input.metadata ?? {}),
         input.expires_at ?? null,

@@ -3,6 +3,7 @@
  * deleted (keys reference them by foreign key, and logs by id).
  * An update replaces each given field as a whole; absent fields are kept.
  */
+import type { GuardrailPolicy } from '../core/guardrail-policy';
 import type { Budgets, Limits } from '../core/settings';
 import { ID_PREFIX, Tenant, jsonColumn, type Metadata } from './entities';
 import { PAGE_ORDER, afterCursor, toPage, type Page, type PageRequest } from './page';
@@ -12,6 +13,7 @@ export interface TenantInput {
   name: string;
   limits?: Limits;
   budgets?: Budgets;
+  guardrails?: GuardrailPolicy;
   metadata?: Metadata;
 }
 
@@ -37,6 +39,7 @@ interface TenantRow {
   status: string;
   limits: string;
   budgets: string;
+  guardrails: string;
   metadata: string;
   created_at: number;
   updated_at: number;
@@ -47,6 +50,7 @@ function fromRow(row: TenantRow): Tenant {
     ...row,
     limits: jsonColumn(row.limits),
     budgets: jsonColumn(row.budgets),
+    guardrails: jsonColumn(row.guardrails),
     metadata: jsonColumn(row.metadata),
   });
 }
@@ -57,13 +61,14 @@ export class D1TenantStore implements TenantStore {
   async create(input: TenantInput, now: number): Promise<Tenant> {
     const row = await this.db
       .prepare(
-        'INSERT INTO tenants (id, name, limits, budgets, metadata, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING *',
+        'INSERT INTO tenants (id, name, limits, budgets, guardrails, metadata, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?) RETURNING *',
       )
       .bind(
         ID_PREFIX.tenant + randomToken(12),
         input.name,
         JSON.stringify(input.limits ?? {}),
         JSON.stringify(input.budgets ?? {}),
+        JSON.stringify(input.guardrails ?? {}),
         JSON.stringify(input.metadata ?? {}),
         now,
         now,
@@ -99,6 +104,7 @@ export class D1TenantStore implements TenantStore {
     if (patch.status !== undefined) set('status', patch.status);
     if (patch.limits !== undefined) set('limits', JSON.stringify(patch.limits));
     if (patch.budgets !== undefined) set('budgets', JSON.stringify(patch.budgets));
+    if (patch.guardrails !== undefined) set('guardrails', JSON.stringify(patch.guardrails));
     if (patch.metadata !== undefined) set('metadata', JSON.stringify(patch.metadata));
     const row = await this.db
       .prepare(`UPDATE tenants SET ${sets.join(', ')} WHERE id = ? RETURNING *`)

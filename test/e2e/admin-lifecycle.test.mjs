@@ -168,3 +168,72 @@ test('a route defined with the CLI: the openai client calls it by name and never
     OpenAI.PermissionDeniedError,
   );
 });
+
+test('guardrails set with the CLI: merged into the stored policy, applied to the next request, counted by `usage`', async () => {
+  const tenant = await admin('tenants', 'create', 'guarded-co');
+  const created = await admin('keys', 'create', tenant.id);
+  const policy = await admin(
+    'guardrails',
+    'set',
+    '--tenant',
+    tenant.id,
+    '--request',
+    'pii=redact,injection=block',
+    '--restore',
+  );
+  assert.deepEqual(policy, { pii: { request: 'redact' }, injection: { request: 'block' }, restore: true });
+  const merged = await admin('guardrails', 'set', '--tenant', tenant.id, '--deny-term', 'Project Falcon');
+  assert.deepEqual(merged, { ...policy, deny: { terms: ['Project Falcon'], patterns: [] } });
+  assert.deepEqual(await admin('guardrails', 'get', '--tenant', tenant.id), merged);
+
+  // The key narrows its tenant's policy: it refuses restoring, so the provider's echo keeps the placeholder.
+  await admin('guardrails', 'set', '--key', created.id, '--no-restore', '--response', 'secrets=redact');
+  assert.deepEqual(await admin('guardrails', 'get', '--key', created.id), {
+    restore: false,
+    secrets: { response: 'redact' },
+  });
+
+  // A pattern the linear-time engine refuses: the API's words, a non-zero exit, nothing stored.
+  await assert.rejects(
+    run(
+      process.execPath,
+      ['scripts/admin.mjs', 'guardrails', 'set', '--tenant', tenant.id, '--deny-pattern', '(a)\\1'],
+      {
+        cwd: ROOT,
+        env: { ...process.env, EDGEWAY_URL: stack.url, ADMIN_TOKEN: stack.adminToken },
+      },
+    ),
+    (err) => err.code === 1 && /guardrails\.deny: patterns\[0\]: backreferences/.test(err.stderr),
+  );
+  assert.deepEqual(await admin('guardrails', 'get', '--tenant', tenant.id), merged);
+
+  const card = '4111 1111 1111 1111';
+  const { data, response } = await new OpenAI({
+    apiKey: created.key,
+    baseURL: `${stack.url}/v1`,
+    maxRetries: 0,
+  }).chat.completions
+    .create({ model: 'mock/echo', messages: [{ role: 'user', content: `My card is ${card}.` }] })
+    .withResponse();
+  assert.equal(response.headers.get('x-edgeway-guardrails'), 'pii:request:redact:1');
+  assert.equal(data.choices[0].message.content, 'My card is [CARD_1].');
+
+  let usage;
+  for (let i = 0; i < 60; i++) {
+    usage = await admin('usage', '--tenant', tenant.id);
+    if (usage.guardrails.length > 0) break;
+    await new Promise((r) => setTimeout(r, 500));
+  }
+  assert.deepEqual(
+    usage.guardrails.map(({ guardrail, fired, blocked, redacted }) => ({
+      guardrail,
+      fired,
+      blocked,
+      redacted,
+    })),
+    [{ guardrail: 'pii', fired: 1, blocked: 0, redacted: 1 }],
+  );
+
+  const cleared = await admin('guardrails', 'set', '--tenant', tenant.id, '--clear');
+  assert.deepEqual(cleared, {});
+});

@@ -13,6 +13,7 @@ import type { Limiter, StreamEnd } from '../../src/core/limiter';
 import type { LogEvent } from '../../src/core/log-event';
 import type { Usage } from '../../src/core/usage';
 import { getDeps } from '../../src/deps';
+import type { SecondOpinion } from '../../src/guardrails/second-opinion/port';
 import { bindings } from './log-fixtures';
 
 export interface Counts {
@@ -28,6 +29,8 @@ export interface HarnessOptions {
   readonly store?: boolean;
   /** How long an identical request waits for the one in flight (ExactCache's default otherwise). */
   readonly inflightWaitMs?: number;
+  /** The guardrails' second opinion (the deployment's otherwise: none without an AI binding). */
+  readonly secondOpinion?: SecondOpinion;
 }
 
 /** The real deps, wrapped: the limiter's settle and the cache lease count their calls, the log sink keeps events. */
@@ -71,6 +74,7 @@ export function harness(faults: HarnessOptions = {}) {
       base.cache.semantic,
     ),
     logs: { send: async (event: LogEvent) => void counts.events.push(event) },
+    secondOpinion: faults.secondOpinion ?? base.secondOpinion,
   };
   const app = createApp({ deps: () => deps });
 

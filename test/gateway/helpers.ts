@@ -12,6 +12,10 @@ export interface SeedKey {
   limits?: Record<string, unknown>;
   budgets?: Record<string, unknown>;
   logPayload?: boolean;
+  /** The key's guardrail policy. */
+  guardrails?: Record<string, unknown>;
+  /** The tenant's guardrail policy, set when the tenant is created here (use a fresh tenant id). */
+  tenantGuardrails?: Record<string, unknown>;
 }
 
 /** Inserts a tenant (if new) and a key straight into D1, as the admin API would store them. */
@@ -25,11 +29,11 @@ export async function seedKey(
   const now = Date.now();
   await env.DB.batch([
     env.DB.prepare(
-      'INSERT OR IGNORE INTO tenants (id, name, created_at, updated_at) VALUES (?, ?, ?, ?)',
-    ).bind(tenantId, tenantId, now, now),
+      'INSERT OR IGNORE INTO tenants (id, name, guardrails, created_at, updated_at) VALUES (?, ?, ?, ?, ?)',
+    ).bind(tenantId, tenantId, JSON.stringify(options.tenantGuardrails ?? {}), now, now),
     env.DB.prepare(
-      `INSERT INTO api_keys (id, tenant_id, name, key_hash, hint, status, models, expires_at, cache, limits, budgets, log_payload, created_at, updated_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      `INSERT INTO api_keys (id, tenant_id, name, key_hash, hint, status, models, expires_at, cache, limits, budgets, guardrails, log_payload, created_at, updated_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     ).bind(
       id,
       tenantId,
@@ -42,6 +46,7 @@ export async function seedKey(
       JSON.stringify(options.cache ?? {}),
       JSON.stringify(options.limits ?? {}),
       JSON.stringify(options.budgets ?? {}),
+      JSON.stringify(options.guardrails ?? {}),
       options.logPayload ? 1 : 0,
       now,
       now,

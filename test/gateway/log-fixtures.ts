@@ -40,6 +40,7 @@ export function logEvent(overrides: Partial<LogEvent> = {}): LogEvent {
     payload: null,
     route: null,
     tries: [],
+    guardrails: [],
     ...overrides,
   };
 }

@@ -8,7 +8,7 @@
  */
 import { closedRun } from '../measure.mjs';
 import { acrossRuns } from '../stats.mjs';
-import { PROMPT, chatBody } from '../targets.mjs';
+import { GUARDED_SUFFIX, PROMPT, chatBody } from '../targets.mjs';
 
 const share = (counts, value) => {
   const total = Object.values(counts ?? {}).reduce((a, b) => a + b, 0);
@@ -56,6 +56,17 @@ export function scenarioList(targets, { latencyMs, tokens, requests }) {
       prime: (t) => semantic(t, 0),
       engaged: (run) => share(run.headerCounts['x-edgeway-cache'], 'SEMANTIC') >= 0.9,
     },
+    ...(targets.guarded
+      ? [
+          {
+            name: 'guardrails',
+            label: 'guardrails on (injection block; PII, secrets, deny-list redact both ways); prompt with an e-mail',
+            target: targets.guarded,
+            body: (t) => chatBody(t, { latencyMs, tokens, content: `${PROMPT} ${GUARDED_SUFFIX}` }),
+            engaged: (run) => share(run.headerCounts['x-edgeway-guardrails'], '') < 1,
+          },
+        ]
+      : []),
     ...(targets.routeFallback
       ? [
           {

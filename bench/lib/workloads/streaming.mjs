@@ -59,6 +59,7 @@ export async function streamLatency(ctx, targets, { samples, repeats, overlap, l
     ['edgeway', 'direct'],
     ['edgeway', 'floor'],
     ['edgeway-translated', 'edgeway'],
+    ['edgeway-guarded', 'edgeway'],
   ]) {
     if (!runs[a] || !runs[b]) continue;
     const diff = (field) =>

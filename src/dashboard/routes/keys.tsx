@@ -1,6 +1,7 @@
 /**
  * Key pages: view with budget, edit (PATCH: every edited field replaced
- * whole), rotate (new secret shown once), revoke behind a confirmation page,
+ * whole), its guardrail policy (shown beside its tenant's, saved whole),
+ * rotate (new secret shown once), revoke behind a confirmation page,
  * and the once-only secret page, which opens and deletes the sealed cookie in
  * the same response so a reload shows nothing.
  */
@@ -9,8 +10,9 @@ import { deleteCookie, getCookie } from 'hono/cookie';
 import type { ApiFailure } from '../admin-api';
 import type { DashboardEnv } from '../context';
 import { keyBody, keyFormValues, rotateBody, type FormValues } from '../forms';
+import { guardrailFields, guardrailFormValues, guardrailsBody } from '../guardrail-form';
 import { SESSION_COOKIE_OPTIONS } from '../guard';
-import { ApiKey, KeyWithSecret, LimitsReport } from '../schemas';
+import { ApiKey, KeyWithSecret, LimitsReport, Tenant } from '../schemas';
 import { FLASH_COOKIE, FLASH_PATH, openSecret } from '../secret-flash';
 import { page } from '../views/layout';
 import { failurePage, failureStatus } from '../views/message';
@@ -23,19 +25,25 @@ const BACK = { href: '/dashboard/tenants', label: 'Back to tenants' };
 async function keyPage(
   c: C,
   id: string,
-  failed?: { failure: ApiFailure; form: 'edit' | 'rotate'; values: FormValues },
+  failed?: { failure: ApiFailure; form: 'edit' | 'rotate' | 'guardrails'; values: FormValues },
 ) {
   const [key, report] = await Promise.all([
     c.var.api.get(`/keys/${seg(id)}`, ApiKey),
     c.var.api.get(`/limits/keys/${seg(id)}`, LimitsReport),
   ]);
   if (!key.ok) return failurePage(c, key, c.var.session, BACK);
-  const values = failed ? { ...keyFormValues(key.data), ...failed.values } : keyFormValues(key.data);
+  const tenant = await c.var.api.get(`/tenants/${seg(key.data.tenant_id)}`, Tenant);
+  // The guardrails form shows exactly what was sent when it was refused (an unticked box stays unticked).
+  const guardrails =
+    failed?.form === 'guardrails' ? failed.values : guardrailFormValues(key.data.guardrails, 'key');
+  const edited = failed && failed.form !== 'guardrails' ? failed.values : {};
+  const values = { ...keyFormValues(key.data), ...edited, ...guardrails };
   const body = (
     <KeyPage
       session={c.var.session}
       apiKey={key.data}
       report={report.ok ? report.data : null}
+      tenantGuardrails={tenant.ok ? tenant.data.guardrails : null}
       values={values}
       failure={failed?.failure}
       failed={failed?.form}
@@ -61,6 +69,18 @@ export function keyRoutes(now: () => number = Date.now) {
     const res = await c.var.api.send('PATCH', `/keys/${seg(id)}`, ApiKey, keyBody(values));
     if (!res.ok) return keyPage(c, id, { failure: res, form: 'edit', values });
     return c.redirect(`/dashboard/keys/${seg(id)}?notice=key-updated`, 303);
+  });
+
+  router.post('/:id/guardrails', async (c) => {
+    const id = c.req.param('id');
+    const values = await readForm(c);
+    // The form does not edit the key's own deny-list additions (CLI and API do): they are kept as stored.
+    const stored = await c.var.api.get(`/keys/${seg(id)}`, ApiKey);
+    if (!stored.ok) return failurePage(c, stored, c.var.session, BACK);
+    const body = { guardrails: guardrailsBody(values, 'key', stored.data.guardrails) };
+    const res = await c.var.api.send('PATCH', `/keys/${seg(id)}`, ApiKey, body);
+    if (!res.ok) return keyPage(c, id, { failure: res, form: 'guardrails', values: guardrailFields(values) });
+    return c.redirect(`/dashboard/keys/${seg(id)}?notice=guardrails-saved`, 303);
   });
 
   router.post('/:id/rotate', async (c) => {

@@ -1,14 +1,16 @@
 /**
  * Tenant pages: list and create, one tenant with its keys and budget,
  * disable/enable, creating a key (whose secret then goes to the once-only
- * secret page via the sealed cookie, see secret-flash.ts), and the tenant's
- * own provider keys (set, rotate, delete; the key never comes back to the page).
+ * secret page via the sealed cookie, see secret-flash.ts), the tenant's
+ * own provider keys (set, rotate, delete; the key never comes back to the page)
+ * and its guardrail policy (saved whole).
  */
 import { Hono, type Context } from 'hono';
 import { z } from 'zod';
 import type { ApiFailure } from '../admin-api';
 import type { DashboardEnv } from '../context';
 import { keyBody, type FormValues } from '../forms';
+import { guardrailFields, guardrailFormValues, guardrailsBody } from '../guardrail-form';
 import {
   KeyList,
   KeyWithSecret,
@@ -24,6 +26,7 @@ import { TenantPage, TenantsPage } from '../views/tenants';
 import { noticeOf, readForm, seg, showSecretOnce } from './shared';
 
 type C = Context<DashboardEnv>;
+type TenantForm = 'key' | 'provider-key' | 'guardrails';
 const BACK = { href: '/dashboard/tenants', label: 'Back to tenants' };
 const NO_PROVIDER: ApiFailure = {
   ok: false,
@@ -60,7 +63,7 @@ async function tenantPage(
   id: string,
   failure: ApiFailure | null = null,
   values: FormValues = {},
-  failed: 'key' | 'provider-key' = 'key',
+  failed: TenantForm = 'key',
 ) {
   const { api } = c.var;
   const [tenant, keys, report, providerKeys] = await Promise.all([
@@ -80,6 +83,7 @@ async function tenantPage(
       moreKeys={keys.data.has_more}
       report={report.ok ? report.data : null}
       providerKeys={providerKeys.data.data}
+      guardrails={failed === 'guardrails' ? values : guardrailFormValues(tenant.data.guardrails, 'tenant')}
       failure={failure}
       values={values}
       failed={failed}
@@ -137,6 +141,15 @@ export function tenantRoutes(now: () => number = Date.now) {
     const res = await c.var.api.send('PUT', path, ProviderKeyInfo, { key: values.key ?? '' });
     if (!res.ok) return tenantPage(c, id, res, kept, 'provider-key');
     return c.redirect(`/dashboard/tenants/${seg(id)}?notice=provider-key-saved`, 303);
+  });
+
+  router.post('/:id/guardrails', async (c) => {
+    const id = c.req.param('id');
+    const values = await readForm(c);
+    const body = { guardrails: guardrailsBody(values, 'tenant') };
+    const res = await c.var.api.send('PATCH', `/tenants/${seg(id)}`, Tenant, body);
+    if (!res.ok) return tenantPage(c, id, res, guardrailFields(values), 'guardrails');
+    return c.redirect(`/dashboard/tenants/${seg(id)}?notice=guardrails-saved`, 303);
   });
 
   router.post('/:id/provider-keys/:provider/delete', async (c) => {

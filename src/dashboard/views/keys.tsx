@@ -1,9 +1,14 @@
-/** One key: facts, budget, edit, rotate and revoke; the revoke confirmation; the once-only secret page. */
+/**
+ * One key: facts, budget, edit, guardrails, rotate and revoke; the revoke confirmation; the once-only
+ * secret page.
+ */
 import type { ApiFailure } from '../admin-api';
 import type { FormValues } from '../forms';
+import type { GuardrailPolicy } from '../../core/guardrail-policy';
 import type { ApiKey, LimitsReport } from '../schemas';
 import type { Session } from '../session';
 import { BudgetGlance } from './budget';
+import { GuardrailsSection } from './guardrails';
 import { describeBudgets, describeLimits, describeModels, KeySettingsFields } from './key-settings';
 import { ActionForm, Badge, Failure, Field, Notice, Time } from './parts';
 
@@ -13,9 +18,11 @@ export function KeyPage(props: {
   session: Session;
   apiKey: ApiKey;
   report: LimitsReport | null;
+  /** The tenant's policy, shown read-only beside the key's (null when it could not be read). */
+  tenantGuardrails: GuardrailPolicy | null;
   values: FormValues;
   failure?: ApiFailure | null;
-  failed?: 'edit' | 'rotate';
+  failed?: 'edit' | 'rotate' | 'guardrails';
   notice?: string | null;
 }) {
   const { apiKey: k, session } = props;
@@ -95,6 +102,14 @@ export function KeyPage(props: {
               </div>
             </ActionForm>
           </section>
+          <GuardrailsSection
+            session={session}
+            action={`${keyPath(k)}/guardrails`}
+            scope="key"
+            values={props.values}
+            failure={props.failed === 'guardrails' ? props.failure : null}
+            narrows={props.tenantGuardrails ? { tenant: props.tenantGuardrails, apiKey: k.guardrails } : null}
+          />
           <section aria-labelledby="rotate-h">
             <h2 id="rotate-h">Rotate the secret</h2>
             {props.failed === 'rotate' ? (

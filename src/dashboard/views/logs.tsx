@@ -1,11 +1,13 @@
 /**
  * The request log: delivery reconciliation, filter form, paginated table, and one
- * request's detail (its upstream attempts when it made any, payload only when collected).
+ * request's detail (its upstream attempts when it made any, its guardrail verdicts,
+ * payload only when collected).
  */
 import type { Reconciliation } from '../../logs/reconcile';
 import type { ApiFailure } from '../admin-api';
 import { fmtInt, fmtMs, fmtTime, fmtUsd } from '../format';
 import type { ApiKey, LogDetail, LogRow, Tenant } from '../schemas';
+import { VerdictBadges, VerdictsTable } from './guardrail-verdicts';
 import { RouteCell, TriesTable } from './log-tries';
 import { Failure, Pager } from './parts';
 import { ScopeSelect } from './usage';
@@ -87,6 +89,7 @@ export function LogsPage(props: {
                 <th scope="col">Status</th>
                 <th scope="col">Model</th>
                 <th scope="col">Cache</th>
+                <th scope="col">Guardrails</th>
                 <th scope="col" class="num">
                   Tokens in / out
                 </th>
@@ -129,6 +132,9 @@ export function LogsPage(props: {
                     ) : (
                       <span class="muted">—</span>
                     )}
+                  </td>
+                  <td>
+                    <VerdictBadges verdicts={r.guardrails} />
                   </td>
                   <td class="num">{`${fmtInt(r.input_tokens)} / ${fmtInt(r.output_tokens)}`}</td>
                   <td class="num">{fmtUsd(r.cost_usd)}</td>
@@ -245,6 +251,7 @@ export function LogDetailPage(props: { log: LogDetail }) {
         <dd>{l.key_id ? <a href={`/dashboard/keys/${encodeURIComponent(l.key_id)}`}>{l.key_id}</a> : '—'}</dd>
       </dl>
       <TriesTable tries={l.tries} />
+      <VerdictsTable verdicts={l.guardrails} />
       <h2>Metadata</h2>
       {l.metadata && Object.keys(l.metadata).length ? (
         <pre>{JSON.stringify(l.metadata, null, 2)}</pre>

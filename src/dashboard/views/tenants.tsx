@@ -1,10 +1,14 @@
-/** The tenants list (with create, disable, enable) and one tenant's page (its keys, budget, create-key form, provider keys). */
+/**
+ * The tenants list (with create, disable, enable) and one tenant's page (its keys, budget, create-key
+ * form, provider keys, guardrails).
+ */
 import type { ApiFailure } from '../admin-api';
 import type { FormValues } from '../forms';
 import type { ApiKey, LimitsReport, ProviderKeyInfo, Tenant } from '../schemas';
 import type { Session } from '../session';
 import { BudgetGlance } from './budget';
 import { describeBudgets, describeLimits, describeModels, KeySettingsFields } from './key-settings';
+import { GuardrailsSection } from './guardrails';
 import { ActionForm, Badge, Failure, Field, Notice, Pager, Time } from './parts';
 import { ProviderKeysSection } from './provider-keys';
 
@@ -152,14 +156,19 @@ export function TenantPage(props: {
   moreKeys: boolean;
   report: LimitsReport | null;
   providerKeys: ProviderKeyInfo[];
+  /** The guardrails form's values: the stored policy, or what was sent when it was refused. */
+  guardrails: FormValues;
   failure?: ApiFailure | null;
   values?: FormValues;
   /** Which form the failure and values belong to. */
-  failed?: 'key' | 'provider-key';
+  failed?: 'key' | 'provider-key' | 'guardrails';
   notice?: string | null;
 }) {
   const { tenant, session } = props;
-  const keyForm = props.failed === 'provider-key' ? {} : { failure: props.failure, values: props.values };
+  const keyForm =
+    props.failed === undefined || props.failed === 'key'
+      ? { failure: props.failure, values: props.values }
+      : {};
   const providerForm =
     props.failed === 'provider-key' ? { failure: props.failure, values: props.values } : {};
   const q = `tenant_id=${encodeURIComponent(tenant.id)}`;
@@ -203,6 +212,13 @@ export function TenantPage(props: {
         keys={props.providerKeys}
         failure={providerForm.failure}
         values={providerForm.values}
+      />
+      <GuardrailsSection
+        session={session}
+        action={`/dashboard/tenants/${encodeURIComponent(tenant.id)}/guardrails`}
+        scope="tenant"
+        values={props.guardrails}
+        failure={props.failed === 'guardrails' ? props.failure : null}
       />
     </>
   );

@@ -1,9 +1,13 @@
-/** Usage for everything, a tenant or a key: totals, per-day charts and table, per-model chart and table. */
+/**
+ * Usage for everything, a tenant or a key: totals, per-day charts and table, guardrail counts per day,
+ * per-model chart and table.
+ */
 import type { ApiFailure } from '../admin-api';
 import { fmtCompact, fmtInt, fmtPercent, fmtUsd } from '../format';
 import type { ApiKey, LimitsReport, Tenant, UsageSeries } from '../schemas';
 import { BudgetGlance } from './budget';
 import { BarChart, HBarChart, LineChart } from './charts';
+import { GuardrailDaysTable } from './guardrail-verdicts';
 import { Failure } from './parts';
 
 export interface UsageFilters {
@@ -216,6 +220,7 @@ export function UsagePage(props: {
           </details>
         </section>
       ) : null}
+      {byDay ? <GuardrailDaysTable days={byDay.guardrails} /> : null}
       {byModel ? (
         <section aria-labelledby="models-h">
           <h2 id="models-h">Per model</h2>

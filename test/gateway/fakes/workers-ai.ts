@@ -12,9 +12,11 @@
  * similar texts score high, as with the real model. Mean- and cls-pooled
  * vectors of one text differ (the real service warns they are incompatible).
  * Not modelled: the 512-token input window, the async `requests` queue.
+ * Llama Guard (the second-opinion guardrail) is faked in ./workers-ai-guard.ts.
  */
 import { embedLocally } from '../../../src/storage/local-embedder';
 import { type ChatFaults, FAKE_CHAT_MODELS, runChat } from './workers-ai-chat';
+import { LLAMA_GUARD, runGuard } from './workers-ai-guard';
 
 const MODELS: Readonly<Record<string, number>> = {
   '@cf/baai/bge-small-en-v1.5': 384,
@@ -28,10 +30,16 @@ export class FakeWorkersAi {
   readonly calls: { model: string; count: number }[] = [];
   /** Chat calls, with the inputs as the binding received them. */
   readonly chatCalls: { model: string; inputs: unknown; signal: AbortSignal | undefined }[] = [];
+  /** Llama Guard calls, with the inputs as the binding received them. */
+  readonly guardCalls: { inputs: unknown }[] = [];
 
   constructor(private readonly faults: ChatFaults = {}) {}
 
   async run(model: string, inputs: unknown, options: { signal?: AbortSignal } = {}): Promise<unknown> {
+    if (model === LLAMA_GUARD) {
+      this.guardCalls.push({ inputs: structuredClone(inputs) });
+      return runGuard(inputs, this.faults.fail, options.signal);
+    }
     if (Object.hasOwn(FAKE_CHAT_MODELS, model)) {
       this.chatCalls.push({ model, inputs: structuredClone(inputs), signal: options.signal });
       return runChat(model, inputs, this.faults, options.signal);

@@ -1,0 +1,178 @@
+#!/usr/bin/env node
+/**
+ * Micro-benchmark of the guardrail libraries in V8 (Node), outside the Worker:
+ * per-call latency p50/p99 on fixed inputs and the bundle cost of each
+ * guardrail's runtime (minified, and gzipped as a Worker upload is). Each
+ * guardrail is one named case in CASES: { name, entry, setup(module, inputs) →
+ * call }, so others are added by appending a case.
+ *
+ *   node bench/guardrails-micro.mjs [--iterations 5000] [--data ../shared/data/injection/dev.jsonl]
+ *
+ * `measureGuardrailsMicro()` returns the figures for bench/run.mjs;
+ * `measureInjection()` just the injection cases.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { parseArgs } from 'node:util';
+import { gzipSync } from 'node:zlib';
+import { build } from 'esbuild';
+import { percentile } from './lib/stats.mjs';
+
+const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
+const DEFAULT_INJECTION_DATA = resolve(ROOT, '..', 'shared', 'data', 'injection', 'dev.jsonl');
+const PROMPT_CHARS = 4_000; // about 1,000 tokens of English
+
+/** Seeded word salad, for when the dev data is absent. */
+function syntheticText(length, seed) {
+  const words = [
+    'the',
+    'model',
+    'please',
+    'summarise',
+    'report',
+    'quarterly',
+    'ignore',
+    'noise',
+    'in',
+    'this',
+    'photo',
+    'instructions',
+    'customer',
+    'invoice',
+    'translate',
+    'into',
+    'German',
+    'and',
+    'list',
+    'risks',
+  ];
+  let a = seed >>> 0;
+  let out = '';
+  while (out.length < length) {
+    a = (Math.imul(a, 1_664_525) + 1_013_904_223) >>> 0;
+    out += `${words[a % words.length]}${a % 11 === 0 ? '. ' : ' '}`;
+  }
+  return out.slice(0, length);
+}
+
+/** 1,000-token prompts: dev rows concatenated in file order when the data is there, else synthetic. */
+export function injectionPrompts({ data = DEFAULT_INJECTION_DATA, count = 32 } = {}) {
+  if (!existsSync(data)) {
+    return {
+      source: 'synthetic',
+      prompts: Array.from({ length: count }, (_, i) => syntheticText(PROMPT_CHARS, i + 1)),
+    };
+  }
+  const texts = readFileSync(data, 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => JSON.parse(line).text);
+  const prompts = [];
+  let current = '';
+  for (const text of texts) {
+    current += `${text}\n\n`;
+    if (current.length >= PROMPT_CHARS) {
+      prompts.push(current.slice(0, PROMPT_CHARS));
+      current = '';
+      if (prompts.length === count) break;
+    }
+  }
+  return { source: `${data} (rows concatenated)`, prompts };
+}
+
+export const CASES = [
+  {
+    name: 'injection score, 1,000-token prompt',
+    entry: 'src/guardrails/injection/index.ts',
+    setup: (mod, inputs) => {
+      let i = 0;
+      return () => mod.injectionScore(inputs.prompts[i++ % inputs.prompts.length]);
+    },
+  },
+  {
+    name: 'injection verdict, request at the scan bound',
+    entry: 'src/guardrails/injection/index.ts',
+    setup: (mod, inputs) => {
+      // Enough turns to exhaust MAX_REQUEST_SCAN: the worst case one request can cost.
+      const turns = Math.ceil((mod.MAX_REQUEST_SCAN * 2) / PROMPT_CHARS);
+      const texts = Array.from({ length: turns }, (_, k) => inputs.prompts[k % inputs.prompts.length]);
+      return () => mod.detectInjection(texts).score;
+    },
+    iterations: 200,
+  },
+];
+
+async function bundle(entry) {
+  const result = await build({
+    entryPoints: [join(ROOT, entry)],
+    bundle: true,
+    minify: true,
+    write: false,
+    format: 'esm',
+    platform: 'neutral',
+    target: 'es2022',
+    logLevel: 'warning',
+  });
+  const bytes = result.outputFiles[0].contents;
+  return { bytes: bytes.length, gzipBytes: gzipSync(bytes).length, code: result.outputFiles[0].text };
+}
+
+function timeCalls(call, iterations) {
+  let sink = 0;
+  for (let i = 0; i < Math.min(500, iterations); i++) sink += call();
+  const micros = new Float64Array(iterations);
+  for (let i = 0; i < iterations; i++) {
+    const t0 = performance.now();
+    sink += call();
+    micros[i] = (performance.now() - t0) * 1000;
+  }
+  if (Number.isNaN(sink)) throw new Error('a guardrail returned NaN');
+  return { p50: percentile(micros, 50), p99: percentile(micros, 99), max: percentile(micros, 100) };
+}
+
+/** Runs `cases` (default: all) and returns one row per case: latency in µs and the bundle cost. */
+export async function measureGuardrailsMicro({ cases = CASES, iterations = 5_000, data } = {}) {
+  const inputs = injectionPrompts({ data });
+  const bundles = new Map();
+  const rows = [];
+  for (const c of cases) {
+    if (!bundles.has(c.entry)) {
+      const b = await bundle(c.entry);
+      const mod = await import(`data:text/javascript;base64,${Buffer.from(b.code).toString('base64')}`);
+      bundles.set(c.entry, { ...b, mod });
+    }
+    const b = bundles.get(c.entry);
+    const latency = timeCalls(c.setup(b.mod, inputs), c.iterations ?? iterations);
+    rows.push({ name: c.name, entry: c.entry, ...latency, bytes: b.bytes, gzipBytes: b.gzipBytes });
+  }
+  return { inputs: inputs.source, rows };
+}
+
+export async function measureInjection(options = {}) {
+  return measureGuardrailsMicro({ ...options, cases: CASES.filter((c) => c.name.startsWith('injection')) });
+}
+
+export function microTable({ inputs, rows }) {
+  const lines = [
+    `Inputs: ${inputs}. Latency per call in µs (V8, one thread); bundle minified / gzipped.`,
+    '',
+    '| case | p50 µs | p99 µs | max µs | bundle bytes | gzip bytes |',
+    '| --- | ---: | ---: | ---: | ---: | ---: |',
+  ];
+  for (const r of rows) {
+    lines.push(
+      `| ${r.name} | ${r.p50.toFixed(1)} | ${r.p99.toFixed(1)} | ${r.max.toFixed(1)} | ${r.bytes} | ${r.gzipBytes} |`,
+    );
+  }
+  return lines.join('\n');
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+  const { values } = parseArgs({ options: { iterations: { type: 'string' }, data: { type: 'string' } } });
+  const result = await measureGuardrailsMicro({
+    iterations: values.iterations ? Number(values.iterations) : undefined,
+    data: values.data ? resolve(values.data) : undefined,
+  });
+  console.log(microTable(result));
+}

@@ -1,0 +1,385 @@
+/**
+ * Training and cross-validation of the prompt-injection detector, shared by
+ * scripts/guardrails/{train,eval}-injection.mjs and the node test. The feature
+ * extraction and the scorer are the runtime's own TypeScript
+ * (src/guardrails/injection/), bundled with esbuild, so training, evaluation and
+ * the Worker share one implementation. Everything here is deterministic: the
+ * folds come from hashes of the rows' text, the SGD order from a seeded PRNG.
+ */
+import { createHash } from 'node:crypto';
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { build } from 'esbuild';
+
+export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+export const DEFAULT_DATA = resolve(ROOT, '..', 'shared', 'data', 'injection', 'dev.jsonl');
+export const MODEL_MODULE = join(ROOT, 'src', 'guardrails', 'injection', 'model.ts');
+
+/** Training settings: the shipped model is trained with exactly these. */
+export const TRAINING = Object.freeze({
+  bits: 17,
+  epochs: 6,
+  learningRate: 0.2,
+  l2: 1e-6,
+  seed: 20_240_615,
+  folds: 5,
+  /** Benign rows count this much more in the loss: false positives are what gets a firewall switched off. */
+  benignWeight: 1.5,
+  balance: false,
+});
+
+/**
+ * The default threshold is the lowest grid value whose cross-validated
+ * false-positive rates stay within half the targets: overall, and on each
+ * hard-negative source the targets name.
+ */
+export const FP_BUDGET = Object.freeze({ overall: 0.01, perSource: 0.02 });
+export const THRESHOLD_GRID = Array.from({ length: 199 }, (_, i) => Math.round((i + 1) * 5) / 1000);
+
+/** Targets the cross-validated figures must meet (the node test enforces them). */
+export const TARGETS = Object.freeze({
+  fpOverall: 0.02,
+  fpPerSource: { 'leolee99/NotInject': 0.04, 'allenai/wildguardtest-benign': 0.04 },
+  recall: { 'verazuo/jailbreak_llms': 0.85, 'deepset/prompt-injections': 0.7 },
+});
+
+export function readRows(path) {
+  if (!existsSync(path)) return null;
+  return readFileSync(path, 'utf8')
+    .split('\n')
+    .filter((line) => line.trim() !== '')
+    .map((line) => {
+      const row = JSON.parse(line);
+      if (typeof row.text !== 'string' || (row.label !== 'benign' && row.label !== 'injection')) {
+        throw new Error(`bad row in ${path}: ${line.slice(0, 80)}`);
+      }
+      return { text: row.text, label: row.label, source: String(row.source) };
+    });
+}
+
+/** The runtime's feature and scoring code, bundled for Node. */
+export async function loadRuntime() {
+  const result = await build({
+    stdin: {
+      contents: [
+        "export { scanFeatures } from './src/guardrails/injection/features';",
+        "export { scoreText, textLogit, WINDOW, HEAD_SCAN, MAX_TEXT_SCAN } from './src/guardrails/injection/score';",
+        "export { decodeModel } from './src/guardrails/injection/model-codec';",
+        "export { SERIALISED_MODEL } from './src/guardrails/injection/model';",
+      ].join('\n'),
+      resolveDir: ROOT,
+      loader: 'ts',
+    },
+    bundle: true,
+    write: false,
+    format: 'esm',
+    platform: 'neutral',
+    logLevel: 'warning',
+  });
+  const code = result.outputFiles[0].text;
+  return import(`data:text/javascript;base64,${Buffer.from(code).toString('base64')}`);
+}
+
+// --- near-duplicate groups and folds ---------------------------------------------------------------
+
+function normalisedKey(text) {
+  return text.toLowerCase().replace(/\s+/g, ' ').trim();
+}
+
+function shingles(text) {
+  const words = text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
+  if (words.length < 5) return new Set([words.join(' ')]);
+  const out = new Set();
+  for (let i = 0; i + 5 <= words.length; i++) out.add(words.slice(i, i + 5).join(' '));
+  return out;
+}
+
+/** Group ids: rows of one source whose word 5-gram Jaccard is ≥ 0.5 are in one group (transitively). */
+export function nearDuplicateGroups(rows) {
+  const parent = rows.map((_, i) => i);
+  const find = (i) => {
+    while (parent[i] !== i) {
+      parent[i] = parent[parent[i]];
+      i = parent[i];
+    }
+    return i;
+  };
+  const sets = rows.map((row) => shingles(row.text));
+  const index = new Map();
+  rows.forEach((row, i) => {
+    const candidates = new Map();
+    for (const s of sets[i]) {
+      const key = `${row.source}\u0000${s}`;
+      const seen = index.get(key);
+      if (seen) for (const j of seen) candidates.set(j, (candidates.get(j) ?? 0) + 1);
+      if (seen) seen.push(i);
+      else index.set(key, [i]);
+    }
+    for (const [j, shared] of candidates) {
+      const union = sets[i].size + sets[j].size - shared;
+      if (shared / union >= 0.5) parent[find(i)] = find(j);
+    }
+  });
+  return rows.map((_, i) => find(i));
+}
+
+function sha(text) {
+  return createHash('sha256').update(text).digest('hex');
+}
+
+/**
+ * Fold number per row: whole near-duplicate groups, balanced per (source, label)
+ * stratum. Groups are placed largest first, ties in hash order, each into the
+ * fold that currently holds the fewest rows of its members' strata.
+ */
+export function assignFolds(rows, k, seed = TRAINING.seed) {
+  const groupOf = nearDuplicateGroups(rows);
+  const groups = new Map();
+  rows.forEach((_, i) => {
+    const members = groups.get(groupOf[i]);
+    if (members) members.push(i);
+    else groups.set(groupOf[i], [i]);
+  });
+  const ordered = [...groups.values()]
+    .map((members) => ({ members, key: sha(`${seed}|${normalisedKey(rows[members[0]].text)}`) }))
+    .sort((a, b) => b.members.length - a.members.length || (a.key < b.key ? -1 : 1));
+  const counts = new Map();
+  const fold = new Array(rows.length);
+  for (const { members } of ordered) {
+    let best = 0;
+    let bestLoad = Number.POSITIVE_INFINITY;
+    for (let f = 0; f < k; f++) {
+      let load = 0;
+      for (const i of members) load += counts.get(`${f}|${rows[i].source}|${rows[i].label}`) ?? 0;
+      if (load < bestLoad) {
+        best = f;
+        bestLoad = load;
+      }
+    }
+    for (const i of members) {
+      fold[i] = best;
+      const key = `${best}|${rows[i].source}|${rows[i].label}`;
+      counts.set(key, (counts.get(key) ?? 0) + 1);
+    }
+  }
+  return {
+    fold,
+    groups: groups.size,
+    groupedRows: [...groups.values()].filter((m) => m.length > 1).flat().length,
+  };
+}
+
+// --- features and training --------------------------------------------------------------------------
+
+/**
+ * A text's training vectors: one per non-overlapping window over its scanned
+ * head (a short text is one window, exactly as the runtime scores it), each a
+ * sparse count vector over buckets normalised by √(feature count), the same
+ * normalisation the runtime applies.
+ */
+export function featurise(runtime, text, bits) {
+  const end = Math.min(text.length, runtime.HEAD_SCAN);
+  const windows = Math.max(1, Math.ceil(end / runtime.WINDOW));
+  const maps = Array.from({ length: windows }, () => new Map());
+  runtime.scanFeatures(text, 0, end, bits, (bucket, position) => {
+    const map = maps[Math.min(windows - 1, Math.floor(position / runtime.WINDOW))];
+    map.set(bucket, (map.get(bucket) ?? 0) + 1);
+  });
+  const out = [];
+  for (const map of maps) {
+    let total = 0;
+    for (const n of map.values()) total += n;
+    if (total === 0) continue;
+    const idx = Int32Array.from([...map.keys()].sort((a, b) => a - b));
+    const norm = 1 / Math.sqrt(total);
+    const val = Float32Array.from(idx, (b) => map.get(b) * norm);
+    out.push({ idx, val });
+  }
+  return out;
+}
+
+/** Mulberry32: a small seeded PRNG, enough for a reproducible shuffle. */
+function prng(seed) {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/**
+ * L2-regularised logistic regression by AdaGrad SGD over the examples
+ * ({vectors, y, weight}); a text with several windows spreads its weight over them.
+ */
+export function trainLogistic(examples, settings = TRAINING) {
+  const dim = 1 << settings.bits;
+  const w = new Float64Array(dim);
+  const g2 = new Float64Array(dim);
+  let bias = 0;
+  let biasG2 = 0;
+  const items = [];
+  for (const ex of examples) {
+    for (const v of ex.vectors) items.push({ v, y: ex.y, weight: ex.weight / ex.vectors.length });
+  }
+  const random = prng(settings.seed);
+  const order = items.map((_, i) => i);
+  for (let epoch = 0; epoch < settings.epochs; epoch++) {
+    for (let i = order.length - 1; i > 0; i--) {
+      const j = Math.floor(random() * (i + 1));
+      [order[i], order[j]] = [order[j], order[i]];
+    }
+    for (const o of order) {
+      const { v, y, weight } = items[o];
+      let z = bias;
+      for (let k = 0; k < v.idx.length; k++) z += w[v.idx[k]] * v.val[k];
+      const g = (1 / (1 + Math.exp(-z)) - y) * weight;
+      for (let k = 0; k < v.idx.length; k++) {
+        const b = v.idx[k];
+        const gi = g * v.val[k] + settings.l2 * w[b];
+        g2[b] += gi * gi;
+        w[b] -= (settings.learningRate * gi) / Math.sqrt(g2[b] + 1e-8);
+      }
+      biasG2 += g * g;
+      bias -= (settings.learningRate * g) / Math.sqrt(biasG2 + 1e-8);
+    }
+  }
+  return { w, bias };
+}
+
+/** Float weights to the runtime's int8 form. */
+export function quantise({ w, bias }, bits, threshold = 0.5) {
+  let max = 0;
+  for (const x of w) max = Math.max(max, Math.abs(x));
+  const scale = max === 0 ? 1 : max / 127;
+  const weights = new Int8Array(w.length);
+  for (let i = 0; i < w.length; i++) weights[i] = Math.max(-127, Math.min(127, Math.round(w[i] / scale)));
+  return { bits, weights, scale, bias, threshold };
+}
+
+/**
+ * Example weights: every (source, label) stratum carries the same total weight
+ * (so 814 long jailbreaks do not drown 159 short deepset injections), then
+ * benign rows are weighted up by `benignWeight`; the mean weight is 1.
+ */
+export function examplesOf(runtime, rows, settings = TRAINING) {
+  const strata = new Map();
+  for (const row of rows)
+    strata.set(`${row.source}|${row.label}`, (strata.get(`${row.source}|${row.label}`) ?? 0) + 1);
+  const raw = rows.map((row) => {
+    const balance = settings.balance
+      ? rows.length / strata.size / strata.get(`${row.source}|${row.label}`)
+      : 1;
+    return balance * (row.label === 'injection' ? 1 : settings.benignWeight);
+  });
+  const mean = raw.reduce((a, b) => a + b, 0) / raw.length;
+  return rows.map((row, i) => ({
+    vectors: featurise(runtime, row.text, settings.bits),
+    y: row.label === 'injection' ? 1 : 0,
+    weight: raw[i] / mean,
+  }));
+}
+
+export function trainModel(
+  runtime,
+  rows,
+  settings = TRAINING,
+  examples = examplesOf(runtime, rows, settings),
+) {
+  return quantise(trainLogistic(examples, settings), settings.bits);
+}
+
+/** Out-of-fold scores from the runtime scorer: each row scored by a model that never saw its group. */
+export function crossValidate(runtime, rows, settings = TRAINING) {
+  const k = settings.folds;
+  const { fold, groups, groupedRows } = assignFolds(rows, k, settings.seed);
+  const examples = examplesOf(runtime, rows, settings);
+  const scores = new Float64Array(rows.length);
+  for (let f = 0; f < k; f++) {
+    const train = examples.filter((_, i) => fold[i] !== f);
+    const model = trainModel(runtime, null, settings, train);
+    rows.forEach((row, i) => {
+      if (fold[i] === f) scores[i] = runtime.scoreText(model, row.text);
+    });
+  }
+  return { scores, fold, groups, groupedRows };
+}
+
+// --- metrics and the threshold -----------------------------------------------------------------------
+
+/** Precision, recall and false-positive rate at `threshold`, overall and per source. */
+export function metricsAt(rows, scores, threshold) {
+  const tally = () => ({ tp: 0, fn: 0, fp: 0, tn: 0 });
+  const overall = tally();
+  const bySource = new Map();
+  rows.forEach((row, i) => {
+    const fired = scores[i] >= threshold;
+    const t = bySource.get(row.source) ?? tally();
+    bySource.set(row.source, t);
+    for (const x of [overall, t]) {
+      if (row.label === 'injection') fired ? x.tp++ : x.fn++;
+      else fired ? x.fp++ : x.tn++;
+    }
+  });
+  const rates = (x) => ({
+    ...x,
+    precision: x.tp + x.fp === 0 ? Number.NaN : x.tp / (x.tp + x.fp),
+    recall: x.tp + x.fn === 0 ? Number.NaN : x.tp / (x.tp + x.fn),
+    fpr: x.fp + x.tn === 0 ? Number.NaN : x.fp / (x.fp + x.tn),
+  });
+  return {
+    threshold,
+    overall: rates(overall),
+    sources: Object.fromEntries([...bySource].sort().map(([s, x]) => [s, rates(x)])),
+  };
+}
+
+/** The lowest grid threshold whose out-of-fold false-positive rates fit FP_BUDGET. */
+export function chooseThreshold(rows, scores) {
+  for (const t of THRESHOLD_GRID) {
+    const m = metricsAt(rows, scores, t);
+    if (m.overall.fpr > FP_BUDGET.overall) continue;
+    if (Object.keys(TARGETS.fpPerSource).some((s) => m.sources[s]?.fpr > FP_BUDGET.perSource)) continue;
+    return t;
+  }
+  return THRESHOLD_GRID[THRESHOLD_GRID.length - 1];
+}
+
+/** Which targets the metrics miss (empty when all are met). */
+export function missedTargets(metrics) {
+  const missed = [];
+  if (metrics.overall.fpr > TARGETS.fpOverall) missed.push(`FP overall ${pct(metrics.overall.fpr)} > 2 %`);
+  for (const [source, limit] of Object.entries(TARGETS.fpPerSource)) {
+    const fpr = metrics.sources[source]?.fpr;
+    if (!(fpr <= limit)) missed.push(`FP on ${source} ${pct(fpr)} > ${pct(limit)}`);
+  }
+  for (const [source, floor] of Object.entries(TARGETS.recall)) {
+    const recall = metrics.sources[source]?.recall;
+    if (!(recall >= floor)) missed.push(`recall on ${source} ${pct(recall)} < ${pct(floor)}`);
+  }
+  return missed;
+}
+
+/** CLI options shared by the scripts: --data <path>, --folds <k>, --write <path>. */
+export function cliOptions(argv, extra = {}) {
+  const { values } = parseArgs({
+    args: argv,
+    options: { data: { type: 'string' }, folds: { type: 'string' }, ...extra },
+  });
+  const folds = Number(values.folds ?? TRAINING.folds);
+  if (!Number.isInteger(folds) || folds < 2)
+    throw new Error(`--folds must be an integer ≥ 2, got ${values.folds}`);
+  return { ...values, data: resolve(values.data ?? DEFAULT_DATA), folds };
+}
+
+export function fileSha256(path) {
+  return createHash('sha256').update(readFileSync(path)).digest('hex');
+}
+
+export function pct(x) {
+  return Number.isFinite(x) ? `${(x * 100).toFixed(1)} %` : '–';
+}
