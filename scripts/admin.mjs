@@ -308,6 +308,8 @@ function mergedPolicy(stored, edits) {
 }
 
 const GUARDRAIL_NAMES = ['injection', 'pii', 'secrets', 'denylist', 'llama_guard'];
+/** Guardrails that judge requests only: no action on answers. */
+const REQUEST_ONLY = ['injection', 'llama_guard'];
 
 function printPolicy(policy, owner) {
   const names = [
@@ -321,7 +323,7 @@ function printPolicy(policy, owner) {
     [
       ['GUARDRAIL', (r) => r.name],
       ['REQUEST', (r) => r.rule.request ?? 'off'],
-      ['RESPONSE', (r) => r.rule.response ?? 'off'],
+      ['RESPONSE', (r) => r.rule.response ?? (REQUEST_ONLY.includes(r.name) ? '-' : 'off')],
     ],
   );
   const restore =
@@ -595,7 +597,12 @@ switch (action === undefined ? resource : `${resource} ${action}`) {
       console.log(
         `Usage ${r.from} to ${r.to} (UTC)${r.tenant_id ? `, tenant ${r.tenant_id}` : ''}${r.key_id ? `, key ${r.key_id}` : ''}`,
       );
-      table(r.data, USAGE_COLUMNS);
+      table(
+        r.data.filter((d) => d.requests > 0),
+        USAGE_COLUMNS,
+      );
+      const t = r.totals;
+      console.log(`total: ${t.requests} requests, ${t.errors} errors, $${t.cost_usd.toFixed(6)}`);
       console.log(`\nGuardrails per day`);
       table(r.guardrails, GUARDRAIL_DAY_COLUMNS);
     });

@@ -5,6 +5,8 @@
  * (src/guardrails/injection/), bundled with esbuild, so training, evaluation and
  * the Worker share one implementation. Everything here is deterministic: the
  * folds come from hashes of the rows' text, the SGD order from a seeded PRNG.
+ * Longer than most modules because it is the whole pipeline (data, folds,
+ * training, metrics, threshold rule) that the three entry points must share.
  */
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';

@@ -29,7 +29,7 @@ tbody th{background:none}
 td code{white-space:nowrap}
 td.num,th.num{text-align:right;font-variant-numeric:tabular-nums}
 caption{text-align:left;font-weight:600;padding:.25rem 0}
-form.stack{display:grid;gap:.75rem;max-width:40rem}
+form.stack{display:grid;gap:.75rem;max-width:40rem}form.stack.wide{max-width:56rem}th .hint{white-space:normal}
 fieldset{border:1px solid var(--line);border-radius:6px;padding:.75rem 1rem;margin:0}
 legend{font-weight:600;padding:0 .25rem}
 .grid{display:grid;grid-template-columns:repeat(auto-fill,minmax(11rem,1fr));gap:.75rem;align-items:end}

@@ -1,6 +1,6 @@
 // End to end, as an admin would follow the README: the admin CLI against `wrangler dev`
 // creates a tenant and a scoped key, the openai client uses it, then rotation and
-// revocation are observed on the very next call.
+// revocation are observed on the very next call; guardrail policies set with the CLI apply likewise.
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { execFile } from 'node:child_process';
@@ -213,10 +213,16 @@ test('guardrails set with the CLI: merged into the stored policy, applied to the
     baseURL: `${stack.url}/v1`,
     maxRetries: 0,
   }).chat.completions
-    .create({ model: 'mock/echo', messages: [{ role: 'user', content: `My card is ${card}.` }] })
+    .create({
+      model: 'mock/echo',
+      messages: [{ role: 'user', content: `My card number is ${card}, can you confirm you received it?` }],
+    })
     .withResponse();
   assert.equal(response.headers.get('x-edgeway-guardrails'), 'pii:request:redact:1');
-  assert.equal(data.choices[0].message.content, 'My card is [CARD_1].');
+  assert.equal(
+    data.choices[0].message.content,
+    'My card number is [CARD_1], can you confirm you received it?',
+  );
 
   let usage;
   for (let i = 0; i < 60; i++) {

@@ -94,7 +94,7 @@ function DenyListFields(props: { values: FormValues; failure?: ApiFailure | null
   return (
     <fieldset>
       <legend>Deny-list (used where the deny-list guardrail is on)</legend>
-      {area(TERMS_FIELD, 'Deny terms', 'One per line; matched as literal text, ignoring case.')}
+      {area(TERMS_FIELD, 'Deny terms', 'One per line: literal text, matched as whole words, ignoring case.')}
       {area(
         PATTERNS_FIELD,
         'Deny patterns',
@@ -278,7 +278,7 @@ export function GuardrailsSection(props: {
         <EffectivePolicyTable tenant={props.narrows.tenant} apiKey={props.narrows.apiKey} />
       ) : null}
       <Failure failure={props.failure} action="The guardrails were not saved" />
-      <ActionForm action={props.action} session={props.session} class="stack">
+      <ActionForm action={props.action} session={props.session} class="stack wide">
         <PolicyFields scope={props.scope} values={props.values} failure={props.failure} />
         <div>
           <button type="submit">Save guardrails</button>

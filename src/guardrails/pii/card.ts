@@ -4,7 +4,8 @@
  * (fours, Amex 4-6-5, Diners 4-6-4), in a known IIN range at a length its
  * network issues, and Luhn-valid. When a run of groups fails, the same run
  * without its trailing groups is tried, so a card followed by another number
- * is still found.
+ * is still found. A card written right after another group of four digits
+ * (two cards separated by a single space) is not: that is how IBANs look.
  */
 import { cardNetwork } from './card-networks';
 import { charSet } from './char-set';
@@ -12,7 +13,10 @@ import { luhnValid } from './checksums';
 import { type Detector, patternDetector } from './detector';
 
 // Each repetition consumes exactly one digit, so the body is unambiguous: an attempt costs at most 19 steps back.
-const CARD = /(?<![\w.,\-])\d(?:[ \-]?\d){12,18}(?![\w]|[.,]\d)/g;
+// Not glued to a word or number, and not right after a group of four capitals and digits holding a digit
+// (inside an IBAN, whose tail groups often pass Luhn by chance).
+const AFTER_GROUP = '[A-Z0-9]{3}\\d |[A-Z0-9]{2}\\d[A-Z0-9] |[A-Z0-9]\\d[A-Z0-9]{2} |\\d[A-Z0-9]{3} ';
+const CARD = new RegExp(`(?<![\\w.,\\-]|${AFTER_GROUP})\\d(?:[ \\-]?\\d){12,18}(?![\\w]|[.,]\\d)`, 'g');
 
 const SEPARATORS = /[ -]/g;
 const isDigit = (c: number) => c >= 48 && c <= 57;
@@ -60,6 +64,7 @@ export const cardDetector: Detector = patternDetector({
   kind: 'card',
   rank: 38,
   maxLength: 19 + 18,
+  lookbehind: 5,
   pattern: CARD,
   check: checkCard,
   tail: { chars: charSet('0-9 .,-'), starts: charSet('0-9') },

@@ -18,6 +18,8 @@ export interface Detector {
   readonly maxLength: number;
   /** How many characters before a span its decision may read (look-behind, key names). */
   readonly lookbehind: number;
+  /** The regular expression proposing candidates, when there is one (tests check its quantifiers). */
+  readonly pattern?: RegExp;
   /** Appends its candidate spans starting at or after `from`, in order; text before `from` is context. */
   scan(text: string, from: number, out: Finding[]): void;
   /**
@@ -63,6 +65,7 @@ export function patternDetector(spec: PatternDetectorSpec): Detector {
     rank: spec.rank,
     maxLength: spec.maxLength,
     lookbehind,
+    pattern,
     scan(text, from, out) {
       const near = Math.max(0, from - lookbehind);
       if (needs && !needs.some((n) => text.indexOf(n, near) >= 0)) return;

@@ -15,11 +15,36 @@ const EMAIL = new RegExp(
 );
 
 const FILE_EXTENSIONS = new Set([
-  'png', 'jpg', 'jpeg', 'gif', 'svg', 'webp', 'ico', 'bmp', 'tif', 'tiff', 'css', 'js', 'mjs', 'ts',
-  'json', 'html', 'htm', 'txt', 'pdf', 'zip', 'gz', 'tgz', 'mp3', 'mp4', 'wav', 'woff', 'woff2',
+  'png',
+  'jpg',
+  'jpeg',
+  'gif',
+  'svg',
+  'webp',
+  'ico',
+  'bmp',
+  'tif',
+  'tiff',
+  'css',
+  'js',
+  'mjs',
+  'ts',
+  'json',
+  'html',
+  'htm',
+  'txt',
+  'pdf',
+  'zip',
+  'gz',
+  'tgz',
+  'mp3',
+  'mp4',
+  'wav',
+  'woff',
+  'woff2',
 ]);
 
-function checkEmail(text: string, start: number, end: number): number {
+function checkEmail(text: string, _start: number, end: number): number {
   const dot = text.lastIndexOf('.', end - 1);
   return FILE_EXTENSIONS.has(text.slice(dot + 1, end).toLowerCase()) ? -1 : end;
 }

@@ -11,7 +11,8 @@ import { type Detector, patternDetector } from './detector';
 import { IBAN_LENGTHS } from './iban-countries';
 
 // Solid or grouped, never both: optional spaces between runs of 1–4 would split one IBAN in many ways.
-const IBAN = /(?<![A-Za-z0-9])[A-Z]{2}\d{2}(?:[A-Z0-9]{10,30}|(?: [A-Z0-9]{4}){2,7}(?: [A-Z0-9]{1,4})?)(?![A-Za-z0-9])/g;
+const IBAN =
+  /(?<![A-Za-z0-9])[A-Z]{2}\d{2}(?:[A-Z0-9]{10,30}|(?: [A-Z0-9]{4}){2,7}(?: [A-Z0-9]{1,4})?)(?![A-Za-z0-9])/g;
 
 function checkIban(text: string, start: number, end: number): number {
   const length = IBAN_LENGTHS.get(text.slice(start, start + 2));

@@ -4,7 +4,8 @@
  * digits in all, separated or not. North American: (NXX) NXX-XXXX, NXX-NXX-XXXX,
  * NXX.NXX.XXXX or NXX NXX XXXX, optionally after 1. National with a trunk 0
  * (`020 7946 0958`, `01 23 45 67 89`, `(030) 1234567`): 9–11 digits in at
- * least two groups with one kind of separator, and not a date. A bare run of
+ * least two groups with one kind of separator, and neither a date nor shaped
+ * like an SSN (3-2-4). A bare run of
  * digits without `+` is never a phone (order numbers, ids), nor is anything
  * glued to a word, a price, a path or a longer number.
  */
@@ -12,8 +13,13 @@ import { charSet } from './char-set';
 import { type Detector, patternDetector } from './detector';
 
 // The whole run is taken atomically (a look-ahead capture), so a number that fails never leaves a shorter match.
-const RUN = '(?:\\+[1-9]\\d{0,2}[ .\\-]?)?(?:\\(\\d{1,4}\\)[ .\\-]?)?\\d{1,14}(?:[ .\\-]\\d{1,6}){0,7}';
-const PHONE = new RegExp(`(?<![\\w+@$€£¥#%/.,=\\-]|\\d[ .\\-])(?=(${RUN}))\\1(?![\\w@%]|[.,:\\-/]\\d)`, 'g');
+const RUN = '(?:\\+[1-9]\\d{0,2}[ .\\-]?)?(?:\\(\\d{1,4}\\)[ .\\-]?)?\\d{1,14}(?:[ .\\-]\\d{1,8}){0,7}';
+// Not glued to a word, price or path; without `+`, not right after another group of digits (a longer number)
+// or a group of four capitals and digits (the middle of an IBAN).
+const PHONE = new RegExp(
+  `(?<![\\w+@$€£¥#%/.,=\\-])(?:(?=\\+)|(?<!\\d[ .\\-]|[A-Z0-9]{4} ))(?=(${RUN}))\\1(?![\\w@%]|[.,:\\-/]\\d)`,
+  'g',
+);
 
 const isDigit = (c: number) => c >= 48 && c <= 57;
 const DATE = /^(?:\d{1,2}[./-]\d{1,2}[./-](?:19|20)\d\d|(?:19|20)\d\d[./-]\d{1,2}[./-]\d{1,2})/;
@@ -56,6 +62,7 @@ function checkPhone(text: string, start: number, end: number): number {
     digits >= 9 &&
     digits <= 11 &&
     lengths.every((n) => n >= 2) &&
+    !(lengths.length === 3 && lengths[0] === 3 && lengths[1] === 2 && lengths[2] === 4) &&
     (parenthesised || !mixed) &&
     !DATE.test(text.slice(start, end));
   return national ? end : -1;
@@ -65,14 +72,16 @@ function checkPhone(text: string, start: number, end: number): number {
 function northAmerican(text: string, groups: number[], lengths: number[]): boolean {
   let k = 0;
   if (groups.length === 4 && lengths[0] === 1 && text.charCodeAt(groups[0]!) === 49) k = 1;
-  if (groups.length - k !== 3 || lengths[k] !== 3 || lengths[k + 1] !== 3 || lengths[k + 2] !== 4) return false;
+  if (groups.length - k !== 3 || lengths[k] !== 3 || lengths[k + 1] !== 3 || lengths[k + 2] !== 4)
+    return false;
   return text.charCodeAt(groups[k]!) >= 50 && text.charCodeAt(groups[k + 1]!) >= 50;
 }
 
 export const phoneDetector: Detector = patternDetector({
   kind: 'phone',
   rank: 30,
-  maxLength: 5 + 7 + 14 + 7 * 7,
+  maxLength: 5 + 7 + 14 + 7 * 9,
+  lookbehind: 5,
   pattern: PHONE,
   check: checkPhone,
   tail: { chars: charSet('0-9 ()+.,:/-'), starts: charSet('0-9(+') },

@@ -60,7 +60,8 @@ const githubDetector = patternDetector({
   rank: 80,
   maxLength: 11 + 251,
   needs: ['gh', 'github_pat_'],
-  pattern: /(?<![A-Za-z0-9_])(?:gh[pousr]_[A-Za-z0-9]{36,251}|github_pat_[A-Za-z0-9_]{22,251})(?![A-Za-z0-9_])/g,
+  pattern:
+    /(?<![A-Za-z0-9_])(?:gh[pousr]_[A-Za-z0-9]{36,251}|github_pat_[A-Za-z0-9_]{22,251})(?![A-Za-z0-9_])/g,
   tail: {
     chars: charSet('A-Za-z0-9_'),
     prefixes: ['ghp_', 'gho_', 'ghu_', 'ghs_', 'ghr_', 'github_pat_'],

@@ -9,8 +9,10 @@
  * The output is exactly the whole-text redaction of the concatenated input,
  * whatever the chunking (see compose.ts for why). A finder that cannot settle
  * (known only by `find`) holds back its last maxLength characters. When a long
- * run is held (a base64 blob, an open key block), the next settle waits until
- * the pending text has doubled, so the rescans add up to linear work.
+ * run is held (over SHORT_HOLD characters: a base64 blob, an open key block),
+ * it is rescanned only when it has doubled or within a work budget (WORK_BUDGET
+ * characters scanned per character received), so the rescans add up to linear
+ * work whatever the text, at the cost of releasing such a run a little later.
  */
 import type { Finding, SpanFinder } from '../finding';
 import { combineFinders, isSettling } from './combine';
@@ -25,20 +27,29 @@ export interface StreamRedactorOptions {
   readonly replace: (finding: Finding, value: string) => string;
 }
 
+/** Holds up to this long are settled again on every push (a word, a number); longer ones when doubled. */
+export const SHORT_HOLD = 48;
+/** Characters scanned per character received that long holds may spend on rescans. */
+export const WORK_BUDGET = 4;
+
 export function createStreamRedactor({ finder, replace }: StreamRedactorOptions): StreamTransform {
   const settling = isSettling(finder) ? finder : combineFinders([finder]);
   const keep = settling.lookbehind;
   /** The last `keep` characters already passed on, as they were: context for look-behinds and key names. */
   let context = '';
   let pending = '';
-  /** Characters the last settle kept back: the next waits until the pending text is twice that. */
+  /** Characters the last settle kept back: when many, the next waits for the pending text to double… */
   let held = 0;
+  /** …or for the work budget: characters settles have scanned, against characters received. */
+  let scanned = 0;
+  let received = 0;
   let count = 0;
 
   const release = (final: boolean): string => {
     if (pending === '') return '';
     const text = context + pending;
     const from = context.length;
+    scanned += pending.length;
     const { findings, cut } = settling.settle(text, from, final);
     held = text.length - cut;
     if (cut === from) return '';
@@ -58,8 +69,14 @@ export function createStreamRedactor({ finder, replace }: StreamRedactorOptions)
   return {
     push(text) {
       pending += text;
-      // Settling rescans what is pending; waiting until it doubles keeps a long held run linear overall.
-      return pending.length >= 2 * held ? release(false) : '';
+      received += text.length;
+      // Settling rescans what is pending. A short hold is rescanned at once; a long one when it has doubled or
+      // when the budget allows, so the rescans add up to linear work whatever the text.
+      const settle =
+        held <= SHORT_HOLD ||
+        pending.length >= 2 * held ||
+        scanned + pending.length <= WORK_BUDGET * received;
+      return settle ? release(false) : '';
     },
     flush() {
       const out = release(true);

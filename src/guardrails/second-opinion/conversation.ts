@@ -79,7 +79,7 @@ export function guardConversation(
   const first = cutMiddle(opening.content, Math.floor(budget / 4));
   const last = cutMiddle(newest.content, budget - first.length - JOIN.length);
   // JOIN is held back for the one merge that dropping turns can cause, after the opening turn.
-  let room = budget - first.length - last.length;
+  let room = budget - first.length - last.length - JOIN.length;
   const between: GuardTurn[] = [];
   for (let i = n - 2; i >= 1; i--) {
     const turn = all[i] as GuardTurn;

@@ -50,8 +50,10 @@ describe('second opinion', () => {
   it('a slow refusal holds the stream’s terminator and ends it with an error frame', async () => {
     const { call } = setup();
     const key = await guardedKey('block');
-    const { body } = await call(chatBody('[guard:slow=300] [unsafe:S9] go', { stream: true }), key.secret, (r) =>
-      readSse(r),
+    const { body } = await call(
+      chatBody('[guard:slow=300] [unsafe:S9] go', { stream: true }),
+      key.secret,
+      (r) => readSse(r),
     );
     expect(body.some((e) => e.data === '[DONE]')).toBe(false);
     expect(JSON.parse(body.at(-1)!.data).error).toMatchObject({ code: 'guardrail_blocked' });

@@ -136,7 +136,7 @@ describe('the conversation sent', () => {
   it('always fits the bound, alternates from user to user, and keeps the start of the newest user turn last', () => {
     const turn = fc.record({
       role: fc.constantFrom<'user' | 'assistant'>('user', 'assistant'),
-      content: fc.oneof(fc.string({ maxLength: 40 }), fc.string({ minLength: 2000, maxLength: 40_000 })),
+      content: fc.oneof(fc.string({ maxLength: 40 }), fc.string({ minLength: 2000, maxLength: 20_000 })),
     });
     fc.assert(
       fc.property(
@@ -158,7 +158,8 @@ describe('the conversation sent', () => {
           expect(sent.at(-1)?.content).toContain(newest.slice(0, 100));
         },
       ),
-      { numRuns: 200, seed: 15 },
+      // No shrinking: shrinking strings this long takes minutes, and the first failure says enough.
+      { numRuns: 200, seed: 15, endOnFailure: true },
     );
   });
 });

@@ -63,8 +63,13 @@ describe('auth against an injected clock', () => {
 
 describe('d1KeyLoader', () => {
   it("fills the record from the key and its tenant's settings", async () => {
-    const tenant = await createTenant('loader', { limits: { rpm: 100 }, budgets: { usd: { day: 5 } } });
+    const tenant = await createTenant('loader', {
+      limits: { rpm: 100 },
+      budgets: { usd: { day: 5 } },
+      guardrails: { pii: { request: 'log' }, deny: { terms: ['x-ray'], patterns: [] } },
+    });
     const { key, id } = await createKey(tenant.id, {
+      guardrails: { pii: { request: 'redact' } },
       models: ['mock/echo'],
       limits: { rpm: 10 },
       budgets: { tokens: { total: 1000 } },
@@ -84,6 +89,8 @@ describe('d1KeyLoader', () => {
       tenantLimits: { rpm: 100 },
       tenantBudgets: { usd: { day: 5 } },
       cache: { semantic: true },
+      guardrails: { pii: { request: 'redact' } },
+      tenantGuardrails: { pii: { request: 'log' }, deny: { terms: ['x-ray'], patterns: [] } },
       logPayload: true,
       providerKeys: {},
     });

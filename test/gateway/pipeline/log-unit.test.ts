@@ -109,6 +109,7 @@ describe('buildLogEvent', () => {
       payload: null,
       route: null,
       tries: [],
+      guardrails: [],
     });
   });
 
@@ -294,6 +295,7 @@ describe('buildLogEvent', () => {
       payload: null,
       route: null,
       tries: [],
+      guardrails: [],
     });
   });
 });

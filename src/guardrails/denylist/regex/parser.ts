@@ -7,16 +7,8 @@
  * quantifiers, inline flags other than a leading `(?i)` and anything ambiguous
  * between regex dialects (`[]`, a literal `{`) are refused rather than guessed.
  */
-import {
-  type ClassSpec,
-  type Node,
-  PRED_DIGIT,
-  PRED_NOT_DIGIT,
-  PRED_NOT_SPACE,
-  PRED_NOT_WORD,
-  PRED_SPACE,
-  PRED_WORD,
-} from './ast';
+import type { Node } from './ast';
+import { PREDICATES, parseClass } from './class-parser';
 import { parseEscape } from './escapes';
 import { type PatternError, PatternSyntaxError } from './syntax-error';
 
@@ -37,15 +29,6 @@ export function parsePattern(source: string): ParseResult {
     throw error;
   }
 }
-
-const PREDS: Record<string, number> = {
-  d: PRED_DIGIT,
-  D: PRED_NOT_DIGIT,
-  w: PRED_WORD,
-  W: PRED_NOT_WORD,
-  s: PRED_SPACE,
-  S: PRED_NOT_SPACE,
-};
 
 class Parser {
   private i = 0;
@@ -126,8 +109,11 @@ class Parser {
     switch (this.src[start]) {
       case '(':
         return this.group(start);
-      case '[':
-        return { type: 'class', spec: this.charClass(start) };
+      case '[': {
+        const parsed = parseClass(this.src, start);
+        this.i = parsed.next;
+        return { type: 'class', spec: parsed.spec };
+      }
       case '.':
         return { type: 'any' };
       case '^':
@@ -183,60 +169,6 @@ class Parser {
     this.i++;
     this.depth--;
     return body;
-  }
-
-  private charClass(start: number): ClassSpec {
-    const spec: ClassSpec = { ranges: [], preds: 0, negated: false };
-    if (this.src[this.i] === '^') {
-      spec.negated = true;
-      this.i++;
-    }
-    if (this.src[this.i] === ']')
-      throw new PatternSyntaxError("empty class '[]' (write \\] to put ']' in a class)", start);
-    while (this.src[this.i] !== ']') {
-      if (this.i >= this.src.length)
-        throw new PatternSyntaxError("missing ']' for the class opened here", start);
-      const atomPos = this.i;
-      const first = this.classAtom();
-      if (this.src[this.i] === '-' && this.i + 1 < this.src.length && this.src[this.i + 1] !== ']') {
-        this.i++;
-        const second = this.classAtom();
-        if (typeof first !== 'number' || typeof second !== 'number')
-          throw new PatternSyntaxError('a range cannot start or end with a class such as \\d', atomPos);
-        if (second < first) throw new PatternSyntaxError('class range out of order', atomPos);
-        spec.ranges.push(first, second);
-      } else if (typeof first === 'number') spec.ranges.push(first, first);
-      else spec.preds |= first.pred;
-    }
-    this.i++;
-    return spec;
-  }
-
-  /** One class member: a code unit, or a built-in class such as \d. */
-  private classAtom(): number | { pred: number } {
-    const pos = this.i;
-    const c = this.src.charCodeAt(pos);
-    if (c === 0x5b && /[:=.]/.test(this.src[pos + 1] ?? ''))
-      throw new PatternSyntaxError('POSIX classes such as [:alpha:] are not supported', pos);
-    if (c === 0x5c) {
-      const esc = parseEscape(this.src, pos, true);
-      this.i = esc.next;
-      if (esc.kind === 'pred') return { pred: PREDS[esc.name]! };
-      if (esc.kind === 'assert') throw new PatternSyntaxError('\\B has no meaning inside a class', pos);
-      if (esc.units.length > 1)
-        throw new PatternSyntaxError(
-          'characters outside the Basic Multilingual Plane cannot be in a class',
-          pos,
-        );
-      return esc.units[0]!;
-    }
-    if (c >= 0xd800 && c <= 0xdbff)
-      throw new PatternSyntaxError(
-        'characters outside the Basic Multilingual Plane cannot be in a class',
-        pos,
-      );
-    this.i++;
-    return c;
   }
 }
 

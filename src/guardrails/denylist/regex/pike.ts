@@ -6,10 +6,12 @@
  * the offset where its (forward) match ends. Threads are kept in order of that
  * end, farthest first, and a program counter reached twice at one offset keeps
  * only its first thread, so when a thread reaches MATCH at offset p its end is
- * the end of the longest match that starts at p.
+ * the end of the longest match that starts at p. Where threads start is
+ * precomputed (seeds.ts), so offsets no pattern can end at cost one lookup.
  *
- * Buffers are sized to the program and allocated once per compiled program; a
- * run allocates nothing.
+ * Buffers are sized to the program and allocated once per compiled program;
+ * nothing is allocated per character. One long function: the hot loop keeps
+ * its arrays in locals, which is what keeps a step cheap.
  */
 import { foldUnit, isLineTerminator, isWordAt, isWordBefore } from '../chars';
 import { classMatches } from './char-class';
@@ -21,7 +23,6 @@ import {
   OP_ANY,
   OP_ASSERT,
   OP_CHAR,
-  OP_CLASS,
   OP_JMP,
   OP_MATCH,
   OP_SPLIT,
@@ -32,104 +33,114 @@ import {
 export type LongestMatches = (text: string, longest: Int32Array) => number;
 
 export function pikeVm(program: Program): LongestMatches {
-  const { op, arg, alt, classes } = program;
+  const { classes } = program;
   const { tables, usesBoundary } = buildSeeds(program);
-  const size = op.length;
-  let curPc = new Int32Array(size);
-  let curEnd = new Int32Array(size);
-  let nextPc = new Int32Array(size);
-  let nextEnd = new Int32Array(size);
-  const seen = new Uint32Array(size);
-  const stack = new Int32Array(size);
+  const size = program.op.length;
+  const buffers = [
+    new Int32Array(size),
+    new Int32Array(size),
+    new Int32Array(size),
+    new Int32Array(size),
+  ] as const;
+  const seenAll = new Uint32Array(size);
+  const stackAll = new Int32Array(size);
   let mark = 0;
   const newMark = (): number => {
     if (mark === 0xffffffff) {
-      seen.fill(0);
+      seenAll.fill(0);
       mark = 0;
     }
     return ++mark;
   };
 
+  const seedsAll = new Int32Array(size);
+
   return function longestMatches(text, longest) {
-    let steps = 0;
+    // Locals, not closure slots, in the hot loop.
+    const [op, arg, alt, seen, stack, seeds] = [
+      program.op,
+      program.arg,
+      program.alt,
+      seenAll,
+      stackAll,
+      seedsAll,
+    ];
+    let [curPc, curEnd, nextPc, nextEnd] = buffers;
     const n = text.length;
-
-    const holds = (kind: number, pos: number): boolean => {
-      if (kind === ASSERT_START) return pos === 0;
-      if (kind === ASSERT_END) return pos === n;
-      const boundary = isWordBefore(text, pos) !== isWordAt(text, pos);
-      return kind === ASSERT_WORD ? boundary : !boundary;
-    };
-
-    // Adds the thread at `pc0` and everything it reaches without reading (its closure at `pos`).
-    const add = (pcs: Int32Array, ends: Int32Array, count: number, pc0: number, end: number, pos: number) => {
-      if (seen[pc0] === mark) return count;
-      seen[pc0] = mark;
-      stack[0] = pc0;
-      let sp = 1;
-      while (sp > 0) {
-        const pc = stack[--sp]!;
-        steps++;
-        const o = op[pc]!;
-        if (o === OP_JMP || o === OP_SPLIT || o === OP_ASSERT) {
-          if (o === OP_ASSERT && !holds(arg[pc]!, pos)) continue;
-          // SPLIT's second target is pushed first so its first is explored first.
-          if (o === OP_SPLIT && seen[alt[pc]!] !== mark) {
-            seen[alt[pc]!] = mark;
-            stack[sp++] = alt[pc]!;
-          }
-          const target = o === OP_ASSERT ? pc + 1 : arg[pc]!;
-          if (seen[target] !== mark) {
-            seen[target] = mark;
-            stack[sp++] = target;
-          }
-        } else {
-          pcs[count] = pc;
-          ends[count] = end;
-          count++;
-        }
-      }
-      return count;
-    };
-
-    const readsAt = (pc: number, c: number, f: number): boolean => {
-      const o = op[pc]!;
-      if (o === OP_CHAR) return arg[pc] === f;
-      if (o === OP_ANY) return !isLineTerminator(c);
-      return o === OP_CLASS && classMatches(classes[arg[pc]!]!, c, f);
-    };
-
+    let steps = 0;
     let count = 0;
     for (let p = n; p >= 0; p--) {
-      newMark();
-      let nextCount = 0;
+      const m = newMark();
       const c = p > 0 ? text.charCodeAt(p - 1) : -1;
       const f = p > 0 ? foldUnit(c) : -1;
-      for (let t = 0; t < count; t++) {
-        const pc = curPc[t]!;
-        steps++;
-        if (op[pc] === OP_MATCH) {
-          const end = curEnd[t]!;
-          if (end > p && end > longest[p]!) longest[p] = end;
-        } else if (p > 0 && readsAt(pc, c, f)) {
-          nextCount = add(nextPc, nextEnd, nextCount, pc + 1, curEnd[t]!, p - 1);
-        }
-      }
+      // New threads for matches ending at p (their reading instructions, precomputed), after the others.
+      let seedCount = 0;
       if (p > 0) {
         steps++;
-        // New threads for matches ending at p, after the others: their end is the nearest.
         let bits = p === n ? SEED_AT_END : 0;
         if (usesBoundary && isWordBefore(text, p) !== isWordAt(text, p)) bits |= SEED_AT_BOUNDARY;
         const table = tables[bits]!;
         const byUnit = table.byUnit.get(f);
-        if (byUnit) for (const pc of byUnit) nextCount = add(nextPc, nextEnd, nextCount, pc + 1, p, p - 1);
+        if (byUnit) for (let k = 0; k < byUnit.length; k++) seeds[seedCount++] = byUnit[k]!;
         for (const group of table.byClass) {
           steps++;
-          if (!classMatches(group.cls, c, f)) continue;
-          for (const pc of group.pcs) nextCount = add(nextPc, nextEnd, nextCount, pc + 1, p, p - 1);
+          if (classMatches(group.cls, c, f))
+            for (let k = 0; k < group.pcs.length; k++) seeds[seedCount++] = group.pcs[k]!;
         }
-        if (table.any.length > 0 && !isLineTerminator(c))
-          for (const pc of table.any) nextCount = add(nextPc, nextEnd, nextCount, pc + 1, p, p - 1);
+        if (!isLineTerminator(c))
+          for (let k = 0; k < table.any.length; k++) seeds[seedCount++] = table.any[k]!;
+      }
+      let nextCount = 0;
+      for (let t = 0; t < count + seedCount; t++) {
+        steps++;
+        const seeded = t >= count;
+        const pc = seeded ? seeds[t - count]! : curPc[t]!;
+        const end = seeded ? p : curEnd[t]!;
+        const o = op[pc]!;
+        if (o === OP_MATCH) {
+          if (end > p && end > longest[p]!) longest[p] = end;
+          continue;
+        }
+        if (p === 0) continue;
+        if (!seeded) {
+          const reads =
+            o === OP_CHAR
+              ? arg[pc] === f
+              : o === OP_ANY
+                ? !isLineTerminator(c)
+                : classMatches(classes[arg[pc]!]!, c, f);
+          if (!reads) continue;
+        }
+        // Follow pc + 1 and everything it reaches without reading, at offset p - 1.
+        if (seen[pc + 1] === m) continue;
+        seen[pc + 1] = m;
+        stack[0] = pc + 1;
+        let sp = 1;
+        while (sp > 0) {
+          const q = stack[--sp]!;
+          steps++;
+          const oq = op[q]!;
+          if (oq === OP_JMP || oq === OP_SPLIT) {
+            const first = arg[q]!;
+            if (oq === OP_SPLIT && seen[alt[q]!] !== m) {
+              seen[alt[q]!] = m;
+              stack[sp++] = alt[q]!;
+            }
+            if (seen[first] !== m) {
+              seen[first] = m;
+              stack[sp++] = first;
+            }
+          } else if (oq === OP_ASSERT) {
+            if (holds(arg[q]!, text, p - 1) && seen[q + 1] !== m) {
+              seen[q + 1] = m;
+              stack[sp++] = q + 1;
+            }
+          } else {
+            nextPc[nextCount] = q;
+            nextEnd[nextCount] = end;
+            nextCount++;
+          }
+        }
       }
       const pcs = curPc;
       const ends = curEnd;
@@ -141,4 +152,11 @@ export function pikeVm(program: Program): LongestMatches {
     }
     return steps;
   };
+}
+
+function holds(kind: number, text: string, pos: number): boolean {
+  if (kind === ASSERT_START) return pos === 0;
+  if (kind === ASSERT_END) return pos === text.length;
+  const boundary = isWordBefore(text, pos) !== isWordAt(text, pos);
+  return kind === ASSERT_WORD ? boundary : !boundary;
 }
