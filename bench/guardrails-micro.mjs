@@ -102,7 +102,74 @@ export const CASES = [
     },
     iterations: 200,
   },
+  {
+    name: 'PII + secrets scan, 1,000-token prompt',
+    entry: 'src/guardrails/pii/finder.ts',
+    setup: (mod, inputs) => {
+      const finder = mod.sensitiveFinder(new Set(SENSITIVE_KINDS));
+      let i = 0;
+      return () => finder.find(inputs.prompts[i++ % inputs.prompts.length]).length;
+    },
+  },
+  {
+    name: 'deny-list scan (100 terms, 5 patterns), 1,000-token prompt',
+    entry: 'src/guardrails/denylist/denylist.ts',
+    setup: (mod, inputs) => {
+      const terms = Array.from({ length: 100 }, (_, k) => `codename ${k} bluebird`);
+      const patterns = ['inv-\\d{6}', 'emp[0-9]{5}', 'project (alpha|beta|gamma)', 'acct#\\d+', 'zeta-\\d'];
+      const finder = mod.compileDenyList({ terms, patterns });
+      let i = 0;
+      return () => finder.find(inputs.prompts[i++ % inputs.prompts.length]).length;
+    },
+  },
+  {
+    name: 'streamed answer redaction (PII + secrets), 1,000 tokens in 4-character deltas',
+    entry: 'src/guardrails/pii/stream-redactor.ts',
+    setup: async (mod, inputs) => {
+      const { sensitiveFinder } = await loadBundle('src/guardrails/pii/finder.ts');
+      const finder = sensitiveFinder(new Set(SENSITIVE_KINDS));
+      let i = 0;
+      return () => {
+        const text = inputs.prompts[i++ % inputs.prompts.length];
+        const redactor = mod.createStreamRedactor({ finder, replace: () => '[X]' });
+        let n = 0;
+        for (let at = 0; at < text.length; at += 4) n += redactor.push(text.slice(at, at + 4)).length;
+        return n + redactor.flush().length;
+      };
+    },
+    iterations: 500,
+  },
 ];
+
+/** Every PII and secret kind (src/guardrails/finding.ts). */
+const SENSITIVE_KINDS = [
+  'email',
+  'phone',
+  'card',
+  'iban',
+  'ssn',
+  'ip',
+  'openai_key',
+  'anthropic_key',
+  'aws_access_key',
+  'github_token',
+  'slack_token',
+  'jwt',
+  'private_key',
+  'bearer_token',
+];
+
+const loaded = new Map();
+
+/** One entry bundled (minified) and imported, once per run. */
+async function loadBundle(entry) {
+  if (!loaded.has(entry)) {
+    const b = await bundle(entry);
+    const mod = await import(`data:text/javascript;base64,${Buffer.from(b.code).toString('base64')}`);
+    loaded.set(entry, { ...b, mod });
+  }
+  return loaded.get(entry).mod;
+}
 
 async function bundle(entry) {
   const result = await build({
@@ -143,16 +210,11 @@ function timeCalls(call, iterations) {
 /** Runs `cases` (default: all) and returns one row per case: latency in µs and the bundle cost. */
 export async function measureGuardrailsMicro({ cases = CASES, iterations = 5_000, data } = {}) {
   const inputs = injectionPrompts({ data });
-  const bundles = new Map();
   const rows = [];
   for (const c of cases) {
-    if (!bundles.has(c.entry)) {
-      const b = await bundle(c.entry);
-      const mod = await import(`data:text/javascript;base64,${Buffer.from(b.code).toString('base64')}`);
-      bundles.set(c.entry, { ...b, mod });
-    }
-    const b = bundles.get(c.entry);
-    const latency = timeCalls(c.setup(b.mod, inputs), c.iterations ?? iterations);
+    await loadBundle(c.entry);
+    const b = loaded.get(c.entry);
+    const latency = timeCalls(await c.setup(b.mod, inputs), c.iterations ?? iterations);
     rows.push({ name: c.name, entry: c.entry, ...latency, bytes: b.bytes, gzipBytes: b.gzipBytes });
   }
   return { inputs: inputs.source, rows };

@@ -7,6 +7,7 @@
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { measureGuardrailsMicro } from './guardrails-micro.mjs';
 import { latencyChart } from './lib/chart.mjs';
 import { createLoadgen } from './lib/loadgen.mjs';
 import { cpuLayout, machine } from './lib/machine.mjs';
@@ -263,6 +264,8 @@ await workload('scenarios', () => {
   const list = scenarioList(scenarioTargets, { ...mock, requests: profile.scenarios.requests });
   return scenariosWorkload(ctx, list, profile.scenarios);
 });
+// The guardrail libraries alone, in this process's V8 (no Worker): per-call cost on fixed inputs, bundle size.
+await workload('guardrails', () => measureGuardrailsMicro({ iterations: profile.guardrails.iterations }));
 await workload('profile', async () => {
   const { worker, t } = await inspectedGateway();
   return profileWorkload(ctx, {

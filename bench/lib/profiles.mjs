@@ -32,6 +32,7 @@ export const PROFILES = {
     bigStream: { tokens: 2000, streams: 1, readBps: 0 },
     scenarios: { requests: 10, repeats: 1, warmup: 3 },
     profile: { requests: 30, streams: 3 },
+    guardrails: { iterations: 50 },
     deadlineMs: 120_000,
   },
   quick: {
@@ -62,6 +63,7 @@ export const PROFILES = {
     bigStream: { tokens: 20_000, streams: 3, readBps: 1.5 * 1048576 },
     scenarios: { requests: 30, repeats: 3, warmup: 20 },
     profile: { requests: 400, streams: 10 },
+    guardrails: { iterations: 2_000 },
     deadlineMs: 6 * 60_000,
   },
   full: {
@@ -92,6 +94,7 @@ export const PROFILES = {
     bigStream: { tokens: 100_000, streams: 3, readBps: 3 * 1048576 },
     scenarios: { requests: 300, repeats: 3, warmup: 50 },
     profile: { requests: 3000, streams: 50 },
+    guardrails: { iterations: 10_000 },
     deadlineMs: 20 * 60_000,
   },
 };
@@ -106,7 +109,7 @@ const HELP = `Usage: node bench/run.mjs [--quick | --smoke] [options]
   --rates 100,500    fixed open-loop rates (requests/s)
   --mock-latency 20  mock latency in ms
   --out DIR          where to write the report (default bench/results)
-  --only LIST        workloads to run: latency,rates,capacity,streams,memory,scenarios,profile
+  --only LIST        workloads to run: latency,rates,capacity,streams,memory,scenarios,guardrails,profile
 `;
 
 export function readArgs(argv) {

@@ -3,6 +3,7 @@
  * section per workload with its method in a sentence. Spread is shown as the
  * min–max across repeats after the median. Missing workloads are left out.
  */
+import { microTable } from '../guardrails-micro.mjs';
 
 const TARGETS = ['direct', 'floor', 'edgeway'];
 
@@ -350,6 +351,8 @@ export function markdownReport(results, chartFile) {
   if (results.streams) parts.push(streamsSection(results.streams));
   if (results.memory) parts.push(memorySection(results.memory));
   if (results.scenarios) parts.push(scenariosSection(results.scenarios));
+  if (results.guardrails)
+    parts.push(['## Guardrail libraries (V8, outside the Worker)', '', microTable(results.guardrails)].join('\n'));
   if (results.profile) parts.push(profileSection(results.profile));
   if (results.notes.length) parts.push(['## Notes', '', ...results.notes.map((n) => `- ${n}`)].join('\n'));
   if (results.failures?.length)

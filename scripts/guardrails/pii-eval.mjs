@@ -7,7 +7,7 @@
  * prices). A finding counts as a true positive only with the right kind and
  * the exact span. The detectors are the gateway's own TypeScript, bundled.
  *
- *   npm run guardrails:pii-eval                                   # seed 1, 300 per kind
+ *   npm run guardrails:pii-eval                                   # seed 1, 1000 per kind, 10,000 negatives
  *   npm run guardrails:pii-eval -- --seed 7 --per-kind 1000
  *   npm run guardrails:pii-eval -- --write docs/guardrails/pii-report.md
  */
@@ -114,8 +114,8 @@ async function main() {
   const { values } = parseArgs({
     options: {
       seed: { type: 'string', default: '1' },
-      'per-kind': { type: 'string', default: '300' },
-      negatives: { type: 'string', default: '3000' },
+      'per-kind': { type: 'string', default: '1000' },
+      negatives: { type: 'string', default: '10000' },
       write: { type: 'string' },
       json: { type: 'boolean', default: false },
     },

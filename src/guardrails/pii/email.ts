@@ -14,35 +14,11 @@ const EMAIL = new RegExp(
   'g',
 );
 
-const FILE_EXTENSIONS = new Set([
-  'png',
-  'jpg',
-  'jpeg',
-  'gif',
-  'svg',
-  'webp',
-  'ico',
-  'bmp',
-  'tif',
-  'tiff',
-  'css',
-  'js',
-  'mjs',
-  'ts',
-  'json',
-  'html',
-  'htm',
-  'txt',
-  'pdf',
-  'zip',
-  'gz',
-  'tgz',
-  'mp3',
-  'mp4',
-  'wav',
-  'woff',
-  'woff2',
-]);
+const FILE_EXTENSIONS = new Set(
+  'png jpg jpeg gif svg webp ico bmp tif tiff css js mjs ts json html htm txt pdf zip gz tgz mp3 mp4 wav woff woff2'.split(
+    ' ',
+  ),
+);
 
 function checkEmail(text: string, _start: number, end: number): number {
   const dot = text.lastIndexOf('.', end - 1);

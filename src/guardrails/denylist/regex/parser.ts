@@ -124,7 +124,7 @@ class Parser {
         const esc = parseEscape(this.src, start, false);
         this.i = esc.next;
         if (esc.kind === 'pred')
-          return { type: 'class', spec: { ranges: [], preds: PREDS[esc.name]!, negated: false } };
+          return { type: 'class', spec: { ranges: [], preds: PREDICATES[esc.name]!, negated: false } };
         if (esc.kind === 'assert') return { type: 'assert', kind: esc.name === 'b' ? 'word' : 'not-word' };
         return unitsNode(esc.units);
       }
