@@ -352,7 +352,9 @@ export function markdownReport(results, chartFile) {
   if (results.memory) parts.push(memorySection(results.memory));
   if (results.scenarios) parts.push(scenariosSection(results.scenarios));
   if (results.guardrails)
-    parts.push(['## Guardrail libraries (V8, outside the Worker)', '', microTable(results.guardrails)].join('\n'));
+    parts.push(
+      ['## Guardrail libraries (V8, outside the Worker)', '', microTable(results.guardrails)].join('\n'),
+    );
   if (results.profile) parts.push(profileSection(results.profile));
   if (results.notes.length) parts.push(['## Notes', '', ...results.notes.map((n) => `- ${n}`)].join('\n'));
   if (results.failures?.length)

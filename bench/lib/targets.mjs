@@ -62,7 +62,12 @@ export function chatJob(t, body, fields) {
     headers: { authorization: `Bearer ${t.key}`, 'content-type': 'application/json' },
     ...(Array.isArray(body) ? { bodies: body } : { body }),
     timeout_ms: 10_000,
-    count_headers: ['x-edgeway-cache', 'x-ratelimit-limit-requests', 'x-edgeway-attempts', 'x-edgeway-guardrails'],
+    count_headers: [
+      'x-edgeway-cache',
+      'x-ratelimit-limit-requests',
+      'x-edgeway-attempts',
+      'x-edgeway-guardrails',
+    ],
     numeric_headers: ['x-edgeway-overhead-ms'],
     ...fields,
   };

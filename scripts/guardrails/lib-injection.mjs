@@ -14,6 +14,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { build } from 'esbuild';
+import { ordinaryPrompts } from './ordinary-prompts.mjs';
 
 export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 export const DEFAULT_DATA = resolve(ROOT, '..', 'shared', 'data', 'injection', 'dev.jsonl');
@@ -30,22 +31,46 @@ export const TRAINING = Object.freeze({
   /** Benign rows count this much more in the loss: false positives are what gets a firewall switched off. */
   benignWeight: 1.5,
   balance: false,
+  /** How many generated ordinary prompts join the benign rows, and the weight of each (a dev row weighs 1). */
+  ordinaryCount: 3000,
+  ordinaryWeight: 0.2,
 });
+
+/** The source name of the generated ordinary prompts (scripts/guardrails/ordinary-prompts.mjs). */
+export const ORDINARY = 'generated/ordinary-prompts';
 
 /**
  * The default threshold is the lowest grid value whose cross-validated
  * false-positive rates stay within half the targets: overall, and on each
  * hard-negative source the targets name.
  */
-export const FP_BUDGET = Object.freeze({ overall: 0.01, perSource: 0.02 });
+export const FP_BUDGET = Object.freeze({ overall: 0.01, perSource: 0.02, ordinary: 0.005 });
 export const THRESHOLD_GRID = Array.from({ length: 199 }, (_, i) => Math.round((i + 1) * 5) / 1000);
 
 /** Targets the cross-validated figures must meet (the node test enforces them). */
 export const TARGETS = Object.freeze({
   fpOverall: 0.02,
-  fpPerSource: { 'leolee99/NotInject': 0.04, 'allenai/wildguardtest-benign': 0.04 },
+  fpPerSource: { 'leolee99/NotInject': 0.04, 'allenai/wildguardtest-benign': 0.04, [ORDINARY]: 0.01 },
   recall: { 'verazuo/jailbreak_llms': 0.85, 'deepset/prompt-injections': 0.7 },
 });
+
+/**
+ * The generated ordinary prompts as benign rows. `group` is the template family: cross-validation keeps a
+ * family in one fold, so every generated prompt is scored by a model that never saw its templates.
+ */
+export function ordinaryRows(settings = TRAINING) {
+  return ordinaryPrompts({ count: settings.ordinaryCount, seed: settings.seed }).map((p) => ({
+    text: p.text,
+    label: 'benign',
+    source: ORDINARY,
+    group: `family-${p.family}`,
+  }));
+}
+
+/** The dev rows plus the generated ordinary prompts: what the detector trains and is cross-validated on. */
+export function trainingRows(devRows, settings = TRAINING) {
+  return [...devRows, ...ordinaryRows(settings)];
+}
 
 export function readRows(path) {
   if (!existsSync(path)) return null;
@@ -98,7 +123,10 @@ function shingles(text) {
   return out;
 }
 
-/** Group ids: rows of one source whose word 5-gram Jaccard is ≥ 0.5 are in one group (transitively). */
+/**
+ * Group ids: rows of one source whose word 5-gram Jaccard is ≥ 0.5 are in one group (transitively); rows
+ * that name a `group` (generated ones: their template family) are grouped by it alone.
+ */
 export function nearDuplicateGroups(rows) {
   const parent = rows.map((_, i) => i);
   const find = (i) => {
@@ -108,9 +136,16 @@ export function nearDuplicateGroups(rows) {
     }
     return i;
   };
-  const sets = rows.map((row) => shingles(row.text));
+  const sets = rows.map((row) => (row.group === undefined ? shingles(row.text) : new Set()));
   const index = new Map();
+  const explicit = new Map();
   rows.forEach((row, i) => {
+    if (row.group !== undefined) {
+      const key = `${row.source}\u0000${row.group}`;
+      if (explicit.has(key)) parent[find(i)] = find(explicit.get(key));
+      else explicit.set(key, i);
+      return;
+    }
     const candidates = new Map();
     for (const s of sets[i]) {
       const key = `${row.source}\u0000${s}`;
@@ -264,9 +299,12 @@ export function quantise({ w, bias }, bits, threshold = 0.5) {
 }
 
 /**
- * Example weights: every (source, label) stratum carries the same total weight
- * (so 814 long jailbreaks do not drown 159 short deepset injections), then
- * benign rows are weighted up by `benignWeight`; the mean weight is 1.
+ * Example weights: optionally every (source, label) stratum carries the same
+ * total weight (so 814 long jailbreaks do not drown 159 short deepset
+ * injections), then benign rows are weighted up by `benignWeight`; the mean
+ * dev-row weight is 1. A generated ordinary prompt weighs `ordinaryWeight`:
+ * there are thousands, from a few dozen templates, and they should teach
+ * "ordinary tasks are benign" without outweighing the real data.
  */
 export function examplesOf(runtime, rows, settings = TRAINING) {
   const strata = new Map();
@@ -278,11 +316,12 @@ export function examplesOf(runtime, rows, settings = TRAINING) {
       : 1;
     return balance * (row.label === 'injection' ? 1 : settings.benignWeight);
   });
-  const mean = raw.reduce((a, b) => a + b, 0) / raw.length;
+  const devRows = rows.filter((row) => row.source !== ORDINARY);
+  const mean = raw.reduce((a, b, i) => (rows[i].source === ORDINARY ? a : a + b), 0) / devRows.length;
   return rows.map((row, i) => ({
     vectors: featurise(runtime, row.text, settings.bits),
     y: row.label === 'injection' ? 1 : 0,
-    weight: raw[i] / mean,
+    weight: row.source === ORDINARY ? settings.ordinaryWeight : raw[i] / mean,
   }));
 }
 
@@ -313,7 +352,10 @@ export function crossValidate(runtime, rows, settings = TRAINING) {
 
 // --- metrics and the threshold -----------------------------------------------------------------------
 
-/** Precision, recall and false-positive rate at `threshold`, overall and per source. */
+/**
+ * Precision, recall and false-positive rate at `threshold`, overall and per source. "Overall" is the dev
+ * rows only; the generated ordinary prompts are a source of their own.
+ */
 export function metricsAt(rows, scores, threshold) {
   const tally = () => ({ tp: 0, fn: 0, fp: 0, tn: 0 });
   const overall = tally();
@@ -322,7 +364,7 @@ export function metricsAt(rows, scores, threshold) {
     const fired = scores[i] >= threshold;
     const t = bySource.get(row.source) ?? tally();
     bySource.set(row.source, t);
-    for (const x of [overall, t]) {
+    for (const x of row.source === ORDINARY ? [t] : [overall, t]) {
       if (row.label === 'injection') fired ? x.tp++ : x.fn++;
       else fired ? x.fp++ : x.tn++;
     }
@@ -345,7 +387,9 @@ export function chooseThreshold(rows, scores) {
   for (const t of THRESHOLD_GRID) {
     const m = metricsAt(rows, scores, t);
     if (m.overall.fpr > FP_BUDGET.overall) continue;
-    if (Object.keys(TARGETS.fpPerSource).some((s) => m.sources[s]?.fpr > FP_BUDGET.perSource)) continue;
+    if (m.sources[ORDINARY]?.fpr > FP_BUDGET.ordinary) continue;
+    const hard = Object.keys(TARGETS.fpPerSource).filter((s) => s !== ORDINARY);
+    if (hard.some((s) => m.sources[s]?.fpr > FP_BUDGET.perSource)) continue;
     return t;
   }
   return THRESHOLD_GRID[THRESHOLD_GRID.length - 1];

@@ -24,7 +24,7 @@ const Guardrails = GuardrailPolicy.superRefine((policy, ctx) => {
   if (!policy.deny) return;
   for (const message of validateDenyList(policy.deny))
     ctx.addIssue({ code: 'custom', path: ['deny'], message });
-}).describe('Guardrail policy (docs/guardrails.md); on a key it narrows its tenant\'s, never loosens it.');
+}).describe("Guardrail policy (docs/guardrails.md); on a key it narrows its tenant's, never loosens it.");
 
 export const TenantCreate = z.strictObject({
   name: Name,

@@ -40,7 +40,9 @@ export const UsageReport = z.object({
   totals: UsageTotals,
   guardrails: z
     .array(GuardrailDay)
-    .describe('Per day and guardrail in the same range and scope: requests fired on, blocked, values redacted.'),
+    .describe(
+      'Per day and guardrail in the same range and scope: requests fired on, blocked, values redacted.',
+    ),
 });
 
 export const usageOperations: Operation[] = [

@@ -31,7 +31,9 @@ export const REQUEST_ONLY: ReadonlySet<Guardrail> = new Set(['injection', 'llama
 const ActionSchema = z.enum(ACTIONS);
 
 const Rule = z.strictObject({
-  request: ActionSchema.optional().describe('What to do when the request trips this guardrail; absent is off.'),
+  request: ActionSchema.optional().describe(
+    'What to do when the request trips this guardrail; absent is off.',
+  ),
   response: ActionSchema.optional().describe('What to do when the answer trips it; absent is off.'),
 });
 
@@ -63,7 +65,11 @@ export const GuardrailPolicy = z
       for (const dir of ['request', 'response'] as const) {
         const action = rule[dir];
         if (action === 'redact' && !REDACTABLE.has(g))
-          ctx.addIssue({ code: 'custom', path: [g, dir], message: `'${g}' cannot redact; use flag or block.` });
+          ctx.addIssue({
+            code: 'custom',
+            path: [g, dir],
+            message: `'${g}' cannot redact; use flag or block.`,
+          });
         if (dir === 'response' && action && action !== 'off' && REQUEST_ONLY.has(g))
           ctx.addIssue({ code: 'custom', path: [g, dir], message: `'${g}' judges requests only.` });
       }

@@ -44,7 +44,8 @@ export function streamGuard(
     const guardrail = state.blocked!;
     return { fault: GUARDRAIL_BLOCKED, message: blockedMessage(guardrail, 'response') };
   };
-  const rewriter = format === 'anthropic' ? anthropicRewriter(through, flush) : openAiRewriter(through, flush);
+  const rewriter =
+    format === 'anthropic' ? anthropicRewriter(through, flush) : openAiRewriter(through, flush);
   return {
     rewrite(data, event) {
       const out = rewriter.rewrite(data, event);

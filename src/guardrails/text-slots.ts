@@ -51,7 +51,10 @@ const ROLES: Record<string, SlotRole> = {
 
 /** OpenAI content: a string, or parts of which `text` parts carry text. */
 function openAiContent(out: TextSlot[], message: Json, role: SlotRole): void {
-  if (typeof message.content === 'string') return push(out, slot(message, 'content', role));
+  if (typeof message.content === 'string') {
+    push(out, slot(message, 'content', role));
+    return;
+  }
   if (!Array.isArray(message.content)) return;
   for (const part of message.content) {
     const p = asObject(part);
@@ -79,7 +82,10 @@ function openAiChat(body: Json, out: TextSlot[]): void {
 /** Anthropic blocks: text, and tool results (whose content is a string or text blocks again). */
 function anthropicBlocks(out: TextSlot[], holder: Json, key: string, role: SlotRole): void {
   const content = holder[key];
-  if (typeof content === 'string') return push(out, slot(holder, key, role));
+  if (typeof content === 'string') {
+    push(out, slot(holder, key, role));
+    return;
+  }
   if (!Array.isArray(content)) return;
   for (const b of content) {
     const block = asObject(b);
@@ -100,7 +106,10 @@ function anthropicMessages(body: Json, out: TextSlot[]): void {
 }
 
 function embeddingsInput(body: Json, out: TextSlot[]): void {
-  if (typeof body.input === 'string') return push(out, slot(body, 'input', 'user'));
+  if (typeof body.input === 'string') {
+    push(out, slot(body, 'input', 'user'));
+    return;
+  }
   if (!Array.isArray(body.input)) return;
   for (let i = 0; i < body.input.length; i++) push(out, slot(body.input, i, 'user'));
 }

@@ -44,7 +44,10 @@ export interface Guarding {
   /** Settles when the second opinion has judged (at once when there is none). */
   readonly judged: Promise<void>;
   /** Judges a complete answer in the client's format, in place; the refusal when it must not be served. */
-  answer(format: ClientFormat, body: Record<string, unknown>): { changed: boolean; refusal: StreamFault | null };
+  answer(
+    format: ClientFormat,
+    body: Record<string, unknown>,
+  ): { changed: boolean; refusal: StreamFault | null };
   /** The event rewriter for a streamed answer, or undefined when answers are left alone. */
   rewriter(format: ClientFormat): EventRewriter | undefined;
 }

@@ -167,10 +167,16 @@ const isObject = (v: unknown): v is Record<string, unknown> =>
  * An answer a guardrail refused: the client gets 400 `guardrail_blocked` in its own error shape instead,
  * while the exchange still records what the provider charged for it (the tokens were spent).
  */
-function refused(options: RespondOptions, usage: Usage | null, text: string, refusal: StreamFault): Responded {
+function refused(
+  options: RespondOptions,
+  usage: Usage | null,
+  text: string,
+  refusal: StreamFault,
+): Responded {
   const error = refusalError(refusal);
   const response = errorResponse(error, options.format);
-  for (const [name, value] of options.headers) if (!response.headers.has(name)) response.headers.set(name, value);
+  for (const [name, value] of options.headers)
+    if (!response.headers.has(name)) response.headers.set(name, value);
   return {
     response,
     answer: {

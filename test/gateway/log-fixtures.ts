@@ -100,7 +100,9 @@ export async function logCount(): Promise<number> {
 
 export async function clearLogs(): Promise<void> {
   await env.DB.batch(
-    ['request_logs', 'usage_daily', 'guardrail_daily', 'dead_letters'].map((t) => env.DB.prepare(`DELETE FROM ${t}`)),
+    ['request_logs', 'usage_daily', 'guardrail_daily', 'dead_letters'].map((t) =>
+      env.DB.prepare(`DELETE FROM ${t}`),
+    ),
   );
 }
 

@@ -60,7 +60,8 @@ export function scenarioList(targets, { latencyMs, tokens, requests }) {
       ? [
           {
             name: 'guardrails',
-            label: 'guardrails on (injection block; PII, secrets, deny-list redact both ways); prompt with an e-mail',
+            label:
+              'guardrails on (injection block; PII, secrets, deny-list redact both ways); prompt with an e-mail',
             target: targets.guarded,
             body: (t) => chatBody(t, { latencyMs, tokens, content: `${PROMPT} ${GUARDED_SUFFIX}` }),
             engaged: (run) => share(run.headerCounts['x-edgeway-guardrails'], '') < 1,

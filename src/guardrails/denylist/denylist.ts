@@ -19,7 +19,7 @@ import { longestTable, selectSpans } from './spans';
 /** Span bound reported for unbounded patterns: a streamed match longer than this may be split across chunks. */
 export const UNBOUNDED_SPAN = 256;
 /** Instructions all of one list's patterns may compile to together (a key's list adds to its tenant's). */
-export const MAX_LIST_PROGRAM = 5_000;
+export const MAX_LIST_PROGRAM = 1_024;
 const CACHE_SIZE = 64;
 
 export interface DenyFinder extends SpanFinder {

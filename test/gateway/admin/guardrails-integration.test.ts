@@ -17,7 +17,10 @@ describe('guardrail policies', () => {
     const tenant = await createTenant('guarded', {
       guardrails: { ...PII_REDACT, deny: { terms: ['bluebird'], patterns: ['inv-\\d{6}'] } },
     });
-    expect(tenant.guardrails).toEqual({ ...PII_REDACT, deny: { terms: ['bluebird'], patterns: ['inv-\\d{6}'] } });
+    expect(tenant.guardrails).toEqual({
+      ...PII_REDACT,
+      deny: { terms: ['bluebird'], patterns: ['inv-\\d{6}'] },
+    });
     const key = await createKey(tenant.id, { guardrails: { injection: { request: 'block' } } });
     expect(key.guardrails).toEqual({ injection: { request: 'block' } });
     const read = await admin('GET', `/keys/${key.id}`);
@@ -31,9 +34,13 @@ describe('guardrail policies', () => {
     });
     expect(redactInjection.status).toBe(400);
     expect(redactInjection.text).toContain('cannot redact');
-    const answers = await admin('PATCH', `/tenants/${tenant.id}`, { guardrails: { injection: { response: 'block' } } });
+    const answers = await admin('PATCH', `/tenants/${tenant.id}`, {
+      guardrails: { injection: { response: 'block' } },
+    });
     expect(answers.status).toBe(400);
-    const unknown = await admin('PATCH', `/tenants/${tenant.id}`, { guardrails: { pii: { request: 'mask' } } });
+    const unknown = await admin('PATCH', `/tenants/${tenant.id}`, {
+      guardrails: { pii: { request: 'mask' } },
+    });
     expect(unknown.status).toBe(400);
   });
 
@@ -67,7 +74,8 @@ describe('guardrail policies', () => {
       components: { schemas: Record<string, { properties?: Record<string, unknown> }> };
     };
     const text = JSON.stringify(doc);
-    for (const word of ['injection_threshold', 'llama_guard', 'restore', 'redacted']) expect(text).toContain(word);
+    for (const word of ['injection_threshold', 'llama_guard', 'restore', 'redacted'])
+      expect(text).toContain(word);
   });
 });
 
@@ -92,12 +100,16 @@ describe('guardrail verdicts in logs and rollups', () => {
       keyId: 'key_gr',
       status: 400,
       errorCode: 'guardrail_blocked',
-      guardrails: [verdict({ guardrail: 'injection', action: 'block', count: 1, kinds: { prompt: 1 }, score: 0.97 })],
+      guardrails: [
+        verdict({ guardrail: 'injection', action: 'block', count: 1, kinds: { prompt: 1 }, score: 0.97 }),
+      ],
     });
     const unavailable = logEvent({
       tenantId: 'ten_gr',
       keyId: 'key_gr',
-      guardrails: [verdict({ guardrail: 'llama_guard', action: 'block', count: 0, kinds: {}, error: 'unavailable' })],
+      guardrails: [
+        verdict({ guardrail: 'llama_guard', action: 'block', count: 0, kinds: {}, error: 'unavailable' }),
+      ],
     });
     const batch = { v: 2, isolate: 'iso-gr', seq: 1, sent: 3, events: [redacted, blocked, unavailable] };
     expect((await deliver(LOG_QUEUE, [{ body: batch }])).ackAll).toBe(true);
@@ -107,7 +119,15 @@ describe('guardrail verdicts in logs and rollups', () => {
 
     const detail = (await admin('GET', `/logs/${redacted.requestId}`)).json as { guardrails: unknown[] };
     expect(detail.guardrails).toEqual([
-      { guardrail: 'pii', direction: 'request', action: 'redact', count: 2, kinds: { email: 1, card: 1 }, score: null, error: null },
+      {
+        guardrail: 'pii',
+        direction: 'request',
+        action: 'redact',
+        count: 2,
+        kinds: { email: 1, card: 1 },
+        score: null,
+        error: null,
+      },
     ]);
 
     const day = new Date(redacted.time).toISOString().slice(0, 10);

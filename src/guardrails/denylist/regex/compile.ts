@@ -25,7 +25,7 @@ export const ASSERT_NOT_WORD = 3;
 const ASSERTS: Record<AssertKind, number> = { start: 0, end: 1, word: 2, 'not-word': 3 };
 
 /** Instructions one pattern may compile to; bounded repeats multiply what they repeat. */
-export const MAX_PROGRAM_SIZE = 2000;
+export const MAX_PROGRAM_SIZE = 256;
 
 export interface Program {
   /** OP_* per instruction. Consuming instructions and asserts continue at pc + 1. */
