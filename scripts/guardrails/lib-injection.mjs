@@ -34,6 +34,11 @@ export const TRAINING = Object.freeze({
   /** How many generated ordinary prompts join the benign rows, and the weight of each (a dev row weighs 1). */
   ordinaryCount: 3000,
   ordinaryWeight: 0.2,
+  /**
+   * Weight of each buried injection and its host document in training (see buryInjections). 0: with the
+   * 2,048-unit windows, every weight tried traded long-document false positives for buried recall.
+   */
+  buriedWeight: 0,
 });
 
 /** The source name of the generated ordinary prompts (scripts/guardrails/ordinary-prompts.mjs). */
@@ -67,6 +72,35 @@ export function ordinaryRows(settings = TRAINING) {
   }));
 }
 
+/**
+ * Short injections (≤ BURY_MAX units) buried in documents made of generated ordinary prompts (about 2,000
+ * units), labelled injection, each paired with its host document alone, labelled benign: without them, the
+ * ordinary prompts teach the model that everyday English is benign evidence, and an attack inside a tool
+ * result or a pasted e-mail is outvoted by its host; without the pairs, that length is evidence. Built only
+ * from the rows given (in cross-validation, one side of the split), so no held-out text leaks in.
+ */
+export const BURY_MAX = 600;
+export const BURIED = 'generated/buried-injections';
+export function buryInjections(rows, seed = TRAINING.seed) {
+  const random = prng(seed ^ 0x5bd1e995);
+  const attacks = rows.filter((row) => row.label === 'injection' && row.text.length <= BURY_MAX);
+  const hosts = rows.filter((row) => row.source === ORDINARY);
+  if (hosts.length === 0) return [];
+  return attacks.flatMap((attack) => {
+    const parts = [];
+    let length = 0;
+    const target = 1_200 + Math.floor(random() * 1_200);
+    while (length < target) {
+      const host = hosts[Math.floor(random() * hosts.length)].text;
+      parts.push(host);
+      length += host.length + 2;
+    }
+    const host = { text: parts.join('\n\n'), label: 'benign', source: BURIED };
+    parts.splice(Math.floor(random() * (parts.length + 1)), 0, attack.text);
+    return [{ text: parts.join('\n\n'), label: 'injection', source: BURIED }, host];
+  });
+}
+
 /** The dev rows plus the generated ordinary prompts: what the detector trains and is cross-validated on. */
 export function trainingRows(devRows, settings = TRAINING) {
   return [...devRows, ...ordinaryRows(settings)];
@@ -93,6 +127,7 @@ export async function loadRuntime() {
       contents: [
         "export { scanFeatures } from './src/guardrails/injection/features';",
         "export { scoreText, textLogit, WINDOW, HEAD_SCAN, MAX_TEXT_SCAN } from './src/guardrails/injection/score';",
+        "export { CUE_COUNT } from './src/guardrails/injection/cues';",
         "export { decodeModel } from './src/guardrails/injection/model-codec';",
         "export { SERIALISED_MODEL } from './src/guardrails/injection/model';",
       ].join('\n'),
@@ -214,26 +249,51 @@ export function assignFolds(rows, k, seed = TRAINING.seed) {
  * A text's training vectors: one per non-overlapping window over its scanned
  * head (a short text is one window, exactly as the runtime scores it), each a
  * sparse count vector over buckets normalised by √(feature count), the same
- * normalisation the runtime applies.
+ * normalisation the runtime applies, followed by the window's cues (index
+ * 2^bits + cue, value 1, not normalised) and their number (index 2^bits + CUE_COUNT).
  */
 export function featurise(runtime, text, bits) {
   const end = Math.min(text.length, runtime.HEAD_SCAN);
   const windows = Math.max(1, Math.ceil(end / runtime.WINDOW));
   const maps = Array.from({ length: windows }, () => new Map());
-  runtime.scanFeatures(text, 0, end, bits, (bucket, position) => {
-    const map = maps[Math.min(windows - 1, Math.floor(position / runtime.WINDOW))];
-    map.set(bucket, (map.get(bucket) ?? 0) + 1);
-  });
+  const masks = new Array(windows).fill(0);
+  const at = (position) => Math.min(windows - 1, Math.floor(position / runtime.WINDOW));
+  runtime.scanFeatures(
+    text,
+    0,
+    end,
+    bits,
+    (bucket, position) => {
+      const map = maps[at(position)];
+      map.set(bucket, (map.get(bucket) ?? 0) + 1);
+    },
+    (cue, position) => {
+      masks[at(position)] |= 1 << cue;
+    },
+  );
+  const dim = 1 << bits;
   const out = [];
-  for (const map of maps) {
+  maps.forEach((map, w) => {
     let total = 0;
     for (const n of map.values()) total += n;
-    if (total === 0) continue;
-    const idx = Int32Array.from([...map.keys()].sort((a, b) => a - b));
+    if (total === 0) return;
+    const buckets = [...map.keys()].sort((a, b) => a - b);
     const norm = 1 / Math.sqrt(total);
-    const val = Float32Array.from(idx, (b) => map.get(b) * norm);
-    out.push({ idx, val });
-  }
+    const values = buckets.map((b) => map.get(b) * norm);
+    let distinct = 0;
+    for (let c = 0; c < runtime.CUE_COUNT; c++) {
+      if ((masks[w] >>> c) & 1) {
+        buckets.push(dim + c);
+        values.push(1);
+        distinct++;
+      }
+    }
+    if (distinct > 0) {
+      buckets.push(dim + runtime.CUE_COUNT);
+      values.push(distinct);
+    }
+    out.push({ idx: Int32Array.from(buckets), val: Float32Array.from(values) });
+  });
   return out;
 }
 
@@ -253,8 +313,8 @@ function prng(seed) {
  * L2-regularised logistic regression by AdaGrad SGD over the examples
  * ({vectors, y, weight}); a text with several windows spreads its weight over them.
  */
-export function trainLogistic(examples, settings = TRAINING) {
-  const dim = 1 << settings.bits;
+export function trainLogistic(examples, settings = TRAINING, cueCount = 0) {
+  const dim = (1 << settings.bits) + cueCount + 1;
   const w = new Float64Array(dim);
   const g2 = new Float64Array(dim);
   let bias = 0;
@@ -288,14 +348,15 @@ export function trainLogistic(examples, settings = TRAINING) {
   return { w, bias };
 }
 
-/** Float weights to the runtime's int8 form. */
+/** Float weights to the runtime's form: the n-gram weights as int8, the cue weights (after them) as they are. */
 export function quantise({ w, bias }, bits, threshold = 0.5) {
+  const dim = 1 << bits;
   let max = 0;
-  for (const x of w) max = Math.max(max, Math.abs(x));
+  for (let i = 0; i < dim; i++) max = Math.max(max, Math.abs(w[i]));
   const scale = max === 0 ? 1 : max / 127;
-  const weights = new Int8Array(w.length);
-  for (let i = 0; i < w.length; i++) weights[i] = Math.max(-127, Math.min(127, Math.round(w[i] / scale)));
-  return { bits, weights, scale, bias, threshold };
+  const weights = new Int8Array(dim);
+  for (let i = 0; i < dim; i++) weights[i] = Math.max(-127, Math.min(127, Math.round(w[i] / scale)));
+  return { bits, weights, scale, bias, threshold, cues: Float64Array.from(w.subarray(dim)) };
 }
 
 /**
@@ -316,12 +377,18 @@ export function examplesOf(runtime, rows, settings = TRAINING) {
       : 1;
     return balance * (row.label === 'injection' ? 1 : settings.benignWeight);
   });
-  const devRows = rows.filter((row) => row.source !== ORDINARY);
-  const mean = raw.reduce((a, b, i) => (rows[i].source === ORDINARY ? a : a + b), 0) / devRows.length;
+  const generated = (row) => row.source === ORDINARY || row.source === BURIED;
+  const devRows = rows.filter((row) => !generated(row));
+  const mean = raw.reduce((a, b, i) => (generated(rows[i]) ? a : a + b), 0) / devRows.length;
   return rows.map((row, i) => ({
     vectors: featurise(runtime, row.text, settings.bits),
     y: row.label === 'injection' ? 1 : 0,
-    weight: row.source === ORDINARY ? settings.ordinaryWeight : raw[i] / mean,
+    weight:
+      row.source === ORDINARY
+        ? settings.ordinaryWeight
+        : row.source === BURIED
+          ? settings.buriedWeight
+          : raw[i] / mean,
   }));
 }
 
@@ -331,23 +398,47 @@ export function trainModel(
   settings = TRAINING,
   examples = examplesOf(runtime, rows, settings),
 ) {
-  return quantise(trainLogistic(examples, settings), settings.bits);
+  return quantise(trainLogistic(examples, settings, runtime.CUE_COUNT), settings.bits);
 }
 
-/** Out-of-fold scores from the runtime scorer: each row scored by a model that never saw its group. */
+/**
+ * Out-of-fold scores from the runtime scorer: each row scored by a model that never saw its group. Each
+ * fold's model also trains on injections buried in documents built from its own training rows, and the
+ * held-out fold's injections, buried in its own held-out ordinary prompts, are scored as `buried`.
+ */
 export function crossValidate(runtime, rows, settings = TRAINING) {
   const k = settings.folds;
   const { fold, groups, groupedRows } = assignFolds(rows, k, settings.seed);
   const examples = examplesOf(runtime, rows, settings);
   const scores = new Float64Array(rows.length);
+  const buried = { rows: [], scores: [] };
   for (let f = 0; f < k; f++) {
     const train = examples.filter((_, i) => fold[i] !== f);
+    const trainBuried = buryInjections(
+      rows.filter((_, i) => fold[i] !== f),
+      settings.seed + f,
+    );
+    if (settings.buriedWeight > 0) train.push(...examplesOf(runtime, trainBuried, settings));
     const model = trainModel(runtime, null, settings, train);
     rows.forEach((row, i) => {
       if (fold[i] === f) scores[i] = runtime.scoreText(model, row.text);
     });
+    for (const row of buryInjections(
+      rows.filter((_, i) => fold[i] === f),
+      settings.seed + k + f,
+    )) {
+      buried.rows.push(row);
+      buried.scores.push(runtime.scoreText(model, row.text));
+    }
   }
-  return { scores, fold, groups, groupedRows };
+  return { scores, fold, groups, groupedRows, buried };
+}
+
+/** The shipped model: trained on every row and on injections buried in the generated documents. */
+export function trainShipped(runtime, rows, settings = TRAINING) {
+  const extra = settings.buriedWeight > 0 ? buryInjections(rows, settings.seed) : [];
+  const examples = examplesOf(runtime, [...rows, ...extra], settings);
+  return trainModel(runtime, null, settings, examples);
 }
 
 // --- metrics and the threshold -----------------------------------------------------------------------
@@ -364,7 +455,7 @@ export function metricsAt(rows, scores, threshold) {
     const fired = scores[i] >= threshold;
     const t = bySource.get(row.source) ?? tally();
     bySource.set(row.source, t);
-    for (const x of row.source === ORDINARY ? [t] : [overall, t]) {
+    for (const x of row.source === ORDINARY || row.source === BURIED ? [t] : [overall, t]) {
       if (row.label === 'injection') fired ? x.tp++ : x.fn++;
       else fired ? x.fp++ : x.tn++;
     }

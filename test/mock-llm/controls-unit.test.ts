@@ -28,6 +28,7 @@ describe('parseControls', () => {
       stall_ms: 10,
       malformed_after: 0,
       tool_call: true,
+      chunk_chars: 3,
     };
     expect(parseControls(mock)).toEqual({ ok: true, controls: mock });
   });
@@ -41,6 +42,7 @@ describe('parseControls', () => {
     [{ status: 399 }, 'mock.status'],
     [{ status: '500' }, 'mock.status'],
     [{ tool_call: 'yes' }, 'mock.tool_call'],
+    [{ chunk_chars: 0 }, 'mock.chunk_chars'],
     [{ key: '' }, 'mock.key'],
     [{ fail_first: 1 }, 'mock.key'],
   ])('rejects %j naming %s', (mock, param) => {

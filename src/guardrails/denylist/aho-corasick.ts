@@ -23,10 +23,13 @@ export interface TermMatcherOptions {
 export interface TermMatcher {
   /** The longest term, in UTF-16 code units: the longest span this matcher reports. */
   readonly maxLength: number;
-  /** Calls `onMatch` for every occurrence of every term (overlaps included), in order of end offset. */
-  forEach(text: string, onMatch: (start: number, end: number) => void): void;
-  /** Raises `longest[start]` to the end of the longest term found at each start offset. */
-  fillLongest(text: string, longest: Int32Array): void;
+  /**
+   * Calls `onMatch` for every occurrence of every term (overlaps included), in order of end offset; `term`
+   * is the index in `terms` of the first term with that folded text.
+   */
+  forEach(text: string, onMatch: (start: number, end: number, term: number) => void): void;
+  /** Raises `longest[start]` to the end of the longest term found at each start offset; returns the count found. */
+  fillLongest(text: string, longest: Int32Array): number;
 }
 
 /** Builds the automaton for `terms` (duplicates after folding count once). */
@@ -36,9 +39,10 @@ export function buildTermMatcher(terms: readonly string[], options: TermMatcherO
   const children: Map<number, number>[] = [new Map()];
   const termLen: number[] = [0];
   const flags: number[] = [0];
+  const ids: number[] = [-1];
   let maxLength = 0;
-  for (const term of terms) {
-    if (term.length === 0) continue;
+  terms.forEach((term, id) => {
+    if (term.length === 0) return;
     const folded = foldString(term);
     let state = 0;
     for (let i = 0; i < folded.length; i++) {
@@ -49,17 +53,19 @@ export function buildTermMatcher(terms: readonly string[], options: TermMatcherO
         children.push(new Map());
         termLen.push(0);
         flags.push(0);
+        ids.push(-1);
         children[state]!.set(unit, next);
       }
       state = next;
     }
     termLen[state] = folded.length;
+    if (ids[state]! < 0) ids[state] = id;
     if (wholeWords) {
       if (isWordAt(term, 0)) flags[state]! |= NEEDS_WORD_START;
       if (isWordBefore(term, term.length)) flags[state]! |= NEEDS_WORD_END;
     }
     maxLength = Math.max(maxLength, folded.length);
-  }
+  });
 
   const states = children.length;
   const edgeStart = new Int32Array(states + 1);
@@ -114,10 +120,21 @@ export function buildTermMatcher(terms: readonly string[], options: TermMatcherO
   }
   const lengths = Uint16Array.from(termLen);
   const needs = Uint8Array.from(flags);
+  const termIds = Int32Array.from(ids);
 
-  function forEach(text: string, onMatch: (start: number, end: number) => void): void {
+  // Latin-1 units that leave the root: at the root, the others are skipped with one lookup each.
+  const rootMoves = new Uint8Array(256);
+  for (let c = 0; c < 256; c++) rootMoves[c] = goto(0, foldUnit(c)) >= 0 ? 1 : 0;
+
+  function forEach(text: string, onMatch: (start: number, end: number, term: number) => void): void {
+    const n = text.length;
     let state = 0;
-    for (let i = 0; i < text.length; i++) {
+    for (let i = 0; i < n; i++) {
+      if (state === 0) {
+        let c = text.charCodeAt(i);
+        while (c < 0x100 && rootMoves[c] === 0 && ++i < n) c = text.charCodeAt(i);
+        if (i === n) return;
+      }
       const unit = foldUnit(text.charCodeAt(i));
       let next = goto(state, unit);
       while (next < 0 && state !== 0) {
@@ -131,7 +148,7 @@ export function buildTermMatcher(terms: readonly string[], options: TermMatcherO
         const need = needs[s]!;
         if ((need & NEEDS_WORD_START) !== 0 && isWordBefore(text, start)) continue;
         if ((need & NEEDS_WORD_END) !== 0 && isWordAt(text, end)) continue;
-        onMatch(start, end);
+        onMatch(start, end, termIds[s]!);
       }
     }
   }
@@ -140,9 +157,12 @@ export function buildTermMatcher(terms: readonly string[], options: TermMatcherO
     maxLength,
     forEach,
     fillLongest(text, longest) {
+      let found = 0;
       forEach(text, (start, end) => {
+        found++;
         if (end > longest[start]!) longest[start] = end;
       });
+      return found;
     },
   };
 }

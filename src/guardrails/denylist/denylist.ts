@@ -101,9 +101,9 @@ function build({ terms, patterns, problems }: Checked): DenyFinder {
     find(text) {
       if (text.length === 0 || (!matcher && !set)) return [];
       const longest = longestTable(text.length + 1);
-      matcher?.fillLongest(text, longest);
-      set?.longestMatches(text, longest);
-      return selectSpans(longest, text.length, maxLength);
+      // Both return 0 only when they wrote nothing, which spares the pass choosing spans.
+      const work = (matcher?.fillLongest(text, longest) ?? 0) + (set?.longestMatches(text, longest) ?? 0);
+      return work === 0 ? [] : selectSpans(longest, text.length, maxLength);
     },
   };
 }

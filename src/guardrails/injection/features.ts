@@ -9,8 +9,10 @@
  * Each feature is reported to a sink as (bucket, position), the position being
  * the offset (from the start of the scanned range) of the UTF-16 unit that
  * completed it, so the caller can bucket features into fixed-size blocks for
- * windowed scoring.
+ * windowed scoring. Each completed word is also fed to the cue matcher
+ * (cues.ts), whose cues go to `cueSink` with the same positions.
  */
+import { type CueSink, cueStep, resetCues, wordClasses } from './cues';
 import { IDEOGRAPH, SKIP, SPACE, WORD, charClass, fold } from './normalise';
 
 export type FeatureSink = (bucket: number, position: number) => void;
@@ -40,10 +42,20 @@ for (let c = 0; c < 128; c++) {
 
 /**
  * Reports every feature of `text[from, to)` to `sink`, with buckets in
- * [0, 2^bits). Linear in `to - from`; at most five features per code unit.
+ * [0, 2^bits), and every injection cue to `cueSink`. Linear in `to - from`; at
+ * most five features per code unit, one cue-table probe per word.
  */
-export function scanFeatures(text: string, from: number, to: number, bits: number, sink: FeatureSink): void {
+export function scanFeatures(
+  text: string,
+  from: number,
+  to: number,
+  bits: number,
+  sink: FeatureSink,
+  cueSink: CueSink,
+): void {
   const shift = 32 - bits;
+  resetCues();
+  let wordIndex = 0;
   let p1 = 0x20;
   let p2 = 0;
   let p3 = 0;
@@ -73,6 +85,9 @@ export function scanFeatures(text: string, from: number, to: number, bits: numbe
         sink(mix(word ^ SEED_W1) >>> shift, i - from);
         if (previousWord !== 0) sink(mix(step(previousWord, SEED_W2) ^ word) >>> shift, i - from);
         previousWord = word;
+        const classes = wordClasses(word);
+        if (classes !== 0) cueStep(classes, wordIndex, i - from, cueSink);
+        wordIndex++;
       }
       if (cls === IDEOGRAPH) {
         const single = step(FNV_OFFSET, ch);
@@ -100,5 +115,7 @@ export function scanFeatures(text: string, from: number, to: number, bits: numbe
   if (wordLength > 0 && to > from) {
     sink(mix(word ^ SEED_W1) >>> shift, to - 1 - from);
     if (previousWord !== 0) sink(mix(step(previousWord, SEED_W2) ^ word) >>> shift, to - 1 - from);
+    const classes = wordClasses(word);
+    if (classes !== 0) cueStep(classes, wordIndex, to - 1 - from, cueSink);
   }
 }

@@ -3,6 +3,7 @@
  * model.ts: one signed byte per bucket, base64) and its decoding, done once per
  * isolate when the detector's module loads.
  */
+import { CUE_COUNT } from './cues';
 import type { InjectionModel } from './score';
 
 export interface SerialisedModel {
@@ -11,6 +12,8 @@ export interface SerialisedModel {
   readonly scale: number;
   readonly bias: number;
   readonly threshold: number;
+  /** The cue weights (CUE_COUNT, then the distinct-cue count weight), not quantised. */
+  readonly cues: readonly number[];
   /** base64 of 2^bits two's-complement bytes. */
   readonly weights: string;
 }
@@ -21,6 +24,9 @@ export function decodeModel(serialised: SerialisedModel): InjectionModel {
   if (binary.length !== size) {
     throw new Error(`injection model: ${binary.length} weights for ${serialised.bits} hash bits`);
   }
+  if (serialised.cues.length !== CUE_COUNT + 1) {
+    throw new Error(`injection model: ${serialised.cues.length} cue weights, expected ${CUE_COUNT + 1}`);
+  }
   const weights = new Int8Array(size);
   for (let i = 0; i < size; i++) weights[i] = (binary.charCodeAt(i) << 24) >> 24;
   return {
@@ -29,5 +35,6 @@ export function decodeModel(serialised: SerialisedModel): InjectionModel {
     scale: serialised.scale,
     bias: serialised.bias,
     threshold: serialised.threshold,
+    cues: Float64Array.from(serialised.cues),
   };
 }

@@ -3,14 +3,18 @@
  * Features are summed per 256-unit block; a window is 8 consecutive blocks
  * (2,048 UTF-16 units) sliding one block at a time, and the text's score is its
  * best window's, so an attack buried in a long document is not diluted by the
- * rest of it. A window's logit is bias + scale · Σ weight / √(feature count):
- * the quantised weights of every feature occurrence, length-normalised.
+ * rest of it. A window's logit is bias + scale · Σ weight / √(feature count)
+ * (the quantised weights of every n-gram occurrence, length-normalised) plus,
+ * not normalised, the weight of each injection cue (cues.ts) present in the
+ * window and a weight per distinct cue: a cue counts as much in a long window
+ * as in a short prompt.
  *
  * Bound: a text longer than MAX_TEXT_SCAN units is scanned as its first
  * HEAD_SCAN and last TAIL_SCAN units, so one text costs at most MAX_TEXT_SCAN
  * units of feature extraction (five hashes each) plus one pass over its blocks.
  * The block buffers are allocated once per isolate.
  */
+import { CUE_COUNT, type CueSink } from './cues';
 import { type FeatureSink, scanFeatures } from './features';
 
 export interface InjectionModel {
@@ -21,6 +25,8 @@ export interface InjectionModel {
   /** Real weight = scale · quantised weight. */
   readonly scale: number;
   readonly bias: number;
+  /** One weight per cue (CUE_COUNT), then the weight of the number of distinct cues in a window. */
+  readonly cues: Float64Array;
   /** The trained default decision threshold on the [0, 1] score. */
   readonly threshold: number;
 }
@@ -35,6 +41,12 @@ export const MAX_TEXT_SCAN = HEAD_SCAN + TAIL_SCAN;
 
 const sums = new Int32Array((MAX_TEXT_SCAN >> BLOCK_SHIFT) + 1);
 const counts = new Int32Array(sums.length);
+/** Per block, a bit per cue found in it. */
+const cueMasks = new Int32Array(sums.length);
+
+const recordCue: CueSink = (cue, position) => {
+  cueMasks[position >> BLOCK_SHIFT]! |= 1 << cue;
+};
 
 /**
  * One accumulating sink per model, its weights captured as a constant: reading
@@ -59,12 +71,34 @@ function windowLogit(model: InjectionModel, sum: number, count: number): number 
   return count === 0 ? Number.NEGATIVE_INFINITY : model.bias + (model.scale * sum) / Math.sqrt(count);
 }
 
+/** The cues' share of a window's logit: each present cue's weight, and the count weight per distinct cue. */
+export function cueLogit(cues: Float64Array, mask: number): number {
+  let logit = 0;
+  let distinct = 0;
+  for (let c = 0; c < CUE_COUNT; c++) {
+    if ((mask >>> c) & 1) {
+      logit += cues[c]!;
+      distinct++;
+    }
+  }
+  return logit + distinct * cues[CUE_COUNT]!;
+}
+
+/** The cues found in blocks [first, last). */
+function windowMask(first: number, last: number): number {
+  let mask = 0;
+  for (let b = first; b < last; b++) mask |= cueMasks[b]!;
+  return mask;
+}
+
 /** The best window's logit over text[from, to), where to - from <= MAX_TEXT_SCAN. */
 function segmentLogit(model: InjectionModel, text: string, from: number, to: number): number {
   const blocks = (to - from + BLOCK - 1) >> BLOCK_SHIFT;
   sums.fill(0, 0, blocks);
   counts.fill(0, 0, blocks);
-  scanFeatures(text, from, to, model.bits, sinkFor(model));
+  cueMasks.fill(0, 0, blocks);
+  scanFeatures(text, from, to, model.bits, sinkFor(model), recordCue);
+  const cued = windowMask(0, blocks) !== 0;
   const span = Math.min(blocks, WINDOW_BLOCKS);
   let sum = 0;
   let count = 0;
@@ -72,11 +106,12 @@ function segmentLogit(model: InjectionModel, text: string, from: number, to: num
     sum += sums[b]!;
     count += counts[b]!;
   }
-  let best = windowLogit(model, sum, count);
+  let best = windowLogit(model, sum, count) + (cued ? cueLogit(model.cues, windowMask(0, span)) : 0);
   for (let b = span; b < blocks; b++) {
     sum += sums[b]! - sums[b - span]!;
     count += counts[b]! - counts[b - span]!;
-    best = Math.max(best, windowLogit(model, sum, count));
+    const cues = cued ? cueLogit(model.cues, windowMask(b + 1 - span, b + 1)) : 0;
+    best = Math.max(best, windowLogit(model, sum, count) + cues);
   }
   return best;
 }

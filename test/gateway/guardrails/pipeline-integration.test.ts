@@ -177,10 +177,15 @@ describe('answer side', () => {
     expect(res.headers.get('x-edgeway-guardrails')).toBe('pii:response:redact:1');
   });
 
-  it('redacts a streamed card number split across chunks', async () => {
+  it('redacts a streamed card number split across chunks (three characters per event)', async () => {
     const { counts, call } = harness();
     const key = await seedKey({ tenantId: freshTenant(), guardrails: answerPolicy });
-    const { body } = await call(chatBody(`Card ${CARD} ok`, { stream: true }), key.secret, (r) => readSse(r));
+    const { body } = await call(
+      { ...chatBody(`Card ${CARD} ok`, { stream: true }), model: 'mock/echo;chunk_chars=3' },
+      key.secret,
+      (r) => readSse(r),
+    );
+    expect(body.length).toBeGreaterThan(5);
     expect(body.at(-1)!.data).toBe('[DONE]');
     const text = streamedText(body);
     expect(text).toBe('Card [CARD_1] ok');
@@ -195,7 +200,7 @@ describe('answer side', () => {
     const { counts, call } = harness();
     const key = await seedKey({ tenantId: freshTenant(), guardrails: answerPolicy });
     const { body } = await call(
-      chatBody(`the key is ${OPENAI_KEY} there`, { stream: true }),
+      { ...chatBody(`the key is ${OPENAI_KEY} there`, { stream: true }), model: 'mock/echo;chunk_chars=5' },
       key.secret,
       (r) => readSse(r),
     );

@@ -52,7 +52,9 @@ export function complete(input: CompletionInput): Completion {
     return { kind: 'tool', name: input.firstTool };
   const limit = input.maxTokens ?? Number.POSITIVE_INFINITY;
   if (isEchoModel(input.model)) {
-    const all = echoTokens(lastUserText(input.messages));
+    const text = lastUserText(input.messages);
+    const size = input.controls.chunk_chars;
+    const all = size === undefined ? echoTokens(text) : fixedPieces(text, size);
     return all.length > limit
       ? { kind: 'text', tokens: all.slice(0, limit), truncated: true }
       : { kind: 'text', tokens: all, truncated: false };
@@ -66,4 +68,11 @@ export function complete(input: CompletionInput): Completion {
 /** Output tokens of a completion, as reported in usage. */
 export function outputTokens(completion: Completion): number {
   return completion.kind === 'tool' ? TOOL_CALL_TOKENS : completion.tokens.length;
+}
+
+/** `text` in pieces of `size` characters (the last may be shorter): values split mid-word across events. */
+function fixedPieces(text: string, size: number): string[] {
+  const out: string[] = [];
+  for (let at = 0; at < text.length; at += size) out.push(text.slice(at, at + size));
+  return out;
 }

@@ -24,6 +24,8 @@ export interface Controls {
   readonly malformed_after?: number;
   /** Answer with a call to the first tool, when the request has tools. */
   readonly tool_call: boolean;
+  /** Echo models: stream the text in pieces of this many characters instead of word by word. */
+  readonly chunk_chars?: number;
   /** Misbehaving-upstream faults (src/body-faults.ts, src/schedule.ts): sizes in bytes. */
   readonly huge_event_bytes?: number;
   readonly unterminated_bytes?: number;
@@ -74,6 +76,7 @@ export const CONTROL_SPECS: Readonly<Record<keyof Controls, Spec>> = {
   stall_ms: MILLIS,
   malformed_after: COUNT,
   tool_call: { kind: 'bool' },
+  chunk_chars: { kind: 'int', min: 1, max: 10_000 },
   huge_event_bytes: BYTES,
   unterminated_bytes: BYTES,
   error_body_bytes: BYTES,

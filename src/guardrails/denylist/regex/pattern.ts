@@ -1,13 +1,15 @@
 /**
  * The pattern engine's entry points: check one pattern (parse, size cap, refuse
  * what matches empty text) and compile a checked set into one backward program
- * run by the Pike VM. A deny-list compiles all its patterns together, so a text
- * is read once for all of them.
+ * run by the Pike VM. A deny-list compiles all its patterns together; by default
+ * behind the literal prefilter (prefilter.ts), which runs a pattern only near
+ * the literals every one of its matches contains.
  */
 import { matchesEmpty, maxMatchLength, type Node } from './ast';
 import { compileProgram, MAX_PROGRAM_SIZE, programSize } from './compile';
 import { parsePattern } from './parser';
 import { type LongestMatches, pikeVm } from './pike';
+import { prefilteredMatches } from './prefilter';
 import { type PatternError, PatternSyntaxError } from './syntax-error';
 
 export type { PatternError } from './syntax-error';
@@ -53,9 +55,18 @@ export interface PatternSet {
   readonly longestMatches: LongestMatches;
 }
 
-export function compilePatterns(patterns: readonly CheckedPattern[]): PatternSet {
+export interface PatternSetOptions {
+  /** Gate patterns on their required literals (default true); false runs one program over every text. */
+  readonly prefilter?: boolean;
+}
+
+export function compilePatterns(
+  patterns: readonly CheckedPattern[],
+  options: PatternSetOptions = {},
+): PatternSet {
+  const nodes = patterns.map((p) => p.node);
   return {
     maxLength: patterns.reduce((most, p) => Math.max(most, p.maxLength), 0),
-    longestMatches: pikeVm(compileProgram(patterns.map((p) => p.node))),
+    longestMatches: (options.prefilter ?? true) ? prefilteredMatches(nodes) : pikeVm(compileProgram(nodes)),
   };
 }

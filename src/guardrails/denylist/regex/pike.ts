@@ -29,12 +29,16 @@ import {
   type Program,
 } from './compile';
 
-/** Fills `longest[p]` (when larger) with the end of the longest match starting at p; returns the work done. */
-export type LongestMatches = (text: string, longest: Int32Array) => number;
+/**
+ * Fills `longest[p]` (when larger) with the end of the longest match starting at p; returns the work done,
+ * 0 only when nothing was examined (so nothing was written).
+ * With `from` and `to`, only matches lying inside [from, to) are found (assertions still see the whole text).
+ */
+export type LongestMatches = (text: string, longest: Int32Array, from?: number, to?: number) => number;
 
 export function pikeVm(program: Program): LongestMatches {
   const { classes } = program;
-  const { tables, usesBoundary } = buildSeeds(program);
+  const { tables, usesBoundary, latin1 } = buildSeeds(program);
   const size = program.op.length;
   const buffers = [
     new Int32Array(size),
@@ -55,27 +59,39 @@ export function pikeVm(program: Program): LongestMatches {
 
   const seedsAll = new Int32Array(size);
 
-  return function longestMatches(text, longest) {
+  return function longestMatches(text, longest, from = 0, to = text.length) {
     // Locals, not closure slots, in the hot loop.
-    const [op, arg, alt, seen, stack, seeds] = [
-      program.op,
-      program.arg,
-      program.alt,
-      seenAll,
-      stackAll,
-      seedsAll,
-    ];
-    let [curPc, curEnd, nextPc, nextEnd] = buffers;
+    const op = program.op;
+    const arg = program.arg;
+    const alt = program.alt;
+    const seen = seenAll;
+    const stack = stackAll;
+    const seeds = seedsAll;
+    const canStart = latin1;
+    let curPc = buffers[0];
+    let curEnd = buffers[1];
+    let nextPc = buffers[2];
+    let nextEnd = buffers[3];
     const n = text.length;
     let steps = 0;
     let count = 0;
-    for (let p = n; p >= 0; p--) {
+    for (let p = to; p >= from; p--) {
+      if (count === 0) {
+        // No live thread: skip, one table lookup each, the Latin-1 units no thread can start at.
+        while (p > from) {
+          const u = text.charCodeAt(p - 1);
+          if (u > 0xff || canStart[u] !== 0) break;
+          steps++;
+          p--;
+        }
+        if (p === from) break;
+      }
       const m = newMark();
-      const c = p > 0 ? text.charCodeAt(p - 1) : -1;
-      const f = p > 0 ? foldUnit(c) : -1;
+      const c = p > from ? text.charCodeAt(p - 1) : -1;
+      const f = p > from ? foldUnit(c) : -1;
       // New threads for matches ending at p (their reading instructions, precomputed), after the others.
       let seedCount = 0;
-      if (p > 0) {
+      if (p > from) {
         steps++;
         let bits = p === n ? SEED_AT_END : 0;
         if (usesBoundary && isWordBefore(text, p) !== isWordAt(text, p)) bits |= SEED_AT_BOUNDARY;
@@ -101,7 +117,7 @@ export function pikeVm(program: Program): LongestMatches {
           if (end > p && end > longest[p]!) longest[p] = end;
           continue;
         }
-        if (p === 0) continue;
+        if (p === from) continue;
         if (!seeded) {
           const reads =
             o === OP_CHAR

@@ -6,9 +6,12 @@
  * end of the text or not, at a word boundary or not), and its reading
  * instructions are indexed by the code unit they read (literals) or grouped by
  * identical class, so starting threads at an offset costs one lookup plus one
- * test per distinct class.
+ * test per distinct class. A Latin-1 table says which code units could start a
+ * thread at all, under any assertion outcome, so the VM skips the others with one
+ * lookup while no thread is live.
  */
-import { type CompiledClass, classKey } from './char-class';
+import { foldUnit, isLineTerminator } from '../chars';
+import { type CompiledClass, classKey, classMatches } from './char-class';
 import {
   ASSERT_END,
   ASSERT_NOT_WORD,
@@ -40,6 +43,8 @@ export interface Seeds {
   readonly tables: readonly SeedTable[];
   /** Whether the entry closure meets a word-boundary assertion (else the boundary bit is irrelevant). */
   readonly usesBoundary: boolean;
+  /** Per code unit below 256: 1 when some table starts a thread there, 0 when none does. */
+  readonly latin1: Uint8Array;
 }
 
 export function buildSeeds(program: Program): Seeds {
@@ -83,7 +88,16 @@ export function buildSeeds(program: Program): Seeds {
       any: Int32Array.from(any),
     });
   }
-  return { tables, usesBoundary };
+  const latin1 = new Uint8Array(256);
+  for (let c = 0; c < 256; c++) {
+    const f = foldUnit(c);
+    const starts = (table: SeedTable) =>
+      table.byUnit.has(f) ||
+      table.byClass.some((group) => classMatches(group.cls, c, f)) ||
+      (table.any.length > 0 && !isLineTerminator(c));
+    latin1[c] = tables.some(starts) ? 1 : 0;
+  }
+  return { tables, usesBoundary, latin1 };
 }
 
 function holds(kind: number, bits: number): boolean {
