@@ -438,6 +438,35 @@ const TASK_TEMPLATES = [
   ['faq', (s) => `Turn these notes into three FAQ entries for ${s.product()}: ${s.paragraph(3)}`],
   ['policy-question', () => 'What is your refund policy for annual subscriptions?'],
   ['chart', (s) => `Which chart type fits monthly ${s.table()} counts by region?`],
+  // Everyday uses of the detector's cue words (cues.ts): an AI gateway's users talk about system prompts,
+  // new rules and previous instructions, and ask for answers in another language from now on.
+  [
+    'system-prompt-howto',
+    (s) =>
+      `${s.pick(['How do I set', 'Where do I put', 'Can you review'])} the system prompt for the ${s.company()} chatbot? It should answer in ${s.target()}.`,
+  ],
+  [
+    'new-rules-summary',
+    (s) =>
+      `Summarise the new ${s.pick(['rules', 'guidelines', 'instructions'])} for the ${s.doc()} in ${s.pick(['three', 'five'])} bullet points:\n${s.paragraph(3)}`,
+  ],
+  [
+    'previous-instructions',
+    (s) =>
+      `The previous ${s.pick(['instructions', 'guidelines'])} for code that ${s.task()} were unclear. Rewrite them as a numbered list.`,
+  ],
+  [
+    'ignore-lint',
+    (s) => `How do I ignore ${s.pick(['all', 'the'])} ${s.lang()} linter rules for a single file?`,
+  ],
+  [
+    'no-limit',
+    (s) => `Write a ${s.tone()} story about ${s.thing()}, no word limit, and show me the outline first.`,
+  ],
+  [
+    'de-rules',
+    (s) => `Fasse die neuen Regeln zusammen und antworte ab jetzt auf Deutsch:\n${s.paragraph(2)}`,
+  ],
 ];
 
 const SYSTEM_TEMPLATES = [
@@ -464,6 +493,8 @@ const SYSTEM_TEMPLATES = [
   ['sys-summariser', () => 'You summarise documents for busy executives. Use at most five bullet points.'],
   ['sys-sql', () => 'You are a SQL assistant for a PostgreSQL 16 database. Only produce read-only queries.'],
   ['sys-de', (s) => `Du bist ein hilfreicher Assistent von ${s.company()}. Antworte kurz und freundlich.`],
+  ['sys-from-now', (s) => `From now on, answer in ${s.target()} and keep your replies short.`],
+  ['sys-now-mode', (s) => `You are now the ${s.company()} help desk. Follow the rules in the FAQ below.`],
 ];
 
 const SIGN_OFFS = [

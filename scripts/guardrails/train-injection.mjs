@@ -49,6 +49,24 @@ const metrics = metricsAt(rows, cv.scores, threshold);
 const model = trainShipped(runtime, rows, settings);
 
 const weights = Buffer.from(model.weights.buffer, model.weights.byteOffset, model.weights.byteLength);
+/** `  name: [a, b, …],` as the formatter lays out a number array: on one line, or filled at 110 columns. */
+function numbers(name, values) {
+  const items = [...values].map((x) => String(Number(x.toPrecision(6))));
+  const flat = `  ${name}: [${items.join(', ')}],`;
+  if (flat.length <= 110) return flat;
+  const lines = [];
+  let line = '   ';
+  for (const item of items) {
+    if (line.length + 1 + item.length + 1 > 110) {
+      lines.push(line);
+      line = '   ';
+    }
+    line += ` ${item},`;
+  }
+  lines.push(line);
+  return [`  ${name}: [`, ...lines, '  ],'].join('\n');
+}
+
 const header = [
   '/**',
   " * The prompt-injection detector's trained weights and default threshold.",
@@ -71,7 +89,9 @@ const body = [
   `  scale: ${model.scale},`,
   `  bias: ${model.bias},`,
   `  threshold: ${threshold},`,
-  `  cues: [${[...model.cues].map((x) => Number(x.toPrecision(6))).join(', ')}],`,
+  numbers('cues', model.cues),
+  numbers('cueOnly', model.cueOnly),
+  `  cueOnlyBias: ${model.cueOnlyBias},`,
   `  weights:\n    '${weights.toString('base64')}',`,
   '};',
   '',

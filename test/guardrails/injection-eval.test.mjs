@@ -55,15 +55,12 @@ describe('the injection detector, cross-validated on the dev set', { skip }, () 
   it('keeps false positives and recalls within the targets at the shipped threshold', () => {
     const metrics = metricsAt(rows, cv.scores, shipped.threshold);
     assert.ok(metrics.overall.fpr <= TARGETS.fpOverall, `FP overall ${metrics.overall.fpr}`);
-    // The deepset recall target is knowingly missed: the threshold is set by false positives on ordinary
-    // prompts, and deepset counts off-task requests ("generate c++") as attacks (docs/guardrails/injection.md).
-    // What it may not do is slide further unnoticed.
-    const deepset = 'deepset/prompt-injections';
-    assert.deepEqual(
-      missedTargets(metrics).filter((miss) => !miss.startsWith(`recall on ${deepset}`)),
-      [],
+    assert.deepEqual(missedTargets(metrics), []);
+    const deepset = metrics.sources['deepset/prompt-injections'];
+    assert.ok(
+      deepset.recall >= TARGETS.recall['deepset/prompt-injections'],
+      `deepset recall ${deepset.recall}`,
     );
-    assert.ok(metrics.sources[deepset].recall >= 0.6, `deepset recall ${metrics.sources[deepset].recall}`);
   });
 
   it('ships the threshold the training script chooses from the cross-validated scores', () => {

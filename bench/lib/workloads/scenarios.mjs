@@ -1,7 +1,7 @@
 /**
  * Workload 6: what each feature costs. Every scenario is the same request at
  * concurrency 1 through Edgeway with a key (or an instance) that switches one
- * feature on; it is compared with the plain key in the same repeat, against the
+ * feature on; it is compared with the plain key (or its named baseline) in the same repeat, against the
  * same processes. A scenario whose feature did not engage (no rate-limit
  * headers, no cache hits) is reported as not engaged rather than as a number,
  * so a feature that is not wired yet cannot pass for a free one.
@@ -58,6 +58,21 @@ export function scenarioList(targets, { latencyMs, tokens, requests }) {
     },
     ...(targets.guarded
       ? [
+          {
+            name: 'stream',
+            label: `plain key, streamed (${tokens} chunks)`,
+            target: targets.plain,
+            body: (t) => chatBody(t, { latencyMs, tokens, stream: true }),
+            engaged: () => true,
+          },
+          {
+            name: 'guardrails-stream',
+            label: 'guardrails on, streamed: every delta through the redactors',
+            baseline: 'stream',
+            target: targets.guarded,
+            body: (t) => chatBody(t, { latencyMs, tokens, stream: true, content: `${PROMPT} ${GUARDED_SUFFIX}` }),
+            engaged: (run) => share(run.headerCounts['x-edgeway-guardrails'], '') < 1,
+          },
           {
             name: 'guardrails',
             label:
@@ -118,7 +133,8 @@ export async function scenariosWorkload(ctx, scenarios, { requests, repeats, war
   return scenarios.map((s) => {
     const rs = runs[s.name];
     const engaged = rs.every((run) => s.engaged(run));
-    const added = (p) => acrossRuns(rs.map((run, i) => run.latencyMs[p] - runs.plain[i].latencyMs[p]));
+    const base = runs[s.baseline ?? 'plain'];
+    const added = (p) => acrossRuns(rs.map((run, i) => run.latencyMs[p] - base[i].latencyMs[p]));
     return {
       name: s.name,
       label: s.label,
@@ -127,6 +143,7 @@ export async function scenariosWorkload(ctx, scenarios, { requests, repeats, war
         p50: acrossRuns(rs.map((x) => x.latencyMs.p50)),
         p99: acrossRuns(rs.map((x) => x.latencyMs.p99)),
       },
+      baseline: s.baseline ?? 'plain',
       addedVsPlainMs: { p50: added('p50'), p99: added('p99') },
       cpuMsPerRequest: acrossRuns(rs.map((x) => x.cpuMsPerRequest).filter((v) => v !== null)),
       errors: rs.reduce((n, x) => n + x.errors, 0),

@@ -28,15 +28,15 @@ export function wordHash(word: string): number {
 /** Word classes, one bit each, with their words in English, German, Spanish and French (folded). */
 const CLASSES: readonly (readonly string[])[] = [
   // 0 override verbs
-  'ignore ignoring disregard forget override bypass ignoriere ignorieren ignoriert ignorier vergiss vergessen vergesst vergiß missachte olvida olvide olvidar olviden ignora ignorar ignoren oublie oubliez oublier ignorez'.split(
+  'ignore ignoring disregard disregarding forget forgot override bypass ignoriere ignorieren ignoriert ignorier vergiss vergessen vergesst vergiß missachte olvida olvide olvidar olviden ignora ignorar ignoren oublie oubliez oublier ignorez abweichend забудь забудьте игнорируй игнорируйте zaboravi dimentica esquece'.split(
     ' ',
   ),
-  // 1 what came before
-  'previous above prior earlier preceding before everything all vorherigen vorherige vorigen obigen obige bisherigen alle alles vorher zuvor oben davor anteriores anterior previas todas todo précédentes précédents précédent toutes tout dessus'.split(
+  // 1 what came before, as a pronoun or adverb ("ignore the above", "vergiss alles")
+  'above before everything all alles vorher zuvor oben davor todas todo toutes tout dessus все sve'.split(
     ' ',
   ),
   // 2 instructions
-  'instructions instruction rules prompts prompt directions guidelines directives commands orders programming assignments tasks anweisungen anweisung instruktionen regeln befehle aufgaben vorgaben ausführungen instrucciones instrucción reglas órdenes indicaciones consignes règles tâches ordres'.split(
+  'instructions instruction rules prompts prompt directions guidelines directives commands orders programming assignments tasks anweisungen anweisung instruktionen regeln befehle aufgaben vorgaben ausführungen instrucciones instrucción reglas órdenes indicaciones consignes règles tâches ordres инструкции указания instrukcije upute istruzioni instruções'.split(
     ' ',
   ),
   // 3 you
@@ -66,17 +66,25 @@ const CLASSES: readonly (readonly string[])[] = [
     ' ',
   ),
   // 13 new
-  'new neue neuen neues nuevas nuevo nueva nouvelles nouvelle nouveau'.split(' '),
+  'new additional further weitere zusätzliche neue neuen neues nuevas nuevo nueva nouvelles nouvelle nouveau'.split(
+    ' ',
+  ),
   // 14 from
   'from ab von desde partir dès'.split(' '),
   // 15 single-word cues
-  'dan jailbreak jailbroken jailbreaking uncensored unfiltered unrestricted amoral systemprompt systemanweisung'.split(
+  'jailbreak jailbroken jailbreaking uncensored unfiltered unrestricted amoral systemprompt systemanweisung'.split(
     ' ',
   ),
   // 16 are / be
   'are bist seid eres es êtes be sein ser être'.split(' '),
   // 17 your
   'your deine deinen dein ihre tus tes vos'.split(' '),
+  // 18 a task is finished
+  'done enough finished complete fertig erledigt genug terminado listo fini terminé'.split(' '),
+  // 19 what came before, as an adjective ("forget the previous draft" is no attack; "… instructions" is)
+  'previous prior earlier preceding vorherigen vorherige vorigen obigen obige bisherigen anteriores anterior previas précédentes précédents précédent предыдущие'.split(
+    ' ',
+  ),
 ];
 
 /** A pair cue: a word of `second` within `distance` words after a word of `first` (or before: `either`). */
@@ -89,10 +97,10 @@ interface PairCue {
 const PAIRS: readonly PairCue[] = [
   { first: 0, second: 2, distance: 6, either: true }, // ignore … instructions / Anweisungen … ignorieren
   { first: 0, second: 1, distance: 3, either: true }, // ignore the above / vergiss alles
-  { first: 1, second: 2, distance: 2, either: false }, // previous instructions / vorherigen Anweisungen
+  { first: 19, second: 2, distance: 2, either: false }, // previous instructions / vorherigen Anweisungen
+  { first: 1, second: 2, distance: 2, either: false }, // all instructions / alle Anweisungen
   { first: 3, second: 4, distance: 2, either: true }, // you are now / du bist jetzt / ahora eres
   { first: 14, second: 4, distance: 2, either: false }, // from now on / ab jetzt / von nun an
-  { first: 5, second: 6, distance: 3, either: true }, // act as / als … fungieren
   { first: 5, second: 16, distance: 2, either: false }, // pretend to be / pretend you are
   { first: 7, second: 8, distance: 1, either: false }, // developer mode / Entwicklermodus is one word
   { first: 9, second: 10, distance: 2, either: false }, // no restrictions / ohne Einschränkungen
@@ -100,6 +108,7 @@ const PAIRS: readonly PairCue[] = [
   { first: 12, second: 2, distance: 3, either: false }, // reveal your instructions / print the prompt
   { first: 13, second: 2, distance: 1, either: false }, // new instructions / neue Anweisungen
   { first: 17, second: 2, distance: 1, either: false }, // your instructions / deine Anweisungen
+  { first: 18, second: 4, distance: 3, either: false }, // that is done. now … / das ist erledigt. Jetzt …
 ];
 
 const SINGLE_CLASS = 15;

@@ -143,10 +143,9 @@ describe('injectionScore', () => {
     );
   });
 
-  // Known limitation of the current model (docs/guardrails/injection.md): trained on ordinary prompts, it
-  // counts everyday English as benign evidence, so a one-line attack inside 2,000 units of benign text is
-  // outvoted by its window. `it.fails` keeps the case visible and turns red once it is found again.
-  it.fails('finds an injection buried in a long benign document (windows, not the whole text, are scored)', () => {
+  // The cues (cues.ts) add to a window's logit without length normalisation, so 2,000 units of benign text
+  // around a pasted attack cannot outvote "from now on … without any restrictions".
+  it('finds an injection buried in a long benign document (windows, not the whole text, are scored)', () => {
     const document = benignDocument(10_000);
     expect(injectionScore(document)).toBeLessThan(INJECTION_THRESHOLD);
     const buried = `${document.slice(0, 6_000)} ${INJECTIONS[2]} ${document.slice(6_000)}`;
