@@ -39,7 +39,9 @@ export function guardRequest(
   const slots = requestSlots(endpoint, body);
   const actions = policy.request;
 
-  if (actions.injection !== 'off') {
+  // Texts sent to be embedded are data, not instructions to a model: only the span guardrails read them.
+  const conversational = endpoint !== 'embeddings';
+  if (actions.injection !== 'off' && conversational) {
     const untrusted = slots.filter((s) => s.role === 'user' || s.role === 'tool').map((s) => s.text);
     const threshold = policy.injectionThreshold ?? undefined;
     const found = detectInjection(untrusted, threshold);
@@ -72,7 +74,7 @@ export function guardRequest(
     verdicts,
     blocked: GUARDRAILS.find((g) => blocking.has(g)) ?? null,
     placeholders,
-    conversation: slots.filter(spoken).map((s) => ({
+    conversation: (conversational ? slots : []).filter(spoken).map((s) => ({
       role: s.role === 'assistant' ? 'assistant' : 'user',
       content: s.text,
     })),

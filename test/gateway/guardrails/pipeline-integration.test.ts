@@ -282,3 +282,29 @@ describe('answer side', () => {
     expect(streamedText(streamed.body)).toBe(`Mail ${EMAIL} now`);
   });
 });
+
+describe('embeddings', () => {
+  it('redacts inputs before they are embedded, and does not judge them as prompts', async () => {
+    const { call } = harness();
+    const key = await seedKey({
+      tenantId: freshTenant(),
+      guardrails: { pii: { request: 'block' }, injection: { request: 'block' } },
+    });
+    const injection = await call(
+      { model: 'mock/text-embedding-3-small', input: [JAILBREAK] },
+      key.secret,
+      undefined,
+      {},
+      '/v1/embeddings',
+    );
+    expect(injection.res.status).toBe(200);
+    const card = await call(
+      { model: 'mock/text-embedding-3-small', input: `card ${CARD}` },
+      key.secret,
+      undefined,
+      {},
+      '/v1/embeddings',
+    );
+    expect(card.res.status).toBe(400);
+  });
+});
