@@ -39,14 +39,6 @@ export const TRAINING = Object.freeze({
    * 2,048-unit windows, every weight tried traded long-document false positives for buried recall.
    */
   buriedWeight: 0,
-  /** L2 penalty and iterations of the cue-only model (trainCueOnly), fitted by full-batch gradient descent. */
-  cueOnlyL2: 0.03,
-  cueOnlyIterations: 300,
-  /**
-   * Weight of each buried injection and its host document alone in the cue-only model's training: it sees
-   * only cues, so unlike the full model it cannot learn the documents' length or their everyday English.
-   */
-  cueOnlyBuriedWeight: 1,
 });
 
 /** The source name of the generated ordinary prompts (scripts/guardrails/ordinary-prompts.mjs). */
@@ -400,57 +392,13 @@ export function examplesOf(runtime, rows, settings = TRAINING) {
   }));
 }
 
-/**
- * The cue-only model: logistic regression over a window's cues alone (one weight per cue, one per distinct
- * cue, a bias), fitted by deterministic full-batch gradient descent on the training windows that hold two or
- * more distinct cues, the only ones the runtime applies it to: such a window scores the better of this and
- * the full model, so a host text cannot outvote several cues at once.
- */
-export function trainCueOnly(examples, settings, cueCount) {
-  const dim = 1 << settings.bits;
-  const n = cueCount + 1;
-  const items = [];
-  for (const ex of examples) {
-    for (const v of ex.vectors) {
-      const x = new Float64Array(n);
-      for (let k = 0; k < v.idx.length; k++) if (v.idx[k] >= dim) x[v.idx[k] - dim] = v.val[k];
-      if (x[cueCount] >= 3) items.push({ x, y: ex.y, weight: ex.weight / ex.vectors.length });
-    }
-  }
-  const total = items.reduce((a, item) => a + item.weight, 0);
-  const w = new Float64Array(n);
-  let bias = 0;
-  for (let iteration = 0; iteration < settings.cueOnlyIterations; iteration++) {
-    const g = new Float64Array(n);
-    let gBias = 0;
-    for (const { x, y, weight } of items) {
-      let z = bias;
-      for (let k = 0; k < n; k++) z += w[k] * x[k];
-      const d = (1 / (1 + Math.exp(-z)) - y) * weight;
-      for (let k = 0; k < n; k++) g[k] += d * x[k];
-      gBias += d;
-    }
-    for (let k = 0; k < n; k++) w[k] -= g[k] / total + settings.cueOnlyL2 * w[k];
-    bias -= gBias / total;
-  }
-  return { cueOnly: w, cueOnlyBias: bias };
-}
-
 export function trainModel(
   runtime,
   rows,
   settings = TRAINING,
   examples = examplesOf(runtime, rows, settings),
-  buried = [],
 ) {
-  const cueOnlyExamples =
-    settings.cueOnlyBuriedWeight > 0
-      ? [...examples, ...examplesOf(runtime, buried, { ...settings, buriedWeight: settings.cueOnlyBuriedWeight })]
-      : examples;
-  return {
-    ...quantise(trainLogistic(examples, settings, runtime.CUE_COUNT), settings.bits),
-    ...trainCueOnly(cueOnlyExamples, settings, runtime.CUE_COUNT),
-  };
+  return quantise(trainLogistic(examples, settings, runtime.CUE_COUNT), settings.bits);
 }
 
 /**
@@ -471,7 +419,7 @@ export function crossValidate(runtime, rows, settings = TRAINING) {
       settings.seed + f,
     );
     if (settings.buriedWeight > 0) train.push(...examplesOf(runtime, trainBuried, settings));
-    const model = trainModel(runtime, null, settings, train, trainBuried);
+    const model = trainModel(runtime, null, settings, train);
     rows.forEach((row, i) => {
       if (fold[i] === f) scores[i] = runtime.scoreText(model, row.text);
     });
@@ -486,12 +434,11 @@ export function crossValidate(runtime, rows, settings = TRAINING) {
   return { scores, fold, groups, groupedRows, buried };
 }
 
-/** The shipped model: trained on every row (its cue-only part also on injections buried in generated documents). */
+/** The shipped model: trained on every row (and on buried injections when `buriedWeight` > 0). */
 export function trainShipped(runtime, rows, settings = TRAINING) {
-  const buried = buryInjections(rows, settings.seed);
-  const extra = settings.buriedWeight > 0 ? buried : [];
+  const extra = settings.buriedWeight > 0 ? buryInjections(rows, settings.seed) : [];
   const examples = examplesOf(runtime, [...rows, ...extra], settings);
-  return trainModel(runtime, null, settings, examples, buried);
+  return trainModel(runtime, null, settings, examples);
 }
 
 // --- metrics and the threshold -----------------------------------------------------------------------

@@ -90,8 +90,6 @@ const body = [
   `  bias: ${model.bias},`,
   `  threshold: ${threshold},`,
   numbers('cues', model.cues),
-  numbers('cueOnly', model.cueOnly),
-  `  cueOnlyBias: ${model.cueOnlyBias},`,
   `  weights:\n    '${weights.toString('base64')}',`,
   '};',
   '',

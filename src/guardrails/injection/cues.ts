@@ -25,102 +25,99 @@ export function wordHash(word: string): number {
   return h;
 }
 
-/** Word classes, one bit each, with their words in English, German, Spanish and French (folded). */
-const CLASSES: readonly (readonly string[])[] = [
-  // 0 override verbs
-  'ignore ignoring disregard disregarding forget forgot override bypass ignoriere ignorieren ignoriert ignorier vergiss vergessen vergesst vergiß missachte olvida olvide olvidar olviden ignora ignorar ignoren oublie oubliez oublier ignorez abweichend забудь забудьте игнорируй игнорируйте zaboravi dimentica esquece'.split(
-    ' ',
-  ),
-  // 1 what came before, as a pronoun or adverb ("ignore the above", "vergiss alles")
-  'above before everything all alles vorher zuvor oben davor todas todo toutes tout dessus все sve'.split(
-    ' ',
-  ),
-  // 2 instructions
-  'instructions instruction rules prompts prompt directions guidelines directives commands orders programming assignments tasks anweisungen anweisung instruktionen regeln befehle aufgaben vorgaben ausführungen instrucciones instrucción reglas órdenes indicaciones consignes règles tâches ordres инструкции указания instrukcije upute istruzioni instruções'.split(
-    ' ',
-  ),
-  // 3 you
-  'you du tu vous ihr sie'.split(' '),
-  // 4 now
-  'now jetzt nun ahora maintenant henceforth désormais'.split(' '),
-  // 5 act / pretend
-  'act pretend roleplay simulate impersonate fungieren fungierst agieren agiere verhalte spiele actúa actua finge simula agis joue'.split(
-    ' ',
-  ),
-  // 6 as
-  'as als como comme'.split(' '),
-  // 7 special modes
-  'developer entwickler desarrollador développeur god debug jailbreak unrestricted'.split(' '),
-  // 8 mode
-  'mode modus modo'.split(' '),
-  // 9 without
-  'no without ohne keine sin sans aucune any'.split(' '),
-  // 10 limits
-  'restrictions restriction limits limitations filters filter censorship boundaries guardrails einschränkungen grenzen beschränkungen filter zensur restricciones límites limites filtros censura restrictions limites filtres'.split(
-    ' ',
-  ),
-  // 11 system
-  'system systems'.split(' '),
-  // 12 reveal
-  'reveal print show output repeat display leak zeige zeig gib verrate nenne wiederhole muestra revela dime repite montre révèle affiche répète'.split(
-    ' ',
-  ),
-  // 13 new
-  'new additional further weitere zusätzliche neue neuen neues nuevas nuevo nueva nouvelles nouvelle nouveau'.split(
-    ' ',
-  ),
-  // 14 from
-  'from ab von desde partir dès'.split(' '),
-  // 15 single-word cues
-  'jailbreak jailbroken jailbreaking uncensored unfiltered unrestricted amoral systemprompt systemanweisung'.split(
-    ' ',
-  ),
-  // 16 are / be
-  'are bist seid eres es êtes be sein ser être'.split(' '),
-  // 17 your
-  'your deine deinen dein ihre tus tes vos'.split(' '),
-  // 18 a task is finished
-  'done enough finished complete fertig erledigt genug terminado listo fini terminé'.split(' '),
-  // 19 what came before, as an adjective ("forget the previous draft" is no attack; "… instructions" is)
-  'previous prior earlier preceding vorherigen vorherige vorigen obigen obige bisherigen anteriores anterior previas précédentes précédents précédent предыдущие'.split(
-    ' ',
-  ),
-];
+/**
+ * Word classes with their words in English, German, Spanish and French (and a few Russian, Croatian,
+ * Italian and Portuguese ones), as written: they are folded like the text when the table is built.
+ */
+const CLASSES = {
+  /** Override verbs. */
+  override:
+    'ignore ignoring disregard disregarding forget forgot override bypass ignoriere ignorieren ignoriert ignorier vergiss vergessen vergesst vergiß missachte olvida olvide olvidar olviden ignora ignorar ignoren oublie oubliez oublier ignorez abweichend забудь забудьте игнорируй игнорируйте zaboravi dimentica esquece',
+  /** What came before, as a pronoun or adverb ("ignore the above", "vergiss alles"). */
+  before: 'above before everything all alles vorher zuvor oben davor todas todo toutes tout dessus все sve',
+  instructions:
+    'instructions instruction rules prompts prompt directions guidelines directives commands orders programming assignments tasks anweisungen anweisung instruktionen regeln befehle aufgaben vorgaben ausführungen instrucciones instrucción reglas órdenes indicaciones consignes règles tâches ordres инструкции указания instrukcije upute istruzioni instruções',
+  you: 'you du tu vous ihr sie',
+  now: 'now jetzt nun ahora maintenant henceforth désormais',
+  /** Act / pretend. */
+  pretend:
+    'act pretend roleplay simulate impersonate fungieren fungierst agieren agiere verhalte spiele actúa actua finge simula agis joue',
+  /** Special modes. */
+  'mode-name': 'developer entwickler desarrollador développeur god debug jailbreak unrestricted',
+  mode: 'mode modus modo',
+  without: 'no without ohne keine sin sans aucune any',
+  limits:
+    'restrictions restriction limits limitations filters filter censorship boundaries guardrails einschränkungen grenzen beschränkungen filter zensur restricciones límites limites filtros censura restrictions limites filtres',
+  system: 'system systems',
+  reveal:
+    'reveal print show output repeat display leak zeige zeig gib verrate nenne wiederhole muestra revela dime repite montre révèle affiche répète',
+  new: 'new additional further weitere zusätzliche neue neuen neues nuevas nuevo nueva nouvelles nouvelle nouveau',
+  from: 'from ab von desde partir dès',
+  /** Single-word cues. */
+  single:
+    'jailbreak jailbroken jailbreaking uncensored unfiltered unrestricted amoral systemprompt systemanweisung',
+  be: 'are bist seid eres es êtes be sein ser être',
+  your: 'your deine deinen dein ihre tus tes vos',
+  /** A task is finished. */
+  done: 'done enough finished complete fertig erledigt genug terminado listo fini terminé',
+  /** What came before, as an adjective ("forget the previous draft" is no attack; "… instructions" is). */
+  previous:
+    'previous prior earlier preceding vorherigen vorherige vorigen obigen obige bisherigen anteriores anterior previas précédentes précédents précédent предыдущие',
+} as const;
+type ClassName = keyof typeof CLASSES;
+const CLASS_NAMES = Object.keys(CLASSES) as ClassName[];
+const bit = (name: ClassName): number => CLASS_NAMES.indexOf(name);
 
 /** A pair cue: a word of `second` within `distance` words after a word of `first` (or before: `either`). */
 interface PairCue {
+  readonly name: string;
   readonly first: number;
   readonly second: number;
   readonly distance: number;
   readonly either: boolean;
 }
+const pair = (
+  name: string,
+  first: ClassName,
+  second: ClassName,
+  distance: number,
+  either = false,
+): PairCue => ({
+  name,
+  first: bit(first),
+  second: bit(second),
+  distance,
+  either,
+});
+/** In cue-id order: the shipped model's cue weights follow it, so append, never reorder. */
 const PAIRS: readonly PairCue[] = [
-  { first: 0, second: 2, distance: 6, either: true }, // ignore … instructions / Anweisungen … ignorieren
-  { first: 0, second: 1, distance: 3, either: true }, // ignore the above / vergiss alles
-  { first: 19, second: 2, distance: 2, either: false }, // previous instructions / vorherigen Anweisungen
-  { first: 1, second: 2, distance: 2, either: false }, // all instructions / alle Anweisungen
-  { first: 3, second: 4, distance: 2, either: true }, // you are now / du bist jetzt / ahora eres
-  { first: 14, second: 4, distance: 2, either: false }, // from now on / ab jetzt / von nun an
-  { first: 5, second: 16, distance: 2, either: false }, // pretend to be / pretend you are
-  { first: 7, second: 8, distance: 1, either: false }, // developer mode / Entwicklermodus is one word
-  { first: 9, second: 10, distance: 2, either: false }, // no restrictions / ohne Einschränkungen
-  { first: 11, second: 2, distance: 1, either: false }, // system prompt
-  { first: 12, second: 2, distance: 3, either: false }, // reveal your instructions / print the prompt
-  { first: 13, second: 2, distance: 1, either: false }, // new instructions / neue Anweisungen
-  { first: 17, second: 2, distance: 1, either: false }, // your instructions / deine Anweisungen
-  { first: 18, second: 4, distance: 3, either: false }, // that is done. now … / das ist erledigt. Jetzt …
+  pair('override-instructions', 'override', 'instructions', 6, true), // ignore … instructions / Anweisungen … ignorieren
+  pair('override-before', 'override', 'before', 3, true), // ignore the above / vergiss alles
+  pair('previous-instructions', 'previous', 'instructions', 2), // vorherigen Anweisungen
+  pair('all-instructions', 'before', 'instructions', 2), // all instructions / alle Anweisungen
+  pair('you-now', 'you', 'now', 2, true), // you are now / du bist jetzt / ahora eres
+  pair('from-now', 'from', 'now', 2), // from now on / ab jetzt / von nun an
+  pair('pretend-be', 'pretend', 'be', 2), // pretend to be / pretend you are
+  pair('special-mode', 'mode-name', 'mode', 1), // developer mode, god mode
+  pair('without-limits', 'without', 'limits', 2), // no restrictions / ohne Einschränkungen
+  pair('system-prompt', 'system', 'instructions', 1),
+  pair('reveal-instructions', 'reveal', 'instructions', 3), // print your instructions / show the prompt
+  pair('new-instructions', 'new', 'instructions', 1), // new instructions / neue Anweisungen
+  pair('your-instructions', 'your', 'instructions', 1), // deine Anweisungen
+  pair('done-now', 'done', 'now', 3), // that is done. Now … / das ist erledigt. Jetzt …
 ];
 
-const SINGLE_CLASS = 15;
-/** Cue ids: the pairs, then the single-word cue. */
-export const CUE_COUNT = PAIRS.length + 1;
+const SINGLE_CLASS = bit('single');
+/** Every cue's name, in cue-id order: the pairs, then the single words ("jailbreak", "uncensored"). */
+export const CUE_NAMES: readonly string[] = [...PAIRS.map((p) => p.name), 'single-word'];
+export const CUE_COUNT = CUE_NAMES.length;
 
 const TABLE_BITS = 10;
 const TABLE_MASK = (1 << TABLE_BITS) - 1;
 const tableKeys = new Int32Array(1 << TABLE_BITS);
 const tableClasses = new Uint32Array(1 << TABLE_BITS);
-CLASSES.forEach((words, cls) => {
-  for (const word of words) {
+CLASS_NAMES.forEach((name, cls) => {
+  for (const word of CLASSES[name].split(' ')) {
     const h = wordHash(word) | 0;
     let slot = (h ^ (h >>> TABLE_BITS)) & TABLE_MASK;
     while (tableClasses[slot] !== 0 && tableKeys[slot] !== h) slot = (slot + 1) & TABLE_MASK;
@@ -141,7 +138,7 @@ export function wordClasses(h: number): number {
 }
 
 /** Word index at which each class was last seen in the current scan. */
-const lastSeen = new Int32Array(CLASSES.length);
+const lastSeen = new Int32Array(CLASS_NAMES.length);
 const NEVER = -1_000_000;
 
 /** Starts a scan: forgets the classes seen in the previous one. */
@@ -161,5 +158,5 @@ export function cueStep(classes: number, index: number, position: number, sink: 
     }
   }
   if ((classes >>> SINGLE_CLASS) & 1) sink(PAIRS.length, position);
-  for (let k = 0; k < CLASSES.length; k++) if ((classes >>> k) & 1) lastSeen[k] = index;
+  for (let k = 0; k < CLASS_NAMES.length; k++) if ((classes >>> k) & 1) lastSeen[k] = index;
 }

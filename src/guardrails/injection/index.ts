@@ -1,7 +1,8 @@
 /**
  * The prompt-injection / jailbreak detector: a linear model over hashed
- * character and word n-grams (features.ts), scored over sliding windows
- * (score.ts), with the trained weights and default threshold from model.ts,
+ * character and word n-grams (features.ts) and injection cues (cues.ts),
+ * scored over sliding windows (score.ts), with the trained weights and
+ * default threshold from model.ts,
  * decoded once per isolate. No network, no dependency.
  *
  * Cost bound: one text is scanned over at most MAX_TEXT_SCAN UTF-16 units

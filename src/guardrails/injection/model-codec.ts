@@ -14,9 +14,6 @@ export interface SerialisedModel {
   readonly threshold: number;
   /** The cue weights (CUE_COUNT, then the distinct-cue count weight), not quantised. */
   readonly cues: readonly number[];
-  /** The cue-only model's weights (same layout as `cues`) and bias. */
-  readonly cueOnly: readonly number[];
-  readonly cueOnlyBias: number;
   /** base64 of 2^bits two's-complement bytes. */
   readonly weights: string;
 }
@@ -27,8 +24,8 @@ export function decodeModel(serialised: SerialisedModel): InjectionModel {
   if (binary.length !== size) {
     throw new Error(`injection model: ${binary.length} weights for ${serialised.bits} hash bits`);
   }
-  if (serialised.cues.length !== CUE_COUNT + 1 || serialised.cueOnly.length !== CUE_COUNT + 1) {
-    throw new Error(`injection model: cue weights for another cue set (expected ${CUE_COUNT + 1})`);
+  if (serialised.cues.length !== CUE_COUNT + 1) {
+    throw new Error(`injection model: ${serialised.cues.length} cue weights, expected ${CUE_COUNT + 1}`);
   }
   const weights = new Int8Array(size);
   for (let i = 0; i < size; i++) weights[i] = (binary.charCodeAt(i) << 24) >> 24;
@@ -39,7 +36,5 @@ export function decodeModel(serialised: SerialisedModel): InjectionModel {
     bias: serialised.bias,
     threshold: serialised.threshold,
     cues: Float64Array.from(serialised.cues),
-    cueOnly: Float64Array.from(serialised.cueOnly),
-    cueOnlyBias: serialised.cueOnlyBias,
   };
 }

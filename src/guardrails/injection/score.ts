@@ -7,10 +7,7 @@
  * (the quantised weights of every n-gram occurrence, length-normalised) plus,
  * not normalised, the weight of each injection cue (cues.ts) present in the
  * window and a weight per distinct cue: a cue counts as much in a long window
- * as in a short prompt. A window holding two or more distinct cues scores at
- * least the logit of the cue-only model (its cues alone, no n-grams), so a
- * pasted attack fires even when the benign text around it outvotes it in the
- * full model.
+ * as in a short prompt.
  *
  * Bound: a text longer than MAX_TEXT_SCAN units is scanned as its first
  * HEAD_SCAN and last TAIL_SCAN units, so one text costs at most MAX_TEXT_SCAN
@@ -87,18 +84,6 @@ export function cueLogit(cues: Float64Array, mask: number): number {
   return logit + distinct * cues[CUE_COUNT]!;
 }
 
-/**
- * A window's logit given its n-gram logit and its cues: the full model's, or, when it holds two or more
- * distinct cues, the cue-only model's if that is higher. (One cue alone is common in benign text: "act as",
- * "you … now"; letting it set a floor would put a step in the false positives below the default threshold.)
- */
-function withCues(model: InjectionModel, ngramLogit: number, mask: number): number {
-  if (mask === 0) return ngramLogit;
-  const m2 = mask & (mask - 1);
-  if (m2 === 0 || (m2 & (m2 - 1)) === 0) return ngramLogit + cueLogit(model.cues, mask);
-  return Math.max(ngramLogit + cueLogit(model.cues, mask), model.cueOnlyBias + cueLogit(model.cueOnly, mask));
-}
-
 /** The cues found in blocks [first, last). */
 function windowMask(first: number, last: number): number {
   let mask = 0;
@@ -121,14 +106,12 @@ function segmentLogit(model: InjectionModel, text: string, from: number, to: num
     sum += sums[b]!;
     count += counts[b]!;
   }
-  let best = windowLogit(model, sum, count);
-  if (cued) best = withCues(model, best, windowMask(0, span));
+  let best = windowLogit(model, sum, count) + (cued ? cueLogit(model.cues, windowMask(0, span)) : 0);
   for (let b = span; b < blocks; b++) {
     sum += sums[b]! - sums[b - span]!;
     count += counts[b]! - counts[b - span]!;
-    let logit = windowLogit(model, sum, count);
-    if (cued) logit = withCues(model, logit, windowMask(b + 1 - span, b + 1));
-    best = Math.max(best, logit);
+    const cues = cued ? cueLogit(model.cues, windowMask(b + 1 - span, b + 1)) : 0;
+    best = Math.max(best, windowLogit(model, sum, count) + cues);
   }
   return best;
 }
