@@ -70,7 +70,8 @@ export function scenarioList(targets, { latencyMs, tokens, requests }) {
             label: 'guardrails on, streamed: every delta through the redactors',
             baseline: 'stream',
             target: targets.guarded,
-            body: (t) => chatBody(t, { latencyMs, tokens, stream: true, content: `${PROMPT} ${GUARDED_SUFFIX}` }),
+            body: (t) =>
+              chatBody(t, { latencyMs, tokens, stream: true, content: `${PROMPT} ${GUARDED_SUFFIX}` }),
             engaged: (run) => share(run.headerCounts['x-edgeway-guardrails'], '') < 1,
           },
           {
