@@ -3,7 +3,7 @@
  * character and word n-grams (features.ts) and injection cues (cues.ts),
  * scored over sliding windows (score.ts), with the trained weights and
  * default threshold from model.ts,
- * decoded once per isolate. No network, no dependency.
+ * decoded once per isolate, on first use. No network, no dependency.
  *
  * Cost bound: one text is scanned over at most MAX_TEXT_SCAN UTF-16 units
  * (head and tail of a longer one), one request over at most MAX_REQUEST_SCAN
@@ -14,19 +14,27 @@
  */
 import { decodeModel } from './model-codec';
 import { SERIALISED_MODEL } from './model';
-import { MAX_TEXT_SCAN, scoreText } from './score';
+import { type InjectionModel, MAX_TEXT_SCAN, scoreText } from './score';
 
 export { MAX_TEXT_SCAN } from './score';
 export const MAX_REQUEST_SCAN = 4 * MAX_TEXT_SCAN;
 
-const MODEL = decodeModel(SERIALISED_MODEL);
+/**
+ * Decoded on first use, once per isolate: isolates whose keys never turn the detector on never hold its
+ * 128 K-bucket weight table (nor pay for decoding it at start-up).
+ */
+let decoded: InjectionModel | null = null;
+const model = (): InjectionModel => {
+  decoded ??= decodeModel(SERIALISED_MODEL);
+  return decoded;
+};
 
 /** The trained default: the lowest threshold whose cross-validated false-positive rate is within budget. */
-export const INJECTION_THRESHOLD: number = MODEL.threshold;
+export const INJECTION_THRESHOLD: number = SERIALISED_MODEL.threshold;
 
 /** How likely `text` (one user turn or tool result) is an injection or jailbreak attempt, in [0, 1]. */
 export function injectionScore(text: string): number {
-  return scoreText(MODEL, text);
+  return scoreText(model(), text);
 }
 
 export interface InjectionVerdict {
@@ -47,7 +55,7 @@ export function detectInjection(texts: readonly string[], threshold = INJECTION_
     const cap = Math.min(MAX_TEXT_SCAN, budget);
     if (text.length > cap) truncated = true;
     if (cap === 0) continue;
-    score = Math.max(score, scoreText(MODEL, text, cap));
+    score = Math.max(score, scoreText(model(), text, cap));
     budget -= Math.min(text.length, cap);
   }
   return { score, fired: score >= threshold, truncated };

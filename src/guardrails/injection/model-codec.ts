@@ -1,7 +1,7 @@
 /**
  * The shipped model's serialised form (what the training script writes into
  * model.ts: one signed byte per bucket, base64) and its decoding, done once per
- * isolate when the detector's module loads.
+ * isolate, the first time the detector scores a text.
  */
 import { CUE_COUNT } from './cues';
 import type { InjectionModel } from './score';
