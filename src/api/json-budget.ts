@@ -58,7 +58,24 @@ function stringEnd(text: string, from: number): number {
   }
 }
 
-/** True when `text` nests deeper than `max` levels. */
+/**
+ * True when `text` nests deeper than `max` levels. Nesting can be no deeper
+ * than the number of `[` and `{` in the text, so a body with at most `max` of
+ * them (a usual chat body has a handful) is passed after a few native indexOf
+ * calls, without the character scan.
+ */
 export function tooDeep(text: string, max = MAX_JSON_DEPTH): boolean {
+  if (openersAtMost(text, max)) return false;
   return jsonDepth(text, max) > max;
+}
+
+/** Whether `text` holds at most `max` `[` and `{` together (strings included: an over-count is safe). */
+function openersAtMost(text: string, max: number): boolean {
+  let seen = 0;
+  for (const opener of ['{', '[']) {
+    for (let at = text.indexOf(opener); at !== -1; at = text.indexOf(opener, at + 1)) {
+      if (++seen > max) return false;
+    }
+  }
+  return true;
 }

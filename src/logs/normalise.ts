@@ -32,7 +32,14 @@ export const MAX_EVENT_BYTES = MAX_MESSAGE_BYTES - 2_000;
 const MAX_DATE_MS = 8.64e15;
 
 const encoder = new TextEncoder();
-export const jsonBytes = (value: unknown): number => encoder.encode(JSON.stringify(value)).byteLength;
+/** Any unit past ASCII (surrogates included); without one, each UTF-16 unit is one UTF-8 byte. */
+const NON_ASCII = /[\u0080-\uffff]/;
+
+/** The UTF-8 size of `value` as JSON; run once per logged event, so ASCII (the usual event) is not copied. */
+export function jsonBytes(value: unknown): number {
+  const text = JSON.stringify(value) ?? '';
+  return NON_ASCII.test(text) ? encoder.encode(text).byteLength : text.length;
+}
 
 export function normaliseEvent(event: LogEvent, now: number): LogEvent {
   const e: LogEvent = {

@@ -35,7 +35,10 @@ export function exchangeScope(options: ExchangeScopeOptions = {}) {
       path: c.req.path,
       receivedAt: Date.now(),
       startedAt: performance.now(),
-      waitUntil: (work) => c.executionCtx.waitUntil(work),
+      // A method, not an arrow property: the bundle names arrow properties at run time, on every request.
+      waitUntil(work) {
+        c.executionCtx.waitUntil(work);
+      },
     });
     c.set('deps', deps);
     c.set('exchange', x);
@@ -49,17 +52,18 @@ export function exchangeScope(options: ExchangeScopeOptions = {}) {
       headers.set('x-edgeway-cache', x.cache);
       headers.set('cf-aig-cache-status', x.cache);
     }
-    if (!c.req.path.startsWith('/v1/')) return;
+    if (!x.path.startsWith('/v1/')) return;
     // What the guardrails did before the response left (a stream's later verdicts are in its log).
     const fired = guardrailsHeader(x.guardrails);
     if (fired) headers.set('x-edgeway-guardrails', fired);
+    // Known quotas first (isolate memory): a key without limits has none, and then no header is looked at.
+    const known = x.principal ? Object.entries(knownHeaders(x.principal, Date.now())) : [];
     if (
-      x.principal &&
+      known.length > 0 &&
       !headers.has('x-ratelimit-limit-requests') &&
       !headers.has('x-ratelimit-limit-tokens')
     ) {
-      for (const [name, value] of Object.entries(knownHeaders(x.principal, Date.now())))
-        headers.set(name, value);
+      for (const [name, value] of known) headers.set(name, value);
     }
     const error = c.error === undefined ? null : c.error instanceof GatewayError ? c.error : INTERNAL_ERROR();
     c.executionCtx.waitUntil(closeAndLog(x, c.res.status, error, deps));

@@ -79,11 +79,12 @@ export async function callTargets(
         maxAttempts: attempts,
         ttfbTimeoutMs: planned.ttfbTimeoutMs ?? options.ttfbTimeoutMs,
         awaitFirstChunk: options.awaitFirstChunk,
-        onAttempt: () => {
+        // Methods, not arrow properties: the bundle names arrow properties at run time, on every request.
+        onAttempt() {
           calls++;
           x.attempts = calls;
         },
-        onOutcome: (outcome) => {
+        onOutcome(outcome) {
           last = outcome;
           record(x, deps, plan, planned, breaker, outcome, options);
         },

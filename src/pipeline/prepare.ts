@@ -51,9 +51,23 @@ export async function prepareCall(ctx: PrepareContext, planned: PlannedTarget): 
     model: route.upstreamModel,
     providerId: route.providerId,
     outputCap,
-    enforceCap: isLimited(principal),
+    enforceCap: limited(principal),
   });
   return { planned, route, body, translation };
+}
+
+/**
+ * Whether the key has limits, once per key record: records come from the key store's isolate memory, the
+ * same object for every request of a key until it is reloaded, and are never changed in place.
+ */
+const limitedKeys = new WeakMap<Principal, boolean>();
+function limited(principal: Principal): boolean {
+  let known = limitedKeys.get(principal);
+  if (known === undefined) {
+    known = isLimited(principal);
+    limitedKeys.set(principal, known);
+  }
+  return known;
 }
 
 async function keyFor(ctx: PrepareContext, planned: PlannedTarget): Promise<string | null> {

@@ -54,6 +54,7 @@ export function proxy(endpoint: Endpoint) {
   return async function proxyRequest(c: Context<AppEnv>): Promise<Response> {
     const { deps, exchange: x } = c.var;
     const headers = c.req.raw.headers;
+    const waitUntil = c.executionCtx.waitUntil.bind(c.executionCtx);
 
     // 1. auth, then the body, read and parsed once.
     const principal = await admit(c, endpoint === 'messages');
@@ -70,7 +71,7 @@ export function proxy(endpoint: Endpoint) {
       throw badRequest(`'stream' is not supported on this endpoint.`, 'stream', 'invalid_value');
     enforcePolicy(principal, request, Date.now());
     if (guarding?.refused) throw guarding.refused;
-    guarding?.consult(deps.secondOpinion, (work) => c.executionCtx.waitUntil(work));
+    guarding?.consult(deps.secondOpinion, waitUntil);
 
     // 5a. route: what `model` names (one provider/model, or a named route's targets in this request's
     // order), and the first target's key, adapter and body, translated when the provider speaks another
@@ -126,7 +127,7 @@ export function proxy(endpoint: Endpoint) {
       attemptsOverride: attemptsHeader(headers),
       awaitFirstChunk: request.stream,
       now: Date.now,
-      waitUntil: (work) => c.executionCtx.waitUntil(work),
+      waitUntil,
     });
     const { route, translation } = call;
     // A stream that did not arrive whole (cut, abandoned, or our code failed before relaying it) leaves no

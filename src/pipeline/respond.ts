@@ -17,6 +17,7 @@ import { errorResponse, GatewayError } from '../core/errors';
 import type { ProxyRequest } from '../core/request';
 import { type Usage, usageFromJson } from '../core/usage';
 import { estimatePromptTokens, settledUsage } from '../limits/estimate';
+import { anthropicByteObserver, openAiByteObserver } from '../sse/byte-observer';
 import { anthropicObserver, openAiObserver, type StreamFault } from '../sse/observer';
 import { type Guarding, refusalError } from './guard';
 import { readBounded } from './read-upstream';
@@ -60,11 +61,18 @@ export function respondStream(
   const onChunk = assembler ? assembler.push.bind(assembler) : undefined;
   const guarding = options.guarding;
   const rewriter = guarding?.rewriter(format);
+  const stripUsage = !request.clientWantsUsage;
+  // Nothing rewrites, translates, captures or assembles: most events are relayed from their bytes alone.
+  const plain = !options.translation && !rewriter && !onChunk && capture === 0;
   const observer = options.translation
     ? options.translation.streamObserver({ onChunk, capture, rewriter })
-    : format === 'anthropic'
-      ? anthropicObserver({ onChunk, capture, rewriter })
-      : openAiObserver({ stripUsage: !request.clientWantsUsage, onChunk, capture, rewriter });
+    : plain
+      ? format === 'anthropic'
+        ? anthropicByteObserver()
+        : openAiByteObserver({ stripUsage })
+      : format === 'anthropic'
+        ? anthropicObserver({ onChunk, capture, rewriter })
+        : openAiObserver({ stripUsage, onChunk, capture, rewriter });
   const { body, outcome } = relay({
     reader,
     first: dispatched.first ?? null,

@@ -121,7 +121,13 @@ export async function dispatch(route: Route, options: DispatchOptions): Promise<
     upstreamMs += took;
     if ('response' in result) {
       options.onOutcome?.({ status: result.response.status, ttfbMs: took, error: null, retryable: false });
-      return { ...result, upstreamMs, scrub: (text) => route.adapter.scrub(text, Number.POSITIVE_INFINITY) };
+      return {
+        ...result,
+        upstreamMs,
+        scrub(text: string) {
+          return route.adapter.scrub(text, Number.POSITIVE_INFINITY);
+        },
+      };
     }
     options.onOutcome?.({
       status:

@@ -14,11 +14,13 @@
  * the rest of the relay). A single event larger than the framer's cap ends the
  * stream with `event_too_large`; the upstream is aborted, no neighbour waits.
  * An error event the upstream sends mid-stream is relayed scrubbed of credentials.
+ * An observer with `observeBytes` (src/sse/byte-observer.ts) reads events from their raw bytes and
+ * parses only the few that matter; any other observer is given every event parsed.
  */
 import { within } from '../util/within';
-import { MAX_EVENT_BYTES, SseFramer, type SseFrame } from '../sse/framer';
+import { MAX_EVENT_BYTES, parseEvent, SseFramer } from '../sse/framer';
 import type { Usage } from '../core/usage';
-import type { StreamFault, StreamObserver } from '../sse/observer';
+import type { StreamFault, StreamObserver, Verdict } from '../sse/observer';
 
 export interface RelayOutcome {
   readonly completed: boolean;
@@ -53,6 +55,10 @@ export function relay(options: RelayOptions): {
 } {
   const { reader, observer, idleTimeoutMs, abortUpstream } = options;
   const framer = new SseFramer();
+  // A byte observer reads most events unparsed (src/sse/byte-observer.ts); any other gets each one parsed.
+  const observe: (bytes: Uint8Array) => Verdict = observer.observeBytes
+    ? observer.observeBytes.bind(observer)
+    : (bytes) => observer.observe(parseEvent(bytes));
   let pendingFirst = options.first;
   let settle!: (o: RelayOutcome) => void;
   const outcome = new Promise<RelayOutcome>((resolve) => (settle = resolve));
@@ -130,8 +136,8 @@ export function relay(options: RelayOptions): {
             chunk = read.value;
           }
           const hadPending = framer.pendingBytes > 0;
-          const frames = framer.push(chunk);
-          const out = select(frames, observer, options.scrub);
+          const frames = framer.pushRaw(chunk);
+          const out = select(frames, observe, observer, options.scrub);
           if (out === 'malformed')
             return fail(
               controller,
@@ -160,7 +166,7 @@ export function relay(options: RelayOptions): {
             !hadPending &&
             framer.pendingBytes === 0 &&
             out.length === frames.length &&
-            out.every((bytes, i) => bytes === frames[i]!.bytes);
+            out.every((bytes, i) => bytes === frames[i]);
           controller.enqueue(whole ? chunk : join(out));
           return;
         }
@@ -220,18 +226,19 @@ function idleWatchdog(ms: number, onIdle: () => void) {
 type Selected = Uint8Array[] | 'malformed' | (StreamFault & { before: Uint8Array[] });
 
 function select(
-  frames: SseFrame[],
+  frames: Uint8Array[],
+  observe: (bytes: Uint8Array) => Verdict,
   observer: StreamObserver,
   scrub: ((text: string) => string) | undefined,
 ): Selected {
   const out: Uint8Array[] = [];
   for (const frame of frames) {
     const errorBefore = observer.upstreamError;
-    const verdict = observer.observe(frame.event);
+    const verdict = observe(frame);
     if (verdict === 'malformed') return 'malformed';
     if (verdict === 'drop') continue;
     if (!(verdict instanceof Uint8Array) && verdict !== 'forward') return { ...verdict, before: out };
-    const bytes = verdict === 'forward' ? frame.bytes : verdict;
+    const bytes = verdict === 'forward' ? frame : verdict;
     if (bytes.byteLength === 0) continue;
     const isError = scrub && observer.upstreamError !== errorBefore;
     out.push(isError ? encoder.encode(scrub(decoder.decode(bytes))) : bytes);

@@ -47,10 +47,18 @@ export class SseFramer {
 
   constructor(private readonly maxEventBytes = MAX_EVENT_BYTES) {}
 
-  /** Feeds one chunk; returns the events it completed. After `tooLarge`, returns nothing. */
+  /** Feeds one chunk; returns the events it completed, parsed. After `tooLarge`, returns nothing. */
   push(chunk: Uint8Array): SseFrame[] {
+    return this.pushRaw(chunk).map((bytes) => ({ event: parseEvent(bytes), bytes }));
+  }
+
+  /**
+   * Feeds one chunk; returns the raw bytes of the events it completed, unparsed (the relay's byte-level
+   * observers read only the few events that matter). After `tooLarge`, returns nothing.
+   */
+  pushRaw(chunk: Uint8Array): Uint8Array[] {
     if (this.overflow) return [];
-    const frames: SseFrame[] = [];
+    const frames: Uint8Array[] = [];
     const base = this.offset;
     for (let i = chunk.indexOf(LF); i !== -1; i = chunk.indexOf(LF, i + 1)) {
       const at = base + i;
@@ -62,8 +70,7 @@ export class SseFramer {
       if (at + 1 - this.eventStart > this.maxEventBytes) return this.stop(frames);
       // A blank line with no event before it (a keep-alive) is skipped, not emitted.
       if (lineStart > this.eventStart) {
-        const bytes = this.take(chunk, i + 1);
-        frames.push({ event: parseEvent(bytes), bytes });
+        frames.push(this.take(chunk, i + 1));
       } else {
         this.parts = [];
       }
@@ -107,7 +114,7 @@ export class SseFramer {
     return out;
   }
 
-  private stop(frames: SseFrame[]): SseFrame[] {
+  private stop(frames: Uint8Array[]): Uint8Array[] {
     this.overflow = true;
     this.parts = [];
     return frames;

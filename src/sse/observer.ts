@@ -56,6 +56,11 @@ export function rewrittenBytes(
 
 export interface StreamObserver {
   observe(event: SseEvent): Verdict;
+  /**
+   * The same verdict from the event's raw bytes, for observers that can leave most events unparsed
+   * (src/sse/byte-observer.ts); the relay parses each event for `observe` when this is absent.
+   */
+  observeBytes?(bytes: Uint8Array): Verdict;
   /** The stream's terminator was seen. */
   readonly done: boolean;
   readonly usage: Usage | null;

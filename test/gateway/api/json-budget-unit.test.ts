@@ -21,6 +21,22 @@ describe('jsonDepth', () => {
     expect(tooDeep('['.repeat(MAX_JSON_DEPTH + 1) + ']'.repeat(MAX_JSON_DEPTH + 1))).toBe(true);
   });
 
+  it('judges bodies with few brackets and bodies with many alike, mixing both kinds of bracket', () => {
+    const mixed = (n: number) => {
+      const open = Array.from({ length: n }, (_, i) => (i % 2 ? '{"k":' : '[')).join('');
+      const close = Array.from({ length: n }, (_, i) => (i % 2 ? '}' : ']'))
+        .reverse()
+        .join('');
+      return `${open}1${close}`;
+    };
+    expect(tooDeep(mixed(MAX_JSON_DEPTH))).toBe(false);
+    expect(tooDeep(mixed(MAX_JSON_DEPTH + 1))).toBe(true);
+    // Many brackets, all shallow or inside strings: more openers than the budget, never too deep.
+    const wide = JSON.stringify({ a: Array.from({ length: 200 }, () => ({ s: '[{' })) });
+    expect(tooDeep(wide)).toBe(false);
+    expect(tooDeep(`{"s":"${'['.repeat(MAX_JSON_DEPTH + 5)}"}`)).toBe(false);
+  });
+
   it('scans a 1 MB body in linear time', () => {
     const flat = JSON.stringify({ items: Array.from({ length: 50_000 }, (_, i) => ({ i, s: 'x[y]{z}' })) });
     expect(flat.length).toBeGreaterThan(1_000_000);

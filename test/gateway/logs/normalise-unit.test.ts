@@ -223,3 +223,20 @@ describe('normaliseEvent', () => {
     }
   });
 });
+
+describe('jsonBytes', () => {
+  it('counts the UTF-8 bytes of the JSON text, ASCII or not', () => {
+    const utf8 = (v: unknown) => new TextEncoder().encode(JSON.stringify(v)).byteLength;
+    for (const value of [
+      { a: 'plain ascii', n: 1 },
+      { a: 'café' },
+      { a: '日本語', b: ['\u007f', '\u0080'] },
+      { a: 'emoji 😀 pair' },
+      { a: 'lone \ud800 surrogate' },
+      { a: 'control \u0001 escaped' },
+    ]) {
+      expect(jsonBytes(value)).toBe(utf8(value));
+    }
+    expect(jsonBytes({ a: 'é' })).toBe(JSON.stringify({ a: 'é' }).length + 1);
+  });
+});

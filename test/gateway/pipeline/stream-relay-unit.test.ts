@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { relay } from '../../../src/pipeline/stream';
 import { scrubSecrets } from '../../../src/providers/scrub';
+import { openAiByteObserver } from '../../../src/sse/byte-observer';
 import { openAiObserver } from '../../../src/sse/observer';
 
 const enc = (s: string) => new TextEncoder().encode(s);
@@ -23,7 +24,11 @@ function upstream(chunks: string[], { hang = false } = {}) {
 
 const chunk = (content: string) => `data: ${JSON.stringify({ choices: [{ delta: { content } }] })}\n\n`;
 
-describe('relay', () => {
+// Every guarantee holds alike with the parsing observer and the byte-level one of the fast path.
+describe.each([
+  ['parsing', openAiObserver],
+  ['byte-level', openAiByteObserver],
+])('relay (%s observer)', (_name, observer) => {
   it('forwards whole-event chunks byte for byte and reports completion with usage', async () => {
     const usage = `data: ${JSON.stringify({ choices: [], usage: { prompt_tokens: 5, completion_tokens: 2 } })}\n\n`;
     const parts = [chunk('a'), chunk('b') + usage, 'data: [DONE]\n\n'];
@@ -32,7 +37,7 @@ describe('relay', () => {
     const { body, outcome } = relay({
       reader: up.reader,
       first: enc(parts[0]!),
-      observer: openAiObserver({ stripUsage: false }),
+      observer: observer({ stripUsage: false }),
       idleTimeoutMs: 1000,
       abortUpstream: () => (aborted = true),
     });
@@ -54,7 +59,7 @@ describe('relay', () => {
     const { body } = relay({
       reader: up.reader,
       first: enc(whole.slice(0, 10)),
-      observer: openAiObserver({ stripUsage: false }),
+      observer: observer({ stripUsage: false }),
       idleTimeoutMs: 1000,
       abortUpstream: () => {},
     });
@@ -69,7 +74,7 @@ describe('relay', () => {
     const { body, outcome } = relay({
       reader: up.reader,
       first: enc(chunk('a')),
-      observer: openAiObserver({ stripUsage: false }),
+      observer: observer({ stripUsage: false }),
       idleTimeoutMs: 60_000,
       abortUpstream: () => (aborted = true),
     });
@@ -86,7 +91,7 @@ describe('relay', () => {
     const { body, outcome } = relay({
       reader: up.reader,
       first: enc(chunk('a')),
-      observer: openAiObserver({ stripUsage: false }),
+      observer: observer({ stripUsage: false }),
       idleTimeoutMs: 20,
       abortUpstream: () => (aborted = true),
     });
@@ -101,7 +106,7 @@ describe('relay', () => {
     const { body, outcome } = relay({
       reader: up.reader,
       first: enc(chunk('a')),
-      observer: openAiObserver({ stripUsage: false }),
+      observer: observer({ stripUsage: false }),
       idleTimeoutMs: 30,
       abortUpstream: () => {},
     });
@@ -121,7 +126,7 @@ describe('relay', () => {
     const { body, outcome } = relay({
       reader: up.reader,
       first: enc(chunk('a')),
-      observer: openAiObserver({ stripUsage: false }),
+      observer: observer({ stripUsage: false }),
       idleTimeoutMs: 30,
       abortUpstream: () => {},
     });
@@ -150,7 +155,7 @@ describe('relay', () => {
     const { body, outcome } = relay({
       reader: up.reader,
       first: null,
-      observer: openAiObserver({ stripUsage: false }),
+      observer: observer({ stripUsage: false }),
       idleTimeoutMs: 1000,
       abortUpstream: () => (aborted = true),
     });
@@ -173,7 +178,7 @@ describe('relay', () => {
     const { body, outcome } = relay({
       reader: up.reader,
       first: enc(chunk('a')),
-      observer: openAiObserver({ stripUsage: false }),
+      observer: observer({ stripUsage: false }),
       idleTimeoutMs: 1000,
       abortUpstream: () => {},
       scrub: scrubSecrets,
@@ -183,5 +188,61 @@ describe('relay', () => {
     expect(text).toContain('"message":"bad key [redacted]"');
     expect(text.startsWith(chunk('a'))).toBe(true);
     await outcome;
+  });
+
+  it('hands on a chunk of whole forwarded events as the very chunk it read', async () => {
+    const first = enc(chunk('a') + chunk('b'));
+    const up = upstream(['data: [DONE]\n\n']);
+    const { body } = relay({
+      reader: up.reader,
+      first,
+      observer: observer({ stripUsage: false }),
+      idleTimeoutMs: 1000,
+      abortUpstream: () => {},
+    });
+    expect((await body.getReader().read()).value).toBe(first);
+  });
+
+  it('strips the usage chunk the client did not ask for and still settles with its usage', async () => {
+    const usage = `data: ${JSON.stringify({ choices: [], usage: { prompt_tokens: 5, completion_tokens: 2 } })}\n\n`;
+    const up = upstream([chunk('b') + usage, 'data: [DONE]\n\n']);
+    const { body, outcome } = relay({
+      reader: up.reader,
+      first: enc(chunk('a')),
+      observer: observer({ stripUsage: true }),
+      idleTimeoutMs: 1000,
+      abortUpstream: () => {},
+    });
+    expect(await new Response(body).text()).toBe(`${chunk('a')}${chunk('b')}data: [DONE]\n\n`);
+    expect(await outcome).toMatchObject({ completed: true, usage: { inputTokens: 5, outputTokens: 2 } });
+  });
+
+  it('ends a cut stream with stream_incomplete, counting what was delivered', async () => {
+    const up = upstream([chunk('bcd')]);
+    const { body, outcome } = relay({
+      reader: up.reader,
+      first: enc(chunk('a')),
+      observer: observer({ stripUsage: false }),
+      idleTimeoutMs: 1000,
+      abortUpstream: () => {},
+    });
+    expect(await new Response(body).text()).toContain('"code":"stream_incomplete"');
+    expect(await outcome).toMatchObject({ completed: false, deliveredChars: 4 });
+  });
+
+  it('stops at an event that is not a JSON object, relaying nothing of it', async () => {
+    const up = upstream([`${chunk('b')}data: {"id":"x",\n\n${chunk('c')}`]);
+    const { body, outcome } = relay({
+      reader: up.reader,
+      first: enc(chunk('a')),
+      observer: observer({ stripUsage: false }),
+      idleTimeoutMs: 1000,
+      abortUpstream: () => {},
+    });
+    const text = await new Response(body).text();
+    expect(text.startsWith(chunk('a'))).toBe(true);
+    expect(text).not.toContain('"id":"x"');
+    expect(text).toContain('"code":"malformed_chunk"');
+    expect((await outcome).error?.code).toBe('malformed_chunk');
   });
 });
