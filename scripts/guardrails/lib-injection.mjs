@@ -13,7 +13,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { build } from 'esbuild';
+import { importTs } from './import-ts.mjs';
 import { ordinaryPrompts } from './ordinary-prompts.mjs';
 
 export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -122,26 +122,13 @@ export function readRows(path) {
 
 /** The runtime's feature and scoring code, bundled for Node. */
 export async function loadRuntime() {
-  const result = await build({
-    stdin: {
-      contents: [
-        "export { scanFeatures } from './src/guardrails/injection/features';",
-        "export { scoreText, textLogit, WINDOW, HEAD_SCAN, MAX_TEXT_SCAN } from './src/guardrails/injection/score';",
-        "export { CUE_COUNT } from './src/guardrails/injection/cues';",
-        "export { decodeModel } from './src/guardrails/injection/model-codec';",
-        "export { SERIALISED_MODEL } from './src/guardrails/injection/model';",
-      ].join('\n'),
-      resolveDir: ROOT,
-      loader: 'ts',
-    },
-    bundle: true,
-    write: false,
-    format: 'esm',
-    platform: 'neutral',
-    logLevel: 'warning',
-  });
-  const code = result.outputFiles[0].text;
-  return import(`data:text/javascript;base64,${Buffer.from(code).toString('base64')}`);
+  return importTs([
+    "export { scanFeatures } from './src/guardrails/injection/features';",
+    "export { scoreText, textLogit, WINDOW, HEAD_SCAN, MAX_TEXT_SCAN } from './src/guardrails/injection/score';",
+    "export { CUE_COUNT } from './src/guardrails/injection/cues';",
+    "export { decodeModel } from './src/guardrails/injection/model-codec';",
+    "export { SERIALISED_MODEL } from './src/guardrails/injection/model';",
+  ]);
 }
 
 // --- near-duplicate groups and folds ---------------------------------------------------------------

@@ -11,34 +11,21 @@
  *   npm run guardrails:pii-eval -- --seed 7 --per-kind 1000
  *   npm run guardrails:pii-eval -- --write docs/guardrails/pii-report.md
  */
-import { build } from 'esbuild';
 import { writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { importTs } from './import-ts.mjs';
 import { generateCorpus } from './pii-corpus.mjs';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 
 /** The detectors as shipped, bundled for Node. */
 export async function loadDetectors() {
-  const result = await build({
-    stdin: {
-      contents: [
-        "export { sensitiveFinder } from './src/guardrails/pii/finder';",
-        "export { PII_KINDS, SECRET_KINDS } from './src/guardrails/finding';",
-      ].join('\n'),
-      resolveDir: ROOT,
-      loader: 'ts',
-    },
-    bundle: true,
-    write: false,
-    format: 'esm',
-    platform: 'neutral',
-    logLevel: 'warning',
-  });
-  const code = result.outputFiles[0].text;
-  return import(`data:text/javascript;base64,${Buffer.from(code).toString('base64')}`);
+  return importTs([
+    "export { sensitiveFinder } from './src/guardrails/pii/finder';",
+    "export { PII_KINDS, SECRET_KINDS } from './src/guardrails/finding';",
+  ]);
 }
 
 /** Per kind: true positives, false positives, false negatives; and negatives sentences with any finding. */
