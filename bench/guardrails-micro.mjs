@@ -105,8 +105,8 @@ export const CASES = [
   {
     name: 'PII + secrets scan, 1,000-token prompt',
     entry: 'src/guardrails/pii/finder.ts',
-    setup: (mod, inputs) => {
-      const finder = mod.sensitiveFinder(new Set(SENSITIVE_KINDS));
+    setup: async (mod, inputs) => {
+      const finder = mod.sensitiveFinder(await sensitiveKinds());
       let i = 0;
       return () => finder.find(inputs.prompts[i++ % inputs.prompts.length]).length;
     },
@@ -127,7 +127,7 @@ export const CASES = [
     entry: 'src/guardrails/pii/stream-redactor.ts',
     setup: async (mod, inputs) => {
       const { sensitiveFinder } = await loadBundle('src/guardrails/pii/finder.ts');
-      const finder = sensitiveFinder(new Set(SENSITIVE_KINDS));
+      const finder = sensitiveFinder(await sensitiveKinds());
       let i = 0;
       return () => {
         const text = inputs.prompts[i++ % inputs.prompts.length];
@@ -141,23 +141,11 @@ export const CASES = [
   },
 ];
 
-/** Every PII and secret kind (src/guardrails/finding.ts). */
-const SENSITIVE_KINDS = [
-  'email',
-  'phone',
-  'card',
-  'iban',
-  'ssn',
-  'ip',
-  'openai_key',
-  'anthropic_key',
-  'aws_access_key',
-  'github_token',
-  'slack_token',
-  'jwt',
-  'private_key',
-  'bearer_token',
-];
+/** Every PII and secret kind, as src/guardrails/finding.ts lists them. */
+async function sensitiveKinds() {
+  const { PII_KINDS, SECRET_KINDS } = await loadBundle('src/guardrails/finding.ts');
+  return new Set([...PII_KINDS, ...SECRET_KINDS]);
+}
 
 const loaded = new Map();
 

@@ -10,15 +10,11 @@
  * that event. A `block` ends the stream with an error frame before any part
  * of the value is relayed.
  */
+import { type Json, obj } from '../codecs/json';
 import type { ClientFormat } from '../core/endpoints';
 import type { EventRewriter, RewrittenEvent } from '../sse/observer';
 import { blockedMessage, GUARDRAIL_BLOCKED } from './blocked';
 import type { AnswerGuardState, TextTransform } from './response-text';
-
-type Json = Record<string, unknown>;
-
-const asObject = (v: unknown): Json | null =>
-  typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Json) : null;
 
 export function streamGuard(
   format: ClientFormat,
@@ -75,15 +71,15 @@ function openAiRewriter(through: Through, flush: Flush): FormatRewriter {
       template = { id: data.id, object: data.object, created: data.created, model: data.model };
       const choices = Array.isArray(data.choices) ? data.choices : [];
       for (const c of choices) {
-        const choice = asObject(c);
-        const delta = asObject(choice?.delta);
+        const choice = obj(c);
+        const delta = obj(choice?.delta);
         if (!choice || !delta) continue;
         const i = Number(choice.index ?? 0);
         if (typeof delta.content === 'string') delta.content = through(`c${i}`, delta.content);
         const calls = Array.isArray(delta.tool_calls) ? delta.tool_calls : [];
         for (const call of calls) {
-          const fn = asObject(asObject(call)?.function);
-          const index = Number(asObject(call)?.index ?? 0);
+          const fn = obj(obj(call)?.function);
+          const index = Number(obj(call)?.index ?? 0);
           if (!fn || typeof fn.arguments !== 'string') continue;
           fn.arguments = through(`c${i}t${index}`, fn.arguments);
           openTools.set(i, (openTools.get(i) ?? new Set()).add(index));
@@ -133,7 +129,7 @@ function anthropicRewriter(through: Through, flush: Flush): FormatRewriter {
       const type = event ?? String(data.type ?? '');
       const index = Number(data.index ?? 0);
       if (type === 'content_block_delta') {
-        const delta = asObject(data.delta);
+        const delta = obj(data.delta);
         if (delta?.type === 'text_delta' && typeof delta.text === 'string') {
           kinds.set(index, 'text_delta');
           delta.text = through(`b${index}`, delta.text);

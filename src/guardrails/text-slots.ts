@@ -5,6 +5,7 @@
  * value back in place, so redaction changes exactly the strings it found and
  * the body the provider gets is the client's own with those strings replaced.
  */
+import { type Json, obj } from '../codecs/json';
 import type { Endpoint } from '../core/endpoints';
 
 /** Who wrote a text: injection scans what users and tools wrote; PII and secrets scan everything. */
@@ -16,11 +17,6 @@ export interface TextSlot {
   readonly text: string;
   set(text: string): void;
 }
-
-type Json = Record<string, unknown>;
-
-const asObject = (v: unknown): Json | null =>
-  typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Json) : null;
 
 function slot(holder: Json | unknown[], key: string | number, role: SlotRole): TextSlot | null {
   const fields = holder as Record<string | number, unknown>;
@@ -57,7 +53,7 @@ function openAiContent(out: TextSlot[], message: Json, role: SlotRole): void {
   }
   if (!Array.isArray(message.content)) return;
   for (const part of message.content) {
-    const p = asObject(part);
+    const p = obj(part);
     if (p && p.type === 'text') push(out, slot(p, 'text', role));
   }
 }
@@ -65,14 +61,14 @@ function openAiContent(out: TextSlot[], message: Json, role: SlotRole): void {
 function openAiChat(body: Json, out: TextSlot[]): void {
   if (!Array.isArray(body.messages)) return;
   for (const m of body.messages) {
-    const message = asObject(m);
+    const message = obj(m);
     if (!message) continue;
     const role = ROLES[String(message.role)] ?? 'user';
     openAiContent(out, message, role);
     // A model's earlier tool calls carry arguments it wrote: secrets there reach the provider too.
     if (Array.isArray(message.tool_calls)) {
       for (const call of message.tool_calls) {
-        const fn = asObject(asObject(call)?.function);
+        const fn = obj(obj(call)?.function);
         if (fn) push(out, slot(fn, 'arguments', 'assistant'));
       }
     }
@@ -88,7 +84,7 @@ function anthropicBlocks(out: TextSlot[], holder: Json, key: string, role: SlotR
   }
   if (!Array.isArray(content)) return;
   for (const b of content) {
-    const block = asObject(b);
+    const block = obj(b);
     if (!block) continue;
     if (block.type === 'text') push(out, slot(block, 'text', role));
     else if (block.type === 'tool_result') anthropicBlocks(out, block, 'content', 'tool');
@@ -99,7 +95,7 @@ function anthropicMessages(body: Json, out: TextSlot[]): void {
   anthropicBlocks(out, body, 'system', 'system');
   if (!Array.isArray(body.messages)) return;
   for (const m of body.messages) {
-    const message = asObject(m);
+    const message = obj(m);
     if (!message) continue;
     anthropicBlocks(out, message, 'content', message.role === 'assistant' ? 'assistant' : 'user');
   }
@@ -129,19 +125,19 @@ export function answerSlots(format: 'openai' | 'anthropic', body: Json): TextSlo
   if (format === 'anthropic') {
     if (!Array.isArray(body.content)) return out;
     for (const b of body.content) {
-      const block = asObject(b);
+      const block = obj(b);
       if (block?.type === 'text') push(out, slot(block, 'text', 'assistant'));
     }
     return out;
   }
   if (!Array.isArray(body.choices)) return out;
   for (const c of body.choices) {
-    const message = asObject(asObject(c)?.message);
+    const message = obj(obj(c)?.message);
     if (!message) continue;
     openAiContent(out, message, 'assistant');
     if (Array.isArray(message.tool_calls)) {
       for (const call of message.tool_calls) {
-        const fn = asObject(asObject(call)?.function);
+        const fn = obj(obj(call)?.function);
         if (fn) push(out, slot(fn, 'arguments', 'assistant'));
       }
     }

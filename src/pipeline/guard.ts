@@ -92,11 +92,12 @@ export function guardStage(x: Exchange, principal: Principal, request: ProxyRequ
     },
     answer(format, body) {
       if (refusal) return { changed: false, refusal };
-      const judgedAnswer = guardAnswer(policy, placeholders, format, body);
-      x.guardrails.push(...judgedAnswer.verdicts);
-      const blocked = judgedAnswer.blocked;
+      if (!transforms) return { changed: false, refusal: null };
+      // Verdicts go straight into the exchange's list (the transforms' shared state).
+      const changed = guardAnswer(transforms, format, body);
+      const blocked = state.blocked;
       return {
-        changed: judgedAnswer.changed,
+        changed,
         refusal: blocked ? { fault: GUARDRAIL_BLOCKED, message: blockedMessage(blocked, 'response') } : null,
       };
     },

@@ -10,6 +10,7 @@
  * or not JSON is the provider's fault (502, or 504 for the stall), thrown as a
  * GatewayError; the exit then settles nothing spent and releases the cache lease.
  */
+import { obj } from '../codecs/json';
 import { anthropicAssembler, openAiAssembler } from '../cache/assemble';
 import { type Answer, CLIENT_DISCONNECTED } from '../core/exchange';
 import type { ClientFormat } from '../core/endpoints';
@@ -149,10 +150,11 @@ export async function respondJson(options: RespondOptions): Promise<Responded> {
     usage = usageFromJson(format, parsed);
   }
   const guarding = options.guarding;
-  if (guarding && isObject(parsed)) {
+  const body = guarding ? obj(parsed) : null;
+  if (guarding && body) {
     // The second opinion started before the upstream call; by now it has usually judged.
     await guarding.judged;
-    const judged = guarding.answer(format, parsed);
+    const judged = guarding.answer(format, body);
     if (judged.refusal) return refused(options, usage, text, judged.refusal);
     if (judged.changed) text = JSON.stringify(parsed);
   }
@@ -167,9 +169,6 @@ export async function respondJson(options: RespondOptions): Promise<Responded> {
   headers.set('content-type', 'application/json');
   return { response: new Response(text, { status: dispatched.response.status, headers }), answer };
 }
-
-const isObject = (v: unknown): v is Record<string, unknown> =>
-  typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /**
  * An answer a guardrail refused: the client gets 400 `guardrail_blocked` in its own error shape instead,
