@@ -31,6 +31,8 @@ export default defineConfig(async () => {
                   TEST_MIGRATIONS: migrations,
                   MOCK_LLM_URL: 'http://mock-llm.internal/v1',
                   UPSTREAM_IDLE_TIMEOUT_MS: '300',
+                  // Leases report back within 0.2 s, so tests that read the ledger wait little.
+                  LIMITS_LEASE_MS: '200',
                   ADMIN_TOKEN: 'test-admin-token',
                   // Every native provider pointed at the mock LLM's fake of its API.
                   GEMINI_API_KEY: 'test-gemini-key',

@@ -124,6 +124,11 @@ export class Exchange {
     else this.#steps.push(step);
   }
 
+  /** Keeps `work` alive after the response without holding up the exit or the log. */
+  keep(work: Promise<unknown>): void {
+    this.#waitUntil(work);
+  }
+
   /** The request's answer; a stream's resolves when it ends. Set once. */
   answered(answer: Answer | Promise<Answer>): void {
     if (this.#answer) throw new Error('An exchange is answered once.');

@@ -30,6 +30,11 @@ export interface Reservation {
    * prompt estimate plus the delivered characters / 4.
    */
   settle(usage: Usage | null, stream?: StreamEnd, model?: string): Promise<void>;
+  /**
+   * Work the reservation started that must outlive the request, such as closing
+   * the lease it opened when its admission window ends (keep it alive with waitUntil).
+   */
+  readonly background?: Promise<void>;
 }
 
 export interface Limiter {

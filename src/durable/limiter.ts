@@ -10,9 +10,11 @@
  * so the object's single thread serialises them; a check and its record can
  * never interleave with another request's (see src/limits/check.ts).
  *
- * Lifecycle of a reservation: `reserve` holds the worst case; `settle`
+ * Lifecycle of a reservation: `reserve` holds the worst case (or, asked for a
+ * lease, that of several requests: src/limits/lease-size.ts); `settle`
  * replaces it with the actual charge; an unsettled one is released by the
- * alarm at `expires_at` and kept LATE_SETTLE_GRACE_MS longer, so a settle that
+ * alarm at `expires_at` (an unreported lease is charged its whole hold instead)
+ * and kept LATE_SETTLE_GRACE_MS longer, so a settle that
  * arrives late still records its spend (the ledger's `spent` stays the sum of
  * settled usage). Storage: tables `scopes` (windows and in-flight count per
  * scope), `ledger` (spent/held per scope and period key), `reservations`.
@@ -27,6 +29,7 @@
 import { DurableObject } from 'cloudflare:workers';
 import type { Bindings } from '../env';
 import { decide, quotaOf, type ScopeView } from '../limits/check';
+import { grantOf, leaseSize } from '../limits/lease-size';
 import { applyReserve, applySettle, NOTHING } from '../limits/ledger';
 import { periodKey, type Period } from '../limits/periods';
 import {
@@ -62,9 +65,10 @@ const SCHEMA = `
     id TEXT PRIMARY KEY,
     key_scope TEXT NOT NULL,
     tokens INTEGER NOT NULL, nanos INTEGER NOT NULL,
+    requests INTEGER NOT NULL DEFAULT 1,    -- a lease's grant; 1 for a reservation
     charged_at INTEGER NOT NULL,            -- the minute its tokens were added to
     day TEXT NOT NULL, month TEXT NOT NULL, -- the budget periods it was held in
-    state TEXT NOT NULL,                    -- 'held', or 'expired' (released, awaiting a late settle)
+    state TEXT NOT NULL,                    -- 'held', or 'expired' (released, or for a lease charged whole, awaiting a late settle)
     expires_at INTEGER NOT NULL             -- held: release time; expired: deletion time
   );
   CREATE INDEX IF NOT EXISTS reservations_by_expiry ON reservations (expires_at);
@@ -91,6 +95,7 @@ type ReservationRow = {
   key_scope: string;
   tokens: number;
   nanos: number;
+  requests: number;
   charged_at: number;
   day: string;
   month: string;
@@ -121,11 +126,18 @@ export class Limiter extends DurableObject<Bindings> {
     super(ctx, env);
     this.sql = ctx.storage.sql;
     this.sql.exec(SCHEMA);
+    // Objects created before leases have no `requests` column: add it (every old row is a reservation).
+    if (!this.sql.exec('SELECT * FROM reservations LIMIT 0').columnNames.includes('requests'))
+      this.sql.exec('ALTER TABLE reservations ADD COLUMN requests INTEGER NOT NULL DEFAULT 1');
     void ctx.blockConcurrencyWhile(async () => {
       this.alarmAt = await ctx.storage.getAlarm();
     });
   }
 
+  /**
+   * Holds this request's worst case, or with `want` > 1 a lease of up to that
+   * many such requests (leaseSize decides; 1 is a plain reservation).
+   */
   reserve(input: ReserveInput): ReserveResult {
     const invalid = invalidInput(input);
     if (invalid) return { ok: false, invalid };
@@ -139,18 +151,21 @@ export class Limiter extends DurableObject<Bindings> {
     const decision = decide(views, input.cost, now);
     if (!decision.ok) return { ok: false, denial: decision.denial, quota: quotaOf(views, now) };
 
+    let grant = grantOf(input.cost, leaseSize(views, input.cost, input.want ?? 1, now));
+    if (!isCharge(grant) || !decide(views, grant, now, grant.requests).ok) grant = grantOf(input.cost, 1);
     const id = crypto.randomUUID();
     const expiresAt = now + Math.ceil(input.ttlMs);
-    const after = views.map((v) => ({ ...v, state: applyReserve(v.state, input.cost, now) }));
+    const after = views.map((v) => ({ ...v, state: applyReserve(v.state, grant, now, grant.requests) }));
     this.ctx.storage.transactionSync(() => {
       this.save(keyScope, after[0]!.state, periods);
       this.save('tenant', after[1]!.state, periods);
       this.sql.exec(
-        `INSERT INTO reservations (id, key_scope, tokens, nanos, charged_at, day, month, state, expires_at) VALUES (?, ?, ?, ?, ?, ?, ?, 'held', ?)`,
+        `INSERT INTO reservations (id, key_scope, tokens, nanos, requests, charged_at, day, month, state, expires_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'held', ?)`,
         id,
         keyScope,
-        input.cost.tokens,
-        input.cost.nanos,
+        grant.tokens,
+        grant.nanos,
+        grant.requests,
         minuteOf(now),
         periods.day,
         periods.month,
@@ -158,20 +173,27 @@ export class Limiter extends DurableObject<Bindings> {
       );
     });
     this.wakeAt(expiresAt);
-    return { ok: true, id, quota: quotaOf(after, now) };
+    return { ok: true, id, quota: quotaOf(after, now), grant };
   }
 
   /**
    * Replaces a reservation with what was used (null: nothing; not a valid charge:
-   * what it held). False when the id is unknown (settled twice, or purged).
+   * what it held). For a lease, `requests` is how many it admitted (its unused
+   * requests leave the rate window; absent: all of them). False when the id is
+   * unknown (settled twice, or purged).
    */
-  settle(id: string, actual: Charge | null): boolean {
+  settle(id: string, actual: Charge | null, requests?: number): boolean {
     if (typeof id !== 'string') return false;
     const row = this.sql.exec<ReservationRow>('SELECT * FROM reservations WHERE id = ?', id).toArray()[0];
     if (!row) return false;
     const charged = actual === null ? NOTHING : isCharge(actual) ? actual : heldBy(row);
+    const counted = countedBy(row);
+    const used =
+      Number.isSafeInteger(requests) && (requests as number) >= 0
+        ? Math.min(requests as number, counted)
+        : counted;
     this.ctx.storage.transactionSync(() => {
-      this.finish(row, charged, row.state === 'held', this.now());
+      this.finish(row, charged, row.state === 'held', this.now(), { counted, used });
       this.sql.exec('DELETE FROM reservations WHERE id = ?', id);
     });
     return true;
@@ -190,7 +212,10 @@ export class Limiter extends DurableObject<Bindings> {
           this.sql.exec('DELETE FROM reservations WHERE id = ?', row.id);
           continue;
         }
-        this.finish(row, NOTHING, true, now);
+        // A lease's isolate reports its spend only when it closes: one that never did
+        // (evicted, or its settle failed) is charged its whole hold, never less than it
+        // may have spent; a late settle corrects it. A reservation is released.
+        this.finish(row, isLease(row) ? heldBy(row) : NOTHING, true, now);
         this.sql.exec(
           `UPDATE reservations SET state = 'expired', expires_at = ? WHERE id = ?`,
           now + LATE_SETTLE_GRACE_MS,
@@ -211,13 +236,22 @@ export class Limiter extends DurableObject<Bindings> {
     return { state: this.load(scope, periods), periods };
   }
 
-  private finish(row: ReservationRow, actual: Charge, held: boolean, now: number): void {
+  private finish(
+    row: ReservationRow,
+    actual: Charge,
+    held: boolean,
+    now: number,
+    requests?: { counted: number; used: number },
+  ): void {
     const periods = { day: row.day, month: row.month, total: 'total' };
     const settlement = {
       reserved: heldBy(row),
       actual,
       chargedAt: row.charged_at,
       held,
+      ...(requests ? { requests } : {}),
+      // An expired lease was charged its hold when it expired (alarm above).
+      ...(!held && isLease(row) ? { precharged: heldBy(row) } : {}),
     };
     for (const scope of [row.key_scope, 'tenant'])
       this.save(scope, applySettle(this.load(scope, periods), settlement, now), periods);
@@ -303,6 +337,13 @@ function invalidInput(input: ReserveInput): string | null {
 function heldBy(row: ReservationRow): Charge {
   return { tokens: Math.ceil(amount(row.tokens)), nanos: Math.ceil(amount(row.nanos)) };
 }
+
+/** Requests a stored reservation counted in its rate windows: 1, or a lease's grant. */
+function countedBy(row: ReservationRow): number {
+  return Math.max(1, Math.floor(amount(row.requests)));
+}
+
+const isLease = (row: ReservationRow) => countedBy(row) > 1;
 
 /** A stored number as a usable amount: anything not finite and non-negative counts as 0. */
 function amount(v: number | null | undefined): number {

@@ -35,11 +35,12 @@ export type Decision = { readonly ok: true } | { readonly ok: false; readonly de
 /** A limit blocked only by reservations still in flight: they settle within a request's time. */
 export const IN_FLIGHT_RETRY_MS = 1_000;
 
-export function decide(scopes: readonly ScopeView[], cost: Charge, now: number): Decision {
+/** `requests`: how many requests `cost` admits (more than 1 for a lease, src/limits/lease-size.ts). */
+export function decide(scopes: readonly ScopeView[], cost: Charge, now: number, requests = 1): Decision {
   assertCharge(cost, 'a cost');
   let worst: Denial | null = null;
   for (const view of scopes) {
-    for (const denial of denials(view, cost, now)) {
+    for (const denial of denials(view, cost, now, requests)) {
       if (!worst || longer(denial.retryAfterMs, worst.retryAfterMs)) worst = denial;
     }
   }
@@ -48,7 +49,12 @@ export function decide(scopes: readonly ScopeView[], cost: Charge, now: number):
 
 const longer = (a: number | null, b: number | null) => b !== null && (a === null || a > b);
 
-function denials({ scope, settings, state }: ScopeView, cost: Charge, now: number): Denial[] {
+function denials(
+  { scope, settings, state }: ScopeView,
+  cost: Charge,
+  now: number,
+  requests: number,
+): Denial[] {
   const out: Denial[] = [];
   const { limits, budgets } = settings;
   if (limits.concurrent !== undefined && state.inflight + 1 > limits.concurrent) {
@@ -66,7 +72,7 @@ function denials({ scope, settings, state }: ScopeView, cost: Charge, now: numbe
     if (wait !== 0)
       out.push({ scope, kind, limit, used: Math.ceil(used(w, now) - 1e-9), retryAfterMs: wait });
   };
-  rate('rpm', state.requests, limits.rpm, 1);
+  rate('rpm', state.requests, limits.rpm, requests);
   rate('tpm', state.tokens, limits.tpm, cost.tokens);
   for (const period of PERIODS) {
     const row = state.ledger[period];

@@ -22,6 +22,10 @@ export interface LimitsConfig {
   readonly reservationTtlMs: number;
   /** A Limiter call slower than this counts as a failure (and follows failMode). */
   readonly timeoutMs: number;
+  /** Whether busy keys are admitted from per-isolate leases (src/limits/lease-size.ts). */
+  readonly leases: boolean;
+  /** How long a lease admits requests before it reports back. */
+  readonly leaseMs: number;
 }
 
 export interface LimitsVars {
@@ -29,6 +33,8 @@ export interface LimitsVars {
   LIMITS_DEFAULT_MAX_TOKENS?: string;
   LIMITS_RESERVATION_TTL_S?: string;
   LIMITS_TIMEOUT_MS?: string;
+  LIMITS_LEASES?: string;
+  LIMITS_LEASE_MS?: string;
 }
 
 export function readLimitsConfig(vars: LimitsVars, problems: ConfigProblem[] = []): LimitsConfig {
@@ -41,5 +47,8 @@ export function readLimitsConfig(vars: LimitsVars, problems: ConfigProblem[] = [
     }),
     reservationTtlMs: positiveVar(raw, 'LIMITS_RESERVATION_TTL_S', 900, problems, { max: 86_400 }) * 1000,
     timeoutMs: positiveVar(raw, 'LIMITS_TIMEOUT_MS', 2000, problems, { max: 60_000 }),
+    leases: choiceVar(raw, 'LIMITS_LEASES', ['on', 'off'], 'on', problems) === 'on',
+    // Its closing runs in waitUntil, which the runtime keeps up to 30 s after the response.
+    leaseMs: positiveVar(raw, 'LIMITS_LEASE_MS', 2000, problems, { max: 20_000 }),
   };
 }

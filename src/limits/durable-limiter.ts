@@ -4,9 +4,11 @@
  * - `max_tokens` above the key's or tenant's limits.max_tokens is a 400, decided here;
  * - a principal with no rate limits and no budgets (key and tenant) returns at
  *   once: no Durable Object round trip at all;
- * - otherwise exactly one round trip before the upstream call (`reserve`, to
- *   the tenant's object, which holds the key's counters too), and one after it
- *   (`settle`, off the response path).
+ * - a busy key is admitted from a lease this isolate holds (src/limits/lease*.ts):
+ *   no round trip, one settle per lease when it closes;
+ * - otherwise one round trip before the upstream call (`reserve`, to the
+ *   tenant's object, which holds the key's counters too; it may open a lease),
+ *   and one after it (`settle`, off the response path).
  * A failed or slow (> timeoutMs) reserve follows config.failMode (see config.ts);
  * a failed settle is logged and left to the reservation's expiry. Charges are
  * whole non-negative tokens and nano-dollars (a provider's odd usage numbers
@@ -17,7 +19,7 @@ import type { ProxyRequest } from '../core/request';
 import { GatewayError, badRequest } from '../core/errors';
 import type { Principal } from '../core/principal';
 import { costUsd, priceOf } from '../core/cost';
-import { NOTHING_RESERVED, type Limiter } from '../core/limiter';
+import { NOTHING_RESERVED, type Limiter, type Reservation, type StreamEnd } from '../core/limiter';
 import type { Price } from '../core/pricing';
 import type { Usage } from '../core/usage';
 import type { Budgets, Limits } from '../core/settings';
@@ -28,12 +30,15 @@ import { quotaHeaders } from './headers';
 import type { PriceBook } from './price-overrides';
 import { NANOS_PER_USD, isCharge, type Charge, type ReserveInput, type ReserveResult } from './protocol';
 import { remember } from './snapshots';
+import { Lease } from './lease';
+import { LeaseBook } from './lease-book';
+import { NOTHING } from './ledger';
 import { within } from '../util/within';
 
 /** The two hot-path methods of a tenant's Limiter object (a DurableObjectStub<Limiter> has them). */
 export interface LimiterRpc {
   reserve(input: ReserveInput): Promise<ReserveResult>;
-  settle(id: string, actual: Charge | null): Promise<boolean>;
+  settle(id: string, actual: Charge | null, requests?: number): Promise<boolean>;
 }
 
 export interface DurableLimiterOptions {
@@ -46,6 +51,42 @@ export interface DurableLimiterOptions {
 export function durableLimiter(options: DurableLimiterOptions): Limiter {
   const { objectFor, prices, config } = options;
   const now = options.now ?? Date.now;
+  const book = config.leases ? new LeaseBook(config.leaseMs) : null;
+
+  /** One reserve round trip, with the timeout and LIMITS_FAIL_MODE applied; null: through unmetered. */
+  async function ask(object: LimiterRpc, input: ReserveInput): Promise<ReserveResult | null> {
+    try {
+      return await within(config.timeoutMs, object.reserve(input));
+    } catch (err) {
+      // The fail-open / fail-closed choice, made here (LIMITS_FAIL_MODE, default closed).
+      console.error(
+        'limiter reserve failed',
+        config.failMode,
+        err instanceof Error ? err.message : String(err),
+      );
+      if (config.failMode === 'open') return null;
+      throw new GatewayError(
+        503,
+        'Rate limits and budgets could not be checked, so the request was not sent. Retry shortly.',
+        { code: 'limiter_unavailable', headers: { 'retry-after': '1' } },
+      );
+    }
+  }
+
+  /** Sends a closed, drained lease's one report; a failure is left to the object (it charges the whole hold). */
+  async function report(tenantId: string, lease: Lease, at: number): Promise<void> {
+    const final = lease.report(at);
+    if (!final) return;
+    try {
+      await objectFor(tenantId).settle(lease.id, final.spent, final.requests);
+    } catch (err) {
+      console.error(
+        'limiter lease report failed; the object will charge its whole hold',
+        err instanceof Error ? err.message : String(err),
+      );
+    }
+  }
+
   return {
     async reserve(principal, request, models = [request.model]) {
       const cap = maxTokensLimit(principal.limits, principal.tenantLimits);
@@ -65,36 +106,68 @@ export function durableLimiter(options: DurableLimiterOptions): Limiter {
       const price = candidates.reduce((a, b) => (charge(b, worst).nanos > charge(a, worst).nanos ? b : a));
       const cost = charge(price, worst);
       if (!isCharge(cost)) throw tooCostly();
-      const object = objectFor(principal.tenantId);
-      let result: ReserveResult;
-      try {
-        result = await within(
-          config.timeoutMs,
-          object.reserve({
-            keyId: principal.id,
-            key: { limits: principal.limits, budgets: principal.budgets },
-            tenant: { limits: principal.tenantLimits, budgets: principal.tenantBudgets },
-            cost,
-            ttlMs: config.reservationTtlMs,
+      const outputCap =
+        request.maxOutputTokens === null && request.endpoint !== 'embeddings'
+          ? { outputCap: perChoiceCap(request, cap?.limit ?? null, config.defaultMaxTokens) }
+          : {};
+      /** What the request really used, at the price of the model that answered. */
+      const used = (usage: Usage | null, stream: StreamEnd | undefined, model: string | undefined) => {
+        const u = settledUsage(prompt, usage, stream);
+        return u ? charge(model ? priceOf(model, overrides) : price, u) : null;
+      };
+
+      // A lease this isolate holds for the key, or the one being asked for: no round trip.
+      const slot = book?.slot(principal, now()) ?? null;
+      const onLease = (lease: Lease | null, taken = false): Reservation | null => {
+        if (!lease || !(taken || lease.take(cost, now()))) return null;
+        const quota = lease.quotaNow();
+        remember(principal.id, quota, now());
+        return {
+          headers: quotaHeaders(quota),
+          ...outputCap,
+          settle: once(async (usage, stream, model) => {
+            lease.finish(cost, used(usage, stream, model) ?? NOTHING);
+            await report(principal.tenantId, lease, now());
           }),
-        );
-      } catch (err) {
-        // The fail-open / fail-closed choice, made here (LIMITS_FAIL_MODE, default closed).
-        console.error(
-          'limiter reserve failed',
-          config.failMode,
-          err instanceof Error ? err.message : String(err),
-        );
-        if (config.failMode === 'open') return NOTHING_RESERVED;
-        throw new GatewayError(
-          503,
-          'Rate limits and budgets could not be checked, so the request was not sent. Retry shortly.',
-          {
-            code: 'limiter_unavailable',
-            headers: { 'retry-after': '1' },
-          },
-        );
+        };
+      };
+      if (slot) {
+        let local = onLease(slot.lease);
+        // A burst that finds the lease spent waits for the one acquisition in flight, then the next.
+        for (let waits = 0; !local && slot.acquiring && waits < 3; waits++)
+          local = onLease(await slot.acquiring);
+        if (local) return local;
       }
+
+      const object = objectFor(principal.tenantId);
+      const want = slot && book ? book.want(slot) : 1;
+      const asked = ask(object, {
+        keyId: principal.id,
+        key: { limits: principal.limits, budgets: principal.budgets },
+        tenant: { limits: principal.tenantLimits, budgets: principal.tenantBudgets },
+        cost,
+        ttlMs: config.reservationTtlMs,
+        ...(want > 1 ? { want } : {}),
+      });
+      // This request's share is taken as the lease opens, before any waiter sees it.
+      const leased =
+        slot && want > 1
+          ? asked
+              .then((r) => {
+                const lease = leaseOf(r, now(), config.leaseMs);
+                return lease?.take(cost, now()) ? lease : null;
+              })
+              .catch(() => null)
+          : null;
+      if (slot && leased) {
+        slot.acquiring = leased;
+        void leased.then((lease) => {
+          if (slot.acquiring === leased) slot.acquiring = null;
+          if (lease) slot.lease = lease;
+        });
+      }
+      const result = await asked;
+      if (result === null) return NOTHING_RESERVED;
       if ('invalid' in result) {
         // Unreachable from client input (the cost was checked above); never fail open on it.
         console.error('limiter refused a reservation', result.invalid);
@@ -105,31 +178,51 @@ export function durableLimiter(options: DurableLimiterOptions): Limiter {
       remember(principal.id, result.quota, now());
       if (!result.ok) throw denialError(result.denial, result.quota);
 
+      const lease = leased ? await leased : null;
+      if (lease) {
+        // Reports the lease when its window ends, should no request of it still be in flight then.
+        const closer = sleep(Math.max(0, lease.closesAt - now())).then(() =>
+          report(principal.tenantId, lease, now()),
+        );
+        return { ...onLease(lease, true)!, background: closer };
+      }
+
       const id = result.id;
-      let settled = false;
       return {
         headers: quotaHeaders(result.quota),
-        ...(request.maxOutputTokens === null && request.endpoint !== 'embeddings'
-          ? { outputCap: perChoiceCap(request, cap?.limit ?? null, config.defaultMaxTokens) }
-          : {}),
-        async settle(usage, stream, model) {
-          if (settled) return;
-          settled = true;
-          const used = settledUsage(prompt, usage, stream);
-          const answeredAt = model ? priceOf(model, overrides) : price;
+        ...outputCap,
+        settle: once(async (usage, stream, model) => {
           try {
-            await object.settle(id, used ? charge(answeredAt, used) : null);
+            await object.settle(id, used(usage, stream, model));
           } catch (err) {
             console.error(
               'limiter settle failed; the reservation will expire',
               err instanceof Error ? err.message : String(err),
             );
           }
-        },
+        }),
       };
     },
   };
 }
+
+/** The lease a grant of more than one request opens, or null (a plain reservation, or a refusal). */
+function leaseOf(result: ReserveResult | null, at: number, admitsForMs: number): Lease | null {
+  if (!result?.ok || !result.grant || result.grant.requests < 2) return null;
+  return new Lease(result.id, result.grant, result.quota, at, admitsForMs);
+}
+
+/** A settle that runs once, however often it is called. */
+function once(settle: Reservation['settle']): Reservation['settle'] {
+  let done = false;
+  return async (usage, stream, model) => {
+    if (done) return;
+    done = true;
+    await settle(usage, stream, model);
+  };
+}
+
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 /**
  * The output cap per choice a provider is sent when the request names none:

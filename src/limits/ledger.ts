@@ -1,9 +1,10 @@
 /**
  * How a scope's state changes (pure): a reservation holds its worst case in
  * every window and budget period; settling replaces the hold with what was
- * really used; expiry releases the hold and charges nothing; a settle that
- * arrives after its reservation expired still records the spend, so the
- * ledger's `spent` is always the sum of settled usage.
+ * really used; expiry releases the hold and charges nothing (a lease's expiry
+ * charges its whole hold: `precharged`); a settle that arrives after its
+ * reservation expired still records (or corrects to) the spend, so the ledger's
+ * `spent` is always the sum of settled usage.
  */
 import { PERIODS, type Period } from './periods';
 import { type Charge, InvalidChargeError, isCharge, type LedgerRow, type ScopeState } from './protocol';
@@ -23,11 +24,12 @@ function describe(value: unknown): string {
   return `{ tokens: ${String(tokens)}, nanos: ${String(nanos)} }`;
 }
 
-export function applyReserve(state: ScopeState, cost: Charge, now: number): ScopeState {
+/** `requests`: how many requests the hold admits (a lease's grant; 1 for a reservation). */
+export function applyReserve(state: ScopeState, cost: Charge, now: number, requests = 1): ScopeState {
   assertCharge(cost, 'a reservation');
   return {
     inflight: state.inflight + 1,
-    requests: add(state.requests, 1, now),
+    requests: add(state.requests, requests, now),
     tokens: add(state.tokens, cost.tokens, now),
     ledger: mapLedger(state.ledger, (row) => ({
       ...row,
@@ -46,6 +48,10 @@ export interface Settlement {
   readonly chargedAt: number;
   /** False when the reservation had already expired and its hold was released. */
   readonly held: boolean;
+  /** The requests it counted (a lease's grant) and those really admitted on it; absent: as counted. */
+  readonly requests?: { readonly counted: number; readonly used: number };
+  /** What its expiry already charged as spent (an expired lease's whole hold); absent: nothing. */
+  readonly precharged?: Charge;
 }
 
 /** `state.ledger` must hold the rows of the periods the reservation was made in. */
@@ -53,14 +59,19 @@ export function applySettle(state: ScopeState, s: Settlement, now: number): Scop
   assertCharge(s.reserved, 'a settled reservation');
   assertCharge(s.actual, 'a settlement');
   const released = s.held ? s.reserved : NOTHING;
+  const pre = s.precharged ?? NOTHING;
+  assertCharge(pre, 'a precharge');
+  const requests = s.requests;
   return {
     inflight: s.held ? Math.max(0, state.inflight - 1) : state.inflight,
-    requests: state.requests,
-    tokens: adjust(state.tokens, s.chargedAt, s.actual.tokens - released.tokens, now),
+    requests: requests
+      ? adjust(state.requests, s.chargedAt, requests.used - requests.counted, now)
+      : state.requests,
+    tokens: adjust(state.tokens, s.chargedAt, s.actual.tokens - released.tokens - pre.tokens, now),
     ledger: mapLedger(state.ledger, (row) => ({
-      tokensSpent: row.tokensSpent + s.actual.tokens,
+      tokensSpent: Math.max(0, row.tokensSpent + s.actual.tokens - pre.tokens),
       tokensHeld: Math.max(0, row.tokensHeld - released.tokens),
-      nanosSpent: row.nanosSpent + s.actual.nanos,
+      nanosSpent: Math.max(0, row.nanosSpent + s.actual.nanos - pre.nanos),
       nanosHeld: Math.max(0, row.nanosHeld - released.nanos),
     })),
   };

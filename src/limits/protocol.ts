@@ -48,6 +48,22 @@ export interface ReserveInput {
   readonly cost: Charge;
   /** After this long an unsettled reservation is released by the object's alarm. */
   readonly ttlMs: number;
+  /**
+   * Requests like this one the isolate would like to admit without asking again
+   * (a lease, src/limits/lease-size.ts). Absent or 1: a reservation for this request
+   * alone. The object grants fewer, down to 1, as the limits' headroom requires.
+   */
+  readonly want?: number;
+}
+
+/**
+ * What the object holds for a reservation: `requests` requests (1 unless it is a
+ * lease), and up to `tokens` tokens and `nanos` nano-dollars between them.
+ */
+export interface Grant {
+  readonly requests: number;
+  readonly tokens: number;
+  readonly nanos: number;
 }
 
 export type LimitKind = 'rpm' | 'tpm' | 'concurrent' | `${'tokens' | 'usd'}_${Period}`;
@@ -77,7 +93,7 @@ export interface Quota {
 
 /** A refusal is a denial (a limit was hit) or `invalid`: input the object will not store (see isCharge). */
 export type ReserveResult =
-  | { readonly ok: true; readonly id: string; readonly quota: Quota }
+  | { readonly ok: true; readonly id: string; readonly quota: Quota; readonly grant?: Grant }
   | { readonly ok: false; readonly denial: Denial; readonly quota: Quota }
   | { readonly ok: false; readonly invalid: string };
 

@@ -20,6 +20,7 @@ export async function reserve(
   models?: readonly string[],
 ): Promise<Reservation> {
   const reservation = await limiter.reserve(principal, request, models);
+  if (reservation.background) x.keep(reservation.background);
   // A key without limits holds nothing, so there is nothing to settle.
   if (reservation !== NOTHING_RESERVED) {
     x.defer((ending) => {
