@@ -17,6 +17,7 @@ import { heapProbe } from './lib/profile.mjs';
 import { markdownReport, summaryTable } from './lib/report.mjs';
 import { ROOT, bundle, seedKeys, seedRoutes, startFloor, startGateway, startMock } from './lib/stack.mjs';
 import { GUARDED_POLICY, chatBody, target } from './lib/targets.mjs';
+import { hotTenantWorkload } from './lib/workloads/hot-tenant.mjs';
 import { latencyWorkload } from './lib/workloads/latency.mjs';
 import { profileWorkload } from './lib/workloads/profile.mjs';
 import { scenarioList, scenariosWorkload } from './lib/workloads/scenarios.mjs';
@@ -266,6 +267,14 @@ await workload('scenarios', () => {
 });
 // The guardrail libraries alone, in this process's V8 (no Worker): per-call cost on fixed inputs, bundle size.
 await workload('guardrails', () => measureGuardrailsMicro({ iterations: profile.guardrails.iterations }));
+// One hot tenant: the limits stage alone (bench/hot-tenant drivers, one Limiter object), leases off and on.
+await workload('hot-tenant', async () => {
+  const out = await hotTenantWorkload(ctx, { mode: args.mode });
+  for (const m of Object.values(out.perMode))
+    for (const c of [m.ledger, m.budget.check])
+      for (const v of c.violations) failures.push(`hot-tenant (leases ${m.leases}): ${v}`);
+  return out;
+});
 await workload('profile', async () => {
   const { worker, t } = await inspectedGateway();
   return profileWorkload(ctx, {

@@ -4,6 +4,7 @@
  * min–max across repeats after the median. Missing workloads are left out.
  */
 import { microTable } from '../guardrails-micro.mjs';
+import { hotTenantSection } from '../hot-tenant/report.mjs';
 
 const TARGETS = ['direct', 'floor', 'edgeway'];
 
@@ -356,6 +357,7 @@ export function markdownReport(results, chartFile) {
       ['## Guardrail libraries (V8, outside the Worker)', '', microTable(results.guardrails)].join('\n'),
     );
   if (results.profile) parts.push(profileSection(results.profile));
+  if (results['hot-tenant']) parts.push(hotTenantSection(results['hot-tenant']));
   if (results.notes.length) parts.push(['## Notes', '', ...results.notes.map((n) => `- ${n}`)].join('\n'));
   if (results.failures?.length)
     parts.push(

@@ -23,6 +23,7 @@ import {
   type LogTry,
   TRUNCATED_MARK,
 } from '../core/log-event';
+import { jsonBytesBound } from './json-bound';
 
 /** Below the Queue's 128 KB message limit, with room for the batch envelope. */
 export const MAX_MESSAGE_BYTES = 120_000;
@@ -134,7 +135,7 @@ function sliceWhole(text: string, end: number): string {
  */
 export function fitMessage(event: LogEvent): LogEvent {
   let e = event;
-  while (e.payload && jsonBytes(e) > MAX_EVENT_BYTES) {
+  while (e.payload && tooLarge(e)) {
     const { request, response } = e.payload;
     const cutRequest = (request?.length ?? 0) >= (response?.length ?? 0);
     e = {
@@ -147,10 +148,15 @@ export function fitMessage(event: LogEvent): LogEvent {
     };
     if (!e.payload?.request && !e.payload?.response) e = { ...e, payload: null };
   }
-  while (e.tries.length > 1 && jsonBytes(e) > MAX_EVENT_BYTES) {
+  while (e.tries.length > 1 && tooLarge(e)) {
     e = { ...e, tries: [...e.tries.slice(0, -2), ...e.tries.slice(-1)] };
   }
   return e;
+}
+
+/** Serialises only an event whose bound (src/logs/json-bound.ts) cannot clear the cap. */
+function tooLarge(e: LogEvent): boolean {
+  return jsonBytesBound(e) > MAX_EVENT_BYTES && jsonBytes(e) > MAX_EVENT_BYTES;
 }
 
 function halve(text: string | null): string | null {

@@ -95,7 +95,7 @@ export function respondStream(
   headers.set('content-type', 'text/event-stream; charset=utf-8');
   headers.set('cache-control', 'no-cache');
   return {
-    response: new Response(clientFacing(body), { status: dispatched.response.status, headers }),
+    response: new Response(body, { status: dispatched.response.status, headers }),
     answer,
   };
 }
@@ -108,20 +108,6 @@ export function respondStream(
 function deliveredUsage(request: ProxyRequest, o: RelayOutcome): Usage | null {
   if (o.completed && o.usage) return o.usage;
   return settledUsage(estimatePromptTokens(request), o.usage, o);
-}
-
-/**
- * The body handed to the runtime: a native stream the relay is piped into.
- * workerd cancels a native stream whose client disconnected, which cancels the
- * pipe and so the relay (its upstream call, its reservation, its log). A JS
- * stream handed over directly is, under load, often dropped on disconnect
- * without its cancel() being called, which left the request open until its
- * reservation expired (test/e2e/client-abort.test.mjs).
- */
-function clientFacing(body: ReadableStream<Uint8Array>): ReadableStream<Uint8Array> {
-  const pipe = new IdentityTransformStream();
-  void body.pipeTo(pipe.writable).catch(() => {});
-  return pipe.readable;
 }
 
 /**

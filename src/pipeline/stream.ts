@@ -1,6 +1,11 @@
 /**
  * Stage 6, stream: relays an upstream SSE body to the client event by event,
- * with no buffering beyond one partial event. Usage and completion are read on
+ * with no buffering beyond one partial event. The relay reads the upstream and
+ * writes into a native stream (IdentityTransformStream) that the runtime hands
+ * to the client: each write resolves once the client has taken the chunk, so
+ * at most one chunk is read ahead of the client, and there is no JS stream for
+ * the runtime to pull through (the disconnect of a client cancels the native
+ * stream, which rejects the writer: the relay aborts the upstream at once). Usage and completion are read on
  * the side by the format's observer; a usage chunk the client did not ask for
  * is dropped; a cut, stalled or malformed stream ends with an error frame; a
  * client disconnect aborts the upstream call. `outcome` settles when it ends.
@@ -59,7 +64,6 @@ export function relay(options: RelayOptions): {
   const observe: (bytes: Uint8Array) => Verdict = observer.observeBytes
     ? observer.observeBytes.bind(observer)
     : (bytes) => observer.observe(parseEvent(bytes));
-  let pendingFirst = options.first;
   let settle!: (o: RelayOutcome) => void;
   const outcome = new Promise<RelayOutcome>((resolve) => (settle = resolve));
   let ended = false;
@@ -67,7 +71,12 @@ export function relay(options: RelayOptions): {
     abortUpstream();
     void reader.cancel().catch(() => {});
   });
+  // The runtime moves the bytes from here to the client; each write resolves once the client took it.
+  const { readable, writable } = new IdentityTransformStream();
+  const writer = writable.getWriter();
 
+  // What the client has taken: the observer counts a chunk as it passes, before its write resolves.
+  let takenChars = 0;
   const end = (completed: boolean, error: RelayOutcome['error'], cancelledByClient = false) => {
     if (ended) return;
     ended = true;
@@ -76,109 +85,99 @@ export function relay(options: RelayOptions): {
       completed,
       cancelledByClient,
       usage: observer.usage,
-      deliveredChars: observer.deliveredChars,
+      deliveredChars: cancelledByClient ? takenChars : observer.deliveredChars,
       error,
     });
   };
-
-  const fail = (controller: ReadableStreamDefaultController<Uint8Array>, code: string, message: string) => {
+  // The client went away: the upstream call is aborted at once, even while a read is pending.
+  writer.closed.catch(() => {
+    if (ended) return;
     abortUpstream();
     void reader.cancel().catch(() => {});
-    controller.enqueue(encoder.encode(observer.errorFrame(message, code)));
-    controller.close();
+    end(false, null, true);
+  });
+
+  const fail = async (code: string, message: string) => {
+    abortUpstream();
+    void reader.cancel().catch(() => {});
     end(false, { code, message });
+    await writer.write(encoder.encode(observer.errorFrame(message, code)));
+    await writer.close();
   };
+  const idleFailure = () =>
+    fail('stream_idle_timeout', `Upstream sent nothing for ${idleTimeoutMs} ms; the stream was closed.`);
 
-  const idleFailure = (controller: ReadableStreamDefaultController<Uint8Array>) =>
-    fail(
-      controller,
-      'stream_idle_timeout',
-      `Upstream sent nothing for ${idleTimeoutMs} ms; the stream was closed.`,
-    );
-
-  const body = new ReadableStream<Uint8Array>(
-    {
-      async pull(controller) {
-        const gate = options.gate;
-        for (;;) {
-          const refusal = gate?.refusal();
-          if (refusal) return fail(controller, refusal.fault, refusal.message);
-          let chunk: Uint8Array;
-          if (pendingFirst) {
-            chunk = pendingFirst;
-            pendingFirst = null;
-          } else {
-            let read: ReadableStreamReadResult<Uint8Array>;
-            watchdog.arm();
-            try {
-              read = await reader.read();
-            } catch {
-              if (watchdog.fired) return idleFailure(controller);
-              return fail(controller, 'stream_interrupted', 'The upstream connection failed mid-stream.');
-            } finally {
-              watchdog.disarm();
-            }
-            if (watchdog.fired) return idleFailure(controller);
-            if (read.done) {
-              if (!observer.done)
-                return fail(
-                  controller,
-                  'stream_incomplete',
-                  'The upstream stream ended before it was complete.',
-                );
-              controller.close();
-              const upstreamError = observer.upstreamError;
-              return end(
-                upstreamError === null,
-                upstreamError ? { code: 'upstream_error', message: upstreamError } : null,
-              );
-            }
-            chunk = read.value;
-          }
-          const hadPending = framer.pendingBytes > 0;
-          const frames = framer.pushRaw(chunk);
-          const out = select(frames, observe, observer, options.scrub);
-          if (out === 'malformed')
-            return fail(
-              controller,
-              'malformed_chunk',
-              'The upstream sent a malformed stream event; the stream was closed.',
-            );
-          if ('fault' in out) {
-            if (out.before.length > 0) controller.enqueue(join(out.before));
-            return fail(controller, out.fault, out.message);
-          }
-          if (framer.tooLarge) {
-            if (out.length > 0) controller.enqueue(join(out));
-            return fail(
-              controller,
-              'event_too_large',
-              `The upstream sent a single stream event larger than ${MAX_EVENT_BYTES} bytes; the stream was closed.`,
-            );
-          }
-          if (gate && observer.done) {
-            await gate.judged;
-            const late = gate.refusal();
-            if (late) return fail(controller, late.fault, late.message);
-          }
-          if (out.length === 0) continue;
-          const whole =
-            !hadPending &&
-            framer.pendingBytes === 0 &&
-            out.length === frames.length &&
-            out.every((bytes, i) => bytes === frames[i]);
-          controller.enqueue(whole ? chunk : join(out));
-          return;
+  const pump = async (): Promise<void> => {
+    const gate = options.gate;
+    let pendingFirst = options.first;
+    for (;;) {
+      if (ended) return;
+      const refusal = gate?.refusal();
+      if (refusal) return fail(refusal.fault, refusal.message);
+      let chunk: Uint8Array;
+      if (pendingFirst) {
+        chunk = pendingFirst;
+        pendingFirst = null;
+      } else {
+        let read: ReadableStreamReadResult<Uint8Array>;
+        watchdog.arm();
+        try {
+          read = await reader.read();
+        } catch {
+          if (ended) return;
+          if (watchdog.fired) return idleFailure();
+          return fail('stream_interrupted', 'The upstream connection failed mid-stream.');
+        } finally {
+          watchdog.disarm();
         }
-      },
-      cancel() {
-        abortUpstream();
-        end(false, null, true);
-      },
-    },
-    { highWaterMark: 0 },
-  );
-  return { body, outcome };
+        if (ended) return;
+        if (watchdog.fired) return idleFailure();
+        if (read.done) {
+          if (!observer.done)
+            return fail('stream_incomplete', 'The upstream stream ended before it was complete.');
+          const upstreamError = observer.upstreamError;
+          end(
+            upstreamError === null,
+            upstreamError ? { code: 'upstream_error', message: upstreamError } : null,
+          );
+          return writer.close();
+        }
+        chunk = read.value;
+      }
+      const hadPending = framer.pendingBytes > 0;
+      const frames = framer.pushRaw(chunk);
+      const out = select(frames, observe, observer, options.scrub);
+      if (out === 'malformed')
+        return fail('malformed_chunk', 'The upstream sent a malformed stream event; the stream was closed.');
+      if ('fault' in out) {
+        if (out.before.length > 0) await writer.write(join(out.before));
+        return fail(out.fault, out.message);
+      }
+      if (framer.tooLarge) {
+        if (out.length > 0) await writer.write(join(out));
+        return fail(
+          'event_too_large',
+          `The upstream sent a single stream event larger than ${MAX_EVENT_BYTES} bytes; the stream was closed.`,
+        );
+      }
+      if (gate && observer.done) {
+        await gate.judged;
+        const late = gate.refusal();
+        if (late) return fail(late.fault, late.message);
+      }
+      if (out.length === 0) continue;
+      const whole =
+        !hadPending &&
+        framer.pendingBytes === 0 &&
+        out.length === frames.length &&
+        out.every((bytes, i) => bytes === frames[i]);
+      await writer.write(whole ? chunk : join(out));
+      takenChars = observer.deliveredChars;
+    }
+  };
+  // A write the client refused ends the pump; writer.closed above has recorded why.
+  void pump().catch(() => {});
+  return { body: readable, outcome };
 }
 
 /**

@@ -2,6 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import type { LogBatch } from '../../../src/logs/batch';
 import { LogBatcher } from '../../../src/logs/batcher';
+import { jsonBytesBound } from '../../../src/logs/json-bound';
 import { jsonBytes } from '../../../src/logs/normalise';
 import { logEvent } from '../log-fixtures';
 
@@ -65,5 +66,16 @@ describe('LogBatcher', () => {
     await Promise.all(Array.from({ length: 7 }, () => batcher.add({ ...event })));
     expect(batches.map((b) => b.events.length)).toEqual([3, 3, 1]);
     for (const b of batches) expect(jsonBytes(b)).toBeLessThanOrEqual(jsonBytes(event) * 3 + 500);
+  });
+
+  it('measures a batch exactly when the bound cannot clear the cap, so it still fills', async () => {
+    // JSON-escaped payloads: the bound counts 6 bytes a character, the exact size far fewer.
+    const event = logEvent({ payload: { request: '"q"'.repeat(2_000), response: null, truncated: false } });
+    const exact = jsonBytes(event);
+    expect(jsonBytesBound(event)).toBeGreaterThan(2 * exact);
+    const { batcher, batches } = recording({ maxBytes: exact * 4 + 500, waitMs: 1 });
+    await Promise.all(Array.from({ length: 9 }, () => batcher.add({ ...event })));
+    expect(batches.map((b) => b.events.length)).toEqual([4, 4, 1]);
+    for (const b of batches) expect(jsonBytes(b)).toBeLessThanOrEqual(exact * 4 + 500);
   });
 });

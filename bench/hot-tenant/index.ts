@@ -1,0 +1,112 @@
+/**
+ * The hot-tenant bench driver: a Worker whose every request is one limited
+ * request of one tenant, put through the gateway's real limits code
+ * (durableLimiter, readLimitsConfig, priceBook) against the real Limiter
+ * Durable Object, and nothing else (no auth, no upstream). Several copies run
+ * as separate isolates bound to one host's Limiter class, so they share one
+ * object per tenant (bench/lib/workloads/hot-tenant.mjs starts them).
+ *
+ *   GET /?tenant=<id>&usd=<tenant usd.day budget>   reserve, answer, settle in waitUntil
+ *       200 admitted · the limiter's status otherwise (429 refused, 503 limiter_unavailable)
+ *   GET /__stats                                     this isolate's counters (JSON)
+ *   GET /__dump?tenant=<id>                          the tenant's ledger as the object holds it (not counted)
+ */
+import { GatewayError } from '../../src/core/errors';
+import { KeyRecord } from '../../src/core/key-record';
+import type { Principal } from '../../src/core/principal';
+import type { Limiter as LimiterClass } from '../../src/durable/limiter';
+import { readLimitsConfig, type LimitsVars } from '../../src/limits/config';
+import { durableLimiter } from '../../src/limits/durable-limiter';
+import { priceBook } from '../../src/limits/price-overrides';
+import { countedStub, newTally } from './counted-stub';
+import { CHARGE, MODEL, REQUEST, USAGE } from './request';
+
+export { Limiter } from '../../src/durable/limiter';
+
+interface Env extends LimitsVars {
+  readonly LIMITER: DurableObjectNamespace<LimiterClass>;
+  readonly KV: KVNamespace;
+  /** Names this isolate's key, so each driver copy is one key of the tenant. */
+  readonly DRIVER: string;
+}
+
+const tally = newTally();
+const counts = { requests: 0, admitted: 0, refused: 0, errors: {} as Record<string, number> };
+const settled = { count: 0, tokens: 0, nanos: 0 };
+const principals = new Map<string, Principal>();
+let built: { env: Env; limiter: Limiter } | null = null;
+type Limiter = ReturnType<typeof durableLimiter>;
+
+function limiterFor(env: Env): Limiter {
+  if (built?.env !== env)
+    built = {
+      env,
+      limiter: durableLimiter({
+        objectFor: (tenantId) => countedStub(env.LIMITER.get(env.LIMITER.idFromName(tenantId)), tally),
+        prices: priceBook(env.KV),
+        config: readLimitsConfig(env),
+      }),
+    };
+  return built.limiter;
+}
+
+/** The tenant's only budget is `usd` a day; rates far above anything the bench sends. */
+function principalFor(tenantId: string, usd: number, driver: string): Principal {
+  const memo = `${tenantId} ${usd}`;
+  let p = principals.get(memo);
+  if (!p) {
+    p = KeyRecord.parse({
+      id: `key_${driver}`,
+      tenantId,
+      status: 'active',
+      models: null,
+      expiresAt: null,
+      tenantLimits: { rpm: 100_000_000, tpm: 1_000_000_000 },
+      tenantBudgets: { usd: { day: usd } },
+    });
+    principals.set(memo, p);
+  }
+  return p;
+}
+
+async function limited(url: URL, env: Env, ctx: ExecutionContext): Promise<Response> {
+  counts.requests++;
+  const tenant = url.searchParams.get('tenant') ?? 'hot';
+  const usd = Number(url.searchParams.get('usd') ?? '1000');
+  try {
+    const reservation = await limiterFor(env).reserve(principalFor(tenant, usd, env.DRIVER), REQUEST);
+    counts.admitted++;
+    // What the request leaves running past its answer (a lease's closing report), kept as the pipeline keeps it.
+    const { background } = reservation as { background?: Promise<void> };
+    if (background) ctx.waitUntil(background);
+    ctx.waitUntil(
+      reservation.settle(USAGE, undefined, MODEL).then(() => {
+        settled.count++;
+        settled.tokens += CHARGE.tokens;
+        settled.nanos += CHARGE.nanos;
+      }),
+    );
+    return new Response(null, { status: 200 });
+  } catch (err) {
+    const status = err instanceof GatewayError ? err.status : 500;
+    if (status === 429) counts.refused++;
+    else {
+      const code = err instanceof GatewayError ? (err.code ?? String(status)) : 'exception';
+      counts.errors[code] = (counts.errors[code] ?? 0) + 1;
+    }
+    return new Response(null, { status });
+  }
+}
+
+export default {
+  async fetch(request, env, ctx) {
+    const url = new URL(request.url);
+    if (url.pathname === '/__stats')
+      return Response.json({ driver: env.DRIVER, ...counts, settled, objectCalls: tally, charge: CHARGE });
+    if (url.pathname === '/__dump') {
+      const stub = env.LIMITER.get(env.LIMITER.idFromName(url.searchParams.get('tenant') ?? 'hot'));
+      return Response.json(await stub.dump(null));
+    }
+    return limited(url, env, ctx);
+  },
+} satisfies ExportedHandler<Env>;

@@ -1,0 +1,79 @@
+/**
+ * The hot-tenant section of the bench report (bench/lib/report.mjs calls it):
+ * one table of steps per limits mode, then the two ledger checks.
+ */
+const f1 = (v) => (Number.isFinite(v) ? v.toFixed(1) : '–');
+const f2 = (v) => (Number.isFinite(v) ? v.toFixed(2) : '–');
+/** Calls per request; below 0.01 also as "1 in N requests", which two decimals would hide. */
+const perRequest = (v) =>
+  !Number.isFinite(v)
+    ? '–'
+    : v > 0 && v < 0.01
+      ? `${v.toPrecision(2)} (1 in ${Math.round(1 / v)})`
+      : v.toFixed(2);
+const int = (v) => (Number.isFinite(v) ? String(Math.round(v)) : '–');
+const row = (cells) => `| ${cells.join(' | ')} |`;
+const table = (header, rows) => [row(header), row(header.map(() => '---')), ...rows.map(row)].join('\n');
+const usd = (nanos) => `$${(nanos / 1e9).toFixed(6)}`;
+/** Client-side failures after the warm-up, by kind: 0 is a timeout or a refused connection. */
+const errorsOf = (s) => {
+  const kinds = Object.entries(s.statuses ?? {})
+    .filter(([status, n]) => status !== '200' && status !== '429' && n > 0)
+    .map(
+      ([status, n]) =>
+        `${n} ${status === '0' ? 'timed out' : status === '503' ? '503 limiter_unavailable' : status}`,
+    );
+  return s.errors ? `${s.errors} (${kinds.join(', ')})` : '0';
+};
+const verdict = (c) =>
+  c.violations.length
+    ? `**OVER BUDGET**: ${c.violations.join('; ')}`
+    : c.problems.length
+      ? `within budget; ${c.problems.join('; ')}`
+      : 'within budget; spent = settled, nothing held';
+
+export function hotTenantSection(h) {
+  const parts = [
+    '## Hot tenant (limits stage alone, one Limiter object)',
+    '',
+    `One tenant's limited requests (reserve, answer, settle) through the real limits code and Limiter object, ` +
+      `open loop spread over ${h.isolates} driver isolates (${h.layout === 'processes' ? 'each its own workerd process' : 'one workerd process'}) ` +
+      `sharing one object; ${h.durationMs / 1000} s per rate. Object calls are counted per request the drivers handled.`,
+  ];
+  for (const m of Object.values(h.perMode)) {
+    parts.push(
+      '',
+      `**LIMITS_LEASES=${m.leases}** — highest rate held with no errors: ${m.topSustainedRps ? `${m.topSustainedRps}/s` : 'none of those tried'}`,
+      '',
+      table(
+        [
+          'offered /s',
+          'admitted /s',
+          'p50 ms',
+          'p99 ms',
+          'refused',
+          'errors',
+          'object calls / request',
+          'CPU ms / request',
+        ],
+        m.steps.map((s) => [
+          int(s.targetRps),
+          int(s.admittedRps),
+          f1(s.latencyMs.p50),
+          f1(s.latencyMs.p99),
+          int(s.refused),
+          errorsOf(s),
+          perRequest(s.objectCallsPerRequest),
+          f2(s.cpuMsPerRequest),
+        ]),
+      ),
+      '',
+      `- Ledger after the run: spent ${usd(m.ledger.spentNanos)}, drivers settled ${usd(m.ledger.settledNanos)} — ${verdict(m.ledger)}.`,
+      `- Budget of ${usd(m.budget.check.budgetNanos)} (about half of what ${m.budget.rate}/s for the run asks): ` +
+        `${m.budget.admitted} admitted, ${m.budget.refused} refused, ${m.budget.errors} errors; admitted spend stopped ` +
+        `${usd(m.budget.check.stopShortNanos)} short (${f1((100 * m.budget.check.stopShortNanos) / m.budget.check.budgetNanos)} %, ` +
+        `${f1(m.budget.check.stopShortNanos / m.budget.chargeNanos)} requests' worth) — ${verdict(m.budget.check)}.`,
+    );
+  }
+  return parts.join('\n');
+}
