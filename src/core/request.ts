@@ -8,6 +8,7 @@
 import type { z } from 'zod';
 import { badRequest } from './errors';
 import type { Endpoint } from './endpoints';
+import { certainlyValid } from './request-check';
 import { type ChatBody, type MessagesBody, REQUEST_SCHEMAS } from './request-schemas';
 
 export interface ProxyRequest {
@@ -31,9 +32,10 @@ export function parseProxyRequest(endpoint: Endpoint, raw: unknown): ProxyReques
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
     throw badRequest('Request body must be a JSON object.', null, 'invalid_type');
   }
-  const result = REQUEST_SCHEMAS[endpoint].safeParse(raw);
-  if (!result.success) throw fromZod(result.error);
-  const body = result.data as Record<string, unknown> & { model: string; stream?: boolean | null };
+  const body = validBody(endpoint, raw as Record<string, unknown>) as Record<string, unknown> & {
+    model: string;
+    stream?: boolean | null;
+  };
   return {
     endpoint,
     body,
@@ -42,6 +44,14 @@ export function parseProxyRequest(endpoint: Endpoint, raw: unknown): ProxyReques
     clientWantsUsage: endpoint === 'chat' && (body as ChatBody).stream_options?.include_usage === true,
     ...limitFields(endpoint, body),
   };
+}
+
+/** The body as parsed when it is certainly valid (no copy); else the schema's result, or its 400. */
+function validBody(endpoint: Endpoint, raw: Record<string, unknown>): Record<string, unknown> {
+  if (certainlyValid(endpoint, raw)) return raw;
+  const result = REQUEST_SCHEMAS[endpoint].safeParse(raw);
+  if (!result.success) throw fromZod(result.error);
+  return result.data;
 }
 
 type LimitFields = Pick<ProxyRequest, 'maxOutputTokens' | 'maxOutputTokensParam' | 'choices'>;

@@ -89,19 +89,32 @@ export function relay(options: RelayOptions): {
       error,
     });
   };
-  // The client went away: the upstream call is aborted at once, even while a read is pending.
+  // The client went away: the upstream call is aborted at once, even while a read is pending. A write
+  // still in flight may have reached the client just before: the outcome waits for it to settle, so what
+  // the client took is counted (the pump's own continuation of that write runs first).
+  let clientGone = false;
+  let inFlight: Promise<void> = Promise.resolve();
   writer.closed.catch(() => {
     if (ended) return;
+    clientGone = true;
     abortUpstream();
     void reader.cancel().catch(() => {});
-    end(false, null, true);
+    void inFlight.then(
+      () => end(false, null, true),
+      () => end(false, null, true),
+    );
   });
+  const write = async (bytes: Uint8Array) => {
+    inFlight = writer.write(bytes);
+    await inFlight;
+  };
 
   const fail = async (code: string, message: string) => {
+    if (clientGone) return;
     abortUpstream();
     void reader.cancel().catch(() => {});
     end(false, { code, message });
-    await writer.write(encoder.encode(observer.errorFrame(message, code)));
+    await write(encoder.encode(observer.errorFrame(message, code)));
     await writer.close();
   };
   const idleFailure = () =>
@@ -111,7 +124,7 @@ export function relay(options: RelayOptions): {
     const gate = options.gate;
     let pendingFirst = options.first;
     for (;;) {
-      if (ended) return;
+      if (ended || clientGone) return;
       const refusal = gate?.refusal();
       if (refusal) return fail(refusal.fault, refusal.message);
       let chunk: Uint8Array;
@@ -124,13 +137,13 @@ export function relay(options: RelayOptions): {
         try {
           read = await reader.read();
         } catch {
-          if (ended) return;
+          if (ended || clientGone) return;
           if (watchdog.fired) return idleFailure();
           return fail('stream_interrupted', 'The upstream connection failed mid-stream.');
         } finally {
           watchdog.disarm();
         }
-        if (ended) return;
+        if (ended || clientGone) return;
         if (watchdog.fired) return idleFailure();
         if (read.done) {
           if (!observer.done)
@@ -150,11 +163,11 @@ export function relay(options: RelayOptions): {
       if (out === 'malformed')
         return fail('malformed_chunk', 'The upstream sent a malformed stream event; the stream was closed.');
       if ('fault' in out) {
-        if (out.before.length > 0) await writer.write(join(out.before));
+        if (out.before.length > 0) await write(join(out.before));
         return fail(out.fault, out.message);
       }
       if (framer.tooLarge) {
-        if (out.length > 0) await writer.write(join(out));
+        if (out.length > 0) await write(join(out));
         return fail(
           'event_too_large',
           `The upstream sent a single stream event larger than ${MAX_EVENT_BYTES} bytes; the stream was closed.`,
@@ -171,7 +184,7 @@ export function relay(options: RelayOptions): {
         framer.pendingBytes === 0 &&
         out.length === frames.length &&
         out.every((bytes, i) => bytes === frames[i]);
-      await writer.write(whole ? chunk : join(out));
+      await write(whole ? chunk : join(out));
       takenChars = observer.deliveredChars;
     }
   };

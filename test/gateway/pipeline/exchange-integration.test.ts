@@ -147,9 +147,15 @@ describe('one exchange per request, one exit', () => {
 
   it('a client that goes away mid-stream: settled once, released once with nothing, logged as disconnected', async () => {
     const { counts, call } = harness();
+    // Reads past the role chunk until some content arrived, then goes away.
     const abandon = async (res: Response) => {
       const reader = res.body!.getReader();
-      await reader.read();
+      const decoder = new TextDecoder();
+      for (let got = ''; !/"content":"[^"]/.test(got); ) {
+        const { value, done } = await reader.read();
+        if (done) throw new Error('the stream ended before any content');
+        got += decoder.decode(value, { stream: true });
+      }
       await reader.cancel();
     };
     await call(
