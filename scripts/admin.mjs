@@ -19,11 +19,14 @@ const USAGE = `Usage: npm run admin -- <command>   (or: node scripts/admin.mjs <
   tenants get <tenant_id>
   tenants disable <tenant_id>
   tenants enable <tenant_id>
-  keys create <tenant_id> [--name <name>] [--models a,b] [--expires <ISO date>]
+  keys create <tenant_id> [--name <name>] [--models a,b] [--expires <ISO date>] [--origins a,b]
   keys list <tenant_id> [--status active|revoked]
   keys get <key_id>
   keys rotate <key_id> [--grace <seconds>]
   keys revoke <key_id>
+  keys origins <key_id> [<origin,origin…> | --clear]
+                          the browser origins that may call /v1 with the key (CORS): shows them,
+                          or replaces them whole, like https://app.example.com,http://localhost:5173
   provider-keys set <tenant_id> <provider>      the key is read from stdin, or a hidden prompt
   provider-keys list <tenant_id>
   provider-keys delete <tenant_id> <provider>
@@ -224,6 +227,14 @@ function printSecret(key, verb) {
 }
 
 /** The admin path of the one tenant or key a guardrails command is about. */
+/** `a, b,c` → ['a', 'b', 'c']; the API checks each value. */
+function commaList(text) {
+  return text
+    .split(',')
+    .map((item) => item.trim())
+    .filter(Boolean);
+}
+
 function guardrailOwner() {
   if (Boolean(opts.tenant) === Boolean(opts.key)) fail(`give one of --tenant <id> or --key <id>\n\n${USAGE}`);
   return opts.tenant
@@ -365,6 +376,7 @@ function parseCommandLine() {
       options: {
         name: { type: 'string' },
         models: { type: 'string' },
+        origins: { type: 'string' },
         expires: { type: 'string' },
         grace: { type: 'string' },
         status: { type: 'string' },
@@ -433,6 +445,7 @@ switch (action === undefined ? resource : `${resource} ${action}`) {
         .split(',')
         .map((m) => m.trim())
         .filter(Boolean);
+    if (opts.origins !== undefined) body.origins = commaList(opts.origins);
     if (opts.expires !== undefined) {
       body.expires_at = Date.parse(opts.expires);
       if (Number.isNaN(body.expires_at)) fail(`--expires: not a date: ${opts.expires}`);
@@ -464,6 +477,18 @@ switch (action === undefined ? resource : `${resource} ${action}`) {
         grace === undefined ? {} : { grace_seconds: grace },
       ),
       (k) => printSecret(k, 'Rotated'),
+    );
+    break;
+  }
+  case 'keys origins': {
+    const path = `/keys/${encodeURIComponent(need('key_id'))}`;
+    if (arg2 !== undefined && opts.clear) fail(`give either origins or --clear, not both\n\n${USAGE}`);
+    const key =
+      arg2 === undefined && !opts.clear
+        ? await call('GET', path)
+        : await call('PATCH', path, { origins: opts.clear ? [] : commaList(arg2) });
+    show(key.origins, (origins) =>
+      console.log(origins.length === 0 ? `Key ${key.id}: no browser origin may use it.` : origins.join('\n')),
     );
     break;
   }

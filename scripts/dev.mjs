@@ -14,10 +14,14 @@ const stack = await startStack({ port, mockPort, quiet: process.env.EDGEWAY_DEV_
 const dev = await ensureDevKey(stack.url, adminToken, join(ROOT, '.wrangler', 'edgeway-dev-key.json'));
 
 console.log(`
-Edgeway is running at ${stack.url}  (mock LLM at ${stack.mockUrl})
+Edgeway is running locally (state in .wrangler/):
+
+  Gateway:    ${stack.url}/v1   (OpenAI-compatible; admin API at ${stack.url}/admin)
+  Dashboard:  ${stack.url}/dashboard   (sign in with the admin token)
+  Mock LLM:   ${stack.mockUrl}/v1   (serves the mock/* models)
 
   Dev key (${dev.created ? 'new' : 'saved'}):  ${dev.key}
-  Admin token:       ${adminToken}   (from .dev.vars)
+  Admin token:    ${adminToken}   (from .dev.vars)
 
   curl ${stack.url}/v1/chat/completions \\
     -H "Authorization: Bearer ${dev.key}" -H "Content-Type: application/json" \\

@@ -6,6 +6,7 @@ import { shapeForPath } from './core/endpoints';
 import { GatewayError, errorResponse } from './core/errors';
 import { createDashboard } from './dashboard';
 import { healthRoutes, type HealthOptions } from './health';
+import { corsHeaders, corsPreflight } from './pipeline/cors';
 import { type ExchangeScopeOptions, INTERNAL_ERROR, exchangeScope } from './pipeline/exit';
 import { models, proxy } from './pipeline/proxy';
 
@@ -24,7 +25,10 @@ export interface AppOptions extends ExchangeScopeOptions {
 
 export function createApp(options: AppOptions = {}) {
   const app = new Hono<AppEnv>();
+  // A CORS preflight carries no key: it is answered before the exchange opens (no auth, no log).
+  app.use('/v1/*', corsPreflight());
   app.use('*', exchangeScope(options));
+  app.use('/v1/*', corsHeaders());
 
   app.route('/healthz', healthRoutes(options.health));
 

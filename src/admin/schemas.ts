@@ -8,6 +8,7 @@ import { z } from 'zod';
 import { ApiKey, KeyStatus, Metadata, ModelList, Tenant, TenantStatus, Timestamp } from '../storage/entities';
 import { decodeCursor } from '../storage/page';
 import { GuardrailPolicy } from '../core/guardrail-policy';
+import { AllowedOrigins } from '../core/origins';
 import { Budgets, CacheSettings, Limits } from '../core/settings';
 import { validateDenyList } from '../guardrails/denylist/denylist';
 import { ProviderKeyInfo } from '../storage/provider-keys';
@@ -52,6 +53,7 @@ const KeySettings = {
   budgets: Budgets.optional(),
   cache: CacheSettings.optional(),
   guardrails: Guardrails.optional(),
+  origins: AllowedOrigins.optional(),
   log_payload: z.boolean().optional(),
   metadata: Metadata.optional(),
   expires_at: Timestamp.nullable()

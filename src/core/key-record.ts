@@ -27,6 +27,8 @@ export const KeyRecord = z.object({
   /** Guardrail policies (src/core/guardrail-policy.ts): the key's narrows its tenant's. */
   guardrails: GuardrailPolicy.default({}),
   tenantGuardrails: GuardrailPolicy.default({}),
+  /** Browser origins allowed to call with this key (src/core/origins.ts); empty allows none. */
+  origins: z.array(z.string()).default([]),
   /** Store prompts and completions in the logs for this key. */
   logPayload: z.boolean().default(false),
   /**

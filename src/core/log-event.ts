@@ -63,6 +63,10 @@ export const TRUNCATED_MARK = '…[truncated]';
 /** The boundary accepts 5 metadata keys; the log keeps at most this many (bounds an event without payload). */
 export const LOG_METADATA_MAX_KEYS = 8;
 
+/** W3C Trace Context ids: a trace id is 16 bytes, a span id 8, as lowercase hex, never all zeros. */
+export const TRACE_ID = /^(?!0{32})[0-9a-f]{32}$/;
+export const SPAN_ID = /^(?!0{16})[0-9a-f]{16}$/;
+
 const text = (max: number) => z.string().max(max);
 /** zod 4's number() refuses NaN and ±Infinity, which JSON would turn into null. */
 const finite = z.number();
@@ -108,6 +112,10 @@ export const LogEvent = z.object({
   tries: z.array(LogTry).max(LOG_MAX_TRIES).default([]),
   /** What each guardrail found and did; empty when none fired. */
   guardrails: z.array(LogGuardrail).max(LOG_MAX_GUARDRAILS).default([]),
+  /** The W3C trace the request came in with (`traceparent`), 32 lowercase hex; absent when none. */
+  traceId: z.string().regex(TRACE_ID).nullable().optional(),
+  /** The caller's span in that trace, 16 lowercase hex; the request's span is its child. */
+  parentSpanId: z.string().regex(SPAN_ID).nullable().optional(),
 });
 export type LogEvent = z.infer<typeof LogEvent>;
 

@@ -63,6 +63,7 @@ function pick<K extends string>(
 /** The settings a key form edits, as a KeyCreate/KeyUpdate body (each field replaced whole on update). */
 export function keyBody(values: FormValues): Record<string, unknown> {
   const models = (values.models ?? '').split(/[\s,]+/).filter(Boolean);
+  const origins = (values.origins ?? '').split(/[\s,]+/).filter(Boolean);
   const budgets: Record<string, unknown> = {};
   for (const unit of BUDGET_UNITS) {
     const window = pick(values, `budgets.${unit}`, BUDGET_PERIODS);
@@ -71,6 +72,7 @@ export function keyBody(values: FormValues): Record<string, unknown> {
   return {
     name: values.name?.trim() ?? '',
     models: models.length ? models : null,
+    origins,
     limits: pick(values, 'limits', LIMIT_FIELDS),
     budgets,
     expires_at: utcInputToMs(values.expires_at),
@@ -86,7 +88,7 @@ export function rotateBody(values: FormValues): Record<string, unknown> {
 
 export type KeySettings = Pick<
   ApiKey,
-  'name' | 'models' | 'limits' | 'budgets' | 'expires_at' | 'log_payload'
+  'name' | 'models' | 'origins' | 'limits' | 'budgets' | 'expires_at' | 'log_payload'
 >;
 
 /** A stored key as the values of its edit form. */
@@ -94,6 +96,7 @@ export function keyFormValues(key: KeySettings): FormValues {
   const out: FormValues = {
     name: key.name,
     models: (key.models ?? []).join('\n'),
+    origins: key.origins.join('\n'),
     expires_at: msToUtcInput(key.expires_at),
   };
   for (const k of LIMIT_FIELDS) if (key.limits[k] !== undefined) out[`limits.${k}`] = String(key.limits[k]);

@@ -7,18 +7,34 @@
  * fails, the whole batch is retried with backoff; after max_retries (5, in
  * wrangler.toml) the queue moves it to the dead-letter queue, whose consumer
  * (dead-letters.ts) writes the messages one by one and parks any that still fail.
+ * Once a batch is stored and acked, its events are exported as spans when an
+ * OpenTelemetry collector is configured (otel-export.ts: retried there, never
+ * by retrying the batch, so the export cannot hold up or repeat the D1 write).
  */
+import type { LogEvent } from '../core/log-event';
 import { unpack } from './messages';
+import type { OtelConfig } from './otel-config';
+import { type ExportPorts, exportSpans } from './otel-export';
 import type { LogRow } from './rows';
 import type { DeadLetter, LogStore, Receipt } from './store';
 
-export async function consumeLogs(batch: MessageBatch<unknown>, store: LogStore, now: number): Promise<void> {
+/** Where the consumer exports spans; null when no collector is configured. */
+export type SpanExport = { readonly config: OtelConfig; readonly ports: ExportPorts } | null;
+
+export async function consumeLogs(
+  batch: MessageBatch<unknown>,
+  store: LogStore,
+  now: number,
+  spans: SpanExport = null,
+): Promise<void> {
   const rows: LogRow[] = [];
+  const events: LogEvent[] = [];
   const dead: DeadLetter[] = [];
   const receipts: Receipt[] = [];
   for (const message of batch.messages) {
     const unpacked = unpack(message.body, { id: message.id, queue: batch.queue, attempts: message.attempts });
     rows.push(...unpacked.rows);
+    events.push(...unpacked.events);
     dead.push(...unpacked.dead);
     if (unpacked.receipt) receipts.push({ ...unpacked.receipt, via: 'queue' });
     for (const d of unpacked.dead) {
@@ -43,6 +59,26 @@ export async function consumeLogs(batch: MessageBatch<unknown>, store: LogStore,
       }),
     );
     batch.retryAll({ delaySeconds: retryDelaySeconds(attempts) });
+    return;
+  }
+  if (spans) await exportBatch(events, spans, batch.queue);
+}
+
+/** Exports a stored batch's events; a failure is reported, never thrown (the batch is acked already). */
+export async function exportBatch(
+  events: LogEvent[],
+  spans: NonNullable<SpanExport>,
+  queue: string,
+): Promise<void> {
+  try {
+    const outcome = await exportSpans(events, spans.config, spans.ports);
+    if (!outcome.ok)
+      console.error('OpenTelemetry export failed; spans dropped', JSON.stringify({ queue, ...outcome }));
+  } catch (err) {
+    console.error(
+      'OpenTelemetry export failed; spans dropped',
+      JSON.stringify({ queue, error: errorText(err) }),
+    );
   }
 }
 

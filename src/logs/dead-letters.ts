@@ -5,10 +5,13 @@
  * poison message cannot sink the others; a message that still fails is parked
  * in the dead_letters table with the error. Only if D1 refuses even that is the
  * message retried (max_retries 10), and on its last attempt its body goes to
- * the Worker's error log, so nothing is dropped silently.
+ * the Worker's error log, so nothing is dropped silently. The events it stores
+ * were never exported (the log consumer exports only what it stored), so they
+ * are exported here, in one request for the batch, as the consumer does.
  */
+import type { LogEvent } from '../core/log-event';
 import { deadLetter, unpack } from './messages';
-import { errorText, retryDelaySeconds } from './consumer';
+import { errorText, exportBatch, retryDelaySeconds, type SpanExport } from './consumer';
 import type { LogStore } from './store';
 
 const isBatch = (body: unknown): body is { events: unknown[] } =>
@@ -21,13 +24,16 @@ export async function consumeDeadLetters(
   batch: MessageBatch<unknown>,
   store: LogStore,
   now: number,
+  spans: SpanExport = null,
 ): Promise<void> {
+  const stored: LogEvent[] = [];
   for (const message of batch.messages) {
     const source = { id: message.id, queue: batch.queue, attempts: message.attempts };
-    const { rows, dead, receipt } = unpack(message.body, source);
+    const { rows, events, dead, receipt } = unpack(message.body, source);
     try {
       await store.write(rows, dead, now, receipt ? [{ ...receipt, via: 'dlq' }] : []);
       message.ack();
+      stored.push(...events);
     } catch (err) {
       const reason = `write failed: ${errorText(err)}`;
       // Parked event by event (a batch's body could exceed a dead letter's cap), with the receipt.
@@ -62,4 +68,5 @@ export async function consumeDeadLetters(
       }
     }
   }
+  if (spans) await exportBatch(stored, spans, batch.queue);
 }

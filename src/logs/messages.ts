@@ -11,7 +11,7 @@ import { isBatchBody, LogBatch } from './batch';
 import { toRow, type LogRow } from './rows';
 import type { DeadLetter, Receipt } from './store';
 
-export type Parsed = { ok: true; row: LogRow } | { ok: false; reason: string };
+export type Parsed = { ok: true; row: LogRow; event: LogEvent } | { ok: false; reason: string };
 
 /** Where a message came from: the queue's message id and attempts, or the producer's direct write. */
 export interface Source {
@@ -22,6 +22,8 @@ export interface Source {
 
 export interface Unpacked {
   readonly rows: LogRow[];
+  /** The valid events the rows were made from (for the OpenTelemetry export), in the same order. */
+  readonly events: LogEvent[];
   readonly dead: DeadLetter[];
   /** The batch's numbering and counts; null for a version 1 message or a malformed envelope. */
   readonly receipt: Omit<Receipt, 'via'> | null;
@@ -34,13 +36,14 @@ export function unpack(body: unknown, source: Source): Unpacked {
   if (!isBatchBody(body)) {
     const parsed = parseEvent(body);
     return parsed.ok
-      ? { rows: [parsed.row], dead: [], receipt: null }
-      : { rows: [], dead: [deadLetter(source.id, source, body, parsed.reason)], receipt: null };
+      ? { rows: [parsed.row], events: [parsed.event], dead: [], receipt: null }
+      : { rows: [], events: [], dead: [deadLetter(source.id, source, body, parsed.reason)], receipt: null };
   }
   const batch = LogBatch.safeParse(body);
   if (!batch.success) {
     return {
       rows: [],
+      events: [],
       dead: [deadLetter(source.id, source, body, `malformed batch: ${issues(batch.error)}`)],
       receipt: null,
     };
@@ -54,14 +57,18 @@ export function unpackBatch(
   source: Source,
 ): Unpacked & { receipt: Omit<Receipt, 'via'> } {
   const rows: LogRow[] = [];
+  const events: LogEvent[] = [];
   const dead: DeadLetter[] = [];
   batch.events.forEach((event, i) => {
     const parsed = parseEvent(event);
-    if (parsed.ok) rows.push(parsed.row);
-    else dead.push(deadLetter(`${source.id}:${i}`, source, event, parsed.reason));
+    if (parsed.ok) {
+      rows.push(parsed.row);
+      events.push(parsed.event);
+    } else dead.push(deadLetter(`${source.id}:${i}`, source, event, parsed.reason));
   });
   return {
     rows,
+    events,
     dead,
     receipt: {
       isolate: batch.isolate,
@@ -78,7 +85,7 @@ export function parseEvent(body: unknown): Parsed {
   const result = LogEvent.safeParse(body);
   if (!result.success) return { ok: false, reason: `malformed: ${issues(result.error)}` };
   try {
-    return { ok: true, row: toRow(result.data) };
+    return { ok: true, row: toRow(result.data), event: result.data };
   } catch (err) {
     // e.g. a time outside the Date range.
     return { ok: false, reason: `malformed: ${err instanceof Error ? err.message : String(err)}` };

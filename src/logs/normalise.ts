@@ -72,6 +72,8 @@ export function normaliseEvent(event: LogEvent, now: number): LogEvent {
     tries: event.tries.slice(0, LOG_MAX_TRIES).map(logTry),
     // Built by the pipeline from fixed names and counts (src/guardrails/verdicts.ts): bounded already.
     guardrails: (event.guardrails ?? []).slice(0, LOG_MAX_GUARDRAILS),
+    // Validated W3C ids (src/logs/otel-traceparent.ts), or absent.
+    ...(event.traceId ? { traceId: event.traceId, parentSpanId: event.parentSpanId ?? null } : {}),
   };
   return fitMessage(e);
 }

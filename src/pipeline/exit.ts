@@ -13,6 +13,7 @@ import { Exchange } from '../core/exchange';
 import { getDeps, type Deps } from '../deps';
 import type { Bindings } from '../env';
 import { knownHeaders } from '../limits/snapshots';
+import { parseTraceParent, type TraceParent } from '../logs/otel-traceparent';
 import { emit } from '../logs/sink';
 import { guardrailsHeader } from '../guardrails/verdicts';
 import { buildLogEvent } from './log';
@@ -66,7 +67,9 @@ export function exchangeScope(options: ExchangeScopeOptions = {}) {
       for (const [name, value] of known) headers.set(name, value);
     }
     const error = c.error === undefined ? null : c.error instanceof GatewayError ? c.error : INTERNAL_ERROR();
-    c.executionCtx.waitUntil(closeAndLog(x, c.res.status, error, deps));
+    // The caller's trace, if it sent one: the request's exported span joins it.
+    const trace = parseTraceParent(c.req.raw.headers.get('traceparent'));
+    c.executionCtx.waitUntil(closeAndLog(x, c.res.status, error, deps, trace));
   });
 }
 
@@ -75,7 +78,9 @@ async function closeAndLog(
   status: number,
   error: GatewayError | null,
   deps: Deps,
+  trace: TraceParent | null,
 ): Promise<void> {
   const ending = await x.close(status, error);
-  await emit(deps.logs, buildLogEvent(x, ending, await deps.prices.overrides()));
+  const event = buildLogEvent(x, ending, await deps.prices.overrides());
+  await emit(deps.logs, trace ? { ...event, ...trace } : event);
 }

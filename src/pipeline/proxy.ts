@@ -26,6 +26,7 @@ import { passHeaders } from '../providers/pass-headers';
 import type { Principal } from '../core/principal';
 import { parseProxyRequest } from '../core/request';
 import { authenticate } from './auth';
+import { checkOrigin } from './cors';
 import { cachedResponse, hitAnswer, lookupCache, planCache, ROUTE_CACHE_SCOPE } from './cache';
 import { reserve } from './limits';
 import { enforcePolicy } from './policy';
@@ -38,13 +39,15 @@ import { planCalls } from './targets';
 
 /**
  * Stage 1 for every /v1 route: a gateway whose configuration has problems
- * refuses (503, src/config.ts); then the principal, and the request's metadata
- * header (a bad one is a 400 before any work).
+ * refuses (503, src/config.ts); then the principal, the browser origin it may
+ * be used from (src/pipeline/cors.ts), and the request's metadata header (a
+ * bad one is a 400 before any work).
  */
 async function admit(c: Context<AppEnv>, allowXApiKey: boolean): Promise<Principal> {
   const { exchange: x, deps } = c.var;
   if (deps.problems.length > 0) throw misconfigured(deps.problems);
   x.principal = await authenticate(c.req.raw.headers, allowXApiKey, deps.keys, Date.now());
+  checkOrigin(x.principal, c.req.raw.headers);
   x.metadata = requestMetadata(c.req.raw.headers);
   return x.principal;
 }

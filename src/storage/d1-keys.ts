@@ -27,6 +27,7 @@ interface KeyRow {
   budgets: string;
   cache: string;
   guardrails: string;
+  origins: string;
   log_payload: number;
   previous_expires_at: number | null;
   tenant_status: string;
@@ -38,7 +39,7 @@ interface KeyRow {
 
 const SELECT = `
   SELECT k.id, k.tenant_id, k.key_hash, k.status, k.models, k.expires_at, k.limits, k.budgets, k.cache, k.guardrails,
-         k.log_payload, k.previous_expires_at, t.status AS tenant_status, t.limits AS tenant_limits,
+         k.origins, k.log_payload, k.previous_expires_at, t.status AS tenant_status, t.limits AS tenant_limits,
          t.budgets AS tenant_budgets, t.guardrails AS tenant_guardrails,
          (SELECT json_group_object(p.provider, json_object('ciphertext', p.ciphertext, 'iv', p.iv))
             FROM tenant_provider_keys p WHERE p.tenant_id = k.tenant_id) AS provider_keys
@@ -65,6 +66,7 @@ export function d1KeyLoader(db: D1Database): KeyLoader {
       cache: jsonColumn(row.cache),
       guardrails: jsonColumn(row.guardrails),
       tenantGuardrails: jsonColumn(row.tenant_guardrails),
+      origins: jsonColumn(row.origins),
       logPayload: row.log_payload === 1,
       providerKeys: jsonColumn(row.provider_keys),
     });

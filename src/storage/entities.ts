@@ -6,6 +6,7 @@
  */
 import { z } from 'zod';
 import { GuardrailPolicy } from '../core/guardrail-policy';
+import { AllowedOrigins } from '../core/origins';
 import { ROUTE_NAME } from '../core/route-spec';
 import { Budgets, CacheSettings, Limits } from '../core/settings';
 
@@ -65,6 +66,7 @@ export const ApiKey = z.object({
   budgets: Budgets,
   cache: CacheSettings,
   guardrails: GuardrailPolicy.default({}),
+  origins: AllowedOrigins.default([]),
   log_payload: z.boolean().describe('Whether prompts and completions are stored in the logs.'),
   metadata: Metadata,
   expires_at: Timestamp.nullable(),

@@ -24,6 +24,7 @@ export interface KeyInput {
   budgets?: Budgets;
   cache?: CacheSettings;
   guardrails?: GuardrailPolicy;
+  origins?: string[];
   log_payload?: boolean;
   metadata?: Metadata;
   expires_at?: number | null;
@@ -75,6 +76,7 @@ interface KeyRow {
   budgets: string;
   cache: string;
   guardrails: string;
+  origins: string;
   log_payload: number;
   metadata: string;
   expires_at: number | null;
@@ -98,6 +100,7 @@ function fromRow(row: KeyRow): ApiKey {
     budgets: jsonColumn(row.budgets),
     cache: jsonColumn(row.cache),
     guardrails: jsonColumn(row.guardrails),
+    origins: jsonColumn(row.origins),
     log_payload: row.log_payload === 1,
     metadata: jsonColumn(row.metadata),
     expires_at: row.expires_at,
@@ -126,6 +129,7 @@ function patchColumns(patch: KeyPatch): [string, string | number | null][] {
     ['budgets', patch.budgets && json(patch.budgets)],
     ['cache', patch.cache && json(patch.cache)],
     ['guardrails', patch.guardrails && json(patch.guardrails)],
+    ['origins', patch.origins && json(patch.origins)],
     ['log_payload', patch.log_payload === undefined ? undefined : patch.log_payload ? 1 : 0],
     ['metadata', patch.metadata && json(patch.metadata)],
     ['expires_at', patch.expires_at],
@@ -139,8 +143,8 @@ export class D1KeyAdminStore implements KeyAdminStore {
   async create(input: KeyInput, now: number): Promise<IssuedKey> {
     const { secret, hash, hint } = await newSecret();
     const row = await this.db
-      .prepare(`INSERT INTO api_keys (id, tenant_id, name, key_hash, hint, models, limits, budgets, cache, guardrails, log_payload, metadata, expires_at, created_at, updated_at)
-        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING *`)
+      .prepare(`INSERT INTO api_keys (id, tenant_id, name, key_hash, hint, models, limits, budgets, cache, guardrails, origins, log_payload, metadata, expires_at, created_at, updated_at)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING *`)
       .bind(
         ID_PREFIX.key + randomToken(12),
         input.tenant_id,
@@ -152,6 +156,7 @@ export class D1KeyAdminStore implements KeyAdminStore {
         JSON.stringify(input.budgets ?? {}),
         JSON.stringify(input.cache ?? {}),
         JSON.stringify(input.guardrails ?? {}),
+        JSON.stringify(input.origins ?? []),
         input.log_payload ? 1 : 0,
         JSON.stringify(input.metadata ?? {}),
         input.expires_at ?? null,

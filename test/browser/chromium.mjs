@@ -1,12 +1,13 @@
-// Launches the system's headless Chromium (Debian `chromium`) through playwright-core,
+// Launches headless Chromium (whichever find-chromium.mjs picks) through playwright-core,
 // offline: no first-run, sync, component updates or QUIC, and a throwaway profile.
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { accessSync, constants, mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium } from 'playwright-core';
 import { ROOT } from '../../scripts/stack.mjs';
+import { findChromium } from './find-chromium.mjs';
+import { packagedBinDir, unpackChromium } from './packaged-chromium.mjs';
 
-export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 export const ARTIFACTS = join(ROOT, 'test-artifacts');
 
 const ARGS = [
@@ -20,17 +21,43 @@ const ARGS = [
   '--disable-sync',
 ];
 
+const isExecutable = (path) => {
+  try {
+    accessSync(path, constants.X_OK);
+    return true;
+  } catch {
+    return false;
+  }
+};
+const listDir = (path) => {
+  try {
+    return readdirSync(path);
+  } catch {
+    return [];
+  }
+};
+
+/** The executable to launch and any environment it needs, unpacking the npm-shipped one if it is chosen. */
+export async function resolveChromium(env = process.env) {
+  const choice = findChromium({ env, home: homedir(), isExecutable, listDir, packagedBinDir });
+  if (choice.source !== 'npm') return { ...choice, env: {} };
+  return { source: choice.source, ...(await unpackChromium(choice.binDir)) };
+}
+
 /** A persistent context on a fresh temp profile; close() also removes the profile. */
-export async function launch() {
+export async function launch({ env = process.env } = {}) {
+  const browser = await resolveChromium(env);
   const profile = mkdtempSync(join(tmpdir(), 'edgeway-chromium-'));
   const context = await chromium.launchPersistentContext(profile, {
-    executablePath: CHROMIUM,
+    executablePath: browser.executablePath,
+    env: { ...process.env, ...browser.env },
     headless: true,
     args: ARGS,
     viewport: { width: 1280, height: 900 },
   });
   return {
     context,
+    source: browser.source,
     async close() {
       await context.close();
       rmSync(profile, { recursive: true, force: true });

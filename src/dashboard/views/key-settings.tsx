@@ -9,6 +9,10 @@ export function describeModels(models: ApiKey['models']): string {
   return models === null ? 'all models' : models.join(', ');
 }
 
+export function describeOrigins(origins: ApiKey['origins']): string {
+  return origins.length === 0 ? 'none (servers only)' : origins.join(', ');
+}
+
 export function describeLimits(l: ApiKey['limits']): string {
   const parts = [
     l.rpm && `${fmtInt(l.rpm)} req/min`,
@@ -34,6 +38,7 @@ export function describeBudgets(b: ApiKey['budgets']): string {
 export function KeySettingsFields(props: { values: FormValues; failure?: ApiFailure | null }) {
   const { values, failure } = props;
   const modelsInvalid = failure?.param?.startsWith('models') ?? false;
+  const originsInvalid = failure?.param?.startsWith('origins') ?? false;
   return (
     <>
       <Field
@@ -59,6 +64,24 @@ export function KeySettingsFields(props: { values: FormValues; failure?: ApiFail
           aria-invalid={modelsInvalid ? 'true' : undefined}
         >
           {values.models ?? ''}
+        </textarea>
+      </div>
+      <div>
+        <label for={fieldId('origins')}>
+          Browser origins
+          <span class="hint" id="origins-hint">
+            One per line, like <code>https://app.example.com</code>: web pages there may call the gateway with
+            this key (CORS). Empty: servers only.
+          </span>
+        </label>
+        <textarea
+          id={fieldId('origins')}
+          name="origins"
+          rows={2}
+          aria-describedby={originsInvalid ? 'origins-hint form-error' : 'origins-hint'}
+          aria-invalid={originsInvalid ? 'true' : undefined}
+        >
+          {values.origins ?? ''}
         </textarea>
       </div>
       <fieldset>

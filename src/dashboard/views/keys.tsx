@@ -9,7 +9,13 @@ import type { ApiKey, LimitsReport } from '../schemas';
 import type { Session } from '../session';
 import { BudgetGlance } from './budget';
 import { GuardrailsSection } from './guardrails';
-import { describeBudgets, describeLimits, describeModels, KeySettingsFields } from './key-settings';
+import {
+  describeBudgets,
+  describeLimits,
+  describeModels,
+  describeOrigins,
+  KeySettingsFields,
+} from './key-settings';
 import { ActionForm, Badge, Failure, Field, Notice, Time } from './parts';
 
 const keyPath = (k: ApiKey) => `/dashboard/keys/${encodeURIComponent(k.id)}`;
@@ -56,6 +62,8 @@ export function KeyPage(props: {
         </dd>
         <dt>Models</dt>
         <dd>{describeModels(k.models)}</dd>
+        <dt>Browser origins</dt>
+        <dd>{describeOrigins(k.origins)}</dd>
         <dt>Limits</dt>
         <dd>{describeLimits(k.limits)}</dd>
         <dt>Budgets</dt>

@@ -64,6 +64,7 @@ describe('forms', () => {
       keyBody({
         name: ' app ',
         models: 'mock/echo\nopenai/*, x/y',
+        origins: 'https://app.example.com\n http://localhost:5173 ',
         'limits.rpm': '60',
         'limits.tpm': 'lots',
         'budgets.usd.day': '2.5',
@@ -74,6 +75,7 @@ describe('forms', () => {
     ).toEqual({
       name: 'app',
       models: ['mock/echo', 'openai/*', 'x/y'],
+      origins: ['https://app.example.com', 'http://localhost:5173'],
       limits: { rpm: 60, tpm: 'lots' },
       budgets: { usd: { day: 2.5 } },
       expires_at: Date.UTC(2026, 5, 1, 12),
@@ -82,6 +84,7 @@ describe('forms', () => {
     expect(keyBody({})).toEqual({
       name: '',
       models: null,
+      origins: [],
       limits: {},
       budgets: {},
       expires_at: null,
@@ -102,6 +105,7 @@ describe('forms', () => {
     const key: KeySettings = {
       name: 'k',
       models: ['mock/echo'],
+      origins: ['https://app.example.com'],
       limits: { rpm: 5 },
       budgets: { tokens: { month: 1000 } },
       expires_at: Date.UTC(2027, 0, 1),

@@ -74,6 +74,7 @@ describe('d1KeyLoader', () => {
       limits: { rpm: 10 },
       budgets: { tokens: { total: 1000 } },
       cache: { semantic: true },
+      origins: ['https://app.example.com'],
       log_payload: true,
     });
     const record = await d1KeyLoader(env.DB)(await sha256Hex(key));
@@ -91,6 +92,7 @@ describe('d1KeyLoader', () => {
       cache: { semantic: true },
       guardrails: { pii: { request: 'redact' } },
       tenantGuardrails: { pii: { request: 'log' }, deny: { terms: ['x-ray'], patterns: [] } },
+      origins: ['https://app.example.com'],
       logPayload: true,
       providerKeys: {},
     });
