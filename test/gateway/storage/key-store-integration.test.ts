@@ -19,8 +19,11 @@ describe('unknown bearer values', () => {
     const bindings = { ...env, KV_KEYS: kv };
     const app = createApp();
     const statuses = new Set<number>();
+    // Each request's log event waits in its batch (BATCH_WAIT_MS): wait for all their work at the end.
+    const contexts: ExecutionContext[] = [];
     for (let i = 0; i < 100; i++) {
       const ctx = createExecutionContext();
+      contexts.push(ctx);
       const res = await app.fetch(
         new Request('http://gw.test/v1/chat/completions', {
           method: 'POST',
@@ -32,8 +35,8 @@ describe('unknown bearer values', () => {
       );
       statuses.add(res.status);
       await res.arrayBuffer();
-      await waitOnExecutionContext(ctx);
     }
+    await Promise.all(contexts.map((ctx) => waitOnExecutionContext(ctx)));
     expect([...statuses]).toEqual([401]);
     expect(writes).toEqual([]);
     expect((await env.KV_KEYS.list({ prefix: 'key:' })).keys).toEqual([]);
