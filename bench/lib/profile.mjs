@@ -8,7 +8,7 @@
  * (x-edgeway-overhead-ms reads 0 or whole I/O waits here).
  * Uses the `ws` client that Miniflare depends on; without it, profiling is skipped.
  */
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 
 /** Module sections of an esbuild bundle: [{ line (0-based), name }] in file order. */
 export function bundleSections(source) {
@@ -170,6 +170,12 @@ export async function profileDuring(mf, workerName, scriptPath, requests, load) 
     await session.send('Profiler.start');
     await within(LOAD_TIMEOUT_MS, load(), 'the profiled load did not finish');
     const { profile } = await session.send('Profiler.stop');
+    // BENCH_PROFILE_DIR keeps each raw profile (Chrome DevTools' .cpuprofile format) for a closer look.
+    if (process.env.BENCH_PROFILE_DIR)
+      writeFileSync(
+        `${process.env.BENCH_PROFILE_DIR}/${workerName}-${requests}-${Date.now()}.cpuprofile`,
+        JSON.stringify(profile),
+      );
     const { totals, natives } = selfTimeByModule(profile, bundleSections(readFileSync(scriptPath, 'utf8')));
     const idle = totals.get('(idle)') ?? 0;
     const busy = [...totals.values()].reduce((a, b) => a + b, 0) - idle;
