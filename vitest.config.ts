@@ -44,6 +44,7 @@ export default defineConfig(async () => {
                   AWS_REGION: 'us-east-1',
                   BEDROCK_BASE_URL: 'http://mock-llm.internal',
                   PROVIDER_KEYS_SECRET: 'test-provider-keys-secret-0123456789abcdef',
+                  ALERT_SIGNING_SECRET: 'test-alert-signing-secret',
                   // A custom row that takes tenants' own keys (BYOK tests); the mock reports the key's hash.
                   EDGEWAY_PROVIDERS: JSON.stringify([
                     {

@@ -11,6 +11,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { CLI_OPTIONS, findCommand, GROUPS, tableUsage } from './cli/commands.mjs';
 
 const USAGE = `Usage: npm run admin -- <command>   (or: node scripts/admin.mjs <command>)
 
@@ -45,8 +46,11 @@ const USAGE = `Usage: npm run admin -- <command>   (or: node scripts/admin.mjs <
                           a key's policy narrows its tenant's, never loosens it
   usage [--tenant <tenant_id>] [--key <key_id>] [--from YYYY-MM-DD] [--to YYYY-MM-DD]
                           requests, tokens and cost per day, and what the guardrails did per day
+${tableUsage()}
+  help                    this list
 
-Options: --json prints the raw API response.
+Command groups: ${GROUPS.join(', ')}.
+Options: --json prints the raw API response (a deletion that answers nothing prints {"deleted": true, …}).
 Environment: EDGEWAY_URL (default http://127.0.0.1:8787), ADMIN_TOKEN (default: from .dev.vars).`;
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -395,6 +399,7 @@ function parseCommandLine() {
         from: { type: 'string' },
         to: { type: 'string' },
         json: { type: 'boolean' },
+        ...CLI_OPTIONS,
         help: { type: 'boolean', short: 'h' },
       },
     });
@@ -410,9 +415,9 @@ const need2 = (what) => arg2 ?? fail(`missing <${what}>\n\n${USAGE}`);
 const show = (value, print) => (opts.json ? console.log(JSON.stringify(value, null, 2)) : print(value));
 const statusQuery = opts.status ? `status=${encodeURIComponent(opts.status)}` : '';
 
-if (opts.help || !resource) {
+if (opts.help || !resource || resource === 'help') {
   console.log(USAGE);
-  process.exit(opts.help ? 0 : 1);
+  process.exit(opts.help || resource ? 0 : 1);
 }
 
 switch (action === undefined ? resource : `${resource} ${action}`) {
@@ -545,7 +550,7 @@ switch (action === undefined ? resource : `${resource} ${action}`) {
   }
   case 'routes delete':
     await call('DELETE', `/routes/${encodeURIComponent(need('route_id'))}`);
-    console.log(`Deleted route ${arg}.`);
+    show({ id: arg, deleted: true }, () => console.log(`Deleted route ${arg}.`));
     break;
   case 'provider-keys list':
     show(
@@ -560,8 +565,10 @@ switch (action === undefined ? resource : `${resource} ${action}`) {
       'DELETE',
       `/tenants/${encodeURIComponent(tenant)}/provider-keys/${encodeURIComponent(provider)}`,
     );
-    console.log(
-      `Deleted tenant ${tenant}'s own ${provider} key; its ${provider} requests use the deployment's key again.`,
+    show({ tenant_id: tenant, provider, deleted: true }, () =>
+      console.log(
+        `Deleted tenant ${tenant}'s own ${provider} key; its ${provider} requests use the deployment's key again.`,
+      ),
     );
     break;
   }
@@ -633,6 +640,10 @@ switch (action === undefined ? resource : `${resource} ${action}`) {
     });
     break;
   }
-  default:
-    fail(`unknown command: ${positionals.join(' ')}\n\n${USAGE}`);
+  default: {
+    const command = findCommand(positionals);
+    if (!command?.run) fail(`unknown command: ${positionals.join(' ')}\n\n${USAGE}`);
+    const args = positionals.slice(command.name.split(' ').length);
+    await command.run({ args, opts, call, fail, show, table, time });
+  }
 }

@@ -13,7 +13,8 @@ const SERVE_WORKER = join(ROOT, 'scripts', 'serve-worker.mjs');
 
 /**
  * Reads ADMIN_TOKEN from .dev.vars, creating the file with a random token on first run; also adds a
- * random PROVIDER_KEYS_SECRET (tenants' own provider keys) when the file has none.
+ * random PROVIDER_KEYS_SECRET (tenants' own provider keys) and ALERT_SIGNING_SECRET (budget alert
+ * webhooks) when the file has none.
  */
 export function ensureDevVars(file = join(ROOT, '.dev.vars')) {
   let existing = existsSync(file) ? readFileSync(file, 'utf8') : '';
@@ -25,6 +26,8 @@ export function ensureDevVars(file = join(ROOT, '.dev.vars')) {
   if (!existing) append('# Local secrets for wrangler dev (git-ignored).\n');
   if (!/^PROVIDER_KEYS_SECRET\s*=/m.test(existing))
     append(`PROVIDER_KEYS_SECRET="${randomBytes(32).toString('base64url')}"\n`);
+  if (!/^ALERT_SIGNING_SECRET\s*=/m.test(existing))
+    append(`ALERT_SIGNING_SECRET="${randomBytes(32).toString('base64url')}"\n`);
   const match = /^ADMIN_TOKEN\s*=\s*"?([^"\n]+)"?\s*$/m.exec(existing);
   if (match) return { adminToken: match[1], created: false };
   const adminToken = `ewadm_${randomBytes(24).toString('base64url')}`;

@@ -27,6 +27,8 @@ export interface Secrets {
   BEDROCK_BASE_URL?: string;
   /** The key-encryption secret for tenants' own provider keys (src/providers/tenant-key.ts). */
   PROVIDER_KEYS_SECRET?: string;
+  /** Signs budget alert webhooks; each tenant's secret is derived from it (src/alerts/signature.ts). */
+  ALERT_SIGNING_SECRET?: string;
   /** JSON array of extra OpenAI-compatible providers; see src/providers/table.ts. */
   EDGEWAY_PROVIDERS?: string;
   /** OpenTelemetry span export from the log pipeline (src/logs/otel-config.ts); off without an endpoint. */

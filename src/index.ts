@@ -1,4 +1,5 @@
-/** Worker entry: the HTTP app, the log queue consumer and the retention cron. */
+/** Worker entry: the HTTP app, the log and alert queue consumers and the retention cron. */
+import { ALERT_QUEUE_NAME, handleAlerts } from './alerts/queue';
 import { createApp } from './app';
 import type { Bindings } from './env';
 import { handleQueue } from './logs/queue';
@@ -13,6 +14,7 @@ const app = createApp();
 
 export default {
   fetch: app.fetch,
-  queue: (batch, env) => handleQueue(batch, env),
+  queue: (batch, env) =>
+    batch.queue === ALERT_QUEUE_NAME ? handleAlerts(batch, env) : handleQueue(batch, env),
   scheduled: (controller, env) => handleScheduled(controller, env),
 } satisfies ExportedHandler<Bindings>;

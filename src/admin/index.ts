@@ -2,6 +2,7 @@
 import { Hono } from 'hono';
 import { createMiddleware } from 'hono/factory';
 import type { AppEnv } from '../context';
+import { alertsRouter } from './alerts';
 import { adminAuth } from './auth';
 import { keysRouter } from './keys';
 import { limitsRouter } from './limits';
@@ -31,6 +32,7 @@ export function createAdminApp() {
   admin.use('*', adminAuth);
   admin.route('/tenants', tenantsRouter());
   admin.route('/tenants', providerKeysRouter());
+  admin.route('/tenants', alertsRouter());
   admin.route('/keys', keysRouter());
   admin.route('/providers', providersRouter());
   admin.route('/routes', routesRouter());

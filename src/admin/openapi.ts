@@ -8,6 +8,7 @@
  */
 import { z } from 'zod';
 import { RouteStep } from '../core/route-spec';
+import { alertOperations } from './alerts';
 import { keyOperations } from './keys';
 import { limitsOperations } from './limits';
 import { logOperations } from './logs';
@@ -27,6 +28,7 @@ export const OPERATIONS: readonly Operation[] = [
   ...providerOperations,
   ...routeOperations,
   ...limitsOperations,
+  ...alertOperations,
   ...logOperations,
   ...usageOperations,
 ];

@@ -9,7 +9,7 @@ import { ApiKey, KeyStatus, Metadata, ModelList, Tenant, TenantStatus, Timestamp
 import { decodeCursor } from '../storage/page';
 import { GuardrailPolicy } from '../core/guardrail-policy';
 import { AllowedOrigins } from '../core/origins';
-import { Budgets, CacheSettings, Limits } from '../core/settings';
+import { AlertSettings, AlertWebhook, Budgets, CacheSettings, Limits } from '../core/settings';
 import { validateDenyList } from '../guardrails/denylist/denylist';
 import { ProviderKeyInfo } from '../storage/provider-keys';
 
@@ -32,6 +32,8 @@ export const TenantCreate = z.strictObject({
   limits: Limits.optional(),
   budgets: Budgets.optional(),
   guardrails: Guardrails.optional(),
+  alerts: AlertSettings.optional(),
+  alert_webhook: AlertWebhook.nullable().optional(),
   metadata: Metadata.optional(),
 });
 
@@ -42,6 +44,10 @@ export const TenantUpdate = z
     limits: Limits.optional(),
     budgets: Budgets.optional(),
     guardrails: Guardrails.optional(),
+    alerts: AlertSettings.optional(),
+    alert_webhook: AlertWebhook.nullable()
+      .optional()
+      .describe('Where budget alerts are POSTed; null removes it.'),
     metadata: Metadata.optional(),
   })
   .refine(nonEmpty, 'send at least one field to change');
@@ -54,6 +60,7 @@ const KeySettings = {
   cache: CacheSettings.optional(),
   guardrails: Guardrails.optional(),
   origins: AllowedOrigins.optional(),
+  alerts: AlertSettings.optional(),
   log_payload: z.boolean().optional(),
   metadata: Metadata.optional(),
   expires_at: Timestamp.nullable()

@@ -1,6 +1,6 @@
 /**
  * /admin/tenants: create, list, get, update, disable and enable.
- * A change to a tenant's status, limits, budgets or guardrails is part of every one of its
+ * A change to a tenant's status, limits, budgets, guardrails or alert thresholds is part of every one of its
  * keys' records, so those keys' cached lookups are invalidated before answering.
  */
 import { Hono, type Context } from 'hono';
@@ -75,8 +75,9 @@ async function updateTenant(
   const { tenants, apiKeys, keys } = c.var.deps;
   const tenant = await tenants.update(id, patch, now);
   if (!tenant) throw tenantNotFound(id);
-  const { status, limits, budgets, guardrails } = patch;
-  if (status !== undefined || limits !== undefined || budgets !== undefined || guardrails !== undefined) {
+  const { status, limits, budgets, guardrails, alerts } = patch;
+  const inRecords = [status, limits, budgets, guardrails, alerts];
+  if (inRecords.some((field) => field !== undefined)) {
     await invalidateHashes(keys, await apiKeys.tenantHashes(id));
   }
   return tenant;

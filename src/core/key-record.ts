@@ -4,7 +4,7 @@
  */
 import { z } from 'zod';
 import { GuardrailPolicy } from './guardrail-policy';
-import { Budgets, CacheSettings, Limits } from './settings';
+import { AlertSettings, Budgets, CacheSettings, Limits } from './settings';
 
 /** A tenant's own key for one provider, as sealed at rest (src/util/provider-key-crypto.ts); never plaintext. */
 export const SealedProviderKey = z.object({ ciphertext: z.string(), iv: z.string() });
@@ -29,6 +29,9 @@ export const KeyRecord = z.object({
   tenantGuardrails: GuardrailPolicy.default({}),
   /** Browser origins allowed to call with this key (src/core/origins.ts); empty allows none. */
   origins: z.array(z.string()).default([]),
+  /** Budget alert thresholds (src/limits/alerts.ts), evaluated by the tenant's Limiter object. */
+  alerts: AlertSettings.default({ thresholds: [] }),
+  tenantAlerts: AlertSettings.default({ thresholds: [] }),
   /** Store prompts and completions in the logs for this key. */
   logPayload: z.boolean().default(false),
   /**

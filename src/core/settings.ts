@@ -49,3 +49,28 @@ export const CacheSettings = z.strictObject({
   semantic_max_turns: count.optional(),
 });
 export type CacheSettings = z.infer<typeof CacheSettings>;
+
+/**
+ * Budget alerts: percentages of each configured budget (tokens and USD; day, month, total) at which
+ * an alert fires, once per threshold and period (src/limits/alerts.ts, docs/alerts.md).
+ */
+export const AlertSettings = z.strictObject({
+  thresholds: z
+    .array(z.number().int().min(1).max(100))
+    .max(10)
+    .refine((t) => new Set(t).size === t.length, 'thresholds must be distinct')
+    .default([]),
+});
+export type AlertSettings = z.infer<typeof AlertSettings>;
+
+const LOCAL_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
+
+/** A tenant's alert webhook: https, or http only to the local machine (development, tests). */
+export const AlertWebhook = z
+  .string()
+  .max(2048)
+  .url()
+  .refine((value) => {
+    const url = new URL(value);
+    return url.protocol === 'https:' || (url.protocol === 'http:' && LOCAL_HOSTS.has(url.hostname));
+  }, 'alert_webhook must be an https URL (http only for localhost or 127.0.0.1)');

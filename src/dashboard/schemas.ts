@@ -7,6 +7,7 @@ import type { z } from 'zod';
 import { UsageReport as UsageReportSchema } from '../admin/usage';
 import { UsageReport as LimitsReportSchema } from '../limits/report';
 
+export { AlertList, type FiredAlertEntry as FiredAlert } from '../admin/alerts';
 export { LogList } from '../admin/logs';
 export { Route, RouteList } from '../admin/route-schemas';
 export { type ProviderInfo, ProviderList } from '../admin/providers';

@@ -17,7 +17,11 @@
  * and kept LATE_SETTLE_GRACE_MS longer, so a settle that
  * arrives late still records its spend (the ledger's `spent` stays the sum of
  * settled usage). Storage: tables `scopes` (windows and in-flight count per
- * scope), `ledger` (spent/held per scope and period key), `reservations`.
+ * scope), `ledger` (spent/held per scope and period key), `reservations`, and
+ * the budget alerts' `alert_scopes` and `alerts` (src/limits/alerts-store.ts):
+ * each settle that records spend evaluates the scopes' alert thresholds in the
+ * same transaction, and fired alerts leave for the alert queue after it (an
+ * outbox retried from the alarm). Longer than most modules: one object's methods.
  *
  * Defence in depth: whatever a caller sends, the object stores only valid
  * charges (protocol.ts `isCharge`). A reserve with a bad cost or TTL answers
@@ -28,6 +32,7 @@
  */
 import { DurableObject } from 'cloudflare:workers';
 import type { Bindings } from '../env';
+import { AlertBook, type FiredAlert } from '../limits/alerts-store';
 import { decide, quotaOf, type ScopeView } from '../limits/check';
 import { grantOf, leaseSize } from '../limits/lease-size';
 import { applyReserve, applySettle, NOTHING } from '../limits/ledger';
@@ -46,6 +51,8 @@ import { minuteOf } from '../limits/window';
 export const LATE_SETTLE_GRACE_MS = 24 * 3600 * 1000;
 /** The longest a reservation may be held before its alarm releases it. */
 export const MAX_RESERVATION_TTL_MS = 7 * 24 * 3600 * 1000;
+/** How soon the alarm retries handing fired alerts to the alert queue. */
+export const ALERT_RETRY_MS = 30_000;
 
 const SCHEMA = `
   CREATE TABLE IF NOT EXISTS scopes (
@@ -121,6 +128,9 @@ export class Limiter extends DurableObject<Bindings> {
   now: () => number = () => Date.now();
   private readonly sql: SqlStorage;
   private alarmAt: number | null = null;
+  /** Budget alerts: settings per scope, fired alerts and their outbox (src/limits/alerts-store.ts). */
+  private readonly alerts: AlertBook;
+  private flushing: Promise<number> | null = null;
 
   constructor(ctx: DurableObjectState, env: Bindings) {
     super(ctx, env);
@@ -129,6 +139,7 @@ export class Limiter extends DurableObject<Bindings> {
     // Objects created before leases have no `requests` column: add it (every old row is a reservation).
     if (!this.sql.exec('SELECT * FROM reservations LIMIT 0').columnNames.includes('requests'))
       this.sql.exec('ALTER TABLE reservations ADD COLUMN requests INTEGER NOT NULL DEFAULT 1');
+    this.alerts = new AlertBook(this.sql);
     void ctx.blockConcurrencyWhile(async () => {
       this.alarmAt = await ctx.storage.getAlarm();
     });
@@ -159,6 +170,10 @@ export class Limiter extends DurableObject<Bindings> {
     this.ctx.storage.transactionSync(() => {
       this.save(keyScope, after[0]!.state, periods);
       this.save('tenant', after[1]!.state, periods);
+      if (typeof input.tenantId === 'string') {
+        this.alerts.remember(input.tenantId, keyScope, input.key.budgets, input.key.alerts);
+        this.alerts.remember(input.tenantId, 'tenant', input.tenant.budgets, input.tenant.alerts);
+      }
       this.sql.exec(
         `INSERT INTO reservations (id, key_scope, tokens, nanos, requests, charged_at, day, month, state, expires_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'held', ?)`,
         id,
@@ -192,10 +207,12 @@ export class Limiter extends DurableObject<Bindings> {
       Number.isSafeInteger(requests) && (requests as number) >= 0
         ? Math.min(requests as number, counted)
         : counted;
-    this.ctx.storage.transactionSync(() => {
-      this.finish(row, charged, row.state === 'held', this.now(), { counted, used });
+    const fired = this.ctx.storage.transactionSync(() => {
+      const n = this.finish(row, charged, row.state === 'held', this.now(), { counted, used });
       this.sql.exec('DELETE FROM reservations WHERE id = ?', id);
+      return n;
     });
+    if (fired > 0) void this.flushAlerts();
     return true;
   }
 
@@ -206,7 +223,8 @@ export class Limiter extends DurableObject<Bindings> {
     const due = this.sql
       .exec<ReservationRow>('SELECT * FROM reservations WHERE expires_at <= ?', now)
       .toArray();
-    this.ctx.storage.transactionSync(() => {
+    const fired = this.ctx.storage.transactionSync(() => {
+      let n = 0;
       for (const row of due) {
         if (row.state !== 'held') {
           this.sql.exec('DELETE FROM reservations WHERE id = ?', row.id);
@@ -215,18 +233,51 @@ export class Limiter extends DurableObject<Bindings> {
         // A lease's isolate reports its spend only when it closes: one that never did
         // (evicted, or its settle failed) is charged its whole hold, never less than it
         // may have spent; a late settle corrects it. A reservation is released.
-        this.finish(row, isLease(row) ? heldBy(row) : NOTHING, true, now);
+        n += this.finish(row, isLease(row) ? heldBy(row) : NOTHING, true, now);
         this.sql.exec(
           `UPDATE reservations SET state = 'expired', expires_at = ? WHERE id = ?`,
           now + LATE_SETTLE_GRACE_MS,
           row.id,
         );
       }
+      return n;
     });
     const next = this.sql
       .exec<{ at: number | null }>('SELECT MIN(expires_at) AS at FROM reservations')
       .one().at;
     if (next !== null) this.wakeAt(next);
+    if (fired > 0 || this.alerts.outbox(1).length > 0) void this.flushAlerts();
+  }
+
+  /** The tenant's most recent fired alerts (its own and its keys'), newest first, for the admin API. */
+  firedAlerts(limit = 100): FiredAlert[] {
+    return this.alerts.list(Math.max(1, Math.min(500, Math.floor(Number(limit) || 100))));
+  }
+
+  /**
+   * Hands the outbox's alerts to the alert queue; resolves to how many this call sent. Flushes run
+   * one after another (each after the last), so no alert is sent twice by this object; a failed send
+   * is retried from the alarm, so none is lost. Without an ALERT_QUEUE binding they stay listed only.
+   */
+  flushAlerts(): Promise<number> {
+    const next = (this.flushing ?? Promise.resolve(0))
+      .then(() => this.drainOutbox())
+      .catch((err: unknown) => {
+        console.error('budget alert outbox could not be read; retrying from the alarm', err);
+        this.wakeAt(this.now() + ALERT_RETRY_MS);
+        return 0;
+      });
+    this.flushing = next;
+    void next.then(() => {
+      if (this.flushing === next) this.flushing = null;
+    });
+    return next;
+  }
+
+  private async drainOutbox(): Promise<number> {
+    const { sent, failed } = await this.alerts.drain(this.env.ALERT_QUEUE);
+    if (failed) this.wakeAt(this.now() + ALERT_RETRY_MS);
+    return sent;
   }
 
   /** The state of the tenant (keyId null) or of one key, for the admin API. */
@@ -242,7 +293,7 @@ export class Limiter extends DurableObject<Bindings> {
     held: boolean,
     now: number,
     requests?: { counted: number; used: number },
-  ): void {
+  ): number {
     const periods = { day: row.day, month: row.month, total: 'total' };
     const settlement = {
       reserved: heldBy(row),
@@ -253,8 +304,15 @@ export class Limiter extends DurableObject<Bindings> {
       // An expired lease was charged its hold when it expired (alarm above).
       ...(!held && isLease(row) ? { precharged: heldBy(row) } : {}),
     };
-    for (const scope of [row.key_scope, 'tenant'])
-      this.save(scope, applySettle(this.load(scope, periods), settlement, now), periods);
+    let fired = 0;
+    for (const scope of [row.key_scope, 'tenant']) {
+      const state = applySettle(this.load(scope, periods), settlement, now);
+      this.save(scope, state, periods);
+      fired += this.alerts.evaluate(scope, state.ledger, periods, now);
+    }
+    // Should the send after this transaction not happen (the object evicted), the alarm retries it.
+    if (fired > 0) this.wakeAt(now + ALERT_RETRY_MS);
+    return fired;
   }
 
   private load(scope: string, periods: Readonly<Record<Period, string>>): ScopeState {

@@ -143,8 +143,13 @@ export function durableLimiter(options: DurableLimiterOptions): Limiter {
       const want = slot && book ? book.want(slot) : 1;
       const asked = ask(object, {
         keyId: principal.id,
-        key: { limits: principal.limits, budgets: principal.budgets },
-        tenant: { limits: principal.tenantLimits, budgets: principal.tenantBudgets },
+        tenantId: principal.tenantId,
+        key: { limits: principal.limits, budgets: principal.budgets, alerts: principal.alerts },
+        tenant: {
+          limits: principal.tenantLimits,
+          budgets: principal.tenantBudgets,
+          alerts: principal.tenantAlerts,
+        },
         cost,
         ttlMs: config.reservationTtlMs,
         ...(want > 1 ? { want } : {}),

@@ -3,7 +3,7 @@
  * Object: what a reservation asks for, what comes back, and the per-scope
  * state the pure checks read. Plain data, so it crosses the RPC boundary as is.
  */
-import type { Budgets, Limits } from '../core/settings';
+import type { AlertSettings, Budgets, Limits } from '../core/settings';
 import type { Period } from './periods';
 import type { WindowCounts } from './window';
 
@@ -13,6 +13,8 @@ export type ScopeKind = 'tenant' | 'key';
 export interface ScopeSettings {
   readonly limits: Limits;
   readonly budgets: Budgets;
+  /** Budget alert thresholds (src/limits/alerts.ts); the object remembers them for its settles. */
+  readonly alerts?: AlertSettings;
 }
 
 /** Tokens (input + output) and USD, the latter in integer nano-dollars so sums never drift. */
@@ -42,6 +44,8 @@ export class InvalidChargeError extends RangeError {
 
 export interface ReserveInput {
   readonly keyId: string;
+  /** The object's tenant, named in the budget alerts it sends; needed only with alert thresholds. */
+  readonly tenantId?: string;
   readonly key: ScopeSettings;
   readonly tenant: ScopeSettings;
   /** The worst case this request can cost. */

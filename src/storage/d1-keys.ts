@@ -34,13 +34,15 @@ interface KeyRow {
   tenant_limits: string;
   tenant_budgets: string;
   tenant_guardrails: string;
+  alerts: string;
+  tenant_alerts: string;
   provider_keys: string;
 }
 
 const SELECT = `
   SELECT k.id, k.tenant_id, k.key_hash, k.status, k.models, k.expires_at, k.limits, k.budgets, k.cache, k.guardrails,
          k.origins, k.log_payload, k.previous_expires_at, t.status AS tenant_status, t.limits AS tenant_limits,
-         t.budgets AS tenant_budgets, t.guardrails AS tenant_guardrails,
+         t.budgets AS tenant_budgets, t.guardrails AS tenant_guardrails, k.alerts, t.alerts AS tenant_alerts,
          (SELECT json_group_object(p.provider, json_object('ciphertext', p.ciphertext, 'iv', p.iv))
             FROM tenant_provider_keys p WHERE p.tenant_id = k.tenant_id) AS provider_keys
   FROM api_keys k JOIN tenants t ON t.id = k.tenant_id
@@ -67,6 +69,8 @@ export function d1KeyLoader(db: D1Database): KeyLoader {
       guardrails: jsonColumn(row.guardrails),
       tenantGuardrails: jsonColumn(row.tenant_guardrails),
       origins: jsonColumn(row.origins),
+      alerts: jsonColumn(row.alerts),
+      tenantAlerts: jsonColumn(row.tenant_alerts),
       logPayload: row.log_payload === 1,
       providerKeys: jsonColumn(row.provider_keys),
     });

@@ -8,7 +8,7 @@ import { z } from 'zod';
 import { GuardrailPolicy } from '../core/guardrail-policy';
 import { AllowedOrigins } from '../core/origins';
 import { ROUTE_NAME } from '../core/route-spec';
-import { Budgets, CacheSettings, Limits } from '../core/settings';
+import { AlertSettings, Budgets, CacheSettings, Limits } from '../core/settings';
 
 export const Timestamp = z.number().int().nonnegative().describe('Epoch milliseconds.');
 
@@ -49,6 +49,8 @@ export const Tenant = z.object({
   limits: Limits,
   budgets: Budgets,
   guardrails: GuardrailPolicy.default({}),
+  alerts: AlertSettings.default({ thresholds: [] }),
+  alert_webhook: z.string().nullable().default(null),
   metadata: Metadata,
   created_at: Timestamp,
   updated_at: Timestamp,
@@ -67,6 +69,7 @@ export const ApiKey = z.object({
   cache: CacheSettings,
   guardrails: GuardrailPolicy.default({}),
   origins: AllowedOrigins.default([]),
+  alerts: AlertSettings.default({ thresholds: [] }),
   log_payload: z.boolean().describe('Whether prompts and completions are stored in the logs.'),
   metadata: Metadata,
   expires_at: Timestamp.nullable(),

@@ -13,7 +13,7 @@ import { ApiKey, ID_PREFIX, jsonColumn, type Metadata } from './entities';
 import { KEY_PREFIX } from '../core/key-record';
 import { PAGE_ORDER, afterCursor, toPage, type Page, type PageRequest } from './page';
 import type { GuardrailPolicy } from '../core/guardrail-policy';
-import type { Budgets, CacheSettings, Limits } from '../core/settings';
+import type { AlertSettings, Budgets, CacheSettings, Limits } from '../core/settings';
 import { randomToken, sha256Hex } from '../util/crypto';
 
 export interface KeyInput {
@@ -25,6 +25,7 @@ export interface KeyInput {
   cache?: CacheSettings;
   guardrails?: GuardrailPolicy;
   origins?: string[];
+  alerts?: AlertSettings;
   log_payload?: boolean;
   metadata?: Metadata;
   expires_at?: number | null;
@@ -77,6 +78,7 @@ interface KeyRow {
   cache: string;
   guardrails: string;
   origins: string;
+  alerts: string;
   log_payload: number;
   metadata: string;
   expires_at: number | null;
@@ -101,6 +103,7 @@ function fromRow(row: KeyRow): ApiKey {
     cache: jsonColumn(row.cache),
     guardrails: jsonColumn(row.guardrails),
     origins: jsonColumn(row.origins),
+    alerts: jsonColumn(row.alerts),
     log_payload: row.log_payload === 1,
     metadata: jsonColumn(row.metadata),
     expires_at: row.expires_at,
@@ -130,6 +133,7 @@ function patchColumns(patch: KeyPatch): [string, string | number | null][] {
     ['cache', patch.cache && json(patch.cache)],
     ['guardrails', patch.guardrails && json(patch.guardrails)],
     ['origins', patch.origins && json(patch.origins)],
+    ['alerts', patch.alerts && json(patch.alerts)],
     ['log_payload', patch.log_payload === undefined ? undefined : patch.log_payload ? 1 : 0],
     ['metadata', patch.metadata && json(patch.metadata)],
     ['expires_at', patch.expires_at],
@@ -143,8 +147,8 @@ export class D1KeyAdminStore implements KeyAdminStore {
   async create(input: KeyInput, now: number): Promise<IssuedKey> {
     const { secret, hash, hint } = await newSecret();
     const row = await this.db
-      .prepare(`INSERT INTO api_keys (id, tenant_id, name, key_hash, hint, models, limits, budgets, cache, guardrails, origins, log_payload, metadata, expires_at, created_at, updated_at)
-        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING *`)
+      .prepare(`INSERT INTO api_keys (id, tenant_id, name, key_hash, hint, models, limits, budgets, cache, guardrails, origins, alerts, log_payload, metadata, expires_at, created_at, updated_at)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING *`)
       .bind(
         ID_PREFIX.key + randomToken(12),
         input.tenant_id,
@@ -157,6 +161,7 @@ export class D1KeyAdminStore implements KeyAdminStore {
         JSON.stringify(input.cache ?? {}),
         JSON.stringify(input.guardrails ?? {}),
         JSON.stringify(input.origins ?? []),
+        JSON.stringify(input.alerts ?? {}),
         input.log_payload ? 1 : 0,
         JSON.stringify(input.metadata ?? {}),
         input.expires_at ?? null,

@@ -4,7 +4,7 @@
  * An update replaces each given field as a whole; absent fields are kept.
  */
 import type { GuardrailPolicy } from '../core/guardrail-policy';
-import type { Budgets, Limits } from '../core/settings';
+import type { AlertSettings, Budgets, Limits } from '../core/settings';
 import { ID_PREFIX, Tenant, jsonColumn, type Metadata } from './entities';
 import { PAGE_ORDER, afterCursor, toPage, type Page, type PageRequest } from './page';
 import { randomToken } from '../util/crypto';
@@ -14,6 +14,8 @@ export interface TenantInput {
   limits?: Limits;
   budgets?: Budgets;
   guardrails?: GuardrailPolicy;
+  alerts?: AlertSettings;
+  alert_webhook?: string | null;
   metadata?: Metadata;
 }
 
@@ -40,6 +42,8 @@ interface TenantRow {
   limits: string;
   budgets: string;
   guardrails: string;
+  alerts: string;
+  alert_webhook: string | null;
   metadata: string;
   created_at: number;
   updated_at: number;
@@ -51,6 +55,7 @@ function fromRow(row: TenantRow): Tenant {
     limits: jsonColumn(row.limits),
     budgets: jsonColumn(row.budgets),
     guardrails: jsonColumn(row.guardrails),
+    alerts: jsonColumn(row.alerts),
     metadata: jsonColumn(row.metadata),
   });
 }
@@ -61,7 +66,7 @@ export class D1TenantStore implements TenantStore {
   async create(input: TenantInput, now: number): Promise<Tenant> {
     const row = await this.db
       .prepare(
-        'INSERT INTO tenants (id, name, limits, budgets, guardrails, metadata, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?) RETURNING *',
+        'INSERT INTO tenants (id, name, limits, budgets, guardrails, alerts, alert_webhook, metadata, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING *',
       )
       .bind(
         ID_PREFIX.tenant + randomToken(12),
@@ -69,6 +74,8 @@ export class D1TenantStore implements TenantStore {
         JSON.stringify(input.limits ?? {}),
         JSON.stringify(input.budgets ?? {}),
         JSON.stringify(input.guardrails ?? {}),
+        JSON.stringify(input.alerts ?? {}),
+        input.alert_webhook ?? null,
         JSON.stringify(input.metadata ?? {}),
         now,
         now,
@@ -95,8 +102,8 @@ export class D1TenantStore implements TenantStore {
 
   async update(id: string, patch: TenantPatch, now: number): Promise<Tenant | null> {
     const sets: string[] = ['updated_at = ?'];
-    const binds: (string | number)[] = [now];
-    const set = (column: string, value: string | number) => {
+    const binds: (string | number | null)[] = [now];
+    const set = (column: string, value: string | number | null) => {
       sets.push(`${column} = ?`);
       binds.push(value);
     };
@@ -105,6 +112,8 @@ export class D1TenantStore implements TenantStore {
     if (patch.limits !== undefined) set('limits', JSON.stringify(patch.limits));
     if (patch.budgets !== undefined) set('budgets', JSON.stringify(patch.budgets));
     if (patch.guardrails !== undefined) set('guardrails', JSON.stringify(patch.guardrails));
+    if (patch.alerts !== undefined) set('alerts', JSON.stringify(patch.alerts));
+    if (patch.alert_webhook !== undefined) set('alert_webhook', patch.alert_webhook);
     if (patch.metadata !== undefined) set('metadata', JSON.stringify(patch.metadata));
     const row = await this.db
       .prepare(`UPDATE tenants SET ${sets.join(', ')} WHERE id = ? RETURNING *`)

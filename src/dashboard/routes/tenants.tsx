@@ -12,6 +12,7 @@ import type { DashboardEnv } from '../context';
 import { keyBody, type FormValues } from '../forms';
 import { guardrailFields, guardrailFormValues, guardrailsBody } from '../guardrail-form';
 import {
+  AlertList,
   KeyList,
   KeyWithSecret,
   LimitsReport,
@@ -20,6 +21,7 @@ import {
   Tenant,
   TenantList,
 } from '../schemas';
+import { AlertsPage } from '../views/alerts';
 import { page } from '../views/layout';
 import { failurePage, failureStatus } from '../views/message';
 import { TenantPage, TenantsPage } from '../views/tenants';
@@ -111,6 +113,22 @@ export function tenantRoutes(now: () => number = Date.now) {
   });
 
   router.get('/:id', (c) => tenantPage(c, c.req.param('id')));
+
+  router.get('/:id/alerts', async (c) => {
+    const id = c.req.param('id');
+    const [tenant, alerts] = await Promise.all([
+      c.var.api.get(`/tenants/${seg(id)}`, Tenant),
+      c.var.api.get(`/tenants/${seg(id)}/alerts`, AlertList, { limit: 200 }),
+    ]);
+    if (!tenant.ok) return failurePage(c, tenant, c.var.session, BACK);
+    if (!alerts.ok) return failurePage(c, alerts, c.var.session, BACK);
+    const body = <AlertsPage tenant={tenant.data} alerts={alerts.data.data} />;
+    return page(
+      c,
+      { title: `${tenant.data.name}: budget alerts`, session: c.var.session, section: 'tenants' },
+      body,
+    );
+  });
 
   router.post('/:id/:action{disable|enable}', async (c) => {
     const id = c.req.param('id');

@@ -183,6 +183,7 @@ export function TenantPage(props: {
         <Badge value={tenant.status} /> <code>{tenant.id}</code>
         <a href={`/dashboard/usage?${q}`}>Usage</a>
         <a href={`/dashboard/logs?${q}`}>Logs</a>
+        <a href={`/dashboard/tenants/${encodeURIComponent(tenant.id)}/alerts`}>Budget alerts</a>
         <TenantStatusButton tenant={tenant} session={session} back="tenant" />
       </div>
       {tenant.status === 'disabled' ? (

@@ -291,6 +291,8 @@ describe('GET /admin/openapi.json', () => {
       '/admin/routes/{id}',
       '/admin/tenants',
       '/admin/tenants/{id}',
+      '/admin/tenants/{id}/alert-secret',
+      '/admin/tenants/{id}/alerts',
       '/admin/tenants/{id}/disable',
       '/admin/tenants/{id}/enable',
       '/admin/tenants/{id}/provider-keys',

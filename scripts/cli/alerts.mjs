@@ -1,0 +1,42 @@
+// `alerts list` and `alerts secret`: a tenant's fired budget alerts, and the secret its webhook receiver
+// verifies their signatures with. Thresholds and the webhook URL are fields of `tenants update` / `keys update`.
+import { positional } from './util.mjs';
+
+const LIST_USAGE = 'alerts list <tenant_id> [--limit 1-500]';
+const SECRET_USAGE = 'alerts secret <tenant_id>';
+
+const ALERT_COLUMNS = [
+  ['FIRED', (a) => a.fired_at],
+  ['SCOPE', (a) => a.key_id ?? 'tenant'],
+  ['BUDGET', (a) => a.budget],
+  ['PERIOD', (a) => a.period],
+  ['THRESHOLD', (a) => `${a.threshold}%`],
+  ['SPENT', (a) => `${a.spent} of ${a.limit}`],
+  ['QUEUED', (a) => (a.queued ? 'yes' : 'waiting')],
+];
+
+export const alertCommands = [
+  {
+    name: 'alerts list',
+    operations: ['GET /admin/tenants/{id}/alerts'],
+    usage: LIST_USAGE,
+    help: "a tenant's fired budget alerts (its own and its keys'), newest first",
+    async run(ctx) {
+      const id = positional(ctx, 0, 'tenant_id', LIST_USAGE);
+      const q = ctx.opts.limit === undefined ? '' : `?limit=${encodeURIComponent(ctx.opts.limit)}`;
+      const r = await ctx.call('GET', `/tenants/${encodeURIComponent(id)}/alerts${q}`);
+      ctx.show(r, () => ctx.table(r.data, ALERT_COLUMNS));
+    },
+  },
+  {
+    name: 'alerts secret',
+    operations: ['GET /admin/tenants/{id}/alert-secret'],
+    usage: SECRET_USAGE,
+    help: "the secret a tenant's webhook receiver checks alert signatures with",
+    async run(ctx) {
+      const id = positional(ctx, 0, 'tenant_id', SECRET_USAGE);
+      const r = await ctx.call('GET', `/tenants/${encodeURIComponent(id)}/alert-secret`);
+      ctx.show(r, () => console.log(r.secret));
+    },
+  },
+];

@@ -1,0 +1,86 @@
+// `tenants update` and `keys update`: PATCH a tenant or key. Flags cover the common fields; --file gives
+// any field of the API's body (limits, budgets, cache, metadata…) as JSON. Each given field is replaced whole.
+import { readFileSync } from 'node:fs';
+import { commaList, positional } from './util.mjs';
+
+function fileBody({ opts, fail }) {
+  if (opts.file === undefined) return {};
+  let body;
+  try {
+    body = JSON.parse(readFileSync(opts.file, 'utf8'));
+  } catch (err) {
+    fail(`--file ${opts.file}: ${err.message}`);
+  }
+  if (typeof body !== 'object' || body === null || Array.isArray(body))
+    fail(`--file ${opts.file}: expected a JSON object (the fields to change)`);
+  return body;
+}
+
+function onOff({ fail }, flag, raw) {
+  if (raw === undefined) return undefined;
+  if (raw === 'on' || raw === 'off') return raw === 'on';
+  fail(`--${flag}: expected on or off, got '${raw}'`);
+}
+
+/** The PATCH body: the file's fields, then the flags over them; empty is refused before any call. */
+function patchBody(ctx, usage, extra = {}) {
+  const body = {
+    ...fileBody(ctx),
+    ...(ctx.opts.name === undefined ? {} : { name: ctx.opts.name }),
+    ...extra,
+  };
+  for (const [field, value] of Object.entries(body)) if (value === undefined) delete body[field];
+  if (Object.keys(body).length === 0) ctx.fail(`nothing to change\n\n${usage}`);
+  return body;
+}
+
+const summary = (thing) =>
+  Object.entries(thing)
+    .filter(([field]) => !['id', 'object'].includes(field))
+    .map(([field, value]) => `  ${field.padEnd(14)}${JSON.stringify(value)}`)
+    .join('\n');
+
+const TENANT_USAGE = 'tenants update <tenant_id> [--name <name>] [--file patch.json]';
+const KEY_USAGE =
+  'keys update <key_id> [--name <name>] [--models a,b] [--origins a,b] [--expires <ISO date>|never]\n' +
+  '      [--log-payload on|off] [--file patch.json]';
+
+export const updateCommands = [
+  {
+    name: 'tenants update',
+    operations: ['PATCH /admin/tenants/{id}'],
+    usage: TENANT_USAGE,
+    help: 'changes a tenant; --file holds any fields of the body (limits, budgets, metadata…)',
+    async run(ctx) {
+      const id = positional(ctx, 0, 'tenant_id', TENANT_USAGE);
+      const t = await ctx.call('PATCH', `/tenants/${encodeURIComponent(id)}`, patchBody(ctx, TENANT_USAGE));
+      ctx.show(t, () => console.log(`Updated tenant ${t.id}:\n${summary(t)}`));
+    },
+  },
+  {
+    name: 'keys update',
+    operations: ['PATCH /admin/keys/{id}'],
+    usage: KEY_USAGE,
+    help: 'changes a key; --file holds any fields of the body (limits, budgets, cache, metadata…)',
+    async run(ctx) {
+      const { opts, fail } = ctx;
+      const id = positional(ctx, 0, 'key_id', KEY_USAGE);
+      let expires;
+      if (opts.expires === 'never') expires = null;
+      else if (opts.expires !== undefined) {
+        expires = Date.parse(opts.expires);
+        if (Number.isNaN(expires)) fail(`--expires: not a date: ${opts.expires}`);
+      }
+      const body = patchBody(ctx, KEY_USAGE, {
+        models: opts.models === undefined ? undefined : commaList(opts.models),
+        origins: opts.origins === undefined ? undefined : commaList(opts.origins),
+        expires_at: expires,
+        log_payload: onOff(ctx, 'log-payload', opts['log-payload']),
+      });
+      const k = await ctx.call('PATCH', `/keys/${encodeURIComponent(id)}`, body);
+      ctx.show(k, () => console.log(`Updated key ${k.id} (${k.hint}):\n${summary(k)}`));
+    },
+  },
+];
+
+export const updateOptions = { 'log-payload': { type: 'string' } };

@@ -1,0 +1,27 @@
+/**
+ * A budget alert as the tenant's Limiter object enqueues it and the alert consumer delivers it
+ * (the webhook's JSON body). Shared by src/durable/limiter.ts and src/alerts/, so it lives here.
+ */
+import { z } from 'zod';
+
+export const AlertMessage = z.object({
+  /** Stable per (tenant, scope, budget, period, threshold): receivers deduplicate on it. */
+  id: z.string(),
+  type: z.literal('budget.threshold'),
+  tenant_id: z.string(),
+  /** The key whose budget it is; null for the tenant's own budget. */
+  key_id: z.string().nullable(),
+  /** `tokens_day`, `usd_month`, … as in the budget_exceeded error's `kind`. */
+  budget: z.enum(['tokens_day', 'tokens_month', 'tokens_total', 'usd_day', 'usd_month', 'usd_total']),
+  /** The period's ledger key: '2026-11-03', '2026-11' or 'total'. */
+  period: z.string(),
+  /** Percent of the budget. */
+  threshold: z.number(),
+  /** The budget, and what was spent when the alert fired (tokens, or USD). */
+  limit: z.number(),
+  spent: z.number(),
+  /** ISO 8601. */
+  fired_at: z.string(),
+});
+export type AlertMessage = z.infer<typeof AlertMessage>;
+export type BudgetKind = AlertMessage['budget'];

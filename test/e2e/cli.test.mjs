@@ -1,0 +1,237 @@
+// The admin CLI covers the whole admin API: its command table is checked against the OpenAPI document the
+// running gateway serves (both ways, so a new admin route without a command fails here), and the commands of
+// each area are run against a real stack with --json (raw API JSON out) and, for some, without it.
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { after, before, test } from 'node:test';
+import { COMMANDS, TABLE_COMMANDS } from '../../scripts/cli/commands.mjs';
+import { ROOT } from '../../scripts/stack.mjs';
+import { startTestStack } from './stack.mjs';
+
+let stack;
+
+before(
+  async () => {
+    stack = await startTestStack(19587, {
+      PROVIDER_KEYS_SECRET: 'e2e-cli-provider-keys-secret-0123456789abcdef',
+      EDGEWAY_PROVIDERS: JSON.stringify([
+        { id: 'byok', base_url: 'http://127.0.0.1:19588/v1', api_key_secret: 'PROVIDER_KEY_BYOK' },
+      ]),
+      PROVIDER_KEY_BYOK: 'the-deployment-key',
+      ALERT_SIGNING_SECRET: 'e2e-cli-alert-signing-secret',
+    });
+  },
+  { timeout: 180_000 },
+);
+
+after(() => stack?.stop());
+
+/** The CLI as a user runs it; resolves with its exit code and output whatever the code. */
+function cli(args, input = '') {
+  return new Promise((resolve) => {
+    const child = execFile(
+      process.execPath,
+      ['scripts/admin.mjs', ...args],
+      { cwd: ROOT, env: { ...process.env, EDGEWAY_URL: stack.url, ADMIN_TOKEN: stack.adminToken } },
+      (err, stdout, stderr) => resolve({ code: err ? err.code : 0, stdout, stderr }),
+    );
+    child.stdin.end(input);
+  });
+}
+
+/** A command with --json that must succeed; its stdout parsed. */
+async function json(...args) {
+  const r = await cli([...args, '--json']);
+  assert.equal(r.code, 0, `${args.join(' ')} failed: ${r.stderr}`);
+  return JSON.parse(r.stdout);
+}
+
+test('every admin API operation has a CLI command, and every command calls an operation that exists', async () => {
+  const doc = await (await fetch(`${stack.url}/admin/openapi.json`)).json();
+  const documented = new Set(
+    Object.entries(doc.paths).flatMap(([path, methods]) =>
+      Object.keys(methods).map((method) => `${method.toUpperCase()} ${path}`),
+    ),
+  );
+  const called = new Set(COMMANDS.flatMap((c) => c.operations));
+  assert.deepEqual(
+    [...documented].filter((op) => !called.has(op)),
+    [],
+    'operations without a CLI command',
+  );
+  assert.deepEqual(
+    [...called].filter((op) => !documented.has(op)),
+    [],
+    'commands naming unknown operations',
+  );
+
+  // Commands without `run` are admin.mjs's own `case`s, and every such case is in the table.
+  const source = readFileSync(join(ROOT, 'scripts/admin.mjs'), 'utf8');
+  const cases = [...source.matchAll(/^ {2}case '([a-z -]+)':/gm)].map(([, name]) => name).sort();
+  const ownNames = COMMANDS.filter((c) => !c.run)
+    .map((c) => c.name)
+    .sort();
+  assert.deepEqual(cases, ownNames, "admin.mjs's commands and the table's differ");
+
+  const help = await cli(['help']);
+  assert.equal(help.code, 0);
+  for (const c of TABLE_COMMANDS) assert.ok(help.stdout.includes(c.usage), `help lacks ${c.name}`);
+});
+
+test('tenants update and keys update change the fields given, and refuse an empty change', async () => {
+  const tenant = await json('tenants', 'create', 'cli-updates');
+  assert.equal((await json('tenants', 'update', tenant.id, '--name', 'cli-renamed')).name, 'cli-renamed');
+
+  const key = await json('keys', 'create', tenant.id, '--name', 'before');
+  const updated = await json(
+    'keys',
+    'update',
+    key.id,
+    '--name',
+    'after',
+    '--models',
+    'mock/echo,mock/mock-small',
+    '--log-payload',
+    'on',
+  );
+  assert.equal(updated.name, 'after');
+  assert.deepEqual(updated.models, ['mock/echo', 'mock/mock-small']);
+  assert.equal(updated.log_payload, true);
+  assert.equal((await json('keys', 'get', key.id)).name, 'after');
+
+  const empty = await cli(['keys', 'update', key.id, '--json']);
+  assert.equal(empty.code, 1);
+  assert.match(empty.stderr, /nothing to change/);
+  const refused = await cli(['keys', 'update', key.id, '--expires', '2001-01-01', '--json']);
+  assert.equal(refused.code, 1, 'the API refuses an expiry in the past');
+  assert.match(refused.stderr, /\(400 /);
+});
+
+test('limits set merges into the stored limits, limits get reports them beside use', async () => {
+  const tenant = await json('tenants', 'create', 'cli-limits');
+  const key = await json('keys', 'create', tenant.id);
+  await json('limits', 'set', '--key', key.id, '--rpm', '60', '--usd-day', '2');
+  const saved = await json('limits', 'set', '--key', key.id, '--tpm', '1000');
+  assert.deepEqual(saved.limits, { rpm: 60, tpm: 1000 }, 'an earlier limit is kept');
+  assert.deepEqual(saved.budgets, { usd: { day: 2 } });
+
+  const report = await json('limits', 'get', '--key', key.id);
+  assert.equal(report.scope, 'key');
+  assert.equal(report.requests.limit, 60);
+  assert.equal(report.budget_usage.usd.day.limit, 2);
+
+  const removed = await json('limits', 'set', '--key', key.id, '--rpm', 'none', '--usd-day', 'none');
+  assert.deepEqual(removed.limits, { tpm: 1000 });
+  assert.deepEqual(removed.budgets, {});
+
+  await json('limits', 'set', '--tenant', tenant.id, '--concurrent', '3');
+  assert.equal((await json('limits', 'get', '--tenant', tenant.id)).concurrent.limit, 3);
+
+  const readable = await cli(['limits', 'get', '--key', key.id]);
+  assert.equal(readable.code, 0);
+  assert.match(readable.stdout, /tokens \/ minute\s+1000\s+0\s+1000/);
+
+  const bad = await cli(['limits', 'set', '--key', key.id, '--rpm', 'many']);
+  assert.equal(bad.code, 1);
+  assert.match(bad.stderr, /--rpm: expected a number/);
+  const negative = await cli(['limits', 'set', '--key', key.id, '--rpm=-5']);
+  assert.equal(negative.code, 1, 'the API refuses a negative limit');
+  assert.match(negative.stderr, /\(400 /);
+  assert.equal((await cli(['limits', 'get', '--tenant', tenant.id, '--key', key.id])).code, 1);
+});
+
+test('pricing set, get, list and delete an override of a model id with a slash', async () => {
+  const set = await json('pricing', 'set', 'mock/priced', '--input', '1.5', '--output', '3');
+  assert.deepEqual(set, { model: 'mock/priced', input: 1.5, output: 3, cached: 1.5, source: 'override' });
+  assert.equal((await json('pricing', 'get', 'mock/priced')).source, 'override');
+  assert.deepEqual((await json('pricing', 'list')).overrides['mock/priced'], {
+    input: 1.5,
+    output: 3,
+    cached: 1.5,
+  });
+  assert.notEqual((await json('pricing', 'delete', 'mock/priced')).source, 'override');
+  assert.equal((await json('pricing', 'list')).overrides['mock/priced'], undefined);
+
+  const missing = await cli(['pricing', 'set', 'mock/priced', '--input', '1']);
+  assert.equal(missing.code, 1);
+  assert.match(missing.stderr, /give --input and --output/);
+});
+
+test('logs list finds a request by key, logs get shows it, usage counts it', async () => {
+  const tenant = await json('tenants', 'create', 'cli-logs');
+  const key = await json('keys', 'create', tenant.id);
+  const res = await fetch(`${stack.url}/v1/chat/completions`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${key.key}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ model: 'mock/echo', messages: [{ role: 'user', content: 'logged' }] }),
+  });
+  assert.equal(res.status, 200);
+  await res.text();
+  const requestId = res.headers.get('x-edgeway-request-id');
+
+  // Logs reach D1 through the queue: poll until the event is stored.
+  let page;
+  for (let i = 0; i < 100; i++) {
+    page = await json('logs', 'list', '--key', key.id, '--limit', '5');
+    if (page.data.length) break;
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  assert.deepEqual(
+    page.data.map((l) => l.id),
+    [requestId],
+  );
+  const log = await json('logs', 'get', requestId, '--tenant', tenant.id);
+  assert.equal(log.model, 'mock/echo');
+  assert.equal(log.key_id, key.id);
+  assert.equal(
+    (await cli(['logs', 'get', requestId, '--tenant', stack.tenantId])).code,
+    1,
+    "another tenant's log",
+  );
+  const badStatus = await cli(['logs', 'list', '--status', 'teapot']);
+  assert.equal(badStatus.code, 1);
+  assert.match(badStatus.stderr, /\(400 /);
+
+  const usage = await json('usage', '--tenant', tenant.id);
+  assert.equal(usage.totals.requests, 1);
+});
+
+test('routes and provider-keys print JSON with --json, deletions included', async () => {
+  const spec = { strategy: 'fallback', targets: [{ model: 'mock/echo' }] };
+  const r = await cli(['routes', 'create', 'cli-route', '--json'], JSON.stringify(spec));
+  assert.equal(r.code, 0, r.stderr);
+  const route = JSON.parse(r.stdout);
+  assert.ok((await json('routes', 'list', '--global')).some((x) => x.id === route.id));
+  assert.equal((await json('routes', 'get', route.id)).name, 'cli-route');
+  assert.deepEqual(await json('routes', 'delete', route.id), { id: route.id, deleted: true });
+
+  const tenant = await json('tenants', 'create', 'cli-byok');
+  const put = await cli(['provider-keys', 'set', tenant.id, 'byok', '--json'], 'sk-cli-own-key\n');
+  assert.equal(put.code, 0, put.stderr);
+  assert.equal(JSON.parse(put.stdout).provider, 'byok');
+  assert.deepEqual(
+    (await json('provider-keys', 'list', tenant.id)).map((k) => k.provider),
+    ['byok'],
+  );
+  assert.deepEqual(await json('provider-keys', 'delete', tenant.id, 'byok'), {
+    tenant_id: tenant.id,
+    provider: 'byok',
+    deleted: true,
+  });
+  assert.deepEqual(await json('provider-keys', 'list', tenant.id), []);
+});
+
+test("alerts list and alerts secret read a tenant's budget alerts and its webhook secret", async () => {
+  const tenant = await json('tenants', 'create', 'cli-alerts');
+  assert.deepEqual(await json('alerts', 'list', tenant.id, '--limit', '10'), { data: [] });
+  const { secret } = await json('alerts', 'secret', tenant.id);
+  assert.equal(typeof secret, 'string');
+  assert.ok(secret.length >= 32);
+  assert.notEqual((await json('alerts', 'secret', stack.tenantId)).secret, secret, 'one secret per tenant');
+
+  const unknown = await cli(['alerts', 'list', 'ten_missing', '--json']);
+  assert.equal(unknown.code, 1);
+  assert.match(unknown.stderr, /\(404 /);
+});
