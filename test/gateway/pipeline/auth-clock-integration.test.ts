@@ -67,6 +67,7 @@ describe('d1KeyLoader', () => {
       limits: { rpm: 100 },
       budgets: { usd: { day: 5 } },
       guardrails: { pii: { request: 'log' }, deny: { terms: ['x-ray'], patterns: [] } },
+      alerts: { thresholds: [50, 80] },
     });
     const { key, id } = await createKey(tenant.id, {
       guardrails: { pii: { request: 'redact' } },
@@ -75,6 +76,7 @@ describe('d1KeyLoader', () => {
       budgets: { tokens: { total: 1000 } },
       cache: { semantic: true },
       origins: ['https://app.example.com'],
+      alerts: { thresholds: [100] },
       log_payload: true,
     });
     const record = await d1KeyLoader(env.DB)(await sha256Hex(key));
@@ -93,6 +95,8 @@ describe('d1KeyLoader', () => {
       guardrails: { pii: { request: 'redact' } },
       tenantGuardrails: { pii: { request: 'log' }, deny: { terms: ['x-ray'], patterns: [] } },
       origins: ['https://app.example.com'],
+      alerts: { thresholds: [100] },
+      tenantAlerts: { thresholds: [50, 80] },
       logPayload: true,
       providerKeys: {},
     });
