@@ -2,6 +2,8 @@
 import { env, runInDurableObject } from 'cloudflare:test';
 import { expect } from 'vitest';
 import type { ScopeDump } from '../../src/durable/limiter';
+import { KeyRecord } from '../../src/core/key-record';
+import type { Principal } from '../../src/core/principal';
 import type { Budgets, Limits } from '../../src/core/settings';
 import { admin, createKey, createTenant } from './admin-helpers';
 
@@ -68,3 +70,14 @@ export async function setPrice(
     : await admin('DELETE', `/pricing/${model}`);
   expect(res.status).toBe(200);
 }
+
+/** A principal as the key store would load it: key `key_a` of tenant `ten_a` unless `over` says otherwise. */
+export const principalWith = (over: Partial<KeyRecord> = {}): Principal =>
+  KeyRecord.parse({
+    id: 'key_a',
+    tenantId: 'ten_a',
+    status: 'active',
+    models: null,
+    expiresAt: null,
+    ...over,
+  });

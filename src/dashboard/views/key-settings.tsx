@@ -1,4 +1,5 @@
 /** A key's settings: one-line summaries for tables, and the fieldsets shared by the create and edit forms. */
+import type { Child } from 'hono/jsx';
 import type { ApiFailure } from '../admin-api';
 import { fmtInt, fmtUsd } from '../format';
 import { BUDGET_PERIODS, BUDGET_UNITS, type FormValues } from '../forms';
@@ -34,11 +35,41 @@ export function describeBudgets(b: ApiKey['budgets']): string {
   return parts.length ? parts.join(' · ') : 'none';
 }
 
+/** A list edited one entry per line; marked invalid when the API refused any of its entries. */
+function LinesField(props: {
+  name: 'models' | 'origins';
+  label: string;
+  hint: Child;
+  rows: number;
+  values: FormValues;
+  failure?: ApiFailure | null | undefined;
+}) {
+  const { name, values } = props;
+  const invalid = props.failure?.param?.startsWith(name) ?? false;
+  return (
+    <div>
+      <label for={fieldId(name)}>
+        {props.label}
+        <span class="hint" id={`${name}-hint`}>
+          {props.hint}
+        </span>
+      </label>
+      <textarea
+        id={fieldId(name)}
+        name={name}
+        rows={props.rows}
+        aria-describedby={invalid ? `${name}-hint form-error` : `${name}-hint`}
+        aria-invalid={invalid ? 'true' : undefined}
+      >
+        {values[name] ?? ''}
+      </textarea>
+    </div>
+  );
+}
+
 /** The fields of KeyCreate/KeyUpdate a form edits; names are the API's parameter paths. */
 export function KeySettingsFields(props: { values: FormValues; failure?: ApiFailure | null }) {
   const { values, failure } = props;
-  const modelsInvalid = failure?.param?.startsWith('models') ?? false;
-  const originsInvalid = failure?.param?.startsWith('origins') ?? false;
   return (
     <>
       <Field
@@ -48,42 +79,32 @@ export function KeySettingsFields(props: { values: FormValues; failure?: ApiFail
         values={values}
         failure={failure}
       />
-      <div>
-        <label for={fieldId('models')}>
-          Allowed models
-          <span class="hint" id="models-hint">
+      <LinesField
+        name="models"
+        label="Allowed models"
+        rows={3}
+        values={values}
+        failure={failure}
+        hint={
+          <>
             One per line: <code>provider/model</code>, <code>provider/*</code> or a route's name. Empty allows
             every model.
-          </span>
-        </label>
-        <textarea
-          id={fieldId('models')}
-          name="models"
-          rows={3}
-          aria-describedby={modelsInvalid ? 'models-hint form-error' : 'models-hint'}
-          aria-invalid={modelsInvalid ? 'true' : undefined}
-        >
-          {values.models ?? ''}
-        </textarea>
-      </div>
-      <div>
-        <label for={fieldId('origins')}>
-          Browser origins
-          <span class="hint" id="origins-hint">
+          </>
+        }
+      />
+      <LinesField
+        name="origins"
+        label="Browser origins"
+        rows={2}
+        values={values}
+        failure={failure}
+        hint={
+          <>
             One per line, like <code>https://app.example.com</code>: web pages there may call the gateway with
             this key (CORS). Empty: servers only.
-          </span>
-        </label>
-        <textarea
-          id={fieldId('origins')}
-          name="origins"
-          rows={2}
-          aria-describedby={originsInvalid ? 'origins-hint form-error' : 'origins-hint'}
-          aria-invalid={originsInvalid ? 'true' : undefined}
-        >
-          {values.origins ?? ''}
-        </textarea>
-      </div>
+          </>
+        }
+      />
       <fieldset>
         <legend>Rate limits (empty: no limit)</legend>
         <div class="grid">

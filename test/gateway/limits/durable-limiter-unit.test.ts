@@ -3,9 +3,8 @@ import { parseProxyRequest } from '../../../src/core/request';
 import { readLimitsConfig } from '../../../src/limits/config';
 import { durableLimiter, type LimiterRpc } from '../../../src/limits/durable-limiter';
 import type { Charge, ReserveInput } from '../../../src/limits/protocol';
-import type { Principal } from '../../../src/core/principal';
-import { KeyRecord } from '../../../src/core/key-record';
 import { chatBody } from '../helpers';
+import { principalWith } from '../limits-helpers';
 
 /** A Limiter object that admits everything and records what it was asked. */
 function recorder() {
@@ -27,15 +26,7 @@ function recorder() {
   return { calls, rpc };
 }
 
-const principal = (over: Partial<KeyRecord> = {}): Principal =>
-  KeyRecord.parse({
-    id: 'key_a',
-    tenantId: 'ten_a',
-    status: 'active',
-    models: null,
-    expiresAt: null,
-    ...over,
-  });
+const principal = principalWith;
 
 function limiterWith(
   rpc: LimiterRpc,

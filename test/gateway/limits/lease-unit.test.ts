@@ -1,12 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { KeyRecord } from '../../../src/core/key-record';
-import type { Principal } from '../../../src/core/principal';
 import type { ScopeView } from '../../../src/limits/check';
 import { Lease } from '../../../src/limits/lease';
 import { LeaseBook } from '../../../src/limits/lease-book';
 import { LEASE_SHARE, MAX_LEASE_REQUESTS, grantOf, leaseSize } from '../../../src/limits/lease-size';
 import { EMPTY_LEDGER, type ScopeSettings, type ScopeState } from '../../../src/limits/protocol';
 import { EMPTY_WINDOW } from '../../../src/limits/window';
+import { principalWith } from '../limits-helpers';
 
 const T0 = Date.UTC(2099, 10, 3, 12, 0, 0);
 const FRESH: ScopeState = {
@@ -93,15 +92,7 @@ describe('a lease in the isolate', () => {
   });
 });
 
-const principal = (over: Partial<KeyRecord> = {}): Principal =>
-  KeyRecord.parse({
-    id: 'key_a',
-    tenantId: 'ten_a',
-    status: 'active',
-    models: null,
-    expiresAt: null,
-    ...over,
-  });
+const principal = principalWith;
 
 describe('the lease book', () => {
   it('asks for a plain reservation until a key sends two requests in a window, then twice its demand', () => {
