@@ -241,7 +241,7 @@ await workload('memory', async () => {
       heapProbes: { edgeway: probe, 'edgeway-translated': probe },
     });
   } finally {
-    probe.close();
+    await probe.close();
   }
 });
 await workload('scenarios', () => {

@@ -131,7 +131,18 @@ async function connect(url) {
       }),
       `the inspector did not answer ${method}`,
     );
-  return { send, close: () => ws.close() };
+  // Closing waits for the socket to close (at most 2 s), so the next session never meets this one's tail.
+  const close = () =>
+    new Promise((resolve) => {
+      const timer = setTimeout(resolve, 2000);
+      timer.unref?.();
+      ws.once('close', () => {
+        clearTimeout(timer);
+        resolve();
+      });
+      ws.close();
+    });
+  return { send, close };
 }
 
 /**
@@ -191,6 +202,7 @@ export async function profileDuring(mf, workerName, scriptPath, requests, load) 
       natives: rows(natives).slice(0, 12),
     };
   } finally {
-    session.close();
+    await session.send('Profiler.disable').catch(() => {});
+    await session.close();
   }
 }
