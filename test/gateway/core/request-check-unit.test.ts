@@ -55,8 +55,9 @@ describe('the fast acceptance check', () => {
         }),
         { numRuns: 4_000 },
       );
-      // The generator reaches valid bodies often enough for the property to mean something.
-      expect(accepted).toBeGreaterThan(100);
+      // The generator reaches valid bodies often enough for the property to mean something (about 100
+      // of 4,000 for chat, the rarest; 40 is six standard deviations below that).
+      expect(accepted).toBeGreaterThan(40);
     });
   }
 
