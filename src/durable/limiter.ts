@@ -47,68 +47,22 @@ import {
   type ScopeState,
 } from '../limits/protocol';
 import { minuteOf } from '../limits/window';
+import {
+  amount,
+  countedBy,
+  heldBy,
+  isLease,
+  type LedgerDbRow,
+  type ReservationRow,
+  SCHEMA,
+  type ScopeRow,
+} from './limiter-rows';
 
 export const LATE_SETTLE_GRACE_MS = 24 * 3600 * 1000;
 /** The longest a reservation may be held before its alarm releases it. */
 export const MAX_RESERVATION_TTL_MS = 7 * 24 * 3600 * 1000;
 /** How soon the alarm retries handing fired alerts to the alert queue. */
 export const ALERT_RETRY_MS = 30_000;
-
-const SCHEMA = `
-  CREATE TABLE IF NOT EXISTS scopes (
-    scope TEXT PRIMARY KEY,                 -- 'tenant' or 'key:<key id>'
-    inflight INTEGER NOT NULL,
-    req_start INTEGER NOT NULL, req_prev INTEGER NOT NULL, req_cur INTEGER NOT NULL,
-    tok_start INTEGER NOT NULL, tok_prev INTEGER NOT NULL, tok_cur INTEGER NOT NULL
-  );
-  CREATE TABLE IF NOT EXISTS ledger (
-    scope TEXT NOT NULL,
-    period TEXT NOT NULL,                   -- '2026-11-03', '2026-11' or 'total'
-    tokens_spent INTEGER NOT NULL, tokens_held INTEGER NOT NULL,
-    nanos_spent INTEGER NOT NULL, nanos_held INTEGER NOT NULL,
-    PRIMARY KEY (scope, period)
-  );
-  CREATE TABLE IF NOT EXISTS reservations (
-    id TEXT PRIMARY KEY,
-    key_scope TEXT NOT NULL,
-    tokens INTEGER NOT NULL, nanos INTEGER NOT NULL,
-    requests INTEGER NOT NULL DEFAULT 1,    -- a lease's grant; 1 for a reservation
-    charged_at INTEGER NOT NULL,            -- the minute its tokens were added to
-    day TEXT NOT NULL, month TEXT NOT NULL, -- the budget periods it was held in
-    state TEXT NOT NULL,                    -- 'held', or 'expired' (released, or for a lease charged whole, awaiting a late settle)
-    expires_at INTEGER NOT NULL             -- held: release time; expired: deletion time
-  );
-  CREATE INDEX IF NOT EXISTS reservations_by_expiry ON reservations (expires_at);
-`;
-
-type ScopeRow = {
-  inflight: number;
-  req_start: number;
-  req_prev: number;
-  req_cur: number;
-  tok_start: number;
-  tok_prev: number;
-  tok_cur: number;
-};
-type LedgerDbRow = {
-  period: string;
-  tokens_spent: number;
-  tokens_held: number;
-  nanos_spent: number;
-  nanos_held: number;
-};
-type ReservationRow = {
-  id: string;
-  key_scope: string;
-  tokens: number;
-  nanos: number;
-  requests: number;
-  charged_at: number;
-  day: string;
-  month: string;
-  state: string;
-  expires_at: number;
-};
 
 /** The state of one scope for the admin read, with the period keys it was read for. */
 export interface ScopeDump {
@@ -389,23 +343,6 @@ function invalidInput(input: ReserveInput): string | null {
     return `ttlMs must be in (0, ${MAX_RESERVATION_TTL_MS}]`;
   if (typeof input.keyId !== 'string' || input.keyId === '') return 'keyId must be a non-empty string';
   return null;
-}
-
-/** What a stored reservation holds, as a valid charge. */
-function heldBy(row: ReservationRow): Charge {
-  return { tokens: Math.ceil(amount(row.tokens)), nanos: Math.ceil(amount(row.nanos)) };
-}
-
-/** Requests a stored reservation counted in its rate windows: 1, or a lease's grant. */
-function countedBy(row: ReservationRow): number {
-  return Math.max(1, Math.floor(amount(row.requests)));
-}
-
-const isLease = (row: ReservationRow) => countedBy(row) > 1;
-
-/** A stored number as a usable amount: anything not finite and non-negative counts as 0. */
-function amount(v: number | null | undefined): number {
-  return typeof v === 'number' && Number.isFinite(v) && v > 0 ? v : 0;
 }
 
 function currentPeriods(now: number): Record<Period, string> {
