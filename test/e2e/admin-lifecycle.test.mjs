@@ -8,7 +8,7 @@ import { after, before, test } from 'node:test';
 import { promisify } from 'node:util';
 import OpenAI from 'openai';
 import { ROOT } from '../../scripts/stack.mjs';
-import { startTestStack } from './stack.mjs';
+import { adminCli, startTestStack } from './stack.mjs';
 
 const run = promisify(execFile);
 let stack;
@@ -34,13 +34,7 @@ before(
 
 after(() => stack?.stop());
 
-async function admin(...args) {
-  const { stdout } = await run(process.execPath, ['scripts/admin.mjs', ...args, '--json'], {
-    cwd: ROOT,
-    env: { ...process.env, EDGEWAY_URL: stack.url, ADMIN_TOKEN: stack.adminToken },
-  });
-  return JSON.parse(stdout);
-}
+const admin = (...args) => adminCli(stack, ...args);
 
 /** The CLI with `input` on its stdin (how a provider key is given, never on the command line). */
 function adminWithStdin(input, ...args) {

@@ -2,15 +2,11 @@
 // the Limiter object, the alert queue and the worker's consumer, signed with the tenant's secret as the admin
 // CLI shows it (checked here the way docs/alerts.md tells a receiver to).
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { createServer } from 'node:http';
 import { after, before, test } from 'node:test';
-import { promisify } from 'node:util';
-import { ROOT } from '../../scripts/stack.mjs';
-import { startTestStack } from './stack.mjs';
+import { adminCli, startTestStack } from './stack.mjs';
 
-const run = promisify(execFile);
 const HOOK_PORT = 19689;
 let stack;
 let hook;
@@ -37,13 +33,7 @@ after(() => {
   hook?.close();
 });
 
-async function admin(...args) {
-  const { stdout } = await run(process.execPath, ['scripts/admin.mjs', ...args, '--json'], {
-    cwd: ROOT,
-    env: { ...process.env, EDGEWAY_URL: stack.url, ADMIN_TOKEN: stack.adminToken },
-  });
-  return JSON.parse(stdout);
-}
+const admin = (...args) => adminCli(stack, ...args);
 
 async function api(method, path, body) {
   const res = await fetch(`${stack.url}/admin${path}`, {

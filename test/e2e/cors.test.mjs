@@ -1,15 +1,11 @@
 // End to end over real HTTP: a key given a browser origin with the admin CLI, then the requests a browser
 // sends for a page on that origin (a preflight with no key, then the call) and for a page elsewhere.
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
 import { after, before, test } from 'node:test';
-import { promisify } from 'node:util';
 import Anthropic from '@anthropic-ai/sdk';
 import OpenAI from 'openai';
-import { ROOT } from '../../scripts/stack.mjs';
-import { startTestStack } from './stack.mjs';
+import { adminCli, startTestStack } from './stack.mjs';
 
-const run = promisify(execFile);
 const APP = 'http://localhost:5173';
 let stack;
 
@@ -22,13 +18,7 @@ before(
 
 after(() => stack?.stop());
 
-async function admin(...args) {
-  const { stdout } = await run(process.execPath, ['scripts/admin.mjs', ...args, '--json'], {
-    cwd: ROOT,
-    env: { ...process.env, EDGEWAY_URL: stack.url, ADMIN_TOKEN: stack.adminToken },
-  });
-  return JSON.parse(stdout);
-}
+const admin = (...args) => adminCli(stack, ...args);
 
 const chat = (key, origin) =>
   fetch(`${stack.url}/v1/chat/completions`, {

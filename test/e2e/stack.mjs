@@ -1,11 +1,13 @@
 // Starts a throwaway stack for one e2e test file: fresh D1/KV state in a temp dir, own ports.
 // Gives startStack's url, mockUrl and pids (the two Worker processes, for tests that watch them)
 // plus the admin token, a dev key and its tenant.
+import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ensureDevKey, migrate, startStack } from '../../scripts/stack.mjs';
+import { promisify } from 'node:util';
+import { ensureDevKey, migrate, ROOT, startStack } from '../../scripts/stack.mjs';
 
 /** `vars` are extra plain-text bindings for the gateway (e.g. providers pointed at the mock's fakes). */
 export async function startTestStack(portBase, vars = {}) {
@@ -35,4 +37,13 @@ export async function startTestStack(portBase, vars = {}) {
     stack.stop();
     throw err;
   }
+}
+
+/** Runs the admin CLI (`scripts/admin.mjs … --json`) against a test stack and parses its JSON answer. */
+export async function adminCli(stack, ...args) {
+  const { stdout } = await promisify(execFile)(process.execPath, ['scripts/admin.mjs', ...args, '--json'], {
+    cwd: ROOT,
+    env: { ...process.env, EDGEWAY_URL: stack.url, ADMIN_TOKEN: stack.adminToken },
+  });
+  return JSON.parse(stdout);
 }
