@@ -1,4 +1,5 @@
 /** The typed variables the app puts on Hono's context: the adapters, and the request's exchange. */
+import type { AdminPrincipal } from './core/admin-principal';
 import type { Exchange } from './core/exchange';
 import type { Deps } from './deps';
 import type { Bindings } from './env';
@@ -7,6 +8,10 @@ declare module 'hono' {
   interface ContextVariableMap {
     deps: Deps;
     exchange: Exchange;
+    /** Under /admin: who is calling (set by the admin guard). */
+    adminPrincipal: AdminPrincipal;
+    /** Under /admin: D1 for this request, every write audited as the caller's (src/admin/audited-db.ts). */
+    adminDb: D1Database;
   }
 }
 

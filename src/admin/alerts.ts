@@ -33,6 +33,8 @@ export const alertOperations: Operation[] = [
   {
     method: 'get',
     path: '/admin/tenants/{id}/alerts',
+
+    access: { level: 'read', tenant: 'path' },
     summary: "A tenant's fired budget alerts (its own and its keys'), newest first",
     query: AlertListQuery,
     status: 200,
@@ -41,6 +43,8 @@ export const alertOperations: Operation[] = [
   {
     method: 'get',
     path: '/admin/tenants/{id}/alert-secret',
+
+    access: { level: 'write' },
     summary: "The secret a tenant's webhook receiver verifies alert signatures with",
     status: 200,
     response: { id: 'AlertSecret', schema: AlertSecret },

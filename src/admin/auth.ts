@@ -1,15 +1,22 @@
 /**
- * Guards /admin: `Authorization: Bearer <ADMIN_TOKEN>`, compared in constant
- * time. With no ADMIN_TOKEN configured the admin API is closed, not open.
+ * Guards /admin: who is calling. `Authorization: Bearer <token>` with either
+ * the deployment's ADMIN_TOKEN (the break-glass owner) or a named admin's own
+ * token (src/admin/identify.ts); the dashboard's in-process calls carry their
+ * signed-in admin instead (src/admin/in-process.ts). With no ADMIN_TOKEN
+ * configured the admin API is closed, not open.
  * Wrong tokens are throttled per client (src/admin/throttle.ts): once blocked,
  * every attempt that presents a token is refused with 429 and `retry-after`
- * before it is compared, the right token included. A request with no token
+ * before it is judged, a right token included. A request with no token
  * guesses nothing and gets its 401 without touching the throttle.
+ * What the caller may then do is the next guard's question (authorize.ts).
  */
 import { createMiddleware } from 'hono/factory';
 import type { AppEnv } from '../context';
 import { GatewayError } from '../core/errors';
+import { D1AdminStore } from '../storage/admin-store';
 import { extractKey } from '../util/bearer';
+import { identifyAdmin } from './identify';
+import { delegatedPrincipal } from './in-process';
 
 export const adminAuth = createMiddleware<AppEnv>(async function adminAuth(c, next) {
   const expected = c.env.ADMIN_TOKEN;
@@ -18,11 +25,20 @@ export const adminAuth = createMiddleware<AppEnv>(async function adminAuth(c, ne
       code: 'admin_disabled',
     });
   }
+  const delegated = delegatedPrincipal(c.req.raw);
+  if (delegated) {
+    c.set('adminPrincipal', delegated);
+    return next();
+  }
   const given = extractKey(c.req.raw.headers, false);
   if (!given) throw invalidToken();
-  const verdict = await c.var.deps.throttle.verify(c.req.raw.headers, given, expected);
+  const admins = new D1AdminStore(c.env.DB);
+  const verdict = await c.var.deps.throttle.verify(c.req.raw.headers, () =>
+    identifyAdmin(given, expected, admins),
+  );
   if (verdict === 'wrong') throw invalidToken();
-  if (verdict !== 'ok') throw tooManyAttempts(verdict);
+  if (typeof verdict === 'number') throw tooManyAttempts(verdict);
+  c.set('adminPrincipal', verdict);
   await next();
 });
 

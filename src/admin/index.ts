@@ -1,13 +1,16 @@
-/** The admin API under /admin: one guard, then one router per resource. */
+/** The admin API under /admin: who is calling, what they may do, then one router per resource. */
 import { Hono } from 'hono';
 import { createMiddleware } from 'hono/factory';
 import type { AppEnv } from '../context';
+import { adminsRouter } from './admins';
 import { alertsRouter } from './alerts';
+import { auditRouter } from './audit';
 import { adminAuth } from './auth';
+import { authorize } from './authorize';
 import { keysRouter } from './keys';
 import { limitsRouter } from './limits';
 import { logsRouter } from './logs';
-import { openApiDocument } from './openapi';
+import { OPERATIONS, openApiDocument } from './openapi';
 import { providerKeysRouter } from './provider-keys';
 import { providersRouter } from './providers';
 import { routesRouter } from './routes';
@@ -29,7 +32,7 @@ export function createAdminApp() {
   admin.use('*', adminHeaders);
   // The OpenAPI document is public (no data in it), so it sits before the guard.
   admin.get('/openapi.json', (c) => c.json(openApiDocument()));
-  admin.use('*', adminAuth);
+  admin.use('*', adminAuth, authorize(OPERATIONS));
   admin.route('/tenants', tenantsRouter());
   admin.route('/tenants', providerKeysRouter());
   admin.route('/tenants', alertsRouter());
@@ -39,5 +42,7 @@ export function createAdminApp() {
   admin.route('/', limitsRouter());
   admin.route('/logs', logsRouter());
   admin.route('/usage', usageRouter());
+  admin.route('/', adminsRouter());
+  admin.route('/audit', auditRouter());
   return admin;
 }

@@ -36,6 +36,8 @@ export const keyOperations: Operation[] = [
   {
     method: 'post',
     path: '/admin/keys',
+
+    access: { level: 'write', tenant: 'body' },
     summary: 'Create a key; the secret is in this response only',
     body: { id: 'KeyCreate', schema: KeyCreate },
     status: 201,
@@ -44,6 +46,8 @@ export const keyOperations: Operation[] = [
   {
     method: 'get',
     path: '/admin/keys',
+
+    access: { level: 'read', tenant: 'query' },
     summary: "List a tenant's keys, newest first (never secrets)",
     query: KeyListQuery,
     status: 200,
@@ -52,6 +56,8 @@ export const keyOperations: Operation[] = [
   {
     method: 'get',
     path: '/admin/keys/{id}',
+
+    access: { level: 'read', tenant: 'key' },
     summary: 'Get a key',
     query: KeyScopeQuery,
     status: 200,
@@ -60,6 +66,8 @@ export const keyOperations: Operation[] = [
   {
     method: 'patch',
     path: '/admin/keys/{id}',
+
+    access: { level: 'write', tenant: 'key' },
     summary: 'Update a key (each given field is replaced whole)',
     query: KeyScopeQuery,
     body: { id: 'KeyUpdate', schema: KeyUpdate },
@@ -69,6 +77,8 @@ export const keyOperations: Operation[] = [
   {
     method: 'post',
     path: '/admin/keys/{id}/rotate',
+
+    access: { level: 'write', tenant: 'key' },
     summary: 'Issue a new secret; the old one keeps working for grace_seconds',
     query: KeyScopeQuery,
     body: { id: 'KeyRotate', schema: KeyRotate },
@@ -79,6 +89,8 @@ export const keyOperations: Operation[] = [
   {
     method: 'delete',
     path: '/admin/keys/{id}',
+
+    access: { level: 'write', tenant: 'key' },
     summary: 'Revoke a key (idempotent)',
     query: KeyScopeQuery,
     status: 200,

@@ -48,6 +48,8 @@ export const limitsOperations: Operation[] = [
   {
     method: 'get',
     path: '/admin/limits/tenants/{id}',
+
+    access: { level: 'read', tenant: 'path' },
     summary: "A tenant's limits and budgets, current usage and what remains",
     status: 200,
     response: usageDoc,
@@ -55,6 +57,8 @@ export const limitsOperations: Operation[] = [
   {
     method: 'get',
     path: '/admin/limits/keys/{id}',
+
+    access: { level: 'read', tenant: 'key' },
     summary: "A key's limits and budgets, current usage and what remains",
     status: 200,
     response: usageDoc,
@@ -62,6 +66,8 @@ export const limitsOperations: Operation[] = [
   {
     method: 'get',
     path: '/admin/pricing',
+
+    access: { level: 'read' },
     summary: 'The default price and every per-model override',
     status: 200,
     response: { id: 'PriceList', schema: PriceList },
@@ -69,6 +75,8 @@ export const limitsOperations: Operation[] = [
   {
     method: 'get',
     path: '/admin/pricing/{model}',
+
+    access: { level: 'read' },
     summary: 'The price in force for a model (the id may contain slashes)',
     status: 200,
     response: priceDoc,
@@ -76,6 +84,8 @@ export const limitsOperations: Operation[] = [
   {
     method: 'put',
     path: '/admin/pricing/{model}',
+
+    access: { level: 'write' },
     summary: "Override a model's price, USD per 1M tokens",
     body: { id: 'PriceInput', schema: PriceInput },
     status: 200,
@@ -84,6 +94,8 @@ export const limitsOperations: Operation[] = [
   {
     method: 'delete',
     path: '/admin/pricing/{model}',
+
+    access: { level: 'write' },
     summary: "Remove a model's override; answers the price now in force",
     status: 200,
     response: priceDoc,
@@ -123,33 +135,33 @@ export function limitsRouter(now: () => number = Date.now) {
   });
 
   router.get('/pricing', async (c) =>
-    c.json({ default: PRICING.default, overrides: await listOverrides(c.env.DB) }),
+    c.json({ default: PRICING.default, overrides: await listOverrides(c.var.adminDb) }),
   );
 
   router.get('/pricing/:model{.+}', async (c) =>
-    c.json(effective(c.req.param('model'), await listOverrides(c.env.DB))),
+    c.json(effective(c.req.param('model'), await listOverrides(c.var.adminDb))),
   );
 
   router.put('/pricing/:model{.+}', async (c) => {
     const model = c.req.param('model');
     const input = await readBody(c, PriceInput);
-    await setOverride(c.env.DB, c.env.KV_KEYS, model, {
+    await setOverride(c.var.adminDb, c.env.KV_KEYS, model, {
       input: input.input,
       output: input.output,
       cached: input.cached ?? input.input,
     });
-    return c.json(effective(model, await listOverrides(c.env.DB)));
+    return c.json(effective(model, await listOverrides(c.var.adminDb)));
   });
 
   router.delete('/pricing/:model{.+}', async (c) => {
     const model = c.req.param('model');
-    if (!(await setOverride(c.env.DB, c.env.KV_KEYS, model, null))) {
+    if (!(await setOverride(c.var.adminDb, c.env.KV_KEYS, model, null))) {
       throw new GatewayError(404, `No price override for '${model}'.`, {
         code: 'price_override_not_found',
         param: 'model',
       });
     }
-    return c.json(effective(model, await listOverrides(c.env.DB)));
+    return c.json(effective(model, await listOverrides(c.var.adminDb)));
   });
 
   return router;

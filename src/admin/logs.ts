@@ -74,6 +74,8 @@ export const logOperations: Operation[] = [
   {
     method: 'get',
     path: '/admin/logs',
+
+    access: { level: 'read', tenant: 'query' },
     summary: 'Request logs, newest first, filtered and paginated',
     query: LogListQuery,
     status: 200,
@@ -82,6 +84,8 @@ export const logOperations: Operation[] = [
   {
     method: 'get',
     path: '/admin/logs/reconcile',
+
+    access: { level: 'read' },
     summary: "Events sent per the producers' counts versus stored, dead-lettered and missing",
     status: 200,
     response: { id: 'LogReconciliation', schema: Reconciliation },
@@ -89,6 +93,8 @@ export const logOperations: Operation[] = [
   {
     method: 'get',
     path: '/admin/logs/{request_id}',
+
+    access: { level: 'read', tenant: 'log' },
     summary: 'One request log by its x-edgeway-request-id, payload included',
     query: LogScopeQuery,
     status: 200,

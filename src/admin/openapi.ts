@@ -8,7 +8,9 @@
  */
 import { z } from 'zod';
 import { RouteStep } from '../core/route-spec';
+import { adminOperations } from './admins';
 import { alertOperations } from './alerts';
+import { auditOperations } from './audit';
 import { keyOperations } from './keys';
 import { limitsOperations } from './limits';
 import { logOperations } from './logs';
@@ -31,6 +33,8 @@ export const OPERATIONS: readonly Operation[] = [
   ...alertOperations,
   ...logOperations,
   ...usageOperations,
+  ...adminOperations,
+  ...auditOperations,
 ];
 
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
@@ -129,7 +133,11 @@ export function openApiDocument(): unknown {
     paths,
     components: {
       securitySchemes: {
-        adminToken: { type: 'http', scheme: 'bearer', description: 'The ADMIN_TOKEN secret.' },
+        adminToken: {
+          type: 'http',
+          scheme: 'bearer',
+          description: "A named admin's token (ewadm_…), or the ADMIN_TOKEN secret (break-glass owner).",
+        },
       },
       schemas: {
         ...components(

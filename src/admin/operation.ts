@@ -1,5 +1,6 @@
 /** One documented admin route (path, summary, schemas): each router exports its list next to its handlers, openapi.ts joins them. */
 import type { z } from 'zod';
+import type { Access } from '../core/admin-principal';
 
 /** A schema as it appears under components.schemas; ids are unique across the document. */
 export interface NamedSchema {
@@ -13,6 +14,8 @@ export interface Operation {
   /** OpenAPI form, e.g. /admin/keys/{id}; every {param} is a required string path parameter. */
   path: string;
   summary: string;
+  /** Who may call it (src/core/admin-principal.ts); required, so a new route cannot forget it. */
+  access: Access;
   query?: z.ZodObject;
   body?: NamedSchema;
   optionalBody?: boolean;

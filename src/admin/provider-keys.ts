@@ -28,6 +28,8 @@ export const providerKeyOperations: Operation[] = [
   {
     method: 'get',
     path: BASE,
+
+    access: { level: 'read' },
     summary: "List a tenant's own provider keys (hints only, never the keys)",
     status: 200,
     response: { id: 'ProviderKeyList', schema: ProviderKeyList },
@@ -35,6 +37,8 @@ export const providerKeyOperations: Operation[] = [
   {
     method: 'put',
     path: `${BASE}/{provider}`,
+
+    access: { level: 'write' },
     summary: "Store or rotate the tenant's own key for a provider; its requests there then use it",
     body: { id: 'ProviderKeyPut', schema: ProviderKeyPut },
     status: 200,
@@ -44,6 +48,8 @@ export const providerKeyOperations: Operation[] = [
   {
     method: 'delete',
     path: `${BASE}/{provider}`,
+
+    access: { level: 'write' },
     summary: "Delete the tenant's own key for a provider; its requests there use the deployment's key again",
     status: 204,
   },
@@ -89,7 +95,7 @@ export function providerKeysRouter(now: () => number = Date.now) {
   router.get('/:id/provider-keys', async (c) => {
     const id = c.req.param('id');
     await requireTenant(c, id);
-    const data = await new D1ProviderKeyStore(c.env.DB).list(id);
+    const data = await new D1ProviderKeyStore(c.var.adminDb).list(id);
     return c.json({ object: 'list', data, has_more: false, next_cursor: null });
   });
 
@@ -107,7 +113,7 @@ export function providerKeysRouter(now: () => number = Date.now) {
     await requireTenant(c, id);
     checkKeyShape(requireByokProvider(c, provider), key);
     const sealed = await sealProviderKey(secret, id, provider, key);
-    const saved = await new D1ProviderKeyStore(c.env.DB).put(
+    const saved = await new D1ProviderKeyStore(c.var.adminDb).put(
       id,
       provider,
       sealed,
@@ -123,7 +129,7 @@ export function providerKeysRouter(now: () => number = Date.now) {
     const provider = c.req.param('provider');
     await requireTenant(c, id);
     // Not checked against the providers: a key for a provider since removed can still be deleted.
-    if (!(await new D1ProviderKeyStore(c.env.DB).delete(id, provider))) {
+    if (!(await new D1ProviderKeyStore(c.var.adminDb).delete(id, provider))) {
       throw new GatewayError(404, `Tenant '${id}' has no key of its own for provider '${provider}'.`, {
         code: 'provider_key_not_found',
         param: 'provider',

@@ -34,6 +34,8 @@ export const providerOperations: Operation[] = [
   {
     method: 'get',
     path: '/admin/providers',
+
+    access: { level: 'read' },
     summary: 'List the providers, whether each is configured, and which take tenants’ own keys',
     status: 200,
     response: { id: 'ProviderList', schema: ProviderList },

@@ -35,6 +35,8 @@ export const routeOperations: Operation[] = [
   {
     method: 'post',
     path: '/admin/routes',
+
+    access: { level: 'write' },
     summary: 'Create a named route, global or for one tenant',
     body: { id: 'RouteCreate', schema: RouteCreate },
     status: 201,
@@ -43,15 +45,26 @@ export const routeOperations: Operation[] = [
   {
     method: 'get',
     path: '/admin/routes',
+
+    access: { level: 'read' },
     summary: 'List routes, newest first: all, the global ones, or one tenant’s own',
     query: RouteListQuery,
     status: 200,
     response: { id: 'RouteList', schema: RouteList },
   },
-  { method: 'get', path: '/admin/routes/{id}', summary: 'Get a route', status: 200, response: routeDoc },
+  {
+    method: 'get',
+    path: '/admin/routes/{id}',
+    access: { level: 'read' },
+    summary: 'Get a route',
+    status: 200,
+    response: routeDoc,
+  },
   {
     method: 'patch',
     path: '/admin/routes/{id}',
+
+    access: { level: 'write' },
     summary: 'Rename a route or replace its spec',
     body: { id: 'RouteUpdate', schema: RouteUpdate },
     status: 200,
@@ -60,6 +73,8 @@ export const routeOperations: Operation[] = [
   {
     method: 'delete',
     path: '/admin/routes/{id}',
+
+    access: { level: 'write' },
     summary: 'Delete a route no other route names',
     status: 204,
   },
@@ -103,7 +118,7 @@ async function requireRoute(store: D1RouteAdminStore, id: string): Promise<Route
 
 export function routesRouter(now: () => number = Date.now) {
   const router = new Hono<AppEnv>();
-  const storeOf = (c: Context<AppEnv>) => new D1RouteAdminStore(c.env.DB);
+  const storeOf = (c: Context<AppEnv>) => new D1RouteAdminStore(c.var.adminDb);
 
   router.post('/', async (c) => {
     const input = await readBody(c, RouteCreate);

@@ -16,8 +16,8 @@ import { ProviderKeyInfo } from '../storage/provider-keys';
 /** Longest grace a rotated-out secret may keep: one week. */
 export const MAX_GRACE_SECONDS = 7 * 86_400;
 
-const Name = z.string().trim().min(1).max(200);
-const Id = z.string().min(1).max(64);
+export const Name = z.string().trim().min(1).max(200);
+export const Id = z.string().min(1).max(64);
 const nonEmpty = (o: object) => Object.keys(o).length > 0;
 
 /** A guardrail policy as written: its deny-list patterns must compile to the linear-time engine. */
@@ -92,7 +92,7 @@ export const Cursor = z
   })
   .describe('next_cursor from the previous page.');
 
-const PageQuery = {
+export const PageQuery = {
   limit: z.coerce.number().int().min(1).max(100).default(20).describe('Page size, 1–100.'),
   cursor: Cursor.optional(),
 };
@@ -119,7 +119,7 @@ export const ProviderKeyPut = z.strictObject({
     .describe("The provider's API key, 8–4096 printable characters; stored encrypted, never returned."),
 });
 
-function listOf<T extends z.ZodType>(item: T) {
+export function listOf<T extends z.ZodType>(item: T) {
   return z.object({
     object: z.literal('list'),
     data: z.array(item),

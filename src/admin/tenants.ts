@@ -1,5 +1,6 @@
 /**
- * /admin/tenants: create, list, get, update, disable and enable.
+ * /admin/tenants: create, list, get, update, disable and enable. A tenant_admin's
+ * list holds only the tenants in its scope.
  * A change to a tenant's status, limits, budgets, guardrails or alert thresholds is part of every one of its
  * keys' records, so those keys' cached lookups are invalidated before answering.
  */
@@ -20,6 +21,8 @@ export const tenantOperations: Operation[] = [
   {
     method: 'post',
     path: '/admin/tenants',
+
+    access: { level: 'write' },
     summary: 'Create a tenant',
     body: { id: 'TenantCreate', schema: TenantCreate },
     status: 201,
@@ -28,15 +31,26 @@ export const tenantOperations: Operation[] = [
   {
     method: 'get',
     path: '/admin/tenants',
+
+    access: { level: 'read', tenant: 'list' },
     summary: 'List tenants, newest first',
     query: TenantListQuery,
     status: 200,
     response: { id: 'TenantList', schema: TenantList },
   },
-  { method: 'get', path: '/admin/tenants/{id}', summary: 'Get a tenant', status: 200, response: tenantDoc },
+  {
+    method: 'get',
+    path: '/admin/tenants/{id}',
+    access: { level: 'read', tenant: 'path' },
+    summary: 'Get a tenant',
+    status: 200,
+    response: tenantDoc,
+  },
   {
     method: 'patch',
     path: '/admin/tenants/{id}',
+
+    access: { level: 'write' },
     summary: 'Update a tenant (each given field is replaced whole)',
     body: { id: 'TenantUpdate', schema: TenantUpdate },
     status: 200,
@@ -45,6 +59,8 @@ export const tenantOperations: Operation[] = [
   {
     method: 'post',
     path: '/admin/tenants/{id}/disable',
+
+    access: { level: 'write' },
     summary: 'Disable a tenant: all its keys are refused',
     status: 200,
     response: tenantDoc,
@@ -52,6 +68,8 @@ export const tenantOperations: Operation[] = [
   {
     method: 'post',
     path: '/admin/tenants/{id}/enable',
+
+    access: { level: 'write' },
     summary: 'Enable a disabled tenant',
     status: 200,
     response: tenantDoc,
@@ -93,9 +111,10 @@ export function tenantsRouter(now: () => number = Date.now) {
 
   router.get('/', async (c) => {
     const query = readQuery(c, TenantListQuery);
+    const who = c.var.adminPrincipal;
     const page = await c.var.deps.tenants.list(
       { limit: query.limit, cursor: query.cursor ?? null },
-      { status: query.status },
+      { status: query.status, ...(who.role === 'tenant_admin' ? { ids: who.tenantIds } : {}) },
     );
     return c.json(listBody(page));
   });

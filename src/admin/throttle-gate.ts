@@ -17,7 +17,6 @@
  * token's entropy is the real defence; a broken counter must not lock the
  * operator out of the admin API.
  */
-import { secretsEqual } from '../util/crypto';
 import { within } from '../util/within';
 import { addFailure, clientOf, type FailureWindow, type ThrottleStore } from './throttle';
 
@@ -43,16 +42,18 @@ export class ThrottleGate {
   ) {}
 
   /**
-   * One guess at the admin token from the client behind `headers`, throttled:
-   * 'ok' for the right token; 'wrong' for a wrong one that does not block the
-   * client; else the seconds the client must wait (blocked before the guess was
-   * compared, or by this guess). Both doors that take the token use this.
+   * One guess at an admin token from the client behind `headers`, throttled:
+   * `judge` answers who the token belongs to (null: nobody). The answer for the
+   * right token; 'wrong' for a wrong one that does not block the client; else
+   * the seconds the client must wait (blocked before the guess was judged, or
+   * by this guess). Both doors that take a token use this.
    */
-  async verify(headers: Headers, given: string, expected: string): Promise<'ok' | 'wrong' | number> {
+  async verify<T>(headers: Headers, judge: () => Promise<T | null>): Promise<T | 'wrong' | number> {
     const client = clientOf(headers);
     const wait = await this.check(client);
     if (wait > 0) return wait;
-    if (await secretsEqual(given, expected)) return 'ok';
+    const who = await judge();
+    if (who !== null) return who;
     const blocked = await this.failed(client);
     return blocked > 0 ? blocked : 'wrong';
   }

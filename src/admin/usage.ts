@@ -49,6 +49,8 @@ export const usageOperations: Operation[] = [
   {
     method: 'get',
     path: '/admin/usage',
+
+    access: { level: 'read', tenant: 'query' },
     summary: 'Usage rollups per day or per model, for everything, a tenant or a key',
     query: UsageQuery,
     status: 200,

@@ -25,6 +25,8 @@ export interface TenantPatch extends Partial<TenantInput> {
 
 export interface TenantFilter {
   status?: Tenant['status'];
+  /** Only these tenants (a tenant_admin's scope); absent: all. */
+  ids?: readonly string[];
 }
 
 export interface TenantStore {
@@ -93,9 +95,15 @@ export class D1TenantStore implements TenantStore {
   async list(page: PageRequest, filter: TenantFilter = {}): Promise<Page<Tenant>> {
     const after = afterCursor(page.cursor);
     const status = filter.status ? ' AND status = ?' : '';
+    const ids = filter.ids ? ' AND id IN (SELECT value FROM json_each(?))' : '';
     const { results } = await this.db
-      .prepare(`SELECT * FROM tenants WHERE ${after.sql}${status} ${PAGE_ORDER} LIMIT ?`)
-      .bind(...after.binds, ...(filter.status ? [filter.status] : []), page.limit + 1)
+      .prepare(`SELECT * FROM tenants WHERE ${after.sql}${status}${ids} ${PAGE_ORDER} LIMIT ?`)
+      .bind(
+        ...after.binds,
+        ...(filter.status ? [filter.status] : []),
+        ...(filter.ids ? [JSON.stringify(filter.ids)] : []),
+        page.limit + 1,
+      )
       .all<TenantRow>();
     return toPage(results, page.limit, fromRow);
   }

@@ -8,6 +8,7 @@
  * sign-in form is protected from cross-site posting by the Origin check
  * (there is no session yet to bind a token to).
  */
+import { secretsEqual } from '../../util/crypto';
 import { Hono, type Context } from 'hono';
 import { deleteCookie, setCookie } from 'hono/cookie';
 import type { DashboardEnv } from '../context';
@@ -75,7 +76,9 @@ export function authRoutes(now: () => number = Date.now) {
     const body = await c.req.parseBody();
     const next = safeNext(typeof body.next === 'string' ? body.next : undefined);
     const given = typeof body.token === 'string' ? body.token.trim() : '';
-    const verdict = await c.var.deps.throttle.verify(c.req.raw.headers, given, token);
+    const verdict = await c.var.deps.throttle.verify(c.req.raw.headers, async () =>
+      (await secretsEqual(given, token)) ? true : null,
+    );
     if (typeof verdict === 'number') return tooManyAttempts(c, verdict);
     if (verdict === 'wrong') {
       return page(

@@ -276,6 +276,10 @@ describe('GET /admin/openapi.json', () => {
     };
     expect(doc.openapi).toBe('3.1.0');
     expect(Object.keys(doc.paths).sort()).toEqual([
+      '/admin/admins',
+      '/admin/admins/{id}',
+      '/admin/admins/{id}/rotate',
+      '/admin/audit',
       '/admin/keys',
       '/admin/keys/{id}',
       '/admin/keys/{id}/rotate',
@@ -284,6 +288,7 @@ describe('GET /admin/openapi.json', () => {
       '/admin/logs',
       '/admin/logs/reconcile',
       '/admin/logs/{request_id}',
+      '/admin/me',
       '/admin/pricing',
       '/admin/pricing/{model}',
       '/admin/providers',
