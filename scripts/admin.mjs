@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // Edgeway admin CLI: a thin client of the admin API (/admin), plain Node ≥ 20, no dependencies.
-// Reads EDGEWAY_URL (default http://127.0.0.1:8787) and ADMIN_TOKEN (env, else .dev.vars).
+// Reads EDGEWAY_URL (default http://127.0.0.1:8787) and ADMIN_TOKEN (env, else .dev.vars): the deployment's
+// break-glass token or a named admin's own (ewadm_…), whose role then decides what the commands may do.
 // Secrets are printed once, by `keys create` and `keys rotate`, exactly as the API returns them.
 // A tenant's own provider key is read from stdin (or a hidden prompt), never from the command line,
 // so it stays out of shell history and process lists; it is never printed back, only its hint.
@@ -51,7 +52,8 @@ ${tableUsage()}
 
 Command groups: ${GROUPS.join(', ')}.
 Options: --json prints the raw API response (a deletion that answers nothing prints {"deleted": true, …}).
-Environment: EDGEWAY_URL (default http://127.0.0.1:8787), ADMIN_TOKEN (default: from .dev.vars).`;
+Environment: EDGEWAY_URL (default http://127.0.0.1:8787), ADMIN_TOKEN (default: from .dev.vars): the
+  deployment's ADMIN_TOKEN or a named admin's token (ewadm_…, from admins create), acting with its role.`;
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 

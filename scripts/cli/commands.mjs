@@ -2,6 +2,7 @@
 // OpenAPI document) it calls, and its usage line. Commands with `run` are carried out from here; the others
 // are the original commands, handled by their `case` in scripts/admin.mjs. A test checks this table against
 // the OpenAPI document and admin.mjs both ways, so a new admin route without a command fails it.
+import { adminCommands, adminOptions } from './admins.mjs';
 import { alertCommands } from './alerts.mjs';
 import { limitCommands, limitOptions } from './limits.mjs';
 import { logCommands, logOptions } from './logs.mjs';
@@ -47,17 +48,26 @@ export const TABLE_COMMANDS = [
   ...alertCommands,
   ...pricingCommands,
   ...logCommands,
+  ...adminCommands,
 ];
 
 export const COMMANDS = [...HANDLED_IN_ADMIN, ...TABLE_COMMANDS];
 
 /** parseArgs options the table's commands add to admin.mjs's own. */
-export const CLI_OPTIONS = { ...updateOptions, ...limitOptions, ...pricingOptions, ...logOptions };
+export const CLI_OPTIONS = {
+  ...updateOptions,
+  ...limitOptions,
+  ...pricingOptions,
+  ...logOptions,
+  ...adminOptions,
+};
 
-/** The command the positionals name (`usage` is one word, the rest two), or undefined. */
+/** The command the positionals name (`usage` is one word, the rest two; `whoami` is `me`), or undefined. */
 export function findCommand(positionals) {
   const [resource, action] = positionals;
-  return COMMANDS.find((c) => c.name === resource || c.name === `${resource} ${action}`);
+  return COMMANDS.find(
+    (c) => c.name === resource || c.name === `${resource} ${action}` || c.aliases?.includes(resource),
+  );
 }
 
 /** The usage lines of the table's commands, for `help`. */
