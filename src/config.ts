@@ -100,6 +100,7 @@ export function readConfig(env: Bindings, problems: ConfigProblem[] = []): Confi
   };
   // Read where they are used (logs/retention.ts, core/payload.ts); validated here so a bad one is reported.
   positiveVar(vars, 'LOG_RETENTION_DAYS', 30, problems, { integer: true, max: 36_500 });
+  positiveVar(vars, 'LOG_INDEX_DAYS', 3, problems, { integer: true, max: 36_500 });
   // Above its 64 KiB cap LOG_PAYLOAD_MAX_BYTES is clamped, as documented, not refused.
   positiveVar(vars, 'LOG_PAYLOAD_MAX_BYTES', 32_768, problems, { integer: true });
   choiceVar(vars, 'LOG_SINK', ['queue', 'console', 'off'], 'queue', problems);

@@ -80,7 +80,7 @@ export function getDeps(env: Bindings): Deps {
         config: limitsConfig,
       }),
       limitsConfig,
-      logs: chooseSink(env.LOG_SINK, env.LOG_QUEUE, env.DB),
+      logs: chooseSink(env.LOG_SINK, env.LOG_QUEUE, env.DB, env.LOG_ARCHIVE ?? null),
       tenants: new D1TenantStore(env.DB),
       apiKeys: new D1KeyAdminStore(env.DB),
       cache: new ResponseCache(new ExactCache(env.KV_CACHE), semanticCache(env, providers, problems)),

@@ -52,6 +52,11 @@ export interface OptionalBindings {
   /** Log pipeline queue; without it log events go to the Worker's console. */
   /** Log batches (src/logs/batch.ts); older single-event messages are still consumed. */
   LOG_QUEUE?: Queue<LogBatch>;
+  /**
+   * Raw logs in R2 (src/logs/archive-*.ts): with it, each log batch is one object per tenant and hour and
+   * request_logs in D1 is the index of the last LOG_INDEX_DAYS; without it D1 keeps whole rows.
+   */
+  LOG_ARCHIVE?: R2Bucket;
   /** Workers AI (production); without it the semantic cache embeds with SEMANTIC_EMBEDDER's local choice. */
   AI?: Ai;
   /** Vectorize index for the semantic cache (production); without it the VectorIndexDO stands in. */

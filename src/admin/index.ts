@@ -9,6 +9,7 @@ import { adminAuth } from './auth';
 import { authorize } from './authorize';
 import { keysRouter } from './keys';
 import { limitsRouter } from './limits';
+import { logExportRouter } from './log-export';
 import { logsRouter } from './logs';
 import { OPERATIONS, openApiDocument } from './openapi';
 import { providerKeysRouter } from './provider-keys';
@@ -40,6 +41,7 @@ export function createAdminApp() {
   admin.route('/providers', providersRouter());
   admin.route('/routes', routesRouter());
   admin.route('/', limitsRouter());
+  admin.route('/logs', logExportRouter());
   admin.route('/logs', logsRouter());
   admin.route('/usage', usageRouter());
   admin.route('/', adminsRouter());

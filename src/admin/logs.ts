@@ -2,8 +2,10 @@
  * /admin/logs: request logs, newest first, filtered by tenant, key, model, named
  * route, status, cache status and time range, with cursor pagination; and one log by
  * its request id (the x-edgeway-request-id header), payload included.
- * `tenant_id` scopes either route: another tenant's log is a 404. And the
- * reconciliation of requests answered against events stored (src/logs/reconcile.ts).
+ * `tenant_id` scopes either route: another tenant's log is a 404. A log older
+ * than the recent index is found in the archive (src/logs/log-lookup.ts), given
+ * its tenant_id. And the reconciliation of requests answered against events
+ * stored (src/logs/reconcile.ts). The export is in log-export.ts.
  */
 import { Hono } from 'hono';
 import { z } from 'zod';
@@ -11,6 +13,7 @@ import type { AppEnv } from '../context';
 import { GatewayError } from '../core/errors';
 import { RouteName } from '../core/route-spec';
 import { LogDetail, LogEntry, LogReader, type StatusFilter } from '../logs/log-reader';
+import { lookupLog } from '../logs/log-lookup';
 import { Reconciliation, reconcile } from '../logs/reconcile';
 import type { Operation } from './operation';
 import { listBody } from './pagination';
@@ -126,15 +129,20 @@ export function logsRouter() {
   router.get('/:request_id', async (c) => {
     const { tenant_id } = readQuery(c, LogScopeQuery);
     const id = c.req.param('request_id');
-    const log = await new LogReader(c.env.DB).get(id);
-    if (!log || (tenant_id !== undefined && log.tenant_id !== tenant_id)) {
+    const result = await lookupLog(c.env.DB, c.env.LOG_ARCHIVE ?? null, id, tenant_id);
+    if ('found' in result) return c.json(result.found);
+    if (result.missing === 'tenant_needed') {
       throw new GatewayError(
         404,
-        `No log for request '${id}'. Logs are written a few seconds after the request ends.`,
-        { code: 'log_not_found' },
+        `No log for request '${id}' in the recent index; pass tenant_id to look for it in the archive.`,
+        { code: 'log_not_found', param: 'tenant_id' },
       );
     }
-    return c.json(log);
+    throw new GatewayError(
+      404,
+      `No log for request '${id}'. Logs are written a few seconds after the request ends.`,
+      { code: 'log_not_found' },
+    );
   });
 
   return router;

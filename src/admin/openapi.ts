@@ -13,6 +13,7 @@ import { alertOperations } from './alerts';
 import { auditOperations } from './audit';
 import { keyOperations } from './keys';
 import { limitsOperations } from './limits';
+import { logExportOperations } from './log-export';
 import { logOperations } from './logs';
 import { providerKeyOperations } from './provider-keys';
 import { providerOperations } from './providers';
@@ -32,6 +33,7 @@ export const OPERATIONS: readonly Operation[] = [
   ...limitsOperations,
   ...alertOperations,
   ...logOperations,
+  ...logExportOperations,
   ...usageOperations,
   ...adminOperations,
   ...auditOperations,
@@ -77,6 +79,10 @@ function queryParameters(query: z.ZodObject): unknown[] {
 }
 
 function successes(op: Operation): Record<string, unknown> {
+  if (op.streams) {
+    const { mediaType, description } = op.streams;
+    return { [op.status]: { description, content: { [mediaType]: { schema: { type: 'string' } } } } };
+  }
   if (!op.response) return { [op.status]: { description: 'No content' } };
   const answer = { content: { 'application/json': { schema: ref(op.response.id) } } };
   return {

@@ -22,6 +22,8 @@ export interface Operation {
   status: 200 | 201 | 204;
   /** The answer's body; absent only with 204 (no content). */
   response?: NamedSchema;
+  /** An answer streamed in another media type (e.g. application/x-ndjson) instead of a JSON `response`. */
+  streams?: { mediaType: string; description: string };
   /** A PUT that answers 201 with the same body when it created the resource, `status` when it replaced it. */
   mayCreate?: boolean;
 }

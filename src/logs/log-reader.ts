@@ -133,9 +133,16 @@ const stored = {
 const StoredEntry = LogEntry.extend(stored);
 const StoredDetail = LogDetail.extend(stored);
 
+/** A row as the consumer makes it (src/logs/rows.ts), in the admin API's shape: what an archive line holds. */
+export function detailOfRow(row: Record<string, unknown>): LogDetail {
+  const payload = row.request_payload != null || row.response_payload != null;
+  return StoredDetail.parse({ ...row, has_payload: payload ? 1 : 0 });
+}
+
 const LIST_COLUMNS = `id, time, tenant_id, key_id, endpoint, provider, model, status, error_source, error_code, cache, stream,
   stream_completed, input_tokens, output_tokens, cached_tokens, cost_usd, saved_usd, latency_ms, ttft_ms, attempts, metadata,
-  route, tries, guardrails, (request_payload IS NOT NULL OR response_payload IS NOT NULL) AS has_payload, payload_truncated`;
+  route, tries, guardrails,
+  (request_payload IS NOT NULL OR response_payload IS NOT NULL OR payload_archived = 1) AS has_payload, payload_truncated`;
 
 /** The WHERE clause for a set of filters (pure). */
 export function whereClause(
@@ -181,10 +188,25 @@ export class LogReader {
   }
 
   async get(id: string): Promise<LogDetail | null> {
+    return (await this.getIndexed(id))?.detail ?? null;
+  }
+
+  /** The row with where its archived copy is: the R2 object's key, and whether the payload is only there. */
+  async getIndexed(
+    id: string,
+  ): Promise<{ detail: LogDetail; archiveKey: string | null; payloadArchived: boolean } | null> {
     const row = await this.db
-      .prepare(`SELECT ${LIST_COLUMNS}, request_payload, response_payload FROM request_logs WHERE id = ?`)
+      .prepare(
+        `SELECT ${LIST_COLUMNS}, request_payload, response_payload, archive_key, payload_archived
+         FROM request_logs WHERE id = ?`,
+      )
       .bind(id)
-      .first();
-    return row ? StoredDetail.parse(row) : null;
+      .first<Record<string, unknown>>();
+    if (!row) return null;
+    return {
+      detail: StoredDetail.parse(row),
+      archiveKey: typeof row.archive_key === 'string' ? row.archive_key : null,
+      payloadArchived: row.payload_archived === 1,
+    };
   }
 }

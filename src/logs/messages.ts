@@ -6,6 +6,7 @@
  * reconciliation. A message that fails validation never becomes valid on
  * retry, so it is parked, not retried.
  */
+import { hourOf, objectKey } from './archive-layout';
 import { LogEvent } from '../core/log-event';
 import { isBatchBody, LogBatch } from './batch';
 import { toRow, type LogRow } from './rows';
@@ -32,11 +33,21 @@ export interface Unpacked {
 /** Longest message body kept in dead_letters, in characters: one whole event always fits. */
 const MAX_DEAD_BODY = 128 * 1024;
 
+/**
+ * The row with the archive object it belongs in: fixed by its producer batch (or queue message),
+ * tenant and hour, so every path that writes the batch (queue, dead-letter queue, direct) names the
+ * same object.
+ */
+function archived(row: LogRow, batch: string): LogRow {
+  const tenant = typeof row.tenant_id === 'string' ? row.tenant_id : null;
+  return { ...row, archive_key: objectKey(tenant, hourOf(Number(row.time)), batch) };
+}
+
 export function unpack(body: unknown, source: Source): Unpacked {
   if (!isBatchBody(body)) {
     const parsed = parseEvent(body);
     return parsed.ok
-      ? { rows: [parsed.row], events: [parsed.event], dead: [], receipt: null }
+      ? { rows: [archived(parsed.row, source.id)], events: [parsed.event], dead: [], receipt: null }
       : { rows: [], events: [], dead: [deadLetter(source.id, source, body, parsed.reason)], receipt: null };
   }
   const batch = LogBatch.safeParse(body);
@@ -59,10 +70,11 @@ export function unpackBatch(
   const rows: LogRow[] = [];
   const events: LogEvent[] = [];
   const dead: DeadLetter[] = [];
+  const name = `${batch.isolate}-${batch.seq}`;
   batch.events.forEach((event, i) => {
     const parsed = parseEvent(event);
     if (parsed.ok) {
-      rows.push(parsed.row);
+      rows.push(archived(parsed.row, name));
       events.push(parsed.event);
     } else dead.push(deadLetter(`${source.id}:${i}`, source, event, parsed.reason));
   });

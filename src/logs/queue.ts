@@ -13,7 +13,7 @@ import { LogStore } from './store';
 const ports = { fetch: (request: Request) => fetch(request) };
 
 export async function handleQueue(batch: MessageBatch<unknown>, env: Bindings): Promise<void> {
-  const store = new LogStore(env.DB);
+  const store = new LogStore(env.DB, env.LOG_ARCHIVE ?? null);
   if (batch.queue.endsWith('-dlq')) await consumeDeadLetters(batch, store, Date.now(), spanExport(env));
   else await consumeLogs(batch, store, Date.now(), spanExport(env));
 }

@@ -1,11 +1,16 @@
 /**
- * Log retention, run by the daily cron: deletes raw request logs older than
- * LOG_RETENTION_DAYS (default 30) in chunks, so no single D1 query runs long.
+ * Log retention, run by the daily cron. Without an archive: deletes raw request
+ * logs older than LOG_RETENTION_DAYS (default 30) from D1. With LOG_ARCHIVE
+ * bound: deletes archived days older than LOG_RETENTION_DAYS from R2
+ * (archive-retention.ts) and index rows older than LOG_INDEX_DAYS (default 3)
+ * from D1. D1 rows go in chunks, so no single D1 query runs long.
  * Usage rollups and dead letters are kept; batch receipts (the reconciliation)
  * go with the logs, a whole isolate at a time. One run deletes at most
  * MAX_CHUNKS × CHUNK rows (1 M); a larger backlog is finished by the next runs.
  */
 import type { Bindings } from '../env';
+import { pruneArchive } from './archive-retention';
+import { utcDay } from './rows';
 import { LogStore } from './store';
 
 export const DEFAULT_RETENTION_DAYS = 30;
@@ -13,9 +18,11 @@ const DAY_MS = 86_400_000;
 const CHUNK = 5_000;
 const MAX_CHUNKS = 200;
 
-export function retentionDays(raw: string | undefined): number {
+export const DEFAULT_INDEX_DAYS = 3;
+
+export function retentionDays(raw: string | undefined, fallback = DEFAULT_RETENTION_DAYS): number {
   const n = Number(raw);
-  return Number.isInteger(n) && n > 0 ? n : DEFAULT_RETENTION_DAYS;
+  return Number.isInteger(n) && n > 0 ? n : fallback;
 }
 
 /** Deletes raw logs older than `days` before `now`; returns how many rows went. */
@@ -36,9 +43,13 @@ export async function pruneLogs(store: LogStore, days: number, now: number): Pro
 
 /** The Worker's scheduled handler; the controller's time is the clock. */
 export async function handleScheduled(controller: ScheduledController, env: Bindings): Promise<void> {
+  const now = controller.scheduledTime;
   const store = new LogStore(env.DB);
   const days = retentionDays(env.LOG_RETENTION_DAYS);
-  const deleted = await pruneLogs(store, days, controller.scheduledTime);
-  const receipts = await store.deleteReceiptsBefore(controller.scheduledTime - days * DAY_MS);
-  console.log(JSON.stringify({ edgeway_retention: { cron: controller.cron, deleted, receipts } }));
+  const archive = env.LOG_ARCHIVE;
+  const indexDays = archive ? Math.min(days, retentionDays(env.LOG_INDEX_DAYS, DEFAULT_INDEX_DAYS)) : days;
+  const deleted = await pruneLogs(store, indexDays, now);
+  const receipts = await store.deleteReceiptsBefore(now - days * DAY_MS);
+  const archived = archive ? await pruneArchive(archive, utcDay(now - days * DAY_MS)) : null;
+  console.log(JSON.stringify({ edgeway_retention: { cron: controller.cron, deleted, receipts, archived } }));
 }

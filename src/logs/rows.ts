@@ -36,6 +36,8 @@ export const LOG_COLUMNS = [
   'route',
   'tries',
   'guardrails',
+  'archive_key',
+  'payload_archived',
 ] as const;
 
 export type LogColumn = (typeof LOG_COLUMNS)[number];
@@ -79,6 +81,9 @@ export function toRow(e: LogEvent): LogRow {
     route: e.route,
     tries: triesColumn(e.tries),
     guardrails: e.guardrails.length === 0 ? null : JSON.stringify(e.guardrails),
+    // Set where the row's producer batch is known (messages.ts) and kept only when an archive is bound (store.ts).
+    archive_key: null,
+    payload_archived: 0,
   };
 }
 

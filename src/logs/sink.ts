@@ -15,8 +15,8 @@ import { LogStore } from './store';
  * per isolate). A batch the queue refuses after its retries is written to
  * `db` directly (src/logs/delivery.ts).
  */
-export function queueSink(queue: LogQueue, db: D1Database | null): LogSink {
-  const store = db ? new LogStore(db) : null;
+export function queueSink(queue: LogQueue, db: D1Database | null, archive: R2Bucket | null = null): LogSink {
+  const store = db ? new LogStore(db, archive) : null;
   const batcher = new LogBatcher({
     deliver: (batch) => deliverBatch(batch, { queue, store }).then(() => {}),
   });
@@ -37,10 +37,11 @@ export function chooseSink(
   mode: string | undefined,
   queue: LogQueue | undefined,
   db: D1Database | null = null,
+  archive: R2Bucket | null = null,
 ): LogSink {
   if (mode === 'off') return offSink;
   if (mode === 'console' || !queue) return consoleSink;
-  return queueSink(queue, db);
+  return queueSink(queue, db, archive);
 }
 
 const offSink: LogSink = { send: async () => {} };

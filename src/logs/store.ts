@@ -18,6 +18,7 @@
  * IGNORE on isolate and seq, so a redelivery or a queue copy of a batch also
  * written directly counts once): the reconciliation's raw data.
  */
+import { writeArchive } from './archive-writer';
 import { LOG_COLUMNS, type LogRow } from './rows';
 
 export interface DeadLetter {
@@ -102,15 +103,24 @@ const INSERT_RECEIPTS = `INSERT OR IGNORE INTO log_batches (isolate, seq, sent, 
   FROM json_each(?1)`;
 
 export class LogStore {
-  constructor(private readonly db: D1Database) {}
+  /** `archive`: the LOG_ARCHIVE bucket; with it, rows go to R2 first and D1 keeps them as the recent index. */
+  constructor(
+    private readonly db: D1Database,
+    private readonly archive: R2Bucket | null = null,
+  ) {}
 
-  /** One transaction; returns how many log rows were new. Throws when D1 fails (nothing committed). */
+  /**
+   * The archive objects (when bound), then one D1 transaction; returns how many log rows were new.
+   * Throws when R2 or D1 fails: D1 then committed nothing, and the objects written are overwritten
+   * by the retry (their keys are fixed by the batch), so neither side ever holds a row twice.
+   */
   async write(
-    rows: readonly LogRow[],
+    batchRows: readonly LogRow[],
     dead: readonly DeadLetter[],
     now: number,
     receipts: readonly Receipt[] = [],
   ): Promise<{ inserted: number }> {
+    const rows = this.archive ? await this.archived(batchRows) : batchRows.map(unarchived);
     const stamp = crypto.randomUUID();
     const statements: D1PreparedStatement[] = [];
     for (const chunk of chunks(rows)) statements.push(this.db.prepare(INSERT_LOGS).bind(chunk, stamp, now));
@@ -128,6 +138,16 @@ export class LogStore {
     if (statements.length === 0) return { inserted: 0 };
     const results = await this.db.batch(statements);
     return { inserted: results.slice(0, inserts).reduce((n, r) => n + (r.meta.changes ?? 0), 0) };
+  }
+
+  /** Writes the rows' objects; the D1 index keeps the key and leaves the payloads to R2. */
+  private async archived(rows: readonly LogRow[]): Promise<LogRow[]> {
+    if (rows.length === 0 || !this.archive) return [];
+    await writeArchive(this.archive, rows);
+    return rows.map((row) => {
+      const payload = row.request_payload !== null || row.response_payload !== null;
+      return { ...row, request_payload: null, response_payload: null, payload_archived: payload ? 1 : 0 };
+    });
   }
 
   /** Deletes up to `limit` raw log rows older than `cutoff`; rollups are untouched. */
@@ -153,6 +173,9 @@ export class LogStore {
     return result.meta.changes ?? 0;
   }
 }
+
+/** Without an archive, D1 holds the whole row and points at no object. */
+const unarchived = (row: LogRow): LogRow => ({ ...row, archive_key: null, payload_archived: 0 });
 
 /** JSON arrays of at most ~CHUNK_BYTES each (a single oversized item goes alone). */
 function chunks(items: readonly object[]): string[] {

@@ -6,6 +6,7 @@
  * closed — after a stream, when it ends — and its one LogEvent is sent.
  * Nothing on the response path waits for either.
  */
+import { uuid7 } from '../util/uuid7';
 import { createMiddleware } from 'hono/factory';
 import type { AppEnv } from '../context';
 import { GatewayError } from '../core/errors';
@@ -31,10 +32,11 @@ export function exchangeScope(options: ExchangeScopeOptions = {}) {
   const depsFor = options.deps ?? getDeps;
   return createMiddleware<AppEnv>(async function exchangeScope(c, next) {
     const deps = depsFor(c.env);
+    const receivedAt = Date.now();
     const x = new Exchange({
-      id: crypto.randomUUID(),
+      id: uuid7(receivedAt),
       path: c.req.path,
-      receivedAt: Date.now(),
+      receivedAt,
       startedAt: performance.now(),
       // A method, not an arrow property: the bundle names arrow properties at run time, on every request.
       waitUntil(work) {

@@ -7,6 +7,9 @@ import type { LogEvent } from '../../src/core/log-event';
 /** The test env as the Worker's handlers type it (one object, so per-env caches behave as in production). */
 export const bindings: Bindings = { ...env };
 
+/** The same env without the R2 archive: D1 then keeps whole rows, as before the archive existed. */
+export const bindingsWithoutArchive: Bindings = { ...env, LOG_ARCHIVE: undefined };
+
 export const LOG_QUEUE = 'edgeway-logs';
 export const DLQ = 'edgeway-logs-dlq';
 
@@ -52,7 +55,7 @@ export interface Delivery {
 }
 
 /** Delivers one batch to the worker's queue handler, as the queue would; returns the ack/retry outcome. */
-export async function deliver(queue: string, messages: (Delivery | LogEvent)[]) {
+export async function deliver(queue: string, messages: (Delivery | LogEvent)[], over: Bindings = bindings) {
   const batch = createMessageBatch(
     queue,
     messages.map((m, i) => {
@@ -66,7 +69,7 @@ export async function deliver(queue: string, messages: (Delivery | LogEvent)[]) 
     }),
   );
   const ctx = createExecutionContext();
-  await worker.queue(batch, bindings);
+  await worker.queue(batch, over);
   return getQueueResult(batch, ctx);
 }
 
@@ -98,7 +101,32 @@ export async function logCount(): Promise<number> {
   return row?.n ?? 0;
 }
 
+/** Every object in the log archive, keys sorted. */
+export async function archiveKeys(prefix = 'logs/'): Promise<string[]> {
+  const keys: string[] = [];
+  let cursor: string | undefined;
+  do {
+    const page = await env.LOG_ARCHIVE.list({ prefix, cursor });
+    keys.push(...page.objects.map((o) => o.key));
+    cursor = page.truncated ? page.cursor : undefined;
+  } while (cursor);
+  return keys.sort();
+}
+
+/** The decompressed NDJSON of every archived object under `prefix`, joined. */
+export async function archiveText(prefix = 'logs/'): Promise<string> {
+  const texts: string[] = [];
+  for (const key of await archiveKeys(prefix)) {
+    const object = await env.LOG_ARCHIVE.get(key);
+    if (!object) continue;
+    texts.push(await new Response(object.body.pipeThrough(new DecompressionStream('gzip'))).text());
+  }
+  return texts.join('');
+}
+
 export async function clearLogs(): Promise<void> {
+  const keys = await archiveKeys();
+  for (let i = 0; i < keys.length; i += 1000) await env.LOG_ARCHIVE.delete(keys.slice(i, i + 1000));
   await env.DB.batch(
     ['request_logs', 'usage_daily', 'guardrail_daily', 'dead_letters'].map((t) =>
       env.DB.prepare(`DELETE FROM ${t}`),
@@ -129,6 +157,8 @@ export interface LogRowRead {
   request_payload: string | null;
   response_payload: string | null;
   payload_truncated: number;
+  payload_archived: number;
+  archive_key: string | null;
   route: string | null;
   tries: string | null;
 }

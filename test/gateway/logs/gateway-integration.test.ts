@@ -7,7 +7,8 @@ import { env } from 'cloudflare:test';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN_TOKEN, admin } from '../admin-helpers';
 import { chatBody, post, readSse, seedKey } from '../helpers';
-import { echoCost, waitForLogs } from '../log-fixtures';
+import type { LogDetail } from '../../../src/logs/log-reader';
+import { archiveText, echoCost, waitForLogs } from '../log-fixtures';
 
 let key: { id: string; secret: string; tenantId: string };
 beforeAll(async () => {
@@ -177,26 +178,28 @@ describe('payload logging', () => {
     const notOptedIn = await post('/v1/chat/completions', chatBody('nor this'), key.secret);
     await notOptedIn.text();
     const [a, b, c, d] = await waitForLogs([idOf(json), idOf(stream), idOf(declined), idOf(notOptedIn)]);
-    expect(JSON.parse(a!.request_payload!)).toMatchObject({
+    // Payloads live in the R2 archive only; the D1 index says one was logged and where.
+    expect([a, b, c, d].map((r) => [r!.request_payload, r!.response_payload])).toEqual(
+      Array(4).fill([null, null]),
+    );
+    expect([a, b, c, d].map((r) => r!.payload_archived)).toEqual([1, 1, 0, 0]);
+    const detailOf = async (res: Response) => (await admin('GET', `/logs/${idOf(res)}`)).json as LogDetail;
+    const [ja, jb, jc, jd] = await Promise.all([json, stream, declined, notOptedIn].map(detailOf));
+    expect(JSON.parse(ja!.request_payload!)).toMatchObject({
       messages: [{ role: 'user', content: 'secret recipe: more butter' }],
     });
-    expect(JSON.parse(a!.response_payload!)).toMatchObject({
+    expect(JSON.parse(ja!.response_payload!)).toMatchObject({
       choices: [{ message: { content: 'secret recipe: more butter' } }],
     });
-    expect(b!.response_payload).toBe('streamed words here');
-    expect([c!.request_payload, c!.response_payload, d!.request_payload, d!.response_payload]).toEqual([
-      null,
-      null,
-      null,
-      null,
-    ]);
-
-    const detail = await admin('GET', `/logs/${idOf(stream)}`);
-    expect(detail.json).toMatchObject({
+    expect(jb).toMatchObject({
       has_payload: true,
       payload_truncated: false,
       response_payload: 'streamed words here',
     });
+    expect([jc, jd].map((j) => [j!.has_payload, j!.request_payload, j!.response_payload])).toEqual([
+      [false, null, null],
+      [false, null, null],
+    ]);
   });
 
   it('cuts payloads to LOG_PAYLOAD_MAX_BYTES and says so', async () => {
@@ -204,12 +207,13 @@ describe('payload logging', () => {
     const long = 'é'.repeat(40_000);
     const res = await post('/v1/chat/completions', chatBody(long), optedIn.secret);
     await res.text();
-    const [row] = await waitForLogs([idOf(res)]);
+    await waitForLogs([idOf(res)]);
+    const row = (await admin('GET', `/logs/${idOf(res)}`)).json as LogDetail;
     const max = Number(env.LOG_PAYLOAD_MAX_BYTES);
-    expect(row!.payload_truncated).toBe(1);
-    expect(new TextEncoder().encode(row!.request_payload!).byteLength).toBeLessThanOrEqual(max);
-    expect(new TextEncoder().encode(row!.response_payload!).byteLength).toBeLessThanOrEqual(max);
-    expect(row!.request_payload!.length).toBeGreaterThan(max / 2 - 100);
+    expect(row.payload_truncated).toBe(true);
+    expect(new TextEncoder().encode(row.request_payload!).byteLength).toBeLessThanOrEqual(max);
+    expect(new TextEncoder().encode(row.response_payload!).byteLength).toBeLessThanOrEqual(max);
+    expect(row.request_payload!.length).toBeGreaterThan(max / 2 - 100);
   });
 
   it('never stores the gateway key, its hash or the admin token in any log table', async () => {
@@ -228,8 +232,12 @@ describe('payload logging', () => {
     const bad = await post('/v1/chat/completions', chatBody('x'), `${optedIn.secret}x`);
     ids.push(idOf(bad));
     await waitForLogs(ids);
-    for (const table of ['request_logs', 'usage_daily', 'dead_letters']) {
-      const dump = JSON.stringify((await env.DB.prepare(`SELECT * FROM ${table}`).all()).results);
+    const archived = await archiveText();
+    expect(archived).toContain(ids[0]);
+    const dumps = [archived];
+    for (const table of ['request_logs', 'usage_daily', 'dead_letters'])
+      dumps.push(JSON.stringify((await env.DB.prepare(`SELECT * FROM ${table}`).all()).results));
+    for (const dump of dumps) {
       expect(dump).not.toContain(optedIn.secret);
       expect(dump).not.toContain(optedIn.secret.slice(3, 20));
       expect(dump).not.toContain(optedIn.hash);
