@@ -8,7 +8,7 @@ import type { LogEvent } from '../../src/core/log-event';
 export const bindings: Bindings = { ...env };
 
 /** The same env without the R2 archive: D1 then keeps whole rows, as before the archive existed. */
-export const bindingsWithoutArchive: Bindings = { ...env, LOG_ARCHIVE: undefined };
+export const bindingsWithoutArchive = { ...env, LOG_ARCHIVE: undefined } as unknown as Bindings;
 
 export const LOG_QUEUE = 'edgeway-logs';
 export const DLQ = 'edgeway-logs-dlq';
