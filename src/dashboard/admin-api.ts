@@ -1,15 +1,19 @@
 /**
- * The dashboard's only way to the data: the admin API, called in-process.
- * Each call is a real Request to /admin/… with `Authorization: Bearer
- * ADMIN_TOKEN`, handed to the gateway app's own fetch, so it passes the same
- * guard, zod validation, invalidation and error handler as the CLI's calls.
+ * The dashboard's only way to the data: the admin API, called in-process as
+ * the signed-in admin. Each call is a real Request to /admin/…, registered
+ * with that admin (src/admin/in-process.ts actAs; it carries no token) and
+ * handed to the gateway app's own fetch, so it passes the same guard, role
+ * and scope checks, zod validation, audit trail and error handler as the
+ * CLI's calls.
  * Answers are parsed with the admin API's own response schemas. A 4xx/5xx is
  * an expected outcome (a value carrying the API's message and param) for the
  * page to show in words; an answer that fails its schema is exceptional.
  */
 import type { ExecutionContext } from 'hono';
 import type { z } from 'zod';
+import { actAs } from '../admin/in-process';
 import { ErrorEnvelope } from '../admin/schemas';
+import type { AdminPrincipal } from '../core/admin-principal';
 import type { Bindings } from '../env';
 
 export type AdminFetch = (
@@ -42,6 +46,7 @@ export class AdminApi {
     private readonly origin: string,
     private readonly env: Bindings,
     private readonly ctx: ExecutionContext,
+    private readonly who: AdminPrincipal,
   ) {}
 
   get<S extends z.ZodType>(path: string, schema: S, query: Query = {}): Promise<ApiResult<z.output<S>>> {
@@ -67,16 +72,14 @@ export class AdminApi {
     const url = new URL(`/admin${path}`, this.origin);
     for (const [k, v] of Object.entries(query))
       if (v !== undefined && v !== '') url.searchParams.set(k, String(v));
-    const headers = new Headers({
-      authorization: `Bearer ${this.env.ADMIN_TOKEN ?? ''}`,
-      accept: 'application/json',
-    });
+    const headers = new Headers({ accept: 'application/json' });
     if (body !== undefined) headers.set('content-type', 'application/json');
-    const res = await this.fetcher(
-      new Request(url, { method, headers, body: body === undefined ? null : JSON.stringify(body) }),
-      this.env,
-      this.ctx,
-    );
+    const request = new Request(url, {
+      method,
+      headers,
+      body: body === undefined ? null : JSON.stringify(body),
+    });
+    const res = await this.fetcher(actAs(request, this.who), this.env, this.ctx);
     const json: unknown = await res.json().catch(() => null);
     if (!res.ok) {
       const envelope = ErrorEnvelope.safeParse(json);

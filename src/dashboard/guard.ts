@@ -4,7 +4,9 @@
  *   nonce only), no framing (frame-ancestors 'none' and X-Frame-Options DENY),
  *   same-origin referrers, nosniff;
  * - requireSession: no page, asset or data without a valid signed session
- *   that was not signed out (revocations in D1, src/storage/revoked-sessions.ts);
+ *   that was not signed out (revocations in D1, src/storage/revoked-sessions.ts)
+ *   and whose admin still exists and is active, loaded afresh on every page
+ *   (so a disabled, deleted or re-roled admin's next page reflects it);
  *   otherwise a 303 to the sign-in page (fail closed: no ADMIN_TOKEN, no dashboard);
  * - CSRF on every change, two independent checks: hono/csrf (Origin or
  *   Sec-Fetch-Site must be this origin) and csrfToken (the session's token in
@@ -17,9 +19,11 @@ import { deleteCookie, getCookie } from 'hono/cookie';
 import type { CookieOptions } from 'hono/utils/cookie';
 import { createMiddleware } from 'hono/factory';
 import { NONCE, secureHeaders } from 'hono/secure-headers';
+import { type AdminPrincipal, BREAK_GLASS, BREAK_GLASS_ID } from '../core/admin-principal';
+import { D1AdminStore, principalOf } from '../storage/admin-store';
 import { secretsEqual } from '../util/crypto';
-import type { DashboardEnv } from './context';
-import { readSession, SESSION_COOKIE, type Session } from './session';
+import type { DashboardEnv, SignedIn } from './context';
+import { readSession, SESSION_COOKIE } from './session';
 import { messagePage } from './views/message';
 
 export const securityHeaders = secureHeaders({
@@ -83,15 +87,26 @@ export function safeNext(raw: string | undefined): string {
   return inside ? url.pathname + url.search : HOME;
 }
 
-/** The request's session: signed with this ADMIN_TOKEN, unexpired and not signed out; else null. */
+/** The admin a session names, as it is now: the break-glass owner, or a named admin that is still active. */
+async function adminOf(c: Context<DashboardEnv>, adminId: string): Promise<AdminPrincipal | null> {
+  if (adminId === BREAK_GLASS_ID) return BREAK_GLASS;
+  const admin = await new D1AdminStore(c.env.DB).get(adminId);
+  return admin?.status === 'active' ? principalOf(admin) : null;
+}
+
+/** The request's session: signed with this ADMIN_TOKEN, unexpired, not signed out, its admin active; else null. */
 export async function currentSession(
   c: Context<DashboardEnv>,
   adminToken: string,
   now: number,
-): Promise<Session | null> {
+): Promise<SignedIn | null> {
   const session = await readSession(adminToken, getCookie(c, SESSION_COOKIE), now);
   if (!session) return null;
-  return (await c.var.deps.sessions.isRevoked(session.id)) ? null : session;
+  const [revoked, who] = await Promise.all([
+    c.var.deps.sessions.isRevoked(session.id),
+    adminOf(c, session.adminId),
+  ]);
+  return revoked || !who ? null : { ...session, who };
 }
 
 export function requireSession(now: () => number = Date.now) {

@@ -12,6 +12,8 @@ import { AdminApi, type AdminFetch } from './admin-api';
 import { COPY_JS } from './assets';
 import type { DashboardEnv } from './context';
 import { csrfToken, formLimit, readableForm, requireSession, securityHeaders } from './guard';
+import { adminRoutes } from './routes/admins';
+import { auditRoutes } from './routes/audit';
 import { authRoutes, signOut } from './routes/auth';
 import { keyRoutes } from './routes/keys';
 import { logRoutes } from './routes/logs';
@@ -35,7 +37,7 @@ export function createDashboard(adminFetch: AdminFetch, options: DashboardOption
 
   dash.use('*', requireSession(now), csrfToken);
   dash.use('*', async function adminApi(c, next) {
-    c.set('api', new AdminApi(adminFetch, c.req.url, c.env, c.executionCtx));
+    c.set('api', new AdminApi(adminFetch, c.req.url, c.env, c.executionCtx, c.var.session.who));
     await next();
   });
   dash.get('/', (c) => c.redirect('/dashboard/tenants', 303));
@@ -51,6 +53,8 @@ export function createDashboard(adminFetch: AdminFetch, options: DashboardOption
   dash.route('/providers', providerRoutes());
   dash.route('/usage', usageRoutes());
   dash.route('/logs', logRoutes());
+  dash.route('/audit', auditRoutes());
+  dash.route('/admins', adminRoutes(now));
   dash.all('*', (c) =>
     messagePage(c, 404, 'Not found', `There is no dashboard page at ${c.req.path}.`, c.var.session, {
       href: '/dashboard/tenants',

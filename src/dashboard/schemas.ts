@@ -4,9 +4,15 @@
  * the dashboard reads exactly what the API documents in /admin/openapi.json.
  */
 import type { z } from 'zod';
+import { listOf } from '../admin/schemas';
+import { Admin } from '../storage/admin-store';
+import { AuditEntry } from '../storage/audit-log';
 import { UsageReport as UsageReportSchema } from '../admin/usage';
 import { UsageReport as LimitsReportSchema } from '../limits/report';
 
+export { AdminWithToken } from '../admin/admins';
+export { Admin } from '../storage/admin-store';
+export { AuditEntry } from '../storage/audit-log';
 export { AlertList, type FiredAlertEntry as FiredAlert } from '../admin/alerts';
 export { LogList } from '../admin/logs';
 export { Route, RouteList } from '../admin/route-schemas';
@@ -22,3 +28,7 @@ export type UsageSeries = z.output<typeof UsageSeries>;
 /** /admin/limits/tenants|keys/:id: limits, budgets, what is used and what remains. */
 export const LimitsReport = LimitsReportSchema;
 export type LimitsReport = z.output<typeof LimitsReport>;
+
+/** /admin/admins and /admin/audit (owner-only lists and the audit trail). */
+export const AdminList = listOf(Admin);
+export const AuditList = listOf(AuditEntry);

@@ -14,9 +14,11 @@ a:hover{text-decoration-thickness:2px}
 .skip{position:absolute;left:-999px}.skip:focus{left:1rem;top:.5rem;background:var(--bg);padding:.25rem .5rem;z-index:2}
 header.top{display:flex;flex-wrap:wrap;align-items:center;gap:1rem;padding:.6rem 1.25rem;border-bottom:1px solid var(--line);background:var(--soft)}
 header.top .brand{font-weight:700;margin-right:1rem;color:var(--fg);text-decoration:none}
-header.top nav ul{display:flex;gap:1rem;list-style:none;margin:0;padding:0}
+header.top nav ul{display:flex;flex-wrap:wrap;gap:.25rem 1rem;list-style:none;margin:0;padding:0}
 header.top nav a[aria-current=page]{font-weight:700;text-decoration-thickness:3px}
+header.top .who{margin:0 0 0 auto;color:var(--muted)}
 header.top form{margin-left:auto}
+header.top .who+form{margin-left:0}
 main{max-width:72rem;margin:0 auto;padding:1.25rem}
 h1{font-size:1.6rem;margin:.25rem 0 1rem}h2{font-size:1.2rem;margin:2rem 0 .75rem}
 .muted{color:var(--muted)}
@@ -49,7 +51,9 @@ button.danger{background:var(--bad);border-color:var(--bad)}
 .alert.ok{border-color:var(--ok);background:#f1faf3}
 .alert.warn{border-color:var(--warn);background:#fff8e6}
 .badge{display:inline-block;padding:0 .45rem;border-radius:999px;font-size:.85rem;font-weight:600;border:1px solid}
-.badge.active,.badge.ok{color:var(--ok)}.badge.disabled,.badge.revoked,.badge.error,.badge.block{color:var(--bad)}.badge.flag,.badge.redact{color:var(--warn)}.badge.HIT,.badge.SEMANTIC{color:var(--hit)}
+.badge.create,.badge.active,.badge.ok{color:var(--ok)}.badge.delete{color:var(--bad)}
+ul.changes{margin:.2rem 0 0;padding-left:1.1rem;min-width:18rem;overflow-wrap:anywhere}ul.changes del{color:var(--bad)}ul.changes ins{color:var(--ok);text-decoration:none}
+.badge.disabled,.badge.revoked,.badge.error,.badge.block{color:var(--bad)}.badge.flag,.badge.redact{color:var(--warn)}.badge.HIT,.badge.SEMANTIC{color:var(--hit)}
 .secret{display:flex;gap:.5rem;max-width:48rem}.secret input{font-family:ui-monospace,monospace}
 dl.facts{display:grid;grid-template-columns:max-content 1fr;gap:.3rem 1rem;margin:0}
 dl.facts dt{font-weight:600}dl.facts dd{margin:0}

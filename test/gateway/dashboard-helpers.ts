@@ -72,3 +72,32 @@ export class Browser {
 export function location(res: Response): string {
   return res.headers.get('location') ?? '';
 }
+
+/** A named admin made through the admin API as the break-glass owner; its token is returned once. */
+export async function createAdmin(
+  role: 'owner' | 'admin' | 'viewer' | 'tenant_admin',
+  tenantIds: string[] = [],
+  name = `${role}-${crypto.randomUUID().slice(0, 8)}`,
+): Promise<{ id: string; name: string; token: string }> {
+  const res = await SELF.fetch(`${ORIGIN}/admin/admins`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ name, role, ...(tenantIds.length ? { tenant_ids: tenantIds } : {}) }),
+  });
+  if (res.status !== 201) throw new Error(`admin create answered ${res.status}: ${await res.text()}`);
+  const made = (await res.json()) as { id: string; name: string; token: string };
+  return { id: made.id, name: made.name, token: made.token };
+}
+
+/** The change forms on a page (POST forms other than sign-out), by action. */
+export function changeForms(html: string): string[] {
+  return [...html.matchAll(/<form method="post" action="([^"]+)"/g)]
+    .map(([, action]) => action ?? '')
+    .filter((action) => action !== '/dashboard/logout');
+}
+
+/** The main navigation's entries, by label. */
+export function navLabels(html: string): string[] {
+  const nav = /<nav aria-label="Main">([\s\S]*?)<\/nav>/.exec(html)?.[1] ?? '';
+  return [...nav.matchAll(/<a [^>]*>([^<]+)<\/a>/g)].map(([, label]) => label ?? '');
+}

@@ -1,6 +1,8 @@
 /**
- * Sign-in and sign-out. The admin token is compared in constant time and
- * never stored: success issues a signed session cookie (session.ts). Failed
+ * Sign-in and sign-out. The form takes the deployment's ADMIN_TOKEN (the
+ * break-glass owner, compared in constant time) or a named admin's own token
+ * (found by its hash), judged by the admin API's own identifyAdmin; neither is
+ * stored: success issues a signed session cookie naming the admin (session.ts). Failed
  * attempts get one generic answer, and count against the client's throttle
  * shared with the admin API (src/admin/throttle.ts): once blocked, sign-in
  * answers 429 with `retry-after`, whatever the token. Sign-out revokes the
@@ -8,9 +10,10 @@
  * sign-in form is protected from cross-site posting by the Origin check
  * (there is no session yet to bind a token to).
  */
-import { secretsEqual } from '../../util/crypto';
 import { Hono, type Context } from 'hono';
 import { deleteCookie, setCookie } from 'hono/cookie';
+import { identifyAdmin } from '../../admin/identify';
+import { D1AdminStore } from '../../storage/admin-store';
 import type { DashboardEnv } from '../context';
 import { currentSession, disabledPage, safeNext, SESSION_COOKIE_OPTIONS } from '../guard';
 import { issueSession, SESSION_COOKIE, SESSION_TTL_MS } from '../session';
@@ -37,7 +40,8 @@ function LoginForm(props: { next: string; error?: string | null; notice?: string
           <label for="token">
             Admin token
             <span class="hint" id="token-hint">
-              The ADMIN_TOKEN secret (in development: <code>.dev.vars</code>).
+              Your own admin token (<code>ewadm_…</code>), or the deployment's ADMIN_TOKEN secret (in
+              development: <code>.dev.vars</code>).
             </span>
           </label>
           <input
@@ -76,19 +80,20 @@ export function authRoutes(now: () => number = Date.now) {
     const body = await c.req.parseBody();
     const next = safeNext(typeof body.next === 'string' ? body.next : undefined);
     const given = typeof body.token === 'string' ? body.token.trim() : '';
-    const verdict = await c.var.deps.throttle.verify(c.req.raw.headers, async () =>
-      (await secretsEqual(given, token)) ? true : null,
+    const admins = new D1AdminStore(c.env.DB);
+    const verdict = await c.var.deps.throttle.verify(c.req.raw.headers, () =>
+      identifyAdmin(given, token, admins),
     );
     if (typeof verdict === 'number') return tooManyAttempts(c, verdict);
     if (verdict === 'wrong') {
       return page(
         c,
         { title: 'Sign in', session: null },
-        <LoginForm next={next} error="That is not the admin token. Nothing was signed in." />,
+        <LoginForm next={next} error="That is not an admin token. Nothing was signed in." />,
         401,
       );
     }
-    const { cookie } = await issueSession(token, now());
+    const { cookie } = await issueSession(token, verdict.id, now());
     setCookie(c, SESSION_COOKIE, cookie, { ...SESSION_COOKIE_OPTIONS, maxAge: SESSION_TTL_MS / 1000 });
     return c.redirect(next, 303);
   });

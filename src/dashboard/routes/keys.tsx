@@ -8,6 +8,7 @@
 import { Hono, type Context } from 'hono';
 import { deleteCookie, getCookie } from 'hono/cookie';
 import type { ApiFailure } from '../admin-api';
+import { can } from '../can';
 import type { DashboardEnv } from '../context';
 import { keyBody, keyFormValues, rotateBody, type FormValues } from '../forms';
 import { guardrailFields, guardrailFormValues, guardrailsBody } from '../guardrail-form';
@@ -15,7 +16,7 @@ import { SESSION_COOKIE_OPTIONS } from '../guard';
 import { ApiKey, KeyWithSecret, LimitsReport, Tenant } from '../schemas';
 import { FLASH_COOKIE, FLASH_PATH, openSecret } from '../secret-flash';
 import { page } from '../views/layout';
-import { failurePage, failureStatus } from '../views/message';
+import { failurePage, failureStatus, messagePage } from '../views/message';
 import { KeyPage, RevokePage, SecretGonePage, SecretPage } from '../views/keys';
 import { noticeOf, readForm, seg, showSecretOnce } from './shared';
 
@@ -99,6 +100,8 @@ export function keyRoutes(now: () => number = Date.now) {
   router.get('/:id/revoke', async (c) => {
     const key = await c.var.api.get(`/keys/${seg(c.req.param('id'))}`, ApiKey);
     if (!key.ok) return failurePage(c, key, c.var.session, BACK);
+    if (!can(c.var.session.who, 'DELETE /admin/keys/{id}', key.data.tenant_id))
+      return messagePage(c, 403, 'Not allowed', 'Your role may not revoke keys.', c.var.session, BACK);
     return page(
       c,
       { title: 'Revoke key', session: c.var.session, section: 'tenants' },

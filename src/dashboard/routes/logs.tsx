@@ -10,7 +10,7 @@ import { KeyList, LogDetail, LogList, TenantList } from '../schemas';
 import { page } from '../views/layout';
 import { LogDetailPage, LogsPage, type LogFilters } from '../views/logs';
 import { failurePage, failureStatus } from '../views/message';
-import { seg } from './shared';
+import { seg, tenantFilter } from './shared';
 
 const FILTERS = ['tenant_id', 'key_id', 'model', 'route', 'status', 'cache', 'from', 'to', 'cursor'] as const;
 
@@ -22,6 +22,7 @@ export function logRoutes() {
     const q = c.req.query();
     const f: LogFilters = {};
     for (const k of FILTERS) if (q[k]) f[k] = q[k];
+    f.tenant_id = tenantFilter(c, f.tenant_id);
     const [tenants, keys, logs, delivery] = await Promise.all([
       api.get('/tenants', TenantList, { limit: 100 }),
       f.tenant_id ? api.get('/keys', KeyList, { tenant_id: f.tenant_id, limit: 100 }) : null,

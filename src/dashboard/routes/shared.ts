@@ -17,6 +17,10 @@ const NOTICES: Record<string, string> = {
   'guardrails-saved': 'Guardrails saved; they apply from the next request.',
   'provider-key-deleted':
     "Provider key deleted: the tenant's requests to that provider use the gateway's key again.",
+  'admin-updated': 'Admin updated; it applies from their next page or call.',
+  'admin-disabled': 'Admin disabled: their token and sessions stop working at once.',
+  'admin-enabled': 'Admin enabled: their token works again.',
+  'admin-deleted': 'Admin deleted. Their audit entries stay.',
 };
 
 export function noticeOf(c: Context<DashboardEnv>): string | null {
@@ -27,23 +31,50 @@ export async function readForm(c: Context<DashboardEnv>): Promise<FormValues> {
   return formValues(await c.req.parseBody());
 }
 
+/**
+ * The tenant a page filters on: the one asked for, else, for a tenant_admin
+ * (whose reads must name one of its tenants), its first.
+ */
+export function tenantFilter(c: Context<DashboardEnv>, asked: string | undefined): string | undefined {
+  if (asked) return asked;
+  const { who } = c.var.session;
+  return who.role === 'tenant_admin' ? who.tenantIds[0] : undefined;
+}
+
 /** An id from the URL as one path segment of an admin API call. */
 export function seg(id: string): string {
   return encodeURIComponent(id);
 }
 
+/** Where a once-only secret is shown: the sealed cookie's path and the page under it. */
+export interface SecretPlace {
+  cookiePath: string;
+  page: (id: string) => string;
+}
+
+export const KEY_SECRET: SecretPlace = {
+  cookiePath: FLASH_PATH,
+  page: (id) => `/dashboard/keys/${seg(id)}/secret`,
+};
+
+export const ADMIN_TOKEN_SECRET: SecretPlace = {
+  cookiePath: '/dashboard/admins',
+  page: (id) => `/dashboard/admins/${seg(id)}/token`,
+};
+
 /** Hands a new secret to the once-only secret page (sealed cookie, see secret-flash.ts) and redirects there. */
 export async function showSecretOnce(
   c: Context<DashboardEnv>,
-  keyId: string,
+  id: string,
   secret: string,
   now: number,
+  place: SecretPlace = KEY_SECRET,
 ): Promise<Response> {
-  const sealed = await sealSecret(c.env.ADMIN_TOKEN ?? '', c.var.session.id, keyId, secret, now);
+  const sealed = await sealSecret(c.env.ADMIN_TOKEN ?? '', c.var.session.id, id, secret, now);
   setCookie(c, FLASH_COOKIE, sealed, {
     ...SESSION_COOKIE_OPTIONS,
-    path: FLASH_PATH,
+    path: place.cookiePath,
     maxAge: FLASH_TTL_MS / 1000,
   });
-  return c.redirect(`/dashboard/keys/${seg(keyId)}/secret`, 303);
+  return c.redirect(place.page(id), 303);
 }

@@ -8,6 +8,7 @@
 import { Hono, type Context } from 'hono';
 import { z } from 'zod';
 import type { ApiFailure } from '../admin-api';
+import { can } from '../can';
 import type { DashboardEnv } from '../context';
 import { keyBody, type FormValues } from '../forms';
 import { guardrailFields, guardrailFormValues, guardrailsBody } from '../guardrail-form';
@@ -68,15 +69,17 @@ async function tenantPage(
   failed: TenantForm = 'key',
 ) {
   const { api } = c.var;
+  // A tenant_admin may not read provider keys: the section is left out rather than the page refused.
+  const readsProviderKeys = can(c.var.session.who, 'GET /admin/tenants/{id}/provider-keys', id);
   const [tenant, keys, report, providerKeys] = await Promise.all([
     api.get(`/tenants/${seg(id)}`, Tenant),
     api.get('/keys', KeyList, { tenant_id: id, limit: 100 }),
     api.get(`/limits/tenants/${seg(id)}`, LimitsReport),
-    api.get(`/tenants/${seg(id)}/provider-keys`, ProviderKeyList),
+    readsProviderKeys ? api.get(`/tenants/${seg(id)}/provider-keys`, ProviderKeyList) : null,
   ]);
   if (!tenant.ok) return failurePage(c, tenant, c.var.session, BACK);
   if (!keys.ok) return failurePage(c, keys, c.var.session, BACK);
-  if (!providerKeys.ok) return failurePage(c, providerKeys, c.var.session, BACK);
+  if (providerKeys && !providerKeys.ok) return failurePage(c, providerKeys, c.var.session, BACK);
   const body = (
     <TenantPage
       session={c.var.session}
@@ -84,7 +87,7 @@ async function tenantPage(
       keys={keys.data.data}
       moreKeys={keys.data.has_more}
       report={report.ok ? report.data : null}
-      providerKeys={providerKeys.data.data}
+      providerKeys={providerKeys ? providerKeys.data.data : null}
       guardrails={failed === 'guardrails' ? values : guardrailFormValues(tenant.data.guardrails, 'tenant')}
       failure={failure}
       values={values}

@@ -6,7 +6,7 @@ import { KeyList, LimitsReport, TenantList, UsageSeries } from '../schemas';
 import { page } from '../views/layout';
 import { failureStatus } from '../views/message';
 import { UsagePage, type UsageFilters } from '../views/usage';
-import { seg } from './shared';
+import { seg, tenantFilter } from './shared';
 
 export function usageRoutes() {
   const router = new Hono<DashboardEnv>();
@@ -15,7 +15,7 @@ export function usageRoutes() {
     const { api } = c.var;
     const q = c.req.query();
     const filters: UsageFilters = {
-      tenant_id: q.tenant_id || undefined,
+      tenant_id: tenantFilter(c, q.tenant_id),
       key_id: q.key_id || undefined,
       from: q.from || undefined,
       to: q.to || undefined,

@@ -254,6 +254,8 @@ function denySize(deny: GuardrailPolicy['deny']): string {
 
 export function GuardrailsSection(props: {
   session: Session;
+  /** False: the policy is shown read-only, with no form (the admin may not change it). */
+  editable: boolean;
   action: string;
   scope: PolicyScope;
   values: FormValues;
@@ -277,13 +279,22 @@ export function GuardrailsSection(props: {
       {props.narrows ? (
         <EffectivePolicyTable tenant={props.narrows.tenant} apiKey={props.narrows.apiKey} />
       ) : null}
-      <Failure failure={props.failure} action="The guardrails were not saved" />
-      <ActionForm action={props.action} session={props.session} class="stack wide">
-        <PolicyFields scope={props.scope} values={props.values} failure={props.failure} />
-        <div>
-          <button type="submit">Save guardrails</button>
-        </div>
-      </ActionForm>
+      {props.editable ? (
+        <>
+          <Failure failure={props.failure} action="The guardrails were not saved" />
+          <ActionForm action={props.action} session={props.session} class="stack wide">
+            <PolicyFields scope={props.scope} values={props.values} failure={props.failure} />
+            <div>
+              <button type="submit">Save guardrails</button>
+            </div>
+          </ActionForm>
+        </>
+      ) : (
+        <fieldset class="stack wide" disabled>
+          <legend>Current policy (read-only)</legend>
+          <PolicyFields scope={props.scope} values={props.values} failure={null} />
+        </fieldset>
+      )}
     </section>
   );
 }

@@ -5,6 +5,8 @@
 import type { ApiFailure } from '../admin-api';
 import type { FormValues } from '../forms';
 import type { GuardrailPolicy } from '../../core/guardrail-policy';
+import { can } from '../can';
+import type { SignedIn } from '../context';
 import type { ApiKey, LimitsReport } from '../schemas';
 import type { Session } from '../session';
 import { BudgetGlance } from './budget';
@@ -21,7 +23,7 @@ import { ActionForm, Badge, Failure, Field, Notice, Time } from './parts';
 const keyPath = (k: ApiKey) => `/dashboard/keys/${encodeURIComponent(k.id)}`;
 
 export function KeyPage(props: {
-  session: Session;
+  session: SignedIn;
   apiKey: ApiKey;
   report: LimitsReport | null;
   /** The tenant's policy, shown read-only beside the key's (null when it could not be read). */
@@ -33,6 +35,9 @@ export function KeyPage(props: {
 }) {
   const { apiKey: k, session } = props;
   const active = k.status === 'active';
+  // Edit, guardrails, rotate and revoke are the same permission (write on the key's tenant) today; each asks anyway.
+  const may = (op: string) => can(session.who, op, k.tenant_id);
+  const mayEdit = may('PATCH /admin/keys/{id}');
   const q = `key_id=${encodeURIComponent(k.id)}&tenant_id=${encodeURIComponent(k.tenant_id)}`;
   return (
     <>
@@ -95,62 +100,85 @@ export function KeyPage(props: {
       {props.report ? <BudgetGlance report={props.report} heading="Key budget at a glance" /> : null}
       {active ? (
         <>
-          <section aria-labelledby="edit-h">
-            <h2 id="edit-h">Edit</h2>
-            {props.failed === 'edit' ? (
-              <Failure failure={props.failure} action="The key was not changed" />
-            ) : null}
-            <ActionForm action={keyPath(k)} session={session} class="stack">
-              <KeySettingsFields
-                values={props.values}
-                failure={props.failed === 'edit' ? props.failure : null}
-              />
-              <div>
-                <button type="submit">Save changes</button>
-              </div>
-            </ActionForm>
-          </section>
+          {mayEdit ? (
+            <section aria-labelledby="edit-h">
+              <h2 id="edit-h">Edit</h2>
+              {props.failed === 'edit' ? (
+                <Failure failure={props.failure} action="The key was not changed" />
+              ) : null}
+              <ActionForm action={keyPath(k)} session={session} class="stack">
+                <KeySettingsFields
+                  values={props.values}
+                  failure={props.failed === 'edit' ? props.failure : null}
+                />
+                <div>
+                  <button type="submit">Save changes</button>
+                </div>
+              </ActionForm>
+            </section>
+          ) : null}
           <GuardrailsSection
             session={session}
+            editable={mayEdit}
             action={`${keyPath(k)}/guardrails`}
             scope="key"
             values={props.values}
             failure={props.failed === 'guardrails' ? props.failure : null}
             narrows={props.tenantGuardrails ? { tenant: props.tenantGuardrails, apiKey: k.guardrails } : null}
           />
-          <section aria-labelledby="rotate-h">
-            <h2 id="rotate-h">Rotate the secret</h2>
-            {props.failed === 'rotate' ? (
-              <Failure failure={props.failure} action="The key was not rotated" />
-            ) : null}
-            <ActionForm action={`${keyPath(k)}/rotate`} session={session} class="stack">
-              <Field
-                name="grace_seconds"
-                label="Grace period, seconds"
-                hint="How long the current secret keeps working (at most a week). Empty: it stops at once."
-                type="number"
-                values={props.values}
-                failure={props.failed === 'rotate' ? props.failure : null}
-              />
-              <div>
-                <button type="submit">Rotate secret</button>
-              </div>
-            </ActionForm>
-          </section>
-          <section aria-labelledby="revoke-h">
-            <h2 id="revoke-h">Revoke</h2>
-            <p>Revoking refuses every request made with this key, at once. It cannot be undone.</p>
-            <p>
-              <a class="button danger" href={`${keyPath(k)}/revoke`}>
-                Revoke this key…
-              </a>
-            </p>
-          </section>
+          {may('POST /admin/keys/{id}/rotate') ? <RotateSection {...props} /> : null}
+          {may('DELETE /admin/keys/{id}') ? <RevokeSection apiKey={k} /> : null}
         </>
       ) : (
         <p class="alert warn">This key is revoked: it is refused and can no longer be edited or rotated.</p>
       )}
     </>
+  );
+}
+
+function RotateSection(props: {
+  session: SignedIn;
+  apiKey: ApiKey;
+  values: FormValues;
+  failure?: ApiFailure | null;
+  failed?: 'edit' | 'rotate' | 'guardrails';
+}) {
+  const { apiKey: k, session } = props;
+  return (
+    <section aria-labelledby="rotate-h">
+      <h2 id="rotate-h">Rotate the secret</h2>
+      {props.failed === 'rotate' ? (
+        <Failure failure={props.failure} action="The key was not rotated" />
+      ) : null}
+      <ActionForm action={`${keyPath(k)}/rotate`} session={session} class="stack">
+        <Field
+          name="grace_seconds"
+          label="Grace period, seconds"
+          hint="How long the current secret keeps working (at most a week). Empty: it stops at once."
+          type="number"
+          values={props.values}
+          failure={props.failed === 'rotate' ? props.failure : null}
+        />
+        <div>
+          <button type="submit">Rotate secret</button>
+        </div>
+      </ActionForm>
+    </section>
+  );
+}
+
+function RevokeSection(props: { apiKey: ApiKey }) {
+  const k = props.apiKey;
+  return (
+    <section aria-labelledby="revoke-h">
+      <h2 id="revoke-h">Revoke</h2>
+      <p>Revoking refuses every request made with this key, at once. It cannot be undone.</p>
+      <p>
+        <a class="button danger" href={`${keyPath(k)}/revoke`}>
+          Revoke this key…
+        </a>
+      </p>
+    </section>
   );
 }
 

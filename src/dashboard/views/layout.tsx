@@ -1,29 +1,38 @@
-/** The page shell: head with the inline stylesheet (CSP nonce), skip link, navigation, sign-out, main. */
+/**
+ * The page shell: head with the inline stylesheet (CSP nonce), skip link, the
+ * navigation the signed-in admin's role may use, who is signed in, sign-out, main.
+ */
 import type { Context } from 'hono';
 import { html } from 'hono/html';
 import type { Child } from 'hono/jsx';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
-import type { DashboardEnv } from '../context';
-import type { Session } from '../session';
+import type { AdminPrincipal } from '../../core/admin-principal';
+import { canSome } from '../can';
+import type { DashboardEnv, SignedIn } from '../context';
 import { CSS } from '../styles';
 
-export type Section = 'tenants' | 'routes' | 'providers' | 'usage' | 'logs';
+export type Section = 'tenants' | 'routes' | 'providers' | 'usage' | 'logs' | 'audit' | 'admins';
 
 export interface PageOptions {
   title: string;
-  session: Session | null;
+  session: SignedIn | null;
   section?: Section;
   /** Load the copy-button script (the secret page only). */
   copyScript?: boolean;
 }
 
-const NAV: { section: Section; href: string; label: string }[] = [
-  { section: 'tenants', href: '/dashboard/tenants', label: 'Tenants & keys' },
-  { section: 'routes', href: '/dashboard/routes', label: 'Routes' },
-  { section: 'providers', href: '/dashboard/providers', label: 'Providers' },
-  { section: 'usage', href: '/dashboard/usage', label: 'Usage' },
-  { section: 'logs', href: '/dashboard/logs', label: 'Logs' },
+/** Each entry is shown when the admin API call behind the page is allowed to the admin on some tenant. */
+const NAV: { section: Section; href: string; label: string; op: string }[] = [
+  { section: 'tenants', href: '/dashboard/tenants', label: 'Tenants & keys', op: 'GET /admin/tenants' },
+  { section: 'routes', href: '/dashboard/routes', label: 'Routes', op: 'GET /admin/routes' },
+  { section: 'providers', href: '/dashboard/providers', label: 'Providers', op: 'GET /admin/providers' },
+  { section: 'usage', href: '/dashboard/usage', label: 'Usage', op: 'GET /admin/usage' },
+  { section: 'logs', href: '/dashboard/logs', label: 'Logs', op: 'GET /admin/logs' },
+  { section: 'audit', href: '/dashboard/audit', label: 'Audit', op: 'GET /admin/audit' },
+  { section: 'admins', href: '/dashboard/admins', label: 'Admins', op: 'GET /admin/admins' },
 ];
+
+const navFor = (who: AdminPrincipal) => NAV.filter((n) => canSome(who, n.op));
 
 function Shell(props: PageOptions & { nonce: string; children: Child }) {
   const { title, session, section, nonce } = props;
@@ -49,7 +58,7 @@ function Shell(props: PageOptions & { nonce: string; children: Child }) {
             <>
               <nav aria-label="Main">
                 <ul>
-                  {NAV.map((n) => (
+                  {navFor(session.who).map((n) => (
                     <li>
                       <a href={n.href} aria-current={n.section === section ? 'page' : undefined}>
                         {n.label}
@@ -58,6 +67,9 @@ function Shell(props: PageOptions & { nonce: string; children: Child }) {
                   ))}
                 </ul>
               </nav>
+              <p class="who">
+                Signed in as <strong>{session.who.name}</strong> ({session.who.role})
+              </p>
               <form method="post" action="/dashboard/logout">
                 <input type="hidden" name="_csrf" value={session.csrf} />
                 <button type="submit" class="secondary">

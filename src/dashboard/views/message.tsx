@@ -2,8 +2,7 @@
 import type { Context } from 'hono';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import type { ApiFailure } from '../admin-api';
-import type { DashboardEnv } from '../context';
-import type { Session } from '../session';
+import type { DashboardEnv, SignedIn } from '../context';
 import { page } from './layout';
 
 export function messagePage(
@@ -11,7 +10,7 @@ export function messagePage(
   status: ContentfulStatusCode,
   title: string,
   text: string,
-  session: Session | null,
+  session: SignedIn | null,
   back?: { href: string; label: string },
 ) {
   return page(
@@ -36,7 +35,7 @@ export function messagePage(
 export function failurePage(
   c: Context<DashboardEnv>,
   failure: ApiFailure,
-  session: Session,
+  session: SignedIn,
   back?: { href: string; label: string },
 ) {
   const title = failure.status === 404 ? 'Not found' : 'The admin API refused this';

@@ -1,16 +1,18 @@
 /**
  * A tenant's own provider keys (BYOK) on its page: provider, hint and last
  * change, a form to set or rotate one (a password input, never filled back in)
- * and a delete button each. The key itself is never rendered.
+ * and a delete button each (the forms only for admins who may change them).
+ * The key itself is never rendered.
  */
 import type { ApiFailure } from '../admin-api';
 import type { FormValues } from '../forms';
+import { can } from '../can';
+import type { SignedIn } from '../context';
 import type { ProviderKeyInfo } from '../schemas';
-import type { Session } from '../session';
 import { ActionForm, Failure, Field, Time } from './parts';
 
 export function ProviderKeysSection(props: {
-  session: Session;
+  session: SignedIn;
   tenantId: string;
   keys: ProviderKeyInfo[];
   failure?: ApiFailure | null;
@@ -18,6 +20,9 @@ export function ProviderKeysSection(props: {
   values?: FormValues;
 }) {
   const base = `/dashboard/tenants/${encodeURIComponent(props.tenantId)}/provider-keys`;
+  const op = '/admin/tenants/{id}/provider-keys/{provider}';
+  const mayDelete = can(props.session.who, `DELETE ${op}`, props.tenantId);
+  const maySet = can(props.session.who, `PUT ${op}`, props.tenantId);
   return (
     <section aria-labelledby="provider-keys-h">
       <h2 id="provider-keys-h">Provider keys</h2>
@@ -35,7 +40,7 @@ export function ProviderKeysSection(props: {
                 <th scope="col">Provider</th>
                 <th scope="col">Hint</th>
                 <th scope="col">Updated</th>
-                <th scope="col">Actions</th>
+                {mayDelete ? <th scope="col">Actions</th> : null}
               </tr>
             </thead>
             <tbody>
@@ -48,26 +53,41 @@ export function ProviderKeysSection(props: {
                   <td>
                     <Time ms={k.updated_at} />
                   </td>
-                  <td class="actions">
-                    <ActionForm
-                      action={`${base}/${encodeURIComponent(k.provider)}/delete`}
-                      session={props.session}
-                      class="inline"
-                    >
-                      <button type="submit" class="danger" aria-label={`Delete the ${k.provider} key`}>
-                        Delete
-                      </button>
-                    </ActionForm>
-                  </td>
+                  {mayDelete ? (
+                    <td class="actions">
+                      <ActionForm
+                        action={`${base}/${encodeURIComponent(k.provider)}/delete`}
+                        session={props.session}
+                        class="inline"
+                      >
+                        <button type="submit" class="danger" aria-label={`Delete the ${k.provider} key`}>
+                          Delete
+                        </button>
+                      </ActionForm>
+                    </td>
+                  ) : null}
                 </tr>
               ))}
             </tbody>
           </table>
         </div>
       )}
+      {maySet ? <SetProviderKey {...props} base={base} /> : null}
+    </section>
+  );
+}
+
+function SetProviderKey(props: {
+  session: SignedIn;
+  base: string;
+  failure?: ApiFailure | null;
+  values?: FormValues;
+}) {
+  return (
+    <>
       <h3>Set or rotate a provider key</h3>
       <Failure failure={props.failure} action="The provider key was not saved" />
-      <ActionForm action={base} session={props.session} class="stack">
+      <ActionForm action={props.base} session={props.session} class="stack">
         <Field
           name="provider"
           label="Provider"
@@ -89,6 +109,6 @@ export function ProviderKeysSection(props: {
           <button type="submit">Save provider key</button>
         </div>
       </ActionForm>
-    </section>
+    </>
   );
 }

@@ -1,14 +1,15 @@
 /**
  * Named routes: the list (name, scope, strategy, targets in one line) with the
  * create form (name, scope, the spec as JSON), and one route's page (its spec,
- * an edit form and a delete button). A refusal names its field, which the
- * form marks.
+ * an edit form and a delete button; the forms only for admins who may change
+ * routes). A refusal names its field, which the form marks.
  */
 import type { ApiFailure } from '../admin-api';
 import type { FormValues } from '../forms';
 import type { RouteGroup } from '../../core/route-spec';
+import { can } from '../can';
+import type { SignedIn } from '../context';
 import type { Route, Tenant } from '../schemas';
-import type { Session } from '../session';
 import { ActionForm, Failure, Field, fieldId, Notice, Pager, Time } from './parts';
 
 /** What the create form starts with: a small fallback the admin edits. */
@@ -66,7 +67,7 @@ function SpecField(props: { values: FormValues; failure?: ApiFailure | null }) {
 }
 
 export function RoutesPage(props: {
-  session: Session;
+  session: SignedIn;
   routes: Route[];
   tenants: Tenant[];
   moreTenants: boolean;
@@ -122,50 +123,52 @@ export function RoutesPage(props: {
         </div>
       )}
       <Pager base="/dashboard/routes" query={{ cursor: props.cursor }} next={props.next} label="Routes" />
-      <section aria-labelledby="create-route-h">
-        <h2 id="create-route-h">Define a route</h2>
-        <Failure failure={props.failure} action="The route was not created" />
-        <ActionForm action="/dashboard/routes" session={props.session} class="stack">
-          <Field
-            name="name"
-            label="Route name"
-            hint='What clients put in model, e.g. smart: letters, digits, ".", "_" and "-", no "/".'
-            values={values}
-            failure={props.failure}
-            required
-          />
-          <div>
-            <label for={fieldId('tenant_id')}>
-              Scope
-              {props.moreTenants ? <span class="hint">The newest 100 tenants are listed.</span> : null}
-            </label>
-            <select
-              id={fieldId('tenant_id')}
-              name="tenant_id"
-              aria-invalid={scopeInvalid ? 'true' : undefined}
-              aria-describedby={scopeInvalid ? 'form-error' : undefined}
-            >
-              <option value="">Global: every tenant</option>
-              {props.tenants.map((t) => (
-                <option
-                  value={t.id}
-                  selected={t.id === values.tenant_id}
-                >{`Tenant ${t.name} (${t.id})`}</option>
-              ))}
-            </select>
-          </div>
-          <SpecField values={values} failure={props.failure} />
-          <div>
-            <button type="submit">Create route</button>
-          </div>
-        </ActionForm>
-      </section>
+      {can(props.session.who, 'POST /admin/routes') ? (
+        <section aria-labelledby="create-route-h">
+          <h2 id="create-route-h">Define a route</h2>
+          <Failure failure={props.failure} action="The route was not created" />
+          <ActionForm action="/dashboard/routes" session={props.session} class="stack">
+            <Field
+              name="name"
+              label="Route name"
+              hint='What clients put in model, e.g. smart: letters, digits, ".", "_" and "-", no "/".'
+              values={values}
+              failure={props.failure}
+              required
+            />
+            <div>
+              <label for={fieldId('tenant_id')}>
+                Scope
+                {props.moreTenants ? <span class="hint">The newest 100 tenants are listed.</span> : null}
+              </label>
+              <select
+                id={fieldId('tenant_id')}
+                name="tenant_id"
+                aria-invalid={scopeInvalid ? 'true' : undefined}
+                aria-describedby={scopeInvalid ? 'form-error' : undefined}
+              >
+                <option value="">Global: every tenant</option>
+                {props.tenants.map((t) => (
+                  <option
+                    value={t.id}
+                    selected={t.id === values.tenant_id}
+                  >{`Tenant ${t.name} (${t.id})`}</option>
+                ))}
+              </select>
+            </div>
+            <SpecField values={values} failure={props.failure} />
+            <div>
+              <button type="submit">Create route</button>
+            </div>
+          </ActionForm>
+        </section>
+      ) : null}
     </>
   );
 }
 
 export function RoutePage(props: {
-  session: Session;
+  session: SignedIn;
   route: Route;
   tenantName: string | null;
   values: FormValues;
@@ -210,30 +213,37 @@ export function RoutePage(props: {
           <Time ms={route.updated_at} />
         </dd>
       </dl>
-      <section aria-labelledby="edit-route-h">
-        <h2 id="edit-route-h">Edit</h2>
-        <Failure failure={edit} action="The route was not changed" />
-        <ActionForm action={routePath(route.id)} session={session} class="stack">
-          <Field name="name" label="Route name" values={props.values} failure={edit} required />
-          <SpecField values={props.values} failure={edit} />
-          <div>
-            <button type="submit">Save route</button>
-          </div>
-        </ActionForm>
-      </section>
-      <section aria-labelledby="delete-route-h">
-        <h2 id="delete-route-h">Delete</h2>
-        <p class="muted">
-          Clients calling <code>{route.name}</code> are refused from then on (or reach the global route of
-          that name). A route that other routes name cannot be deleted.
-        </p>
-        <Failure failure={remove} action="The route was not deleted" />
-        <ActionForm action={`${routePath(route.id)}/delete`} session={session}>
-          <button type="submit" class="danger">
-            Delete route {route.name}
-          </button>
-        </ActionForm>
-      </section>
+      {can(session.who, 'PATCH /admin/routes/{id}') ? null : (
+        <pre class="scroll">{props.values.spec ?? ''}</pre>
+      )}
+      {can(session.who, 'PATCH /admin/routes/{id}') ? (
+        <section aria-labelledby="edit-route-h">
+          <h2 id="edit-route-h">Edit</h2>
+          <Failure failure={edit} action="The route was not changed" />
+          <ActionForm action={routePath(route.id)} session={session} class="stack">
+            <Field name="name" label="Route name" values={props.values} failure={edit} required />
+            <SpecField values={props.values} failure={edit} />
+            <div>
+              <button type="submit">Save route</button>
+            </div>
+          </ActionForm>
+        </section>
+      ) : null}
+      {can(session.who, 'DELETE /admin/routes/{id}') ? (
+        <section aria-labelledby="delete-route-h">
+          <h2 id="delete-route-h">Delete</h2>
+          <p class="muted">
+            Clients calling <code>{route.name}</code> are refused from then on (or reach the global route of
+            that name). A route that other routes name cannot be deleted.
+          </p>
+          <Failure failure={remove} action="The route was not deleted" />
+          <ActionForm action={`${routePath(route.id)}/delete`} session={session}>
+            <button type="submit" class="danger">
+              Delete route {route.name}
+            </button>
+          </ActionForm>
+        </section>
+      ) : null}
     </>
   );
 }

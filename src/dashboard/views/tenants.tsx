@@ -1,20 +1,23 @@
 /**
  * The tenants list (with create, disable, enable) and one tenant's page (its keys, budget, create-key
- * form, provider keys, guardrails).
+ * form, provider keys, guardrails). Each form is shown only when the signed-in admin may make the change.
  */
 import type { ApiFailure } from '../admin-api';
+import { can } from '../can';
+import type { SignedIn } from '../context';
 import type { FormValues } from '../forms';
 import type { ApiKey, LimitsReport, ProviderKeyInfo, Tenant } from '../schemas';
-import type { Session } from '../session';
 import { BudgetGlance } from './budget';
 import { describeBudgets, describeLimits, describeModels, KeySettingsFields } from './key-settings';
 import { GuardrailsSection } from './guardrails';
 import { ActionForm, Badge, Failure, Field, Notice, Pager, Time } from './parts';
 import { ProviderKeysSection } from './provider-keys';
 
-export function TenantStatusButton(props: { tenant: Tenant; session: Session; back: 'list' | 'tenant' }) {
+export function TenantStatusButton(props: { tenant: Tenant; session: SignedIn; back: 'list' | 'tenant' }) {
   const { tenant } = props;
   const disable = tenant.status === 'active';
+  const op = `POST /admin/tenants/{id}/${disable ? 'disable' : 'enable'}`;
+  if (!can(props.session.who, op, tenant.id)) return null;
   return (
     <ActionForm
       action={`/dashboard/tenants/${encodeURIComponent(tenant.id)}/${disable ? 'disable' : 'enable'}`}
@@ -34,7 +37,7 @@ export function TenantStatusButton(props: { tenant: Tenant; session: Session; ba
 }
 
 export function TenantsPage(props: {
-  session: Session;
+  session: SignedIn;
   tenants: Tenant[];
   next: string | null;
   cursor?: string;
@@ -48,16 +51,18 @@ export function TenantsPage(props: {
       <h1>Tenants</h1>
       <Notice text={props.notice} />
       <Failure failure={props.failure} action="The tenant was not created" />
-      <section aria-labelledby="create-h">
-        <h2 id="create-h">Create a tenant</h2>
-        <ActionForm action="/dashboard/tenants" session={session} class="stack">
-          <Field name="name" label="Tenant name" values={props.values} failure={props.failure} />
-          <div>
-            <button type="submit">Create tenant</button>
-          </div>
-        </ActionForm>
-      </section>
-      <h2>All tenants</h2>
+      {can(session.who, 'POST /admin/tenants') ? (
+        <section aria-labelledby="create-h">
+          <h2 id="create-h">Create a tenant</h2>
+          <ActionForm action="/dashboard/tenants" session={session} class="stack">
+            <Field name="name" label="Tenant name" values={props.values} failure={props.failure} />
+            <div>
+              <button type="submit">Create tenant</button>
+            </div>
+          </ActionForm>
+        </section>
+      ) : null}
+      <h2>{session.who.role === 'tenant_admin' ? 'Your tenants' : 'All tenants'}</h2>
       {props.tenants.length === 0 ? (
         <p>No tenants yet.</p>
       ) : (
@@ -150,12 +155,13 @@ export function KeysTable(props: { keys: ApiKey[] }) {
 }
 
 export function TenantPage(props: {
-  session: Session;
+  session: SignedIn;
   tenant: Tenant;
   keys: ApiKey[];
   moreKeys: boolean;
   report: LimitsReport | null;
-  providerKeys: ProviderKeyInfo[];
+  /** Null when the admin may not read them (a tenant_admin). */
+  providerKeys: ProviderKeyInfo[] | null;
   /** The guardrails form's values: the stored policy, or what was sent when it was refused. */
   guardrails: FormValues;
   failure?: ApiFailure | null;
@@ -172,6 +178,7 @@ export function TenantPage(props: {
   const providerForm =
     props.failed === 'provider-key' ? { failure: props.failure, values: props.values } : {};
   const q = `tenant_id=${encodeURIComponent(tenant.id)}`;
+  const may = (op: string) => can(session.who, op, tenant.id);
   return (
     <>
       <p>
@@ -193,29 +200,34 @@ export function TenantPage(props: {
       <h2>Keys</h2>
       <KeysTable keys={props.keys} />
       {props.moreKeys ? <p class="muted">Showing the newest 100 keys.</p> : null}
-      <section aria-labelledby="new-key-h">
-        <h2 id="new-key-h">Create a key</h2>
-        <Failure failure={keyForm.failure} action="The key was not created" />
-        <ActionForm
-          action={`/dashboard/tenants/${encodeURIComponent(tenant.id)}/keys`}
+      {may('POST /admin/keys') ? (
+        <section aria-labelledby="new-key-h">
+          <h2 id="new-key-h">Create a key</h2>
+          <Failure failure={keyForm.failure} action="The key was not created" />
+          <ActionForm
+            action={`/dashboard/tenants/${encodeURIComponent(tenant.id)}/keys`}
+            session={session}
+            class="stack"
+          >
+            <KeySettingsFields values={keyForm.values ?? {}} failure={keyForm.failure} />
+            <div>
+              <button type="submit">Create key</button>
+            </div>
+          </ActionForm>
+        </section>
+      ) : null}
+      {props.providerKeys ? (
+        <ProviderKeysSection
           session={session}
-          class="stack"
-        >
-          <KeySettingsFields values={keyForm.values ?? {}} failure={keyForm.failure} />
-          <div>
-            <button type="submit">Create key</button>
-          </div>
-        </ActionForm>
-      </section>
-      <ProviderKeysSection
-        session={session}
-        tenantId={tenant.id}
-        keys={props.providerKeys}
-        failure={providerForm.failure}
-        values={providerForm.values}
-      />
+          tenantId={tenant.id}
+          keys={props.providerKeys}
+          failure={providerForm.failure}
+          values={providerForm.values}
+        />
+      ) : null}
       <GuardrailsSection
         session={session}
+        editable={may('PATCH /admin/tenants/{id}')}
         action={`/dashboard/tenants/${encodeURIComponent(tenant.id)}/guardrails`}
         scope="tenant"
         values={props.guardrails}

@@ -2,6 +2,7 @@
 import { createExecutionContext, env, SELF } from 'cloudflare:test';
 import { describe, expect, it } from 'vitest';
 import { createDashboard } from '../../../src/dashboard';
+import { BREAK_GLASS_ID } from '../../../src/core/admin-principal';
 import { issueSession, SESSION_COOKIE, SESSION_TTL_MS } from '../../../src/dashboard/session';
 import { ADMIN_TOKEN, Browser, location, ORIGIN } from '../dashboard-helpers';
 
@@ -60,7 +61,7 @@ describe('sign-in', () => {
     const browser = new Browser();
     const res = await browser.post('/dashboard/login', { token: 'wrong' }, { csrf: null });
     expect(res.status).toBe(401);
-    expect(await res.text()).toContain('That is not the admin token');
+    expect(await res.text()).toContain('That is not an admin token');
     expect(browser.jar.size).toBe(0);
   });
 
@@ -127,7 +128,7 @@ describe('without ADMIN_TOKEN', () => {
       return new Response(null, { status: 500 });
     });
     const closed = { ...env, ADMIN_TOKEN: undefined };
-    const { cookie } = await issueSession('', Date.now());
+    const { cookie } = await issueSession('', BREAK_GLASS_ID, Date.now());
     for (const [path, init] of [
       ['/login', {}],
       ['/tenants', { headers: { cookie: `${SESSION_COOKIE}=${cookie}` } }],
@@ -150,21 +151,21 @@ describe('without ADMIN_TOKEN', () => {
 
 describe('session checks', () => {
   it('refuses an expired session', async () => {
-    const { cookie } = await issueSession(ADMIN_TOKEN, Date.now() - SESSION_TTL_MS - 1000);
+    const { cookie } = await issueSession(ADMIN_TOKEN, BREAK_GLASS_ID, Date.now() - SESSION_TTL_MS - 1000);
     const res = await withCookie('/dashboard/tenants', `${SESSION_COOKIE}=${cookie}`);
     expect(res.status).toBe(303);
     expect(res.headers.getAll('set-cookie').join('\n')).toMatch(new RegExp(`${SESSION_COOKIE}=; Max-Age=0`));
   });
 
   it('refuses a session whose expiry was pushed forward', async () => {
-    const { cookie } = await issueSession(ADMIN_TOKEN, Date.now() - SESSION_TTL_MS - 1000);
-    const [v, id, exp, mac] = cookie.split('.');
-    const forged = `${v}.${id}.${Number(exp) + 2 * SESSION_TTL_MS}.${mac}`;
+    const { cookie } = await issueSession(ADMIN_TOKEN, BREAK_GLASS_ID, Date.now() - SESSION_TTL_MS - 1000);
+    const [v, id, admin, exp, mac] = cookie.split('.');
+    const forged = `${v}.${id}.${admin}.${Number(exp) + 2 * SESSION_TTL_MS}.${mac}`;
     expect((await withCookie('/dashboard/tenants', `${SESSION_COOKIE}=${forged}`)).status).toBe(303);
   });
 
   it('refuses a tampered signature, garbage, and the raw admin token as a cookie', async () => {
-    const { cookie } = await issueSession(ADMIN_TOKEN, Date.now());
+    const { cookie } = await issueSession(ADMIN_TOKEN, BREAK_GLASS_ID, Date.now());
     const flipped = cookie.slice(0, -2) + (cookie.endsWith('AA') ? 'BA' : 'AA');
     for (const value of [flipped, 'v1.abc.1.def', ADMIN_TOKEN, `${cookie}x`]) {
       expect((await withCookie('/dashboard/tenants', `${SESSION_COOKIE}=${value}`)).status, value).toBe(303);
@@ -172,9 +173,9 @@ describe('session checks', () => {
   });
 
   it('refuses a session signed with another admin token (token change logs everyone out)', async () => {
-    const { cookie } = await issueSession('the-previous-admin-token', Date.now());
+    const { cookie } = await issueSession('the-previous-admin-token', BREAK_GLASS_ID, Date.now());
     expect((await withCookie('/dashboard/tenants', `${SESSION_COOKIE}=${cookie}`)).status).toBe(303);
-    const { cookie: good } = await issueSession(ADMIN_TOKEN, Date.now());
+    const { cookie: good } = await issueSession(ADMIN_TOKEN, BREAK_GLASS_ID, Date.now());
     expect((await withCookie('/dashboard/tenants', `${SESSION_COOKIE}=${good}`)).status).toBe(200);
   });
 });

@@ -10,24 +10,43 @@ import {
 } from '../../../src/dashboard/forms';
 import { safeNext } from '../../../src/dashboard/guard';
 import { FLASH_TTL_MS, openSecret, sealSecret } from '../../../src/dashboard/secret-flash';
+import { BREAK_GLASS_ID } from '../../../src/core/admin-principal';
+import { dashboardKeys } from '../../../src/dashboard/keys';
 import { issueSession, readSession, SESSION_TTL_MS } from '../../../src/dashboard/session';
+import { base64url } from '../../../src/util/crypto';
 import { niceMax } from '../../../src/dashboard/views/charts';
 
 const T0 = Date.UTC(2026, 4, 1);
 
 describe('sessions', () => {
   it('reads back a fresh session with the same CSRF token, until it expires', async () => {
-    const { cookie, session } = await issueSession('tok', T0);
+    const { cookie, session } = await issueSession('tok', BREAK_GLASS_ID, T0);
     expect(await readSession('tok', cookie, T0 + 1)).toEqual(session);
     expect(await readSession('tok', cookie, T0 + SESSION_TTL_MS - 1)).toEqual(session);
     expect(await readSession('tok', cookie, T0 + SESSION_TTL_MS)).toBeNull();
   });
 
   it('gives each session its own CSRF token, and no session survives a token change', async () => {
-    const a = await issueSession('tok', T0);
-    const b = await issueSession('tok', T0);
+    const a = await issueSession('tok', BREAK_GLASS_ID, T0);
+    const b = await issueSession('tok', BREAK_GLASS_ID, T0);
     expect(a.session.csrf).not.toBe(b.session.csrf);
     expect(await readSession('new-tok', a.cookie, T0 + 1)).toBeNull();
+  });
+
+  it('names its admin under the MAC: another admin id in the same cookie is refused', async () => {
+    const { cookie, session } = await issueSession('tok', 'adm_alice', T0);
+    expect(session.adminId).toBe('adm_alice');
+    expect((await readSession('tok', cookie, T0 + 1))?.adminId).toBe('adm_alice');
+    const swapped = cookie.replace('.adm_alice.', `.${BREAK_GLASS_ID}.`);
+    expect(swapped).not.toBe(cookie);
+    expect(await readSession('tok', swapped, T0 + 1)).toBeNull();
+  });
+
+  it('treats a correctly signed v1 cookie (no admin) as invalid', async () => {
+    const { mac } = await dashboardKeys('tok');
+    const payload = `v1.${'a'.repeat(22)}.${T0 + 1e6}`;
+    const sig = new Uint8Array(await crypto.subtle.sign('HMAC', mac, new TextEncoder().encode(payload)));
+    expect(await readSession('tok', `${payload}.${base64url(sig)}`, T0)).toBeNull();
   });
 
   it('refuses malformed values without throwing', async () => {

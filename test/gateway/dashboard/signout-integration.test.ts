@@ -1,6 +1,7 @@
 /** Sign-out ends the session on the server: a copy of the old cookie no longer opens anything. */
 import { env, SELF } from 'cloudflare:test';
 import { describe, expect, it } from 'vitest';
+import { BREAK_GLASS_ID } from '../../../src/core/admin-principal';
 import { issueSession, SESSION_COOKIE, SESSION_TTL_MS } from '../../../src/dashboard/session';
 import { ADMIN_TOKEN, Browser, location, ORIGIN } from '../dashboard-helpers';
 
@@ -52,7 +53,7 @@ describe('sign-out', () => {
   });
 
   it('keeps a revocation only until its session would have expired anyway', async () => {
-    const stale = await issueSession(ADMIN_TOKEN, Date.now() - SESSION_TTL_MS - 1000);
+    const stale = await issueSession(ADMIN_TOKEN, BREAK_GLASS_ID, Date.now() - SESSION_TTL_MS - 1000);
     await env.DB.prepare('INSERT INTO revoked_sessions (id, expires_at) VALUES (?, ?)')
       .bind(stale.session.id, stale.session.expiresAt)
       .run();
