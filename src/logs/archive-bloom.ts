@@ -25,8 +25,8 @@ function fnv(text: string, seed: number): number {
 
 function positions(id: string, bits: number): number[] {
   const a = fnv(id, 0);
-  const b = fnv(id, 0x5bd1e995) | 1;
-  return Array.from({ length: HASHES }, (_, i) => ((a + i * b) % bits) >>> 0);
+  const b = (fnv(id, 0x5bd1e995) | 1) >>> 0; // odd and unsigned (| alone makes it a signed int)
+  return Array.from({ length: HASHES }, (_, i) => (a + i * b) % bits);
 }
 
 export function bloomOf(ids: readonly string[]): string {
