@@ -100,7 +100,12 @@ export function readConfig(env: Bindings, problems: ConfigProblem[] = []): Confi
   };
   // Read where they are used (logs/retention.ts, core/payload.ts); validated here so a bad one is reported.
   positiveVar(vars, 'LOG_RETENTION_DAYS', 30, problems, { integer: true, max: 36_500 });
-  positiveVar(vars, 'LOG_INDEX_DAYS', 3, problems, { integer: true, max: 36_500 });
+  if (vars.LOG_INDEX_DAYS !== undefined && !/^\d{1,5}$/.test(vars.LOG_INDEX_DAYS)) {
+    problems.push({
+      variable: 'LOG_INDEX_DAYS',
+      message: 'LOG_INDEX_DAYS must be a whole number of days, 0 or more.',
+    });
+  }
   // Above its 64 KiB cap LOG_PAYLOAD_MAX_BYTES is clamped, as documented, not refused.
   positiveVar(vars, 'LOG_PAYLOAD_MAX_BYTES', 32_768, problems, { integer: true });
   choiceVar(vars, 'LOG_SINK', ['queue', 'console', 'off'], 'queue', problems);

@@ -19,6 +19,7 @@ import { type LimitsConfig, readLimitsConfig } from './limits/config';
 import { priceBook, type PriceBook } from './limits/price-overrides';
 import type { Limiter } from './core/limiter';
 import type { LogSink } from './core/log-event';
+import { indexDaysOf } from './logs/retention';
 import { chooseSink } from './logs/sink';
 import { buildRegistry, type ProviderRegistry } from './providers/registry';
 import { d1KeyLoader } from './storage/d1-keys';
@@ -80,7 +81,13 @@ export function getDeps(env: Bindings): Deps {
         config: limitsConfig,
       }),
       limitsConfig,
-      logs: chooseSink(env.LOG_SINK, env.LOG_QUEUE, env.DB, env.LOG_ARCHIVE ?? null),
+      logs: chooseSink(
+        env.LOG_SINK,
+        env.LOG_QUEUE,
+        env.DB,
+        env.LOG_ARCHIVE ?? null,
+        indexDaysOf(env.LOG_INDEX_DAYS) > 0,
+      ),
       tenants: new D1TenantStore(env.DB),
       apiKeys: new D1KeyAdminStore(env.DB),
       cache: new ResponseCache(new ExactCache(env.KV_CACHE), semanticCache(env, providers, problems)),

@@ -7,13 +7,14 @@ import type { Bindings } from '../env';
 import { consumeLogs, type SpanExport } from './consumer';
 import { consumeDeadLetters } from './dead-letters';
 import { otelConfig } from './otel-config';
+import { indexDaysOf } from './retention';
 import { LogStore } from './store';
 
 /** The collector is reached with the Worker's own fetch (a method reference would lose its `this`). */
 const ports = { fetch: (request: Request) => fetch(request) };
 
 export async function handleQueue(batch: MessageBatch<unknown>, env: Bindings): Promise<void> {
-  const store = new LogStore(env.DB, env.LOG_ARCHIVE ?? null);
+  const store = new LogStore(env.DB, env.LOG_ARCHIVE ?? null, { index: indexDaysOf(env.LOG_INDEX_DAYS) > 0 });
   if (batch.queue.endsWith('-dlq')) await consumeDeadLetters(batch, store, Date.now(), spanExport(env));
   else await consumeLogs(batch, store, Date.now(), spanExport(env));
 }

@@ -20,6 +20,12 @@ const MAX_CHUNKS = 200;
 
 export const DEFAULT_INDEX_DAYS = 3;
 
+/** LOG_INDEX_DAYS: days the recent index keeps a request; 0 writes no index (rollups only). */
+export function indexDaysOf(raw: string | undefined): number {
+  const n = Number(raw);
+  return raw !== undefined && raw !== '' && Number.isInteger(n) && n >= 0 ? n : DEFAULT_INDEX_DAYS;
+}
+
 export function retentionDays(raw: string | undefined, fallback = DEFAULT_RETENTION_DAYS): number {
   const n = Number(raw);
   return Number.isInteger(n) && n > 0 ? n : fallback;
@@ -47,9 +53,10 @@ export async function handleScheduled(controller: ScheduledController, env: Bind
   const store = new LogStore(env.DB);
   const days = retentionDays(env.LOG_RETENTION_DAYS);
   const archive = env.LOG_ARCHIVE;
-  const indexDays = archive ? Math.min(days, retentionDays(env.LOG_INDEX_DAYS, DEFAULT_INDEX_DAYS)) : days;
+  const indexDays = archive ? Math.min(days, indexDaysOf(env.LOG_INDEX_DAYS)) : days;
   const deleted = await pruneLogs(store, indexDays, now);
   const receipts = await store.deleteReceiptsBefore(now - days * DAY_MS);
+  await store.deleteIngestBefore(now - days * DAY_MS);
   const archived = archive ? await pruneArchive(archive, utcDay(now - days * DAY_MS)) : null;
   console.log(JSON.stringify({ edgeway_retention: { cron: controller.cron, deleted, receipts, archived } }));
 }

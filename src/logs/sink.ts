@@ -15,8 +15,13 @@ import { LogStore } from './store';
  * per isolate). A batch the queue refuses after its retries is written to
  * `db` directly (src/logs/delivery.ts).
  */
-export function queueSink(queue: LogQueue, db: D1Database | null, archive: R2Bucket | null = null): LogSink {
-  const store = db ? new LogStore(db, archive) : null;
+export function queueSink(
+  queue: LogQueue,
+  db: D1Database | null,
+  archive: R2Bucket | null = null,
+  index = true,
+): LogSink {
+  const store = db ? new LogStore(db, archive, { index }) : null;
   const batcher = new LogBatcher({
     deliver: (batch) => deliverBatch(batch, { queue, store }).then(() => {}),
   });
@@ -38,10 +43,11 @@ export function chooseSink(
   queue: LogQueue | undefined,
   db: D1Database | null = null,
   archive: R2Bucket | null = null,
+  index = true,
 ): LogSink {
   if (mode === 'off') return offSink;
   if (mode === 'console' || !queue) return consoleSink;
-  return queueSink(queue, db, archive);
+  return queueSink(queue, db, archive, index);
 }
 
 const offSink: LogSink = { send: async () => {} };

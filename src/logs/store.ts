@@ -50,17 +50,49 @@ const CHUNK_BYTES = 512 * 1024;
 const INSERT_LOGS = `INSERT OR IGNORE INTO request_logs (${LOG_COLUMNS.join(', ')}, ingest_batch, ingested_at)
   SELECT ${LOG_COLUMNS.map((c) => `json_extract(value, '$.${c}')`).join(', ')}, ?2, ?3 FROM json_each(?1)`;
 
-/** Rows of this write (ids in ?1) that this write inserted (stamp ?2). */
-const NEW_ROWS = `FROM request_logs WHERE id IN (SELECT value FROM json_each(?1)) AND ingest_batch = ?2`;
+/** Rows of this write (ids in ?1) that this write inserted into the index (stamp ?2). */
+const INDEXED_ROWS = `FROM request_logs WHERE id IN (SELECT value FROM json_each(?1)) AND ingest_batch = ?2`;
 
-const ROLLUP = `INSERT INTO usage_daily (tenant_id, day, key_id, model, requests, input_tokens, output_tokens, cached_tokens,
+/** What the rollups read of a row, when there is no index: the rows travel as JSON in ?1. */
+const ROLLUP_COLUMNS = [
+  'id',
+  'time',
+  'day',
+  'tenant_id',
+  'key_id',
+  'model',
+  'status',
+  'error_code',
+  'cache',
+  'input_tokens',
+  'output_tokens',
+  'cached_tokens',
+  'cost_usd',
+  'saved_usd',
+  'guardrails',
+  'archive_key',
+] as const;
+
+/** Rows of this write (JSON in ?1) whose archive object this write recorded first (stamp ?2). */
+const FRESH_ROWS = `FROM (SELECT ${ROLLUP_COLUMNS.map((c) => `json_extract(value, '$.${c}') AS ${c}`).join(', ')}
+    FROM json_each(?1))
+  WHERE archive_key IN (SELECT key FROM log_ingest WHERE stamp = ?2)`;
+
+const RECORD_OBJECTS = `INSERT OR IGNORE INTO log_ingest (key, stamp, at)
+  SELECT DISTINCT json_extract(value, '$.archive_key'), ?2, ?3 FROM json_each(?1)`;
+
+const COUNT_FRESH = `SELECT count(*) AS n ${FRESH_ROWS}`;
+
+const rollup = (
+  rows: string,
+) => `INSERT INTO usage_daily (tenant_id, day, key_id, model, requests, input_tokens, output_tokens, cached_tokens,
     cost_usd, cache_hits, saved_tokens, saved_usd, errors)
   SELECT coalesce(tenant_id, ''), day, coalesce(key_id, ''), coalesce(model, ''), count(*),
     sum(CASE WHEN hit THEN 0 ELSE input_tokens END), sum(CASE WHEN hit THEN 0 ELSE output_tokens END),
     sum(CASE WHEN hit THEN 0 ELSE cached_tokens END), sum(cost_usd), sum(hit),
     sum(CASE WHEN hit THEN input_tokens + output_tokens ELSE 0 END), sum(saved_usd),
     sum(status >= 400 OR error_code IS NOT NULL)
-  FROM (SELECT *, coalesce(cache, '') IN ('HIT', 'SEMANTIC') AS hit ${NEW_ROWS})
+  FROM (SELECT *, coalesce(cache, '') IN ('HIT', 'SEMANTIC') AS hit ${rows})
   WHERE true
   GROUP BY 1, 2, 3, 4
   ON CONFLICT (tenant_id, day, key_id, model) DO UPDATE SET
@@ -74,12 +106,14 @@ const ROLLUP = `INSERT INTO usage_daily (tenant_id, day, key_id, model, requests
  * Per guardrail and day: requests it fired on, requests it blocked, values it redacted (migration 0011).
  * A verdict with count 0 (a classifier that could not judge) fires nothing.
  */
-const GUARDRAIL_ROLLUP = `INSERT INTO guardrail_daily (tenant_id, day, key_id, guardrail, fired, blocked, redacted)
+const guardrailRollup = (
+  rows: string,
+) => `INSERT INTO guardrail_daily (tenant_id, day, key_id, guardrail, fired, blocked, redacted)
   SELECT coalesce(r.tenant_id, ''), r.day, coalesce(r.key_id, ''), json_extract(g.value, '$.guardrail'),
     count(DISTINCT r.id),
     count(DISTINCT CASE WHEN json_extract(g.value, '$.action') = 'block' THEN r.id END),
     sum(CASE WHEN json_extract(g.value, '$.action') = 'redact' THEN json_extract(g.value, '$.count') ELSE 0 END)
-  FROM (SELECT id, tenant_id, key_id, day, guardrails ${NEW_ROWS} AND guardrails IS NOT NULL) AS r,
+  FROM (SELECT id, tenant_id, key_id, day, guardrails ${rows} AND guardrails IS NOT NULL) AS r,
     json_each(r.guardrails) AS g
   WHERE json_extract(g.value, '$.count') > 0
   GROUP BY 1, 2, 3, 4
@@ -87,8 +121,8 @@ const GUARDRAIL_ROLLUP = `INSERT INTO guardrail_daily (tenant_id, day, key_id, g
     fired = fired + excluded.fired, blocked = blocked + excluded.blocked, redacted = redacted + excluded.redacted`;
 
 /** Off the hot path, as migration 0002 intends: a key's last use comes from its logs. */
-const LAST_USED = `UPDATE api_keys SET last_used_at = u.last
-  FROM (SELECT key_id, max(time) AS last ${NEW_ROWS} AND key_id IS NOT NULL GROUP BY key_id) AS u
+const lastUsed = (rows: string) => `UPDATE api_keys SET last_used_at = u.last
+  FROM (SELECT key_id, max(time) AS last ${rows} AND key_id IS NOT NULL GROUP BY key_id) AS u
   WHERE api_keys.id = u.key_id AND (api_keys.last_used_at IS NULL OR api_keys.last_used_at < u.last)`;
 
 const INSERT_DEAD = `INSERT OR IGNORE INTO dead_letters (message_id, queue, request_id, reason, body, attempts, received_at)
@@ -103,10 +137,14 @@ const INSERT_RECEIPTS = `INSERT OR IGNORE INTO log_batches (isolate, seq, sent, 
   FROM json_each(?1)`;
 
 export class LogStore {
-  /** `archive`: the LOG_ARCHIVE bucket; with it, rows go to R2 first and D1 keeps them as the recent index. */
+  /**
+   * `archive`: the LOG_ARCHIVE bucket; with it, rows go to R2 first and D1 keeps them as the recent index,
+   * or, with `index: false` (LOG_INDEX_DAYS = 0), keeps no row at all: rollups only.
+   */
   constructor(
     private readonly db: D1Database,
     private readonly archive: R2Bucket | null = null,
+    private readonly options: { index: boolean } = { index: true },
   ) {}
 
   /**
@@ -123,21 +161,38 @@ export class LogStore {
     const rows = this.archive ? await this.archived(batchRows) : batchRows.map(unarchived);
     const stamp = crypto.randomUUID();
     const statements: D1PreparedStatement[] = [];
-    for (const chunk of chunks(rows)) statements.push(this.db.prepare(INSERT_LOGS).bind(chunk, stamp, now));
-    const inserts = statements.length;
-    if (rows.length > 0) {
+    const indexed = !this.archive || this.options.index;
+    if (indexed) {
+      for (const chunk of chunks(rows)) statements.push(this.db.prepare(INSERT_LOGS).bind(chunk, stamp, now));
+    }
+    const counts = statements.length;
+    if (rows.length > 0 && indexed) {
       const ids = JSON.stringify(rows.map((r) => r.id));
       statements.push(
-        this.db.prepare(ROLLUP).bind(ids, stamp),
-        this.db.prepare(GUARDRAIL_ROLLUP).bind(ids, stamp),
-        this.db.prepare(LAST_USED).bind(ids, stamp),
+        this.db.prepare(rollup(INDEXED_ROWS)).bind(ids, stamp),
+        this.db.prepare(guardrailRollup(INDEXED_ROWS)).bind(ids, stamp),
+        this.db.prepare(lastUsed(INDEXED_ROWS)).bind(ids, stamp),
       );
+    }
+    const fresh: number[] = [];
+    if (rows.length > 0 && !indexed) {
+      for (const chunk of chunks(rows.map(rollupFields))) {
+        statements.push(
+          this.db.prepare(RECORD_OBJECTS).bind(chunk, stamp, now),
+          this.db.prepare(rollup(FRESH_ROWS)).bind(chunk, stamp),
+          this.db.prepare(guardrailRollup(FRESH_ROWS)).bind(chunk, stamp),
+          this.db.prepare(lastUsed(FRESH_ROWS)).bind(chunk, stamp),
+        );
+        fresh.push(statements.length);
+        statements.push(this.db.prepare(COUNT_FRESH).bind(chunk, stamp));
+      }
     }
     for (const chunk of chunks(dead)) statements.push(this.db.prepare(INSERT_DEAD).bind(chunk, now));
     for (const chunk of chunks(receipts)) statements.push(this.db.prepare(INSERT_RECEIPTS).bind(chunk, now));
     if (statements.length === 0) return { inserted: 0 };
-    const results = await this.db.batch(statements);
-    return { inserted: results.slice(0, inserts).reduce((n, r) => n + (r.meta.changes ?? 0), 0) };
+    const results = await this.db.batch<{ n?: number }>(statements);
+    if (!indexed) return { inserted: fresh.reduce((n, i) => n + (results[i]?.results[0]?.n ?? 0), 0) };
+    return { inserted: results.slice(0, counts).reduce((n, r) => n + (r.meta.changes ?? 0), 0) };
   }
 
   /** Writes the rows' objects; the D1 index keeps the key and leaves the payloads to R2. */
@@ -161,6 +216,12 @@ export class LogStore {
     return result.meta.changes ?? 0;
   }
 
+  /** Forgets archive objects recorded before `cutoff` (rollups-only mode); queues redeliver for 14 days at most. */
+  async deleteIngestBefore(cutoff: number): Promise<number> {
+    const result = await this.db.prepare('DELETE FROM log_ingest WHERE at < ?').bind(cutoff).run();
+    return result.meta.changes ?? 0;
+  }
+
   /** Forgets the receipts of isolates whose last batch arrived before `cutoff` (whole isolates, so counts stay exact). */
   async deleteReceiptsBefore(cutoff: number): Promise<number> {
     const result = await this.db
@@ -172,6 +233,13 @@ export class LogStore {
       .run();
     return result.meta.changes ?? 0;
   }
+}
+
+/** Only what the rollups read, for a write with no index (payloads and the rest stay in R2). */
+function rollupFields(row: LogRow): Partial<LogRow> {
+  const out: Partial<LogRow> = {};
+  for (const c of ROLLUP_COLUMNS) out[c] = row[c];
+  return out;
 }
 
 /** Without an archive, D1 holds the whole row and points at no object. */

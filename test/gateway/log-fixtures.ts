@@ -128,7 +128,7 @@ export async function clearLogs(): Promise<void> {
   const keys = await archiveKeys();
   for (let i = 0; i < keys.length; i += 1000) await env.LOG_ARCHIVE.delete(keys.slice(i, i + 1000));
   await env.DB.batch(
-    ['request_logs', 'usage_daily', 'guardrail_daily', 'dead_letters'].map((t) =>
+    ['request_logs', 'usage_daily', 'guardrail_daily', 'dead_letters', 'log_ingest'].map((t) =>
       env.DB.prepare(`DELETE FROM ${t}`),
     ),
   );

@@ -43,10 +43,14 @@ function event(tenantId: string, time: number, extra: Partial<ReturnType<typeof 
 /** The bucket with its calls counted (gets, lists, puts), passed where the binding goes. */
 function counted(bucket: R2Bucket) {
   const calls = { get: 0, list: 0, put: 0 };
+  const count = <T>(name: keyof typeof calls, call: () => T): T => {
+    calls[name] += 1;
+    return call();
+  };
   const wrapped = {
-    get: (...a: Parameters<R2Bucket['get']>) => (calls.get++, bucket.get(...a)),
-    list: (...a: Parameters<R2Bucket['list']>) => (calls.list++, bucket.list(...a)),
-    put: (...a: Parameters<R2Bucket['put']>) => (calls.put++, bucket.put(...a)),
+    get: (...a: Parameters<R2Bucket['get']>) => count('get', () => bucket.get(...a)),
+    list: (...a: Parameters<R2Bucket['list']>) => count('list', () => bucket.list(...a)),
+    put: (...a: Parameters<R2Bucket['put']>) => count('put', () => bucket.put(...a)),
     delete: (...a: Parameters<R2Bucket['delete']>) => bucket.delete(...a),
     head: (...a: Parameters<R2Bucket['head']>) => bucket.head(...a),
   } as unknown as R2Bucket;
@@ -240,5 +244,75 @@ describe('export', () => {
   it('400 for a reversed range and without tenant_id', async () => {
     expect((await admin('GET', `/logs/export?tenant_id=t&from=${T0}&to=${T0 - 1}`)).status).toBe(400);
     expect((await admin('GET', `/logs/export?from=${T0}`)).status).toBe(400);
+  });
+});
+
+describe('rollups only (LOG_INDEX_DAYS = 0)', () => {
+  const rollupsOnly = { ...bindings, LOG_INDEX_DAYS: '0' } as Bindings;
+
+  it('writes no index row, and counts each batch once however often it comes', async () => {
+    const events = [
+      event('ten_ro', T0 + 1, { cache: 'HIT' }),
+      event('ten_ro', T0 + 2),
+      event('ten_ro', T0 + HOUR + 3),
+      event('ten_ro2', T0 + 4),
+    ];
+    const body = producerBatch(events);
+    for (const queue of [LOG_QUEUE, LOG_QUEUE, DLQ])
+      await deliver(queue, [{ id: 'm-ro', body }], rollupsOnly);
+    expect(await rowsOf()).toEqual([]);
+    expect(await archiveKeys()).toHaveLength(3);
+    const ingest = await env.DB.prepare('SELECT key FROM log_ingest ORDER BY key').all<{ key: string }>();
+    expect(ingest.results.map((r) => r.key)).toEqual(await archiveKeys());
+    const usage = await usageRows();
+    expect(usage.reduce((n, r) => n + r.requests, 0)).toBe(4);
+    expect(usage.reduce((n, r) => n + r.cache_hits, 0)).toBe(1);
+    expect(lineIds(await archiveText())).toEqual(events.map((e) => e.requestId).sort());
+  });
+
+  it('agrees with the indexed mode on every rollup', async () => {
+    const make = () => [
+      event('ten_same', T0 + 1, { model: 'mock/a', inputTokens: 7, outputTokens: 3, costUsd: 0.5 }),
+      event('ten_same', T0 + 2, { model: 'mock/a', status: 500, errorCode: 'upstream_error' }),
+      event('ten_same', T0 + 3, { model: 'mock/b', cache: 'SEMANTIC', savedUsd: 0.25 }),
+    ];
+    await deliver(LOG_QUEUE, [{ id: 'm-idx', body: producerBatch(make()) }]);
+    const indexed = await usageRows();
+    await clearLogs();
+    await deliver(LOG_QUEUE, [{ id: 'm-ro2', body: producerBatch(make()) }], rollupsOnly);
+    expect(await usageRows()).toEqual(indexed);
+  });
+
+  it('finds a request in the archive by id and tenant', async () => {
+    const e = event('ten_ro3', T0 + 77);
+    await deliver(LOG_QUEUE, [{ id: 'm-ro3', body: producerBatch([e]) }], rollupsOnly);
+    const result = await lookupLog(env.DB, env.LOG_ARCHIVE, e.requestId, 'ten_ro3');
+    expect(result).toMatchObject({ found: { id: e.requestId } });
+  });
+});
+
+describe('scope', () => {
+  it("a tenant_admin finds its tenant's archived request, and is refused another tenant's", async () => {
+    const mine = (await admin('POST', '/tenants', { name: 'arch-mine' })).json as { id: string };
+    const theirs = (await admin('POST', '/tenants', { name: 'arch-theirs' })).json as { id: string };
+    const made = await admin('POST', '/admins', {
+      name: 'arch-ta',
+      role: 'tenant_admin',
+      tenant_ids: [mine.id],
+    });
+    const { token } = made.json as { token: string };
+    const a = event(mine.id, T0 + 5);
+    const b = event(theirs.id, T0 + 6);
+    await deliver(LOG_QUEUE, [{ id: 'm-scope', body: producerBatch([a, b]) }]);
+    await env.DB.prepare('DELETE FROM request_logs').run();
+    expect((await admin('GET', `/logs/${a.requestId}?tenant_id=${mine.id}`, undefined, token)).status).toBe(
+      200,
+    );
+    expect((await admin('GET', `/logs/${b.requestId}?tenant_id=${theirs.id}`, undefined, token)).status).toBe(
+      403,
+    );
+    const crossed = await admin('GET', `/logs/${b.requestId}?tenant_id=${mine.id}`, undefined, token);
+    expect(crossed.status).toBe(404);
+    expect(crossed.text).not.toContain(theirs.id);
   });
 });
