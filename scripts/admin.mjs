@@ -72,11 +72,11 @@ function fail(message) {
   process.exit(1);
 }
 
-async function call(method, path, body) {
+/** The admin API's raw answer, whatever its status (for commands that stream it or read a refusal). */
+async function send(method, path, body) {
   const base = (process.env.EDGEWAY_URL ?? 'http://127.0.0.1:8787').replace(/\/+$/, '');
-  let res;
   try {
-    res = await fetch(`${base}/admin${path}`, {
+    return await fetch(`${base}/admin${path}`, {
       method,
       headers: {
         authorization: `Bearer ${adminToken()}`,
@@ -87,11 +87,18 @@ async function call(method, path, body) {
   } catch (err) {
     fail(`cannot reach ${base}: ${err.cause?.message ?? err.message}`);
   }
+}
+
+/** The API's refusal in one line, as every command prints it. */
+const refusal = (method, path, res, json) => {
+  const e = json?.error;
+  return e ? `${e.message} (${res.status} ${e.code ?? e.type})` : `${method} ${path} → HTTP ${res.status}`;
+};
+
+async function call(method, path, body) {
+  const res = await send(method, path, body);
   const json = await res.json().catch(() => null);
-  if (!res.ok) {
-    const e = json?.error;
-    fail(e ? `${e.message} (${res.status} ${e.code ?? e.type})` : `${method} ${path} → HTTP ${res.status}`);
-  }
+  if (!res.ok) fail(refusal(method, path, res, json));
   return json;
 }
 
@@ -646,6 +653,6 @@ switch (action === undefined ? resource : `${resource} ${action}`) {
     const command = findCommand(positionals);
     if (!command?.run) fail(`unknown command: ${positionals.join(' ')}\n\n${USAGE}`);
     const args = positionals.slice(command.name.split(' ').length);
-    await command.run({ args, opts, call, fail, show, table, time });
+    await command.run({ args, opts, call, send, refusal, fail, show, table, time });
   }
 }

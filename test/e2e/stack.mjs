@@ -1,6 +1,6 @@
 // Starts a throwaway stack for one e2e test file: fresh D1/KV state in a temp dir, own ports.
 // Gives startStack's url, mockUrl and pids (the two Worker processes, for tests that watch them)
-// plus the admin token, a dev key and its tenant.
+// plus the admin token, a dev key and its tenant, and persistTo (its state directory).
 import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -25,6 +25,7 @@ export async function startTestStack(portBase, vars = {}) {
     const dev = await ensureDevKey(stack.url, adminToken, join(persistTo, 'dev-key.json'));
     return {
       ...stack,
+      persistTo,
       adminToken,
       key: dev.key,
       tenantId: dev.tenant_id,

@@ -1,6 +1,7 @@
 /**
  * Key pages: view with budget, edit (PATCH: every edited field replaced
- * whole), its guardrail policy (shown beside its tenant's, saved whole),
+ * whole), its guardrail policy (shown beside its tenant's, saved whole), its
+ * budget-alert thresholds,
  * rotate (new secret shown once), revoke behind a confirmation page,
  * and the once-only secret page, which opens and deletes the sealed cookie in
  * the same response so a reload shows nothing.
@@ -15,6 +16,7 @@ import { guardrailFields, guardrailFormValues, guardrailsBody } from '../guardra
 import { SESSION_COOKIE_OPTIONS } from '../guard';
 import { ApiKey, KeyWithSecret, LimitsReport, Tenant } from '../schemas';
 import { FLASH_COOKIE, FLASH_PATH, openSecret } from '../secret-flash';
+import { alertFields, alertFormValues, alertNotice, alertSettingsBody } from '../views/alert-settings';
 import { page } from '../views/layout';
 import { failurePage, failureStatus, messagePage } from '../views/message';
 import { KeyPage, RevokePage, SecretGonePage, SecretPage } from '../views/keys';
@@ -26,7 +28,7 @@ const BACK = { href: '/dashboard/tenants', label: 'Back to tenants' };
 async function keyPage(
   c: C,
   id: string,
-  failed?: { failure: ApiFailure; form: 'edit' | 'rotate' | 'guardrails'; values: FormValues },
+  failed?: { failure: ApiFailure; form: 'edit' | 'rotate' | 'guardrails' | 'alerts'; values: FormValues },
 ) {
   const [key, report] = await Promise.all([
     c.var.api.get(`/keys/${seg(id)}`, ApiKey),
@@ -38,7 +40,7 @@ async function keyPage(
   const guardrails =
     failed?.form === 'guardrails' ? failed.values : guardrailFormValues(key.data.guardrails, 'key');
   const edited = failed && failed.form !== 'guardrails' ? failed.values : {};
-  const values = { ...keyFormValues(key.data), ...edited, ...guardrails };
+  const values = { ...keyFormValues(key.data), ...alertFormValues(key.data), ...edited, ...guardrails };
   const body = (
     <KeyPage
       session={c.var.session}
@@ -48,7 +50,7 @@ async function keyPage(
       values={values}
       failure={failed?.failure}
       failed={failed?.form}
-      notice={noticeOf(c)}
+      notice={noticeOf(c) ?? alertNotice(c.req.query('notice'))}
     />
   );
   return page(
@@ -82,6 +84,14 @@ export function keyRoutes(now: () => number = Date.now) {
     const res = await c.var.api.send('PATCH', `/keys/${seg(id)}`, ApiKey, body);
     if (!res.ok) return keyPage(c, id, { failure: res, form: 'guardrails', values: guardrailFields(values) });
     return c.redirect(`/dashboard/keys/${seg(id)}?notice=guardrails-saved`, 303);
+  });
+
+  router.post('/:id/alerts', async (c) => {
+    const id = c.req.param('id');
+    const values = await readForm(c);
+    const res = await c.var.api.send('PATCH', `/keys/${seg(id)}`, ApiKey, alertSettingsBody(values, 'key'));
+    if (!res.ok) return keyPage(c, id, { failure: res, form: 'alerts', values: alertFields(values) });
+    return c.redirect(`/dashboard/keys/${seg(id)}?notice=alerts-saved`, 303);
   });
 
   router.post('/:id/rotate', async (c) => {

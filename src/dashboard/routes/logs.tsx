@@ -1,20 +1,62 @@
 /**
  * The logs pages: /admin/logs with the filters as typed (times read as UTC) and the
- * delivery reconciliation (/admin/logs/reconcile) above them, and /admin/logs/:request_id.
+ * delivery reconciliation (/admin/logs/reconcile) above them; /admin/logs/:request_id,
+ * found in the recent index or, given its tenant, in the archive (/find takes the id
+ * from a form); and /export, the admin API's NDJSON export streamed through as it is
+ * read, never buffered (the AdminApi client parses JSON, so this route makes its own
+ * in-process call, registered with the signed-in admin the same way).
  */
-import { Hono } from 'hono';
+import { type Context, Hono } from 'hono';
+import { actAs } from '../../admin/in-process';
+import { ErrorEnvelope } from '../../admin/schemas';
+import { Reconciliation } from '../../logs/reconcile';
+import type { AdminFetch, ApiFailure } from '../admin-api';
+import { can } from '../can';
 import type { DashboardEnv } from '../context';
 import { utcInputToIso } from '../forms';
-import { Reconciliation } from '../../logs/reconcile';
 import { KeyList, LogDetail, LogList, TenantList } from '../schemas';
+import { TenantNeededPage } from '../views/log-archive';
 import { page } from '../views/layout';
 import { LogDetailPage, LogsPage, type LogFilters } from '../views/logs';
-import { failurePage, failureStatus } from '../views/message';
+import { failurePage, failureStatus, messagePage } from '../views/message';
 import { seg, tenantFilter } from './shared';
 
 const FILTERS = ['tenant_id', 'key_id', 'model', 'route', 'status', 'cache', 'from', 'to', 'cursor'] as const;
+const FIND = 'GET /admin/logs/{request_id}';
+const EXPORT = 'GET /admin/logs/export';
+const BACK = { href: '/dashboard/logs', label: 'Back to logs' };
 
-export function logRoutes() {
+type Ctx = Context<DashboardEnv>;
+
+/** The API's refusal of a call whose answer is not JSON when it succeeds. */
+async function refusal(res: Response): Promise<ApiFailure> {
+  const envelope = ErrorEnvelope.safeParse(await res.json().catch(() => null));
+  return envelope.success
+    ? {
+        ok: false,
+        status: res.status,
+        message: envelope.data.error.message,
+        param: envelope.data.error.param,
+      }
+    : { ok: false, status: res.status, message: `The admin API answered HTTP ${res.status}.`, param: null };
+}
+
+/** GET /admin/logs/export in-process as the signed-in admin; its body is handed on as a stream. */
+async function streamExport(c: Ctx, adminFetch: AdminFetch, query: Record<string, string | undefined>) {
+  const url = new URL('/admin/logs/export', c.req.url);
+  for (const [k, v] of Object.entries(query)) if (v) url.searchParams.set(k, v);
+  const request = new Request(url, { headers: { accept: 'application/x-ndjson' } });
+  const res = await adminFetch(actAs(request, c.var.session.who), c.env, c.executionCtx);
+  if (!res.ok) return failurePage(c, await refusal(res), c.var.session, BACK);
+  const headers = new Headers({ 'cache-control': 'no-store' });
+  for (const name of ['content-type', 'content-disposition']) {
+    const value = res.headers.get(name);
+    if (value) headers.set(name, value);
+  }
+  return new Response(res.body, { status: 200, headers });
+}
+
+export function logRoutes(adminFetch: AdminFetch) {
   const router = new Hono<DashboardEnv>();
 
   router.get('/', async (c) => {
@@ -29,6 +71,7 @@ export function logRoutes() {
       api.get('/logs', LogList, { ...f, from: utcInputToIso(f.from), to: utcInputToIso(f.to), limit: 50 }),
       api.get('/logs/reconcile', Reconciliation),
     ]);
+    const who = c.var.session.who;
     const body = (
       <LogsPage
         filters={f}
@@ -38,6 +81,10 @@ export function logRoutes() {
         next={logs.ok ? logs.data.next_cursor : null}
         failure={logs.ok ? null : logs}
         delivery={delivery.ok ? delivery.data : null}
+        archive={{
+          find: can(who, FIND, f.tenant_id ?? null),
+          exports: can(who, EXPORT, f.tenant_id ?? null),
+        }}
       />
     );
     return page(
@@ -48,10 +95,54 @@ export function logRoutes() {
     );
   });
 
+  router.get('/find', (c) => {
+    const id = c.req.query('request_id')?.trim();
+    if (!id) return c.redirect('/dashboard/logs', 303);
+    const tenant = c.req.query('tenant_id');
+    return c.redirect(`/dashboard/logs/${seg(id)}${tenant ? `?tenant_id=${seg(tenant)}` : ''}`, 303);
+  });
+
+  router.get('/export', async (c) => {
+    const q = c.req.query();
+    if (!q.tenant_id)
+      return messagePage(
+        c,
+        400,
+        'Pick a tenant',
+        'An export is of one tenant: pick it.',
+        c.var.session,
+        BACK,
+      );
+    if (!can(c.var.session.who, EXPORT, q.tenant_id))
+      return messagePage(
+        c,
+        403,
+        'Refused',
+        'Your role may not export this tenant’s logs.',
+        c.var.session,
+        BACK,
+      );
+    return streamExport(c, adminFetch, {
+      tenant_id: q.tenant_id,
+      from: utcInputToIso(q.from),
+      to: utcInputToIso(q.to),
+    });
+  });
+
   router.get('/:request_id', async (c) => {
-    const res = await c.var.api.get(`/logs/${seg(c.req.param('request_id'))}`, LogDetail);
-    if (!res.ok)
-      return failurePage(c, res, c.var.session, { href: '/dashboard/logs', label: 'Back to logs' });
+    const id = c.req.param('request_id');
+    const tenant = c.req.query('tenant_id') || undefined;
+    const res = await c.var.api.get(`/logs/${seg(id)}`, LogDetail, { tenant_id: tenant });
+    if (!res.ok && res.status === 404 && res.param === 'tenant_id') {
+      const tenants = await c.var.api.get('/tenants', TenantList, { limit: 100 });
+      return page(
+        c,
+        { title: `Request ${id}`, session: c.var.session, section: 'logs' },
+        <TenantNeededPage requestId={id} tenants={tenants.ok ? tenants.data.data : []} />,
+        404,
+      );
+    }
+    if (!res.ok) return failurePage(c, res, c.var.session, BACK);
     return page(
       c,
       { title: `Request ${res.data.id}`, session: c.var.session, section: 'logs' },

@@ -2,11 +2,13 @@
  * Tenant pages: list and create, one tenant with its keys and budget,
  * disable/enable, creating a key (whose secret then goes to the once-only
  * secret page via the sealed cookie, see secret-flash.ts), the tenant's
- * own provider keys (set, rotate, delete; the key never comes back to the page)
- * and its guardrail policy (saved whole).
+ * own provider keys (set, rotate, delete; the key never comes back to the page),
+ * its guardrail policy (saved whole), its budget-alert thresholds and webhook,
+ * and its alert signing secret (answered to a POST, never to a link that could be replayed or prefetched).
  */
 import { Hono, type Context } from 'hono';
 import { z } from 'zod';
+import { AlertSecret } from '../../admin/alerts';
 import type { ApiFailure } from '../admin-api';
 import { can } from '../can';
 import type { DashboardEnv } from '../context';
@@ -23,13 +25,20 @@ import {
   TenantList,
 } from '../schemas';
 import { AlertsPage } from '../views/alerts';
+import {
+  AlertSecretPage,
+  alertFields,
+  alertFormValues,
+  alertNotice,
+  alertSettingsBody,
+} from '../views/alert-settings';
 import { page } from '../views/layout';
 import { failurePage, failureStatus } from '../views/message';
 import { TenantPage, TenantsPage } from '../views/tenants';
 import { noticeOf, readForm, seg, showSecretOnce } from './shared';
 
 type C = Context<DashboardEnv>;
-type TenantForm = 'key' | 'provider-key' | 'guardrails';
+type TenantForm = 'key' | 'provider-key' | 'guardrails' | 'alerts';
 const BACK = { href: '/dashboard/tenants', label: 'Back to tenants' };
 const NO_PROVIDER: ApiFailure = {
   ok: false,
@@ -89,10 +98,11 @@ async function tenantPage(
       report={report.ok ? report.data : null}
       providerKeys={providerKeys ? providerKeys.data.data : null}
       guardrails={failed === 'guardrails' ? values : guardrailFormValues(tenant.data.guardrails, 'tenant')}
+      alertValues={failed === 'alerts' ? values : alertFormValues(tenant.data)}
       failure={failure}
       values={values}
       failed={failed}
-      notice={noticeOf(c)}
+      notice={noticeOf(c) ?? alertNotice(c.req.query('notice'))}
     />
   );
   return page(
@@ -171,6 +181,33 @@ export function tenantRoutes(now: () => number = Date.now) {
     const res = await c.var.api.send('PATCH', `/tenants/${seg(id)}`, Tenant, body);
     if (!res.ok) return tenantPage(c, id, res, guardrailFields(values), 'guardrails');
     return c.redirect(`/dashboard/tenants/${seg(id)}?notice=guardrails-saved`, 303);
+  });
+
+  router.post('/:id/alert-settings', async (c) => {
+    const id = c.req.param('id');
+    const values = await readForm(c);
+    const res = await c.var.api.send(
+      'PATCH',
+      `/tenants/${seg(id)}`,
+      Tenant,
+      alertSettingsBody(values, 'tenant'),
+    );
+    if (!res.ok) return tenantPage(c, id, res, alertFields(values), 'alerts');
+    return c.redirect(`/dashboard/tenants/${seg(id)}?notice=alerts-saved`, 303);
+  });
+
+  router.post('/:id/alert-secret', async (c) => {
+    const id = c.req.param('id');
+    const [tenant, secret] = await Promise.all([
+      c.var.api.get(`/tenants/${seg(id)}`, Tenant),
+      c.var.api.get(`/tenants/${seg(id)}/alert-secret`, AlertSecret),
+    ]);
+    if (!tenant.ok) return failurePage(c, tenant, c.var.session, BACK);
+    if (!secret.ok)
+      return failurePage(c, secret, c.var.session, { href: `/dashboard/tenants/${seg(id)}`, label: 'Back' });
+    const options = { title: 'Alert signing secret', session: c.var.session, section: 'tenants' as const };
+    const body = <AlertSecretPage tenant={tenant.data} secret={secret.data.secret} />;
+    return page(c, { ...options, copyScript: true }, body);
   });
 
   router.post('/:id/provider-keys/:provider/delete', async (c) => {

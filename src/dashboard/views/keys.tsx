@@ -1,5 +1,5 @@
 /**
- * One key: facts, budget, edit, guardrails, rotate and revoke; the revoke confirmation; the once-only
+ * One key: facts, budget, edit, guardrails, alert thresholds, rotate and revoke; the revoke confirmation; the once-only
  * secret page.
  */
 import type { ApiFailure } from '../admin-api';
@@ -9,6 +9,7 @@ import { can } from '../can';
 import type { SignedIn } from '../context';
 import type { ApiKey, LimitsReport } from '../schemas';
 import type { Session } from '../session';
+import { AlertSettingsSection } from './alert-settings';
 import { BudgetGlance } from './budget';
 import { GuardrailsSection } from './guardrails';
 import {
@@ -30,7 +31,7 @@ export function KeyPage(props: {
   tenantGuardrails: GuardrailPolicy | null;
   values: FormValues;
   failure?: ApiFailure | null;
-  failed?: 'edit' | 'rotate' | 'guardrails';
+  failed?: 'edit' | 'rotate' | 'guardrails' | 'alerts';
   notice?: string | null;
 }) {
   const { apiKey: k, session } = props;
@@ -126,6 +127,15 @@ export function KeyPage(props: {
             failure={props.failed === 'guardrails' ? props.failure : null}
             narrows={props.tenantGuardrails ? { tenant: props.tenantGuardrails, apiKey: k.guardrails } : null}
           />
+          <AlertSettingsSection
+            session={session}
+            scope="key"
+            action={`${keyPath(k)}/alerts`}
+            stored={k}
+            values={props.values}
+            failure={props.failed === 'alerts' ? props.failure : null}
+            editable={mayEdit}
+          />
           {may('POST /admin/keys/{id}/rotate') ? <RotateSection {...props} /> : null}
           {may('DELETE /admin/keys/{id}') ? <RevokeSection apiKey={k} /> : null}
         </>
@@ -141,7 +151,7 @@ function RotateSection(props: {
   apiKey: ApiKey;
   values: FormValues;
   failure?: ApiFailure | null;
-  failed?: 'edit' | 'rotate' | 'guardrails';
+  failed?: 'edit' | 'rotate' | 'guardrails' | 'alerts';
 }) {
   const { apiKey: k, session } = props;
   return (

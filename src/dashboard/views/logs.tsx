@@ -1,13 +1,14 @@
 /**
- * The request log: delivery reconciliation, filter form, paginated table, and one
- * request's detail (its upstream attempts when it made any, its guardrail verdicts,
- * payload only when collected).
+ * The request log: delivery reconciliation, filter form, paginated table, the
+ * archive's find and export forms, and one request's detail (its upstream
+ * attempts when it made any, its guardrail verdicts, payload only when collected).
  */
 import type { Reconciliation } from '../../logs/reconcile';
 import type { ApiFailure } from '../admin-api';
 import { fmtInt, fmtMs, fmtTime, fmtUsd } from '../format';
 import type { ApiKey, LogDetail, LogRow, Tenant } from '../schemas';
 import { VerdictBadges, VerdictsTable } from './guardrail-verdicts';
+import { LogArchiveForms } from './log-archive';
 import { RouteCell, TriesTable } from './log-tries';
 import { Failure, Pager } from './parts';
 import { ScopeSelect } from './usage';
@@ -31,6 +32,8 @@ export function LogsPage(props: {
   next: string | null;
   failure: ApiFailure | null;
   delivery: Reconciliation | null;
+  /** Which archive forms the admin may use. */
+  archive: { find: boolean; exports: boolean };
 }) {
   const f = props.filters;
   return (
@@ -163,6 +166,7 @@ export function LogsPage(props: {
         </div>
       )}
       <Pager base="/dashboard/logs" query={f} next={props.next} label="Log" />
+      <LogArchiveForms tenants={props.tenants} tenantId={f.tenant_id} {...props.archive} />
     </>
   );
 }

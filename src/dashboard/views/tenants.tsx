@@ -1,12 +1,13 @@
 /**
  * The tenants list (with create, disable, enable) and one tenant's page (its keys, budget, create-key
- * form, provider keys, guardrails). Each form is shown only when the signed-in admin may make the change.
+ * form, provider keys, guardrails, budget-alert settings). Each form is shown only when the signed-in admin may make the change.
  */
 import type { ApiFailure } from '../admin-api';
 import { can } from '../can';
 import type { SignedIn } from '../context';
 import type { FormValues } from '../forms';
 import type { ApiKey, LimitsReport, ProviderKeyInfo, Tenant } from '../schemas';
+import { AlertSettingsSection } from './alert-settings';
 import { BudgetGlance } from './budget';
 import { describeBudgets, describeLimits, describeModels, KeySettingsFields } from './key-settings';
 import { GuardrailsSection } from './guardrails';
@@ -164,10 +165,12 @@ export function TenantPage(props: {
   providerKeys: ProviderKeyInfo[] | null;
   /** The guardrails form's values: the stored policy, or what was sent when it was refused. */
   guardrails: FormValues;
+  /** The alert settings form's values: the stored ones, or what was sent when they were refused. */
+  alertValues: FormValues;
   failure?: ApiFailure | null;
   values?: FormValues;
   /** Which form the failure and values belong to. */
-  failed?: 'key' | 'provider-key' | 'guardrails';
+  failed?: 'key' | 'provider-key' | 'guardrails' | 'alerts';
   notice?: string | null;
 }) {
   const { tenant, session } = props;
@@ -232,6 +235,20 @@ export function TenantPage(props: {
         scope="tenant"
         values={props.guardrails}
         failure={props.failed === 'guardrails' ? props.failure : null}
+      />
+      <AlertSettingsSection
+        session={session}
+        scope="tenant"
+        action={`/dashboard/tenants/${encodeURIComponent(tenant.id)}/alert-settings`}
+        stored={tenant}
+        values={props.alertValues}
+        failure={props.failed === 'alerts' ? props.failure : null}
+        editable={may('PATCH /admin/tenants/{id}')}
+        secretAction={
+          may('GET /admin/tenants/{id}/alert-secret')
+            ? `/dashboard/tenants/${encodeURIComponent(tenant.id)}/alert-secret`
+            : null
+        }
       />
     </>
   );

@@ -113,6 +113,7 @@ describe('pages and forms by role', () => {
     expect(changeForms(keyPage)).toEqual([
       `/dashboard/keys/${key.id}`,
       `/dashboard/keys/${key.id}/guardrails`,
+      `/dashboard/keys/${key.id}/alerts`,
       `/dashboard/keys/${key.id}/rotate`,
     ]);
 
