@@ -17,6 +17,7 @@ import { heapProbe } from './lib/profile.mjs';
 import { markdownReport, summaryTable } from './lib/report.mjs';
 import { ROOT, bundle, seedKeys, seedRoutes, startFloor, startGateway, startMock } from './lib/stack.mjs';
 import { GUARDED_POLICY, chatBody, target } from './lib/targets.mjs';
+import { capacityWorkload } from './lib/workloads/capacity.mjs';
 import { hotTenantWorkload } from './lib/workloads/hot-tenant.mjs';
 import { latencyWorkload } from './lib/workloads/latency.mjs';
 import { profileWorkload } from './lib/workloads/profile.mjs';
@@ -160,8 +161,8 @@ results.meta.idleRssMiB = Object.fromEntries(workers.map((w) => [w.name, rssMiB(
 
 /** Runs one workload; a dead Worker process stops the run (every later number would be about a corpse). */
 let dead = null;
-async function workload(name, fn) {
-  if (!args.runs(name) || dead) return;
+async function workload(name, fn, alsoUnder = []) {
+  if (![name, ...alsoUnder].some(args.runs) || dead) return;
   log(name);
   try {
     results[name] = await fn();
@@ -275,6 +276,13 @@ await workload('hot-tenant', async () => {
       for (const v of c.violations) failures.push(`hot-tenant (leases ${m.leases}): ${v}`);
   return out;
 });
+// The capacity model (bench/capacity driver): log write path and key lookups; the limiter's figures from
+// this run's hot-tenant result, else the newest saved one. Also runs under `--only capacity`.
+await workload(
+  'capacity-model',
+  () => capacityWorkload(ctx, { mode: args.mode, hotTenant: results['hot-tenant'] ?? null }),
+  ['capacity'],
+);
 await workload('profile', async () => {
   const { worker, t } = await inspectedGateway();
   return profileWorkload(ctx, {

@@ -4,6 +4,7 @@
  * min–max across repeats after the median. Missing workloads are left out.
  */
 import { microTable } from '../guardrails-micro.mjs';
+import { capacityModelSection } from '../capacity/report.mjs';
 import { hotTenantSection } from '../hot-tenant/report.mjs';
 
 const TARGETS = ['direct', 'floor', 'edgeway'];
@@ -358,6 +359,7 @@ export function markdownReport(results, chartFile) {
     );
   if (results.profile) parts.push(profileSection(results.profile));
   if (results['hot-tenant']) parts.push(hotTenantSection(results['hot-tenant']));
+  if (results['capacity-model']) parts.push(capacityModelSection(results['capacity-model']));
   if (results.notes.length) parts.push(['## Notes', '', ...results.notes.map((n) => `- ${n}`)].join('\n'));
   if (results.failures?.length)
     parts.push(
