@@ -1,6 +1,7 @@
 /** The once-only page with a new admin token (after create or rotate), and the page once it is gone. */
 import type { Admin } from '../../storage/admin-store';
 import { adminPath } from './admins';
+import { SecretField } from './parts';
 
 export function TokenPage(props: { admin: Admin; token: string }) {
   const a = props.admin;
@@ -11,24 +12,7 @@ export function TokenPage(props: { admin: Admin; token: string }) {
         <strong>Hand this token over now.</strong> It is shown only this once: Edgeway keeps only a hash of
         it, and this page will not show it again.
       </div>
-      <label for="secret">Admin token</label>
-      <div class="secret">
-        <input
-          id="secret"
-          type="text"
-          readonly
-          value={props.token}
-          autocomplete="off"
-          spellcheck={false}
-          aria-describedby="copy-status"
-        />
-        <button type="button" class="secondary" data-copy="secret" hidden>
-          Copy
-        </button>
-      </div>
-      <p id="copy-status" class="hint" aria-live="polite">
-        Select the field and copy it (Ctrl+C or ⌘C).
-      </p>
+      <SecretField label="Admin token" value={props.token} />
       <p>
         {a.name} signs in to this dashboard with it, or calls the admin API with{' '}
         <code>Authorization: Bearer …</code>.

@@ -8,7 +8,7 @@ import type { ApiFailure } from '../admin-api';
 import type { FormValues } from '../forms';
 import { numberish } from '../forms';
 import type { SignedIn } from '../context';
-import { ActionForm, Failure, Field } from './parts';
+import { ActionForm, Failure, Field, SecretField } from './parts';
 
 export const THRESHOLDS_FIELD = 'alerts.thresholds';
 export const WEBHOOK_FIELD = 'alert_webhook';
@@ -137,24 +137,7 @@ export function AlertSecretPage(props: { tenant: { id: string; name: string }; s
         <strong>Keep this secret in the webhook receiver only.</strong> Whoever holds it can sign alerts as
         this tenant. It changes when the deployment's <code>ALERT_SIGNING_SECRET</code> is rotated.
       </div>
-      <label for="secret">Signing secret</label>
-      <div class="secret">
-        <input
-          id="secret"
-          type="text"
-          readonly
-          value={props.secret}
-          autocomplete="off"
-          spellcheck={false}
-          aria-describedby="copy-status"
-        />
-        <button type="button" class="secondary" data-copy="secret" hidden>
-          Copy
-        </button>
-      </div>
-      <p id="copy-status" class="hint" aria-live="polite">
-        Select the field and copy it (Ctrl+C or ⌘C).
-      </p>
+      <SecretField label="Signing secret" value={props.secret} />
       <p>
         Verify <code>x-edgeway-signature: t=…,v1=…</code> as HMAC-SHA256 of <code>t.body</code> with it.
       </p>

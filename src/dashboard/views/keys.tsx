@@ -19,7 +19,7 @@ import {
   describeOrigins,
   KeySettingsFields,
 } from './key-settings';
-import { ActionForm, Badge, Failure, Field, Notice, Time } from './parts';
+import { ActionForm, Badge, Failure, Field, Notice, Time, SecretField } from './parts';
 
 const keyPath = (k: ApiKey) => `/dashboard/keys/${encodeURIComponent(k.id)}`;
 
@@ -220,24 +220,7 @@ export function SecretPage(props: { apiKey: ApiKey; secret: string }) {
         <strong>Copy this secret now.</strong> It is shown only this once: Edgeway keeps only a hash of it,
         and this page will not show it again.
       </div>
-      <label for="secret">Secret key</label>
-      <div class="secret">
-        <input
-          id="secret"
-          type="text"
-          readonly
-          value={props.secret}
-          autocomplete="off"
-          spellcheck={false}
-          aria-describedby="copy-status"
-        />
-        <button type="button" class="secondary" data-copy="secret" hidden>
-          Copy
-        </button>
-      </div>
-      <p id="copy-status" class="hint" aria-live="polite">
-        Select the field and copy it (Ctrl+C or ⌘C).
-      </p>
+      <SecretField label="Secret key" value={props.secret} />
       <p>
         Use it as <code>Authorization: Bearer …</code> with any OpenAI-compatible client.
       </p>

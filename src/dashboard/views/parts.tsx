@@ -136,3 +136,29 @@ export function Pager(props: {
     </nav>
   );
 }
+
+/** A secret shown once: a read-only field to select and copy (the copy button appears with the page's script). */
+export function SecretField(props: { label: string; value: string }) {
+  return (
+    <>
+      <label for="secret">{props.label}</label>
+      <div class="secret">
+        <input
+          id="secret"
+          type="text"
+          readonly
+          value={props.value}
+          autocomplete="off"
+          spellcheck={false}
+          aria-describedby="copy-status"
+        />
+        <button type="button" class="secondary" data-copy="secret" hidden>
+          Copy
+        </button>
+      </div>
+      <p id="copy-status" class="hint" aria-live="polite">
+        Select the field and copy it (Ctrl+C or ⌘C).
+      </p>
+    </>
+  );
+}
