@@ -110,6 +110,31 @@ describe('exactly once', () => {
     expect((await usageRows()).reduce((n, r) => n + r.requests, 0)).toBe(2);
   });
 
+  it('on the dead-letter queue, a failing R2 parks the events in dead_letters whole: nothing is lost', async () => {
+    const events = [event('ten_x', T0 + 30), event('ten_x', T0 + 31)];
+    const failing = {
+      ...bindings,
+      LOG_ARCHIVE: { put: async () => Promise.reject(new Error('R2 is down')) } as unknown as R2Bucket,
+    } as Bindings;
+    const result = await deliver(
+      DLQ,
+      [{ id: 'msg-dlq-r2', body: producerBatch(events), attempts: 6 }],
+      failing,
+    );
+    expect(result.explicitAcks).toContain('msg-dlq-r2');
+    const parked = await env.DB.prepare(
+      'SELECT request_id, reason, body FROM dead_letters ORDER BY request_id',
+    ).all<{
+      request_id: string;
+      reason: string;
+      body: string;
+    }>();
+    expect(parked.results.map((r) => r.request_id)).toEqual(events.map((e) => e.requestId).sort());
+    expect(parked.results.every((r) => r.reason.includes('R2 is down'))).toBe(true);
+    expect(JSON.parse(parked.results[0]!.body)).toMatchObject({ tenantId: 'ten_x' });
+    expect(await rowsOf()).toEqual([]);
+  });
+
   it('a failing D1 after R2 was written retries; the retry overwrites the object, never duplicates it', async () => {
     const events = [event('ten_x', T0 + 20), event('ten_x', T0 + 21)];
     const body = producerBatch(events);
