@@ -286,6 +286,7 @@ describe('GET /admin/openapi.json', () => {
       '/admin/limits/keys/{id}',
       '/admin/limits/tenants/{id}',
       '/admin/logs',
+      '/admin/logs/export',
       '/admin/logs/reconcile',
       '/admin/logs/{request_id}',
       '/admin/me',
