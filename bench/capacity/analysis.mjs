@@ -11,7 +11,8 @@ const per = (a, b) => (b > 0 && Number.isFinite(a) ? a / b : null);
 
 /**
  * One mode's consume runs summed: each run is the driver's /logs/consume answer with the harness's wall
- * time, the workerd process's CPU over it and the database's size before it.
+ * time, the workerd process's CPU over it, the database's size before it and the log_ingest rows it added
+ * (`ingestRows`, the rollups-only mode's one row per archive object).
  */
 export function logFigures(runs) {
   const sum = (f) => runs.reduce((n, r) => n + f(r), 0);
@@ -46,6 +47,18 @@ export function logFigures(runs) {
       sum((r) => r.messages ?? 0),
     ),
     d1BytesPerEvent: grown === null ? null : per(grown, events),
+    d1BytesPerBatch: grown === null ? null : per(grown, batches),
+    d1BytesPerMessage:
+      grown === null
+        ? null
+        : per(
+            grown,
+            sum((r) => r.messages ?? 0),
+          ),
+    ingestRowsPerMessage: per(
+      sum((r) => r.ingestRows ?? 0),
+      sum((r) => r.messages ?? 0),
+    ),
   };
 }
 
@@ -88,21 +101,27 @@ export function limiterFigures(hot, source) {
 }
 
 /**
- * D1 growth at `rps` requests a second: rows and bytes a day, and the size request_logs settles at when
- * rows are kept `keepDays` (retention deletes older ones), against D1's per-database limit.
+ * D1 growth at `rps` requests a second: units and bytes a day, and the size the log tables settle at when
+ * kept `keepDays` (retention deletes older ones), against D1's per-database limit. The unit is a request
+ * (`requestsPerUnit` 1: a request_logs row) or, in the rollups-only mode, a producer batch (a queue
+ * message, `requestsPerUnit` its events: its log_ingest rows and receipt). `largestRps` is the average
+ * rate whose steady state just fills the limit.
  */
-export function growth({ rps, bytesPerRow, keepDays, limitBytes = 10e9 }) {
-  const rowsPerDay = rps * 86_400;
+export function growth({ rps, bytesPerRow, keepDays, requestsPerUnit = 1, limitBytes = 10e9 }) {
+  const rowsPerDay = (rps * 86_400) / requestsPerUnit;
   const bytesPerDay = rowsPerDay * bytesPerRow;
   const steadyBytes = bytesPerDay * keepDays;
+  const bytesPerRequestKept = (bytesPerRow / requestsPerUnit) * 86_400 * keepDays;
   return {
     rps,
     bytesPerRow,
+    requestsPerUnit,
     rowsPerDay,
     bytesPerDay,
     keepDays,
     steadyBytes,
     shareOfLimit: steadyBytes / limitBytes,
     daysToLimit: bytesPerDay > 0 ? limitBytes / bytesPerDay : null,
+    largestRps: bytesPerRequestKept > 0 ? limitBytes / bytesPerRequestKept : null,
   };
 }

@@ -4,8 +4,8 @@
  * (bench/lib/workloads/capacity.mjs starts it and times its requests).
  *
  *   POST /logs/prepare?batches&messages&lo&hi&tenants&payloadShare&requestChars&responseChars&seed
- *   POST /logs/consume?archive=0|1     consumes what was prepared; counts statements, rows, puts
- *   GET  /logs/tables?db=whole|index   request_logs rows and the database's size
+ *   POST /logs/consume?mode=whole|index|rollups   consumes what was prepared; counts statements, rows, puts
+ *   GET  /logs/tables?mode=whole|index|rollups    log table rows and the mode's database's size
  *   POST /keys/seed?prefix&n&kv=0|1    keys in D1 (and KV)
  *   POST /keys/lookup?prefix&from&n | ?hash&n   lookups through TieredKeyStore
  */

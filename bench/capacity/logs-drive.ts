@@ -15,8 +15,20 @@ import { type Shape, queueBodies, seeded } from './shape';
 export interface LogEnv {
   readonly DB_WHOLE: D1Database;
   readonly DB_INDEX: D1Database;
+  readonly DB_ROLLUPS: D1Database;
   readonly LOG_ARCHIVE: R2Bucket;
 }
+
+/** The three log modes: no archive (whole rows), archive with the recent index, archive with rollups only. */
+export type LogMode = 'whole' | 'index' | 'rollups';
+
+const modeOf = (url: URL): LogMode => {
+  const m = url.searchParams.get('mode');
+  return m === 'index' || m === 'rollups' ? m : 'whole';
+};
+
+const databaseOf = (mode: LogMode, env: LogEnv): D1Database =>
+  mode === 'whole' ? env.DB_WHOLE : mode === 'index' ? env.DB_INDEX : env.DB_ROLLUPS;
 
 let prepared: LogBatch[][] = [];
 const seq = { next: 1 };
@@ -76,12 +88,16 @@ function messageBatch(
   };
 }
 
-/** Consumes every prepared batch in turn; `archive=1` writes R2 objects and the slim D1 index. */
+/**
+ * Consumes every prepared batch in turn: `mode=whole` writes whole rows to D1, `index` R2 objects and the
+ * slim D1 index, `rollups` R2 objects and, in D1, only the rollups and one log_ingest row per object.
+ */
 export async function consume(url: URL, env: LogEnv): Promise<Response> {
-  const archive = url.searchParams.get('archive') === '1';
+  const mode = modeOf(url);
   const tally = newWriteTally();
-  const db = countedD1(archive ? env.DB_INDEX : env.DB_WHOLE, tally);
-  const store = new LogStore(db, archive ? countedR2(env.LOG_ARCHIVE, tally) : null);
+  const db = countedD1(databaseOf(mode, env), tally);
+  const bucket = mode === 'whole' ? null : countedR2(env.LOG_ARCHIVE, tally);
+  const store = new LogStore(db, bucket, { index: mode !== 'rollups' });
   const outcome = { acked: 0, retried: 0 };
   let events = 0;
   for (const bodies of prepared) {
@@ -90,16 +106,23 @@ export async function consume(url: URL, env: LogEnv): Promise<Response> {
   }
   const batches = prepared.length;
   prepared = [];
-  return Response.json({ archive, batches, events, ...outcome, tally });
+  return Response.json({ mode, batches, events, ...outcome, tally });
 }
 
-/** Rows and bytes of the log tables, for the growth figures. */
+/** Rows of the log tables and the database's size, for the growth figures. */
 export async function tables(url: URL, env: LogEnv): Promise<Response> {
-  const db = url.searchParams.get('db') === 'index' ? env.DB_INDEX : env.DB_WHOLE;
-  const count = await db.prepare('SELECT count(*) AS n FROM request_logs').first<{ n: number }>();
+  const db = databaseOf(modeOf(url), env);
+  const count = await db
+    .prepare(
+      `SELECT (SELECT count(*) FROM request_logs) AS n, (SELECT count(*) FROM log_ingest) AS ingest,
+        (SELECT count(*) FROM log_batches) AS receipts`,
+    )
+    .first<{ n: number; ingest: number; receipts: number }>();
   const size = await db.prepare('SELECT 1').run();
   return Response.json({
     rows: count?.n ?? 0,
+    ingestRows: count?.ingest ?? 0,
+    receiptRows: count?.receipts ?? 0,
     sizeBytes: (size.meta as { size_after?: number }).size_after ?? null,
   });
 }

@@ -1,7 +1,8 @@
 /**
  * The capacity-model section of the bench report (bench/lib/report.mjs calls
- * it): the log write path per mode and payload share, key lookups per tier,
- * the limiter figures it reused, and D1 growth at a steady rate.
+ * it): the log write path per mode (whole rows, archive and index, archive and
+ * rollups only) and payload share, key lookups per tier, the limiter figures
+ * it reused, and D1 growth at a steady rate.
  */
 const row = (cells) => `| ${cells.join(' | ')} |`;
 const table = (header, rows) => [row(header), row(header.map(() => '---')), ...rows.map(row)].join('\n');
@@ -9,7 +10,13 @@ const fx = (v, d) => (Number.isFinite(v) ? v.toFixed(d) : '–');
 const int = (v) => (Number.isFinite(v) ? Math.round(v).toLocaleString('en-US') : '–');
 const gb = (bytes) => (Number.isFinite(bytes) ? `${(bytes / 1e9).toFixed(2)} GB` : '–');
 const pct = (share) => `${Math.round(share * 100)} %`;
-const mode = (archive) => (archive ? 'archive (R2 + D1 index)' : 'whole rows in D1');
+const MODES = {
+  whole: 'whole rows in D1',
+  index: 'archive (R2 + D1 index)',
+  rollups: 'archive, rollups only',
+};
+/** A result's mode; results saved before the rollups-only mode carry only `archive`. */
+const mode = (l) => MODES[l.mode ?? (l.archive ? 'index' : 'whole')];
 
 export function capacityModelSection(c) {
   const s = c.shape;
@@ -33,11 +40,13 @@ export function capacityModelSection(c) {
         'D1 rows written / event',
         'R2 puts / batch',
         'R2 bytes / event',
-        'D1 bytes / row',
+        'D1 bytes / event',
+        'D1 bytes / batch',
+        'log_ingest rows / message',
       ],
       c.logs.map((l) => [
         pct(l.payloadShare),
-        mode(l.archive),
+        mode(l),
         int(l.events),
         fx(l.eventsPerMessage, 1),
         fx(Number.isFinite(l.messageBytes) ? l.messageBytes / 1000 : null, 1),
@@ -48,6 +57,8 @@ export function capacityModelSection(c) {
         fx(l.putsPerBatch, 0),
         int(l.putBytesPerEvent),
         int(l.d1BytesPerEvent),
+        int(l.d1BytesPerBatch),
+        fx(l.ingestRowsPerMessage, 2),
       ]),
     ),
     '',
@@ -85,28 +96,31 @@ export function capacityModelSection(c) {
     );
   parts.push(
     '',
-    '**D1 growth** at 100 requests/s, request_logs kept as retention keeps it:',
+    `**D1 growth** at 100 requests/s, kept as retention keeps it (the unit is a request_logs row, or in the ` +
+      'rollups-only mode a producer batch: its log_ingest rows and receipt):',
     '',
     table(
       [
         'payloads',
         'mode',
-        'rows / day',
-        'D1 bytes / row',
+        'units / day',
+        'D1 bytes / unit',
         'D1 per day',
         'kept days',
         'D1 at steady state',
+        'largest average rate before 10 GB, /s',
         'R2 per day',
       ],
       c.growth.map((g) => [
         pct(g.payloadShare),
-        mode(g.archive),
+        mode(g),
         int(g.rowsPerDay),
         int(g.bytesPerRow),
         gb(g.bytesPerDay),
         String(g.keepDays),
         gb(g.steadyBytes),
-        gb(g.rowsPerDay * g.r2BytesPerRow),
+        int(g.largestRps),
+        gb(g.rps * 86_400 * (g.r2BytesPerRequest ?? g.r2BytesPerRow ?? 0)),
       ]),
     ),
   );

@@ -1,7 +1,7 @@
 /**
  * Starts the capacity driver (bench/capacity) in its own workerd process
  * through Miniflare, bindings from its wrangler.toml, and applies the gateway's
- * migrations to both of its databases, as `wrangler d1 migrations apply` would.
+ * migrations to each of its databases, as `wrangler d1 migrations apply` would.
  * Storage is in memory and starts empty.
  */
 import { readFileSync, readdirSync } from 'node:fs';
@@ -10,7 +10,7 @@ import { unstable_getMiniflareWorkerOptions, unstable_splitSqlQuery } from 'wran
 import { ROOT, startWorker } from '../lib/stack.mjs';
 
 export const CONFIG = 'bench/capacity/wrangler.toml';
-const DATABASES = ['DB_WHOLE', 'DB_INDEX'];
+const DATABASES = ['DB_WHOLE', 'DB_INDEX', 'DB_ROLLUPS'];
 
 export async function startDriver(script) {
   const { workerOptions } = unstable_getMiniflareWorkerOptions(join(ROOT, CONFIG));

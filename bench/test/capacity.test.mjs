@@ -46,6 +46,20 @@ test('log figures sum runs before dividing, per batch and per event', () => {
   assert.equal(f.failedBatches, 0);
   assert.equal(f.eventsPerMessage, 100); // 400 events in 4 messages
   assert.equal(f.messageBytes, 40_000);
+  assert.equal(f.d1BytesPerBatch, 270_000 / 2);
+  assert.equal(f.d1BytesPerMessage, 270_000 / 4);
+});
+
+test('rollups-only figures: log_ingest rows per message and D1 bytes per batch, not per row', () => {
+  const f = logFigures([
+    run({ ingestRows: 8, messages: 2, tally: tally({ sizeAfter: 138_192 }) }),
+    run({ ingestRows: 4, messages: 2, sizeBefore: 138_192, tally: tally({ sizeAfter: 142_288 }) }),
+  ]);
+  assert.equal(f.ingestRowsPerMessage, 3); // 12 objects recorded over 4 messages
+  assert.equal(f.d1BytesPerBatch, 12_288 / 2);
+  assert.equal(f.d1BytesPerMessage, 12_288 / 4);
+  // A mode that records no objects says so, rather than leaving the figure out.
+  assert.equal(logFigures([run({ ingestRows: 0 })]).ingestRowsPerMessage, 0);
 });
 
 test('log figures leave out what was not measured, and count batches that were retried', () => {
@@ -101,12 +115,27 @@ test('growth: rows and bytes a day at a steady rate, the size kept, and days unt
   assert.ok(Math.abs(g.shareOfLimit - 1.296) < 1e-9);
   assert.ok(Math.abs(g.daysToLimit - 10e9 / 4.32e9) < 1e-9);
   assert.equal(growth({ rps: 0, bytesPerRow: 500, keepDays: 3 }).daysToLimit, null);
+  // The average rate whose steady state is the limit: 10 GB ÷ (500 B × 86,400 s × 3 days).
+  assert.ok(Math.abs(g.largestRps - 10e9 / (500 * 86_400 * 3)) < 1e-9);
+  assert.ok(Math.abs(growth({ rps: 7, bytesPerRow: 500, keepDays: 3 }).largestRps - g.largestRps) < 1e-9);
+});
+
+test('growth per producer batch: units a day divide by the requests each carries', () => {
+  const g = growth({ rps: 100, bytesPerRow: 1000, keepDays: 30, requestsPerUnit: 40 });
+  assert.equal(g.rowsPerDay, 216_000); // 8,640,000 requests in messages of 40
+  assert.equal(g.bytesPerDay, 216e6);
+  assert.equal(g.steadyBytes, 6.48e9);
+  assert.ok(Math.abs(g.largestRps - 10e9 / (25 * 86_400 * 30)) < 1e-9); // 25 bytes a request
+  // Per unit of one request it is the per-row model.
+  const row = growth({ rps: 100, bytesPerRow: 25, keepDays: 30 });
+  assert.equal(row.steadyBytes, g.steadyBytes);
 });
 
 test('the report section shows each mode, each tier and says when no limiter figures were found', () => {
   const logs = [
-    { payloadShare: 0.2, archive: false, ...logFigures([run()]) },
-    { payloadShare: 0.2, archive: true, ...logFigures([run()]) },
+    { payloadShare: 0.2, mode: 'whole', archive: false, ...logFigures([run()]) },
+    { payloadShare: 0.2, mode: 'index', archive: true, ...logFigures([run()]) },
+    { payloadShare: 0.2, mode: 'rollups', archive: true, ...logFigures([run({ ingestRows: 6 })]) },
   ];
   const md = capacityModelSection({
     shape: { messages: 100, lo: 20, hi: 50, tenants: 4, requestChars: 2000, responseChars: 1000 },
@@ -116,16 +145,27 @@ test('the report section shows each mode, each tier and says when no limiter fig
     growth: [
       {
         payloadShare: 0.2,
+        mode: 'index',
         archive: true,
-        r2BytesPerRow: 250,
+        r2BytesPerRequest: 250,
         ...growth({ rps: 100, bytesPerRow: 700, keepDays: 3 }),
+      },
+      {
+        payloadShare: 0.2,
+        mode: 'rollups',
+        archive: true,
+        r2BytesPerRequest: 250,
+        ...growth({ rps: 100, bytesPerRow: 1000, keepDays: 30, requestsPerUnit: 40 }),
       },
     ],
   });
   assert.match(md, /\| 20 % \| whole rows in D1 \| 100 \| 50\.0 \| 40\.0 \| 2,000 \|/);
   assert.match(md, /\| 20 % \| archive \(R2 \+ D1 index\) \|/);
+  // 70,000 bytes over one batch of 100 events; 6 objects over 2 messages.
+  assert.match(md, /\| 20 % \| archive, rollups only \| 100 \|.* \| 700 \| 70,000 \| 3\.00 \|/);
   assert.match(md, /\| memory \| 4\.0 \| 1,000 \|/);
   assert.match(md, /\| d1 \| 2900\.0 \| 10 \|/);
   assert.match(md, /No hot-tenant result found/);
-  assert.match(md, /\| 8,640,000 \| 700 \| 6\.05 GB \| 3 \| 18\.14 GB \| 2\.16 GB \|/);
+  assert.match(md, /\| 8,640,000 \| 700 \| 6\.05 GB \| 3 \| 18\.14 GB \| 55 \| 2\.16 GB \|/);
+  assert.match(md, /rollups only \| 216,000 \| 1,000 \| 0\.22 GB \| 30 \| 6\.48 GB \| 154 \| 2\.16 GB \|/);
 });

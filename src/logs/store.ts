@@ -13,7 +13,7 @@
  * Rows travel as one JSON array parameter per statement (json_each), so a
  * batch of 100 events is a handful of statements, well inside D1's per-query
  * parameter and per-invocation query limits; arrays are split at ~512 KB to
- * stay under D1's 2 MB value limit when payloads are logged.
+ * stay under D1's 1 MB limit on a string, BLOB or row when payloads are logged.
  * The same transaction records each batch's receipt in log_batches (INSERT OR
  * IGNORE on isolate and seq, so a redelivery or a queue copy of a batch also
  * written directly counts once): the reconciliation's raw data.

@@ -3,10 +3,12 @@
  * process, real D1, R2 and KV bindings):
  *   1. the log write path: production-shaped queue batches (up to 100
  *      messages of 20–50 events) handed one after another to the real
- *      consumer, without the archive (whole rows in D1) and with it (R2
- *      objects, the slim D1 index, rollups), alternated; events a second,
- *      D1 statements and rows written per batch, R2 puts per batch, D1 bytes
- *      per row; for a few payload shares;
+ *      consumer in three modes, rotated: without the archive (whole rows in
+ *      D1), with it (R2 objects, the slim D1 index, rollups) and with it and
+ *      rollups only (LOG_INDEX_DAYS = 0: R2 objects, one log_ingest row per
+ *      object, rollups), each into its own database; events a second, D1
+ *      statements and rows written per batch, R2 puts per batch, D1 bytes
+ *      per row or per batch; for a few payload shares;
  *   2. key lookups through the real TieredKeyStore: isolate memory, KV, D1
  *      (KV miss, D1 read, KV write-back), unknown (KV and D1 miss);
  *   3. the limiter figures of a hot-tenant result (this run's, else the
@@ -40,6 +42,8 @@ export const CAPACITY_PROFILES = {
 };
 const SHAPE = { messages: 100, lo: 20, hi: 50, tenants: 4, requestChars: 2000, responseChars: 1000 };
 const GROWTH_RPS = 100;
+/** The log modes, each with its own database in the driver (bench/capacity/wrangler.toml). */
+export const LOG_MODES = ['whole', 'index', 'rollups'];
 
 export async function capacityWorkload(ctx, { mode, hotTenant = null }) {
   const p = CAPACITY_PROFILES[mode];
@@ -59,10 +63,21 @@ export async function capacityWorkload(ctx, { mode, hotTenant = null }) {
   }
 }
 
+/** Fetch, naming the cause of a connection failure; a GET (read only) is tried once more after one. */
+async function send(url, method) {
+  try {
+    return await fetch(url, { method });
+  } catch (err) {
+    if (method === 'GET') return fetch(url, { method });
+    err.message += ` (${err.cause?.code ?? ''} ${err.cause?.message ?? ''})`;
+    throw err;
+  }
+}
+
 function driverCalls(base) {
   return async (method, path, params = {}) => {
     const query = new URLSearchParams(Object.entries(params).map(([k, v]) => [k, String(v)]));
-    const res = await fetch(`${base}${path}?${query}`, { method });
+    const res = await send(`${base}${path}?${query}`, method);
     const text = await res.text();
     if (!res.ok) throw new Error(`capacity driver ${path} → ${res.status}: ${text.slice(0, 500)}`);
     return JSON.parse(text);
@@ -73,11 +88,11 @@ async function logWorkload(ctx, call, pid, p, shape) {
   const runs = {};
   for (let round = 0; round < p.rounds; round++)
     for (const [i, payloadShare] of p.shares.entries()) {
-      // Alternate which mode goes first, so neither always meets the warmer process.
-      const order = (round + i) % 2 === 0 ? [0, 1] : [1, 0];
-      for (const archive of order) {
-        const db = archive ? 'index' : 'whole';
-        const before = await call('GET', '/logs/tables', { db });
+      // Rotate which mode goes first, so none always meets the warmer process.
+      const first = (round + i) % LOG_MODES.length;
+      const order = [...LOG_MODES.slice(first), ...LOG_MODES.slice(0, first)];
+      for (const mode of order) {
+        const before = await call('GET', '/logs/tables', { mode });
         const prepared = await call('POST', '/logs/prepare', {
           ...shape,
           payloadShare,
@@ -86,25 +101,27 @@ async function logWorkload(ctx, call, pid, p, shape) {
         });
         const cpu0 = cpuMs(pid);
         const t0 = performance.now();
-        const out = await call('POST', '/logs/consume', { archive });
+        const out = await call('POST', '/logs/consume', { mode });
         const wallMs = performance.now() - t0;
         // The consumer retries a batch whose write failed instead of throwing: its time would not be a write's.
         if (out.retried > 0) throw new Error(`the consumer retried ${out.retried} messages: a write failed`);
         const cpu1 = cpuMs(pid);
+        const after = await call('GET', '/logs/tables', { mode });
         const run = { ...out, wallMs, cpuMs: cpu0 === null || cpu1 === null ? null : cpu1 - cpu0 };
         run.sizeBefore = before.sizeBytes;
+        run.ingestRows = after.ingestRows - before.ingestRows;
         run.messages = prepared.messages;
         run.messageBytes = prepared.messageBytes;
-        const key = `${payloadShare}:${db}`;
+        const key = `${payloadShare}:${mode}`;
         runs[key] = [...(runs[key] ?? []), run];
         ctx.log(
-          `  capacity · logs · payloads ${payloadShare * 100}% · ${archive ? 'archive' : 'whole rows'} · ${out.events} events in ${wallMs.toFixed(0)} ms, ${out.tally.statements} statements, ${out.tally.puts} puts`,
+          `  capacity · logs · payloads ${payloadShare * 100}% · ${mode} · ${out.events} events in ${wallMs.toFixed(0)} ms, ${out.tally.statements} statements, ${out.tally.puts} puts`,
         );
       }
     }
   return Object.entries(runs).map(([key, list]) => {
-    const [share, db] = key.split(':');
-    return { payloadShare: Number(share), archive: db === 'index', ...logFigures(list) };
+    const [share, mode] = key.split(':');
+    return { payloadShare: Number(share), mode, archive: mode !== 'whole', ...logFigures(list) };
   });
 }
 
@@ -160,20 +177,30 @@ function newestHotTenant() {
   return null;
 }
 
-/** D1 growth at GROWTH_RPS with each mode's measured bytes per row, kept as long as retention keeps it. */
+/**
+ * D1 growth at GROWTH_RPS with each mode's measured bytes, kept as long as retention keeps them: whole
+ * rows LOG_RETENTION_DAYS, the index LOG_INDEX_DAYS, and in the rollups-only mode the log_ingest rows and
+ * receipts of each producer batch LOG_RETENTION_DAYS (src/logs/retention.ts).
+ */
 function growthFigures(logs) {
   const vars = unstable_getMiniflareWorkerOptions(join(ROOT, 'wrangler.toml')).workerOptions.bindings ?? {};
-  const keep = { whole: Number(vars.LOG_RETENTION_DAYS ?? 30), index: Number(vars.LOG_INDEX_DAYS ?? 3) };
+  const retention = Number(vars.LOG_RETENTION_DAYS ?? 30);
+  const keep = { whole: retention, index: Number(vars.LOG_INDEX_DAYS ?? 3), rollups: retention };
   return logs
     .filter((l) => Number.isFinite(l.d1BytesPerEvent))
-    .map((l) => ({
-      payloadShare: l.payloadShare,
-      archive: l.archive,
-      r2BytesPerRow: l.archive ? l.putBytesPerEvent : 0,
-      ...growth({
-        rps: GROWTH_RPS,
-        bytesPerRow: l.d1BytesPerEvent,
-        keepDays: l.archive ? keep.index : keep.whole,
-      }),
-    }));
+    .map((l) => {
+      const perBatch = l.mode === 'rollups' && Number.isFinite(l.eventsPerMessage);
+      return {
+        payloadShare: l.payloadShare,
+        mode: l.mode,
+        archive: l.archive,
+        r2BytesPerRequest: l.archive ? l.putBytesPerEvent : 0,
+        ...growth({
+          rps: GROWTH_RPS,
+          bytesPerRow: perBatch ? l.d1BytesPerMessage : l.d1BytesPerEvent,
+          requestsPerUnit: perBatch ? l.eventsPerMessage : 1,
+          keepDays: keep[l.mode],
+        }),
+      };
+    });
 }
