@@ -102,10 +102,16 @@ export function startFloor(mockUrl, opts) {
  * The gateway in its default local configuration (wrangler.toml), pointed at the
  * mock. `logQueue: false` removes the log queue (producer and consumers), which
  * selects the gateway's console log sink.
+ * The R2 log archive is left unbound unless `archive: true`: locally, Miniflare's R2
+ * simulator runs inside the gateway's own workerd process, and the consumer's puts
+ * (one per log object, dozens at once per queue batch) stall that process for tens of
+ * ms, a cost a deployed Worker does not pay (R2 is a remote service there). The log
+ * path then keeps whole rows in D1, as before the archive; the archive's own work is
+ * measured by the capacity-model workload (bench/capacity/).
  */
 export async function startGateway(
   script,
-  { mockUrl, adminToken, logQueue = true, label = 'gateway', cpus = null, extra = {} },
+  { mockUrl, adminToken, logQueue = true, archive = false, label = 'gateway', cpus = null, extra = {} },
 ) {
   const { workerOptions } = unstable_getMiniflareWorkerOptions(join(ROOT, 'wrangler.toml'));
   const options = {
@@ -131,6 +137,10 @@ export async function startGateway(
     ...extra,
   };
   delete options.modulesRules;
+  if (!archive && options.r2Buckets) {
+    const { LOG_ARCHIVE: _archive, ...rest } = options.r2Buckets;
+    options.r2Buckets = rest;
+  }
   if (!logQueue) {
     options.queueProducers = {};
     options.queueConsumers = {};

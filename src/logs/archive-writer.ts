@@ -8,7 +8,7 @@
  * Any failed put throws: the consumer then retries the whole batch.
  */
 import { bloomOf } from './archive-bloom';
-import { detailOfRow } from './log-reader';
+import { archiveLine } from './archive-line';
 import type { LogRow } from './rows';
 
 export interface ArchivedObject {
@@ -42,10 +42,7 @@ export async function writeArchive(bucket: R2Bucket, rows: readonly LogRow[]): P
     [...groups].map(async ([key, rows]) => {
       const ids = rows.map((r) => String(r.id));
       const times = rows.map((r) => Number(r.time));
-      const lines = rows.map(({ archive_key: _k, payload_archived: _p, ...r }) =>
-        JSON.stringify(detailOfRow(r)),
-      );
-      const body = await gzip(`${lines.join('\n')}\n`);
+      const body = await gzip(`${rows.map(archiveLine).join('\n')}\n`);
       await bucket.put(key, body, {
         httpMetadata: { contentType: 'application/x-ndjson', contentEncoding: 'gzip' },
         customMetadata: {
