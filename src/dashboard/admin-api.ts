@@ -62,6 +62,19 @@ export class AdminApi {
     return this.call(method, path, schema, {}, body);
   }
 
+  /**
+   * A GET whose answer is not JSON (the log export): the response itself on success, its body left
+   * unread so the caller can hand it on as a stream; a refusal as usual.
+   */
+  async stream(
+    path: string,
+    query: Query = {},
+    accept = 'application/x-ndjson',
+  ): Promise<ApiResult<Response>> {
+    const res = await this.fetch('GET', path, query, accept);
+    return res.ok ? { ok: true, data: res } : failureOf(res, await res.json().catch(() => null));
+  }
+
   private async call<S extends z.ZodType>(
     method: Method,
     path: string,
@@ -69,34 +82,9 @@ export class AdminApi {
     query: Query,
     body?: unknown,
   ): Promise<ApiResult<z.output<S>>> {
-    const url = new URL(`/admin${path}`, this.origin);
-    for (const [k, v] of Object.entries(query))
-      if (v !== undefined && v !== '') url.searchParams.set(k, String(v));
-    const headers = new Headers({ accept: 'application/json' });
-    if (body !== undefined) headers.set('content-type', 'application/json');
-    const request = new Request(url, {
-      method,
-      headers,
-      body: body === undefined ? null : JSON.stringify(body),
-    });
-    const res = await this.fetcher(actAs(request, this.who), this.env, this.ctx);
+    const res = await this.fetch(method, path, query, 'application/json', body);
     const json: unknown = await res.json().catch(() => null);
-    if (!res.ok) {
-      const envelope = ErrorEnvelope.safeParse(json);
-      return envelope.success
-        ? {
-            ok: false,
-            status: res.status,
-            message: envelope.data.error.message,
-            param: envelope.data.error.param,
-          }
-        : {
-            ok: false,
-            status: res.status,
-            message: `The admin API answered HTTP ${res.status}.`,
-            param: null,
-          };
-    }
+    if (!res.ok) return failureOf(res, json);
     const parsed = schema.safeParse(json);
     if (!parsed.success)
       throw new Error(
@@ -104,4 +92,38 @@ export class AdminApi {
       );
     return { ok: true, data: parsed.data };
   }
+
+  /** One in-process call to /admin{path}, registered as the signed-in admin's (no token is sent). */
+  private fetch(
+    method: Method,
+    path: string,
+    query: Query,
+    accept: string,
+    body?: unknown,
+  ): Promise<Response> {
+    const url = new URL(`/admin${path}`, this.origin);
+    for (const [k, v] of Object.entries(query))
+      if (v !== undefined && v !== '') url.searchParams.set(k, String(v));
+    const headers = new Headers({ accept });
+    if (body !== undefined) headers.set('content-type', 'application/json');
+    const request = new Request(url, {
+      method,
+      headers,
+      body: body === undefined ? null : JSON.stringify(body),
+    });
+    return Promise.resolve(this.fetcher(actAs(request, this.who), this.env, this.ctx));
+  }
+}
+
+/** A 4xx/5xx in words: the API's own envelope when it sent one. */
+function failureOf(res: Response, json: unknown): ApiFailure {
+  const envelope = ErrorEnvelope.safeParse(json);
+  return envelope.success
+    ? {
+        ok: false,
+        status: res.status,
+        message: envelope.data.error.message,
+        param: envelope.data.error.param,
+      }
+    : { ok: false, status: res.status, message: `The admin API answered HTTP ${res.status}.`, param: null };
 }

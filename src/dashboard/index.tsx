@@ -52,7 +52,7 @@ export function createDashboard(adminFetch: AdminFetch, options: DashboardOption
   dash.route('/routes', routeRoutes());
   dash.route('/providers', providerRoutes());
   dash.route('/usage', usageRoutes());
-  dash.route('/logs', logRoutes(adminFetch));
+  dash.route('/logs', logRoutes());
   dash.route('/audit', auditRoutes());
   dash.route('/admins', adminRoutes(now));
   dash.all('*', (c) =>

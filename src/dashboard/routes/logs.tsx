@@ -3,14 +3,10 @@
  * delivery reconciliation (/admin/logs/reconcile) above them; /admin/logs/:request_id,
  * found in the recent index or, given its tenant, in the archive (/find takes the id
  * from a form); and /export, the admin API's NDJSON export streamed through as it is
- * read, never buffered (the AdminApi client parses JSON, so this route makes its own
- * in-process call, registered with the signed-in admin the same way).
+ * read, never buffered (AdminApi.stream hands the response over unread).
  */
 import { type Context, Hono } from 'hono';
-import { actAs } from '../../admin/in-process';
-import { ErrorEnvelope } from '../../admin/schemas';
 import { Reconciliation } from '../../logs/reconcile';
-import type { AdminFetch, ApiFailure } from '../admin-api';
 import { can } from '../can';
 import type { DashboardEnv } from '../context';
 import { utcInputToIso } from '../forms';
@@ -28,35 +24,19 @@ const BACK = { href: '/dashboard/logs', label: 'Back to logs' };
 
 type Ctx = Context<DashboardEnv>;
 
-/** The API's refusal of a call whose answer is not JSON when it succeeds. */
-async function refusal(res: Response): Promise<ApiFailure> {
-  const envelope = ErrorEnvelope.safeParse(await res.json().catch(() => null));
-  return envelope.success
-    ? {
-        ok: false,
-        status: res.status,
-        message: envelope.data.error.message,
-        param: envelope.data.error.param,
-      }
-    : { ok: false, status: res.status, message: `The admin API answered HTTP ${res.status}.`, param: null };
-}
-
-/** GET /admin/logs/export in-process as the signed-in admin; its body is handed on as a stream. */
-async function streamExport(c: Ctx, adminFetch: AdminFetch, query: Record<string, string | undefined>) {
-  const url = new URL('/admin/logs/export', c.req.url);
-  for (const [k, v] of Object.entries(query)) if (v) url.searchParams.set(k, v);
-  const request = new Request(url, { headers: { accept: 'application/x-ndjson' } });
-  const res = await adminFetch(actAs(request, c.var.session.who), c.env, c.executionCtx);
-  if (!res.ok) return failurePage(c, await refusal(res), c.var.session, BACK);
+/** GET /admin/logs/export as the signed-in admin; its body is handed on as a stream, never read here. */
+async function streamExport(c: Ctx, query: Record<string, string | undefined>) {
+  const res = await c.var.api.stream('/logs/export', query);
+  if (!res.ok) return failurePage(c, res, c.var.session, BACK);
   const headers = new Headers({ 'cache-control': 'no-store' });
   for (const name of ['content-type', 'content-disposition']) {
-    const value = res.headers.get(name);
+    const value = res.data.headers.get(name);
     if (value) headers.set(name, value);
   }
-  return new Response(res.body, { status: 200, headers });
+  return new Response(res.data.body, { status: 200, headers });
 }
 
-export function logRoutes(adminFetch: AdminFetch) {
+export function logRoutes() {
   const router = new Hono<DashboardEnv>();
 
   router.get('/', async (c) => {
@@ -122,7 +102,7 @@ export function logRoutes(adminFetch: AdminFetch) {
         c.var.session,
         BACK,
       );
-    return streamExport(c, adminFetch, {
+    return streamExport(c, {
       tenant_id: q.tenant_id,
       from: utcInputToIso(q.from),
       to: utcInputToIso(q.to),
