@@ -53,11 +53,6 @@ export function hoursBetween(from: number, to: number): number[] {
   return hours;
 }
 
-/** The `date=` prefix of one UTC day under a tenant, for retention. */
-export function datePrefix(tenantPrefixText: string, day: string): string {
-  return `${tenantPrefixText}date=${day}/`;
-}
-
 /** The day of a `date=YYYY-MM-DD/` segment in a listed prefix; null if it is not one. */
 export function dayOfPrefix(prefix: string): string | null {
   return /date=(\d{4}-\d{2}-\d{2})\/$/.exec(prefix)?.[1] ?? null;
