@@ -15,7 +15,16 @@ import { alive, rssMiB } from './lib/procstat.mjs';
 import { readArgs } from './lib/profiles.mjs';
 import { heapProbe } from './lib/profile.mjs';
 import { markdownReport, summaryTable } from './lib/report.mjs';
-import { ROOT, bundle, seedKeys, seedRoutes, startFloor, startGateway, startMock } from './lib/stack.mjs';
+import {
+  ROOT,
+  bundle,
+  seedKeys,
+  seedRoutes,
+  startFloor,
+  startGateway,
+  startMock,
+  startRelayFloor,
+} from './lib/stack.mjs';
 import { GUARDED_POLICY, chatBody, target } from './lib/targets.mjs';
 import { capacityWorkload } from './lib/workloads/capacity.mjs';
 import { hotTenantWorkload } from './lib/workloads/hot-tenant.mjs';
@@ -61,6 +70,8 @@ const mockW = await startMock(mockScript, { cpus: layout.rest });
 workers.push(mockW);
 const floorW = await startFloor(mockW.url, { cpus: layout.sut });
 workers.push(floorW);
+const relayFloorW = await startRelayFloor(mockW.url, { cpus: layout.sut });
+workers.push(relayFloorW);
 const gatewayW = await startGateway(gatewayScript, { mockUrl: mockW.url, adminToken, cpus: layout.sut });
 workers.push(gatewayW);
 const noLogW = gatewayW.logQueue
@@ -126,6 +137,16 @@ const edgeway = target('edgeway', {
   pid: gatewayW.pid,
 });
 const targets = [direct, floor, edgeway];
+/** The floor plus reading every answer in JavaScript: what the runtime charges for being on the response path. */
+const relayFloor = target('floor-relay', {
+  label: 'relay floor (reads the answer in JavaScript)',
+  url: relayFloorW.url,
+  key: 'mock-key',
+  model: 'mock-small',
+  pid: relayFloorW.pid,
+});
+/** Where per-request and per-chunk cost is compared, the relay floor runs too. */
+const withRelayFloor = [direct, floor, relayFloor, edgeway];
 /** The same gateway with every local guardrail on for requests and answers (streams are rewritten). */
 const guarded = target('edgeway-guarded', {
   label: 'Edgeway, guardrails on (injection, PII, secrets, deny-list)',
@@ -145,7 +166,7 @@ const translated = target('edgeway-translated', {
 });
 
 // Fail loudly and early if any target cannot answer one request.
-for (const t of targets) {
+for (const t of withRelayFloor) {
   const res = await fetch(`${t.url}/v1/chat/completions`, {
     method: 'POST',
     headers: { authorization: `Bearer ${t.key}`, 'content-type': 'application/json' },
@@ -179,19 +200,21 @@ async function workload(name, fn, alsoUnder = []) {
 
 await workload('latency', () => latencyWorkload(ctx, targets, { ...profile.latency, ...mock }));
 await workload('rates', () =>
-  fixedRates(ctx, targets, { ...profile.fixedRates, ...mock, mockPid: mockW.pid }),
+  fixedRates(ctx, withRelayFloor, { ...profile.fixedRates, ...mock, mockPid: mockW.pid }),
 );
 if (profile.capacity)
   await workload('capacity', () =>
     capacitySearch(ctx, targets, { ...profile.capacity, ...mock, mockPid: mockW.pid }),
   );
 await workload('streams', async () => {
-  const low = await streamLatency(ctx, [...targets, translated, guarded], {
+  const low = await streamLatency(ctx, [...withRelayFloor, translated, guarded], {
     ...profile.streamLatency,
     latencyMs: mock.latencyMs,
   });
-  const expected = Object.fromEntries(targets.map((t) => [t.name, low.perTarget[t.name].expectedEvents]));
-  const concurrency = await streamConcurrency(ctx, targets, {
+  const expected = Object.fromEntries(
+    withRelayFloor.map((t) => [t.name, low.perTarget[t.name].expectedEvents]),
+  );
+  const concurrency = await streamConcurrency(ctx, withRelayFloor, {
     ...profile.streamConcurrency,
     latencyMs: mock.latencyMs,
     expected,

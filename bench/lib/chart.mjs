@@ -6,7 +6,7 @@
  * that did arrive says little, errors and the achieved rate say the rest.
  */
 
-const COLORS = { direct: '#6b7280', floor: '#2563eb', edgeway: '#ea580c' };
+const COLORS = { direct: '#6b7280', floor: '#2563eb', 'floor-relay': '#16a34a', edgeway: '#ea580c' };
 const W = 760;
 const H = 440;
 const M = { left: 78, right: 150, top: 36, bottom: 52 };

@@ -8,6 +8,8 @@ import { capacityModelSection } from '../capacity/report.mjs';
 import { hotTenantSection } from '../hot-tenant/report.mjs';
 
 const TARGETS = ['direct', 'floor', 'edgeway'];
+/** The summary's columns: the relay floor (bench/floor-relay) where a workload ran it. */
+const COLUMNS = ['direct', 'floor', 'floor-relay', 'edgeway'];
 
 /** ms with sensible precision; "–" for missing values. */
 export function ms(v) {
@@ -40,7 +42,7 @@ function commonRate(results) {
 export function summaryTable(results) {
   const lat = results.latency;
   const rows = [];
-  const triple = (get) => TARGETS.map((t) => get(t));
+  const triple = (get) => COLUMNS.map((t) => get(t));
   if (lat) {
     for (const p of ['p50', 'p95', 'p99']) {
       rows.push([
@@ -90,7 +92,15 @@ export function summaryTable(results) {
     ]);
   }
   const idle = results.meta.idleRssMiB ?? {};
-  rows.push(['RSS after start, MiB', ms(idle.mock), ms(idle.floor), ms(idle.gateway), '', '']);
+  rows.push([
+    'RSS after start, MiB',
+    ms(idle.mock),
+    ms(idle.floor),
+    ms(idle['floor-relay']),
+    ms(idle.gateway),
+    '',
+    '',
+  ]);
   if (results.memory) {
     const m = (t) => results.memory.perTarget[t];
     const cell = (t) => {
@@ -106,12 +116,16 @@ export function summaryTable(results) {
       `memory growth streaming ${results.memory.streams} × ${results.memory.tokens} events (${ms(m('edgeway')?.responseMiB)} MiB) to slow readers, MiB`,
       '',
       cell('floor'),
+      '',
       cell('edgeway'),
       '',
       '',
     ]);
   }
-  return table(['', 'direct', 'floor', 'Edgeway', 'Edgeway − direct', 'Edgeway − floor'], rows);
+  return table(
+    ['', 'direct', 'floor', 'relay floor', 'Edgeway', 'Edgeway − direct', 'Edgeway − floor'],
+    rows,
+  );
 }
 
 function methodSection(results) {
@@ -128,7 +142,7 @@ function methodSection(results) {
     `(${Object.entries(m.gatewayBindings ?? {})
       .map(([k, v]) => `${k}: ${v.join(', ') || 'none'}`)
       .join('; ')}), in-memory storage.`,
-    '"floor" is bench/floor: a Worker that only forwards the request with fetch. Percentiles are nearest-rank; "a (b…c)" is the median across repeats and its min…max.',
+    '"floor" is bench/floor: a Worker that only forwards the request with fetch. "relay floor" is bench/floor-relay: the floor plus reading every answer in JavaScript (a JSON body read and parsed once, a stream\'s chunks read and written on one by one), run where per-request and per-chunk cost is compared. Percentiles are nearest-rank; "a (b…c)" is the median across repeats and its min…max.',
     "Open-loop latency is measured from each request's intended send time (no coordinated omission). CPU is what the OS charged the process (utime + stime), per request.",
   ].join('\n');
 }
@@ -208,7 +222,7 @@ function capacitySection(capacity) {
 
 function streamsSection(s) {
   const low = s.low;
-  const rows = [...TARGETS, 'edgeway-translated', 'edgeway-guarded']
+  const rows = [...COLUMNS, 'edgeway-translated', 'edgeway-guarded']
     .filter((t) => low.perTarget[t])
     .map((t) => {
       const x = low.perTarget[t];

@@ -85,14 +85,24 @@ export function startMock(script, opts) {
 
 /** The floor: bench/floor/index.js forwarding to the mock, on the gateway's compatibility date. */
 export function startFloor(mockUrl, opts) {
+  return startBareWorker('floor', mockUrl, opts);
+}
+
+/** The relay floor (bench/floor-relay): the floor plus reading every answer in JavaScript. */
+export function startRelayFloor(mockUrl, opts) {
+  return startBareWorker('floor-relay', mockUrl, opts);
+}
+
+/** A Worker of bench/<name>/index.js with no bindings but UPSTREAM_URL (and `bindings`). */
+export function startBareWorker(name, mockUrl, opts, bindings = {}) {
   return startWorker(
-    'floor',
+    name,
     {
-      name: 'floor',
+      name,
       modules: true,
-      scriptPath: join(ROOT, 'bench', 'floor', 'index.js'),
+      scriptPath: join(ROOT, 'bench', name, 'index.js'),
       compatibilityDate: compatibilityDate('wrangler.toml'),
-      bindings: { UPSTREAM_URL: mockUrl },
+      bindings: { UPSTREAM_URL: mockUrl, ...bindings },
     },
     opts,
   );

@@ -58,6 +58,7 @@ const results = {
     run('direct', 100, 21, 25),
     run('edgeway', 100, 23, 30),
     run('floor', 100, 22, 26),
+    run('floor-relay', 100, 22, 27),
     run('edgeway', 500, 40, 900, false),
   ],
   capacity: {
@@ -88,7 +89,12 @@ test('chart series merge fixed-rate and search runs per target, ordered by rate'
 
 test('the summary compares CPU at the highest rate every target sustained, and the report renders every section present', () => {
   const table = summaryTable(results);
-  assert.match(table, /CPU ms per request of the Worker's process at 100\/s \| 1\.00 \| 1\.00 \| 1\.00/);
+  // direct, floor, relay floor, Edgeway: the relay floor has its own column where a workload ran it.
+  assert.match(
+    table,
+    /CPU ms per request of the Worker's process at 100\/s \| 1\.00 \| 1\.00 \| 1\.00 \| 1\.00 \|/,
+  );
+  assert.match(table, /\| RSS after start, MiB \| 50\.0 \| 50\.0 \| – \| 90\.0 \|/);
   const md = markdownReport(results, 'chart.svg');
   assert.match(md, /## Open loop at fixed rates/);
   assert.match(md, /!\[Latency against request rate\]\(chart\.svg\)/);
