@@ -4,6 +4,7 @@
  * means (an error body keeps what arrived; a JSON answer becomes a 502/504).
  * The reader is always released: cancelled unless it ended by itself.
  */
+import { within } from '../util/within';
 
 export type BodyRead =
   | { readonly kind: 'done'; readonly text: string }
@@ -14,6 +15,30 @@ export type BodyRead =
   | { readonly kind: 'timeout'; readonly text: string };
 
 const decoder = new TextDecoder();
+
+/**
+ * readBounded for a whole response. When the response declares a length within
+ * `maxBytes` and is not compressed (so the declared length is what will be read),
+ * the runtime reads it in one call, bounded in time: no read per chunk, no race
+ * per read. Otherwise chunk by chunk (readBounded).
+ */
+export function readResponse(
+  response: Response,
+  limits: { readonly maxBytes: number; readonly deadlineMs: number },
+): Promise<BodyRead> {
+  const declared = response.headers.get('content-length');
+  const length = declared === null ? Number.NaN : Number(declared);
+  if (!Number.isSafeInteger(length) || length > limits.maxBytes || response.headers.has('content-encoding'))
+    return readBounded(response.body, limits);
+  const whole = response.text().then(
+    (text): BodyRead => ({ kind: 'done', text }),
+    (): BodyRead => ({ kind: 'interrupted', text: '' }),
+  );
+  return within(limits.deadlineMs, whole, (): BodyRead => {
+    void response.body?.cancel().catch(() => {});
+    return { kind: 'timeout', text: '' };
+  });
+}
 
 export async function readBounded(
   body: ReadableStream<Uint8Array> | null,

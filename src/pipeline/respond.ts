@@ -21,7 +21,7 @@ import { estimatePromptTokens, settledUsage } from '../limits/estimate';
 import { anthropicByteObserver, openAiByteObserver } from '../sse/byte-observer';
 import { anthropicObserver, openAiObserver, type StreamFault } from '../sse/observer';
 import { type Guarding, refusalError } from './guard';
-import { readBounded } from './read-upstream';
+import { readResponse } from './read-upstream';
 import type { Dispatched } from './route';
 import { type RelayOutcome, relay } from './stream';
 import type { AnswerTranslation } from './translate';
@@ -189,7 +189,7 @@ function wholeBody(format: ClientFormat, body: unknown): Answer['whole'] {
 
 /** The whole body, or the provider's fault; on any fault the upstream call is aborted. */
 async function readJsonBody(dispatched: Dispatched, timeoutMs: number): Promise<string> {
-  const read = await readBounded(dispatched.response.body, {
+  const read = await readResponse(dispatched.response, {
     maxBytes: MAX_JSON_BODY_BYTES,
     deadlineMs: timeoutMs,
   });
