@@ -83,8 +83,7 @@ async function oneMode(ctx, cluster, p, leases) {
     return each.includes(null) ? null : each.reduce((a, v) => a + v, 0);
   };
   const n = urls.length;
-  const stats = async () =>
-    sumStats(await Promise.all(urls.map((u) => fetch(`${u}/__stats`).then((r) => r.json()))));
+  const stats = async () => sumStats(await Promise.all(urls.map((u) => driverJson(`${u}/__stats`))));
   const url = (u, tenant, usd) => `${u}/?tenant=${tenant}&usd=${usd}`;
 
   await Promise.all(
@@ -152,7 +151,7 @@ async function oneMode(ctx, cluster, p, leases) {
 
   // A budget worth about half the requests the run sends, at the highest rate this mode sustained
   // (so it runs out mid-run in every mode): the object must stop admitting before it.
-  const charge = (await fetch(`${urls[0]}/__stats`).then((r) => r.json())).charge;
+  const charge = (await driverJson(`${urls[0]}/__stats`)).charge;
   const topSustainedRps = Math.max(0, ...steps.filter((s) => s.sustained).map((s) => s.targetRps));
   const budgetRate = Math.min(p.budget.rate, topSustainedRps || p.rates[0] / 2);
   const planned = Math.ceil((budgetRate * p.budget.durationMs) / 1000);
@@ -198,9 +197,28 @@ async function settledAll(stats, maxMs = 20_000) {
 async function heldReleased(driverUrl, tenant, waitMs) {
   const started = Date.now();
   for (;;) {
-    const dump = await fetch(`${driverUrl}/__dump?tenant=${tenant}`).then((r) => r.json());
+    const dump = await driverJson(`${driverUrl}/__dump?tenant=${tenant}`);
     const day = dump.state.ledger.day;
     if ((day.nanosHeld === 0 && day.tokensHeld === 0) || Date.now() - started > waitMs) return day;
     await new Promise((r) => setTimeout(r, 250));
+  }
+}
+
+/**
+ * One of a driver's own endpoints, as JSON. Right after an overloaded step (leases off past the object's
+ * rate) a driver still holds up to a thousand requests waiting on the object, and a full run once had
+ * the next counters request fail at the socket; it is asked again, and a final failure names its cause.
+ */
+async function driverJson(url, attempts = 5) {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      const res = await fetch(url, { signal: AbortSignal.timeout(10_000) });
+      if (!res.ok) throw new Error(`HTTP ${res.status}`);
+      return await res.json();
+    } catch (err) {
+      if (attempt >= attempts)
+        throw new Error(`${url} failed ${attempts} times, last: ${err.cause?.message ?? err.message}`);
+      await new Promise((r) => setTimeout(r, 500 * attempt));
+    }
   }
 }
