@@ -82,8 +82,10 @@ describe('LogStore.write', () => {
         expect({ column, value: stored?.[column] }).toEqual({ column, value: row[column] });
       expect(stored?.ingested_at).toBe(1_795_000_001_000);
     }
-    const [usage] = await usageRows();
+    const usage = (await usageRows()).find((u) => u.tenant_id === full.tenant_id);
     expect(usage).toMatchObject({
+      key_id: full.key_id,
+      model: full.model,
       requests: 1,
       input_tokens: 1234,
       output_tokens: 567,
