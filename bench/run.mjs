@@ -136,16 +136,15 @@ const edgeway = target('edgeway', {
   model: 'mock/mock-small',
   pid: gatewayW.pid,
 });
-const targets = [direct, floor, edgeway];
-/** The floor plus reading every answer in JavaScript: what the runtime charges for being on the response path. */
+/** The floor plus reading the request body and every answer in JavaScript: what the runtime charges any gateway that reads both ends. */
 const relayFloor = target('floor-relay', {
-  label: 'relay floor (reads the answer in JavaScript)',
+  label: 'relay floor (reads the body and the answer in JavaScript)',
   url: relayFloorW.url,
   key: 'mock-key',
   model: 'mock-small',
   pid: relayFloorW.pid,
 });
-/** Where per-request and per-chunk cost is compared, the relay floor runs too. */
+/** Where latency, per-request and per-chunk cost and the sustained rate are compared, the relay floor runs too. */
 const withRelayFloor = [direct, floor, relayFloor, edgeway];
 /** The same gateway with every local guardrail on for requests and answers (streams are rewritten). */
 const guarded = target('edgeway-guarded', {
@@ -198,13 +197,13 @@ async function workload(name, fn, alsoUnder = []) {
     );
 }
 
-await workload('latency', () => latencyWorkload(ctx, targets, { ...profile.latency, ...mock }));
+await workload('latency', () => latencyWorkload(ctx, withRelayFloor, { ...profile.latency, ...mock }));
 await workload('rates', () =>
   fixedRates(ctx, withRelayFloor, { ...profile.fixedRates, ...mock, mockPid: mockW.pid }),
 );
 if (profile.capacity)
   await workload('capacity', () =>
-    capacitySearch(ctx, targets, { ...profile.capacity, ...mock, mockPid: mockW.pid }),
+    capacitySearch(ctx, withRelayFloor, { ...profile.capacity, ...mock, mockPid: mockW.pid }),
   );
 await workload('streams', async () => {
   const low = await streamLatency(ctx, [...withRelayFloor, translated, guarded], {

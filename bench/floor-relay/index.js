@@ -1,15 +1,20 @@
-// The relay floor: the least a Worker gateway can do and still see what it relays.
-// A gateway that settles budgets on real usage must read every answer: a JSON body
-// is read whole and parsed once (where the usage is), and a stream's chunks pass
-// through JavaScript (read from the upstream, written on to the client) so its usage
-// chunk and its end can be seen. Nothing else: no framing, no parsing of events, no
-// keys, limits or logs. Set beside bench/floor (which returns the upstream's response
-// untouched and so never sees a byte), it measures what the runtime charges for
-// putting JavaScript on the response path at all, apart from what a gateway does there.
+// The relay floor: the least a Worker gateway can do and still see what it routes and relays.
+// A gateway that routes on the body's model and settles budgets on real usage must read both
+// ends: the request body is read whole and parsed once (where the model is) and sent on as the
+// gateway's own request (its own credentials, the body serialised again); a JSON answer is read
+// whole and parsed once (where the usage is); a stream's chunks pass through JavaScript (read
+// from the upstream, written on to the client) so its usage chunk and its end can be seen.
+// Nothing else: no keys, limits, routing tables, framing, parsing of events or logs. Set beside
+// bench/floor (which forwards the request and returns the upstream's response untouched, so it
+// never sees a byte), it measures what the runtime charges any gateway for reading both ends,
+// apart from what a gateway does with them.
 export default {
   async fetch(request, env) {
     const url = new URL(request.url);
-    const res = await fetch(new Request(env.UPSTREAM_URL + url.pathname + url.search, request));
+    const upstream = env.UPSTREAM_URL + url.pathname + url.search;
+    const res = request.body
+      ? await fetch(upstream, await ownRequest(request))
+      : await fetch(upstream, request);
     if (!res.body) return res;
     if (!(res.headers.get('content-type') ?? '').startsWith('text/event-stream')) {
       const text = await res.text();
@@ -32,3 +37,20 @@ export default {
     return new Response(readable, res);
   },
 };
+
+/** The client's JSON body, read and parsed once, sent on as a request of the relay's own. */
+async function ownRequest(request) {
+  const text = await request.text();
+  let body = text;
+  try {
+    body = JSON.stringify(JSON.parse(text));
+  } catch {}
+  return {
+    method: request.method,
+    headers: {
+      'content-type': request.headers.get('content-type') ?? 'application/json',
+      authorization: request.headers.get('authorization') ?? '',
+    },
+    body,
+  };
+}

@@ -8,6 +8,8 @@ import { capacityModelSection } from '../capacity/report.mjs';
 import { hotTenantSection } from '../hot-tenant/report.mjs';
 
 const TARGETS = ['direct', 'floor', 'edgeway'];
+/** The latency section's rows: every target the workload ran, in this order. */
+const LATENCY_TARGETS = ['direct', 'floor', 'floor-relay', 'edgeway'];
 /** The summary's columns: the relay floor (bench/floor-relay) where a workload ran it. */
 const COLUMNS = ['direct', 'floor', 'floor-relay', 'edgeway'];
 
@@ -142,13 +144,13 @@ function methodSection(results) {
     `(${Object.entries(m.gatewayBindings ?? {})
       .map(([k, v]) => `${k}: ${v.join(', ') || 'none'}`)
       .join('; ')}), in-memory storage.`,
-    '"floor" is bench/floor: a Worker that only forwards the request with fetch. "relay floor" is bench/floor-relay: the floor plus reading every answer in JavaScript (a JSON body read and parsed once, a stream\'s chunks read and written on one by one), run where per-request and per-chunk cost is compared. Percentiles are nearest-rank; "a (b…c)" is the median across repeats and its min…max.',
+    '"floor" is bench/floor: a Worker that only forwards the request with fetch. "relay floor" is bench/floor-relay: the floor plus reading both ends in JavaScript (the request body read, parsed and sent on as its own request; a JSON answer read and parsed once, a stream\'s chunks read and written on one by one), what the runtime charges any gateway that routes on the body and settles on usage. Percentiles are nearest-rank; "a (b…c)" is the median across repeats and its min…max.',
     "Open-loop latency is measured from each request's intended send time (no coordinated omission). CPU is what the OS charged the process (utime + stime), per request.",
   ].join('\n');
 }
 
 function latencySection(lat) {
-  const rows = TARGETS.filter((t) => lat.perTarget[t]).map((t) => {
+  const rows = LATENCY_TARGETS.filter((t) => lat.perTarget[t]).map((t) => {
     const x = lat.perTarget[t];
     return [
       x.label,
@@ -160,6 +162,10 @@ function latencySection(lat) {
       x.overheadHeaderMs ? `${ms(x.overheadHeaderMs.p50)} / ${ms(x.overheadHeaderMs.p99)}` : '',
     ];
   });
+  const pairs = Object.entries(lat.added).map(([pair, d]) => [
+    pair,
+    ...['p50', 'p95', 'p99'].map((p) => spread(d[p], signed)),
+  ]);
   return [
     `## Latency at concurrency 1 (${lat.repeats} × ${lat.requestsPerRun} requests per target)`,
     '',
@@ -167,6 +173,10 @@ function latencySection(lat) {
       ['target', 'p50 ms', 'p95 ms', 'p99 ms', 'CPU ms/req', 'errors', 'x-edgeway-overhead-ms p50 / p99'],
       rows,
     ),
+    '',
+    'Differences within each repeat (median and min…max across repeats):',
+    '',
+    table(['', 'p50 ms', 'p95 ms', 'p99 ms'], pairs),
   ].join('\n');
 }
 

@@ -88,7 +88,7 @@ export function startFloor(mockUrl, opts) {
   return startBareWorker('floor', mockUrl, opts);
 }
 
-/** The relay floor (bench/floor-relay): the floor plus reading every answer in JavaScript. */
+/** The relay floor (bench/floor-relay): the floor plus reading the request body and every answer in JavaScript. */
 export function startRelayFloor(mockUrl, opts) {
   return startBareWorker('floor-relay', mockUrl, opts);
 }

@@ -42,6 +42,8 @@ export async function latencyWorkload(ctx, targets, { requests, repeats, warmup,
     added: addedPairs(runs, [
       ['edgeway', 'direct'],
       ['edgeway', 'floor'],
+      ['edgeway', 'floor-relay'],
+      ['floor-relay', 'floor'],
       ['floor', 'direct'],
     ]),
   };
