@@ -19,10 +19,14 @@ export const ROOT = resolve(import.meta.dirname, '..', '..');
 export const BUILD = join(ROOT, '.build', 'bench');
 const WRANGLER = join(ROOT, 'node_modules', '.bin', 'wrangler');
 
-/** Bundles a Worker exactly as `wrangler deploy` would, without deploying; returns the script path. */
-export function bundle(configPath, name) {
+/**
+ * Bundles a Worker exactly as `wrangler deploy` would, without deploying; returns the script path.
+ * `entry` replaces the config's `main` (a driver in front of the same Worker, with its bindings).
+ */
+export function bundle(configPath, name, entry = null) {
   const outdir = join(BUILD, name);
-  const run = spawnSync(WRANGLER, ['deploy', '--dry-run', '-c', join(ROOT, configPath), '--outdir', outdir], {
+  const args = ['deploy', ...(entry ? [join(ROOT, entry)] : []), '--dry-run', '-c', join(ROOT, configPath)];
+  const run = spawnSync(WRANGLER, [...args, '--outdir', outdir], {
     cwd: ROOT,
     encoding: 'utf8',
     env: { ...process.env, WRANGLER_SEND_METRICS: 'false', CI: 'true', NO_COLOR: '1' },

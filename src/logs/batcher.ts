@@ -1,17 +1,20 @@
 /**
  * The isolate's log batcher: events from concurrent requests share a queue
- * message. The request whose event opens a batch owns it: its one timer sends
- * the batch after `waitMs`, and that request's waitUntil awaits the send, so
- * all of a batch's I/O and the promise it settles belong to one request.
- * Others only append their event (plain data) and return at once; a batch that
- * reaches `maxEvents`, or that an event would take past `maxBytes`, is sealed
- * (the next event opens a new one) and still sent by its owner's timer.
+ * message. The request whose event opens a batch owns its timer: after
+ * `waitMs` it sends the batch, and that request's waitUntil awaits the send.
+ * Others only append their event (plain data) and return at once. A batch that
+ * is full (`maxEvents`, or an event would take it past `maxBytes`) is sent at
+ * once by the request whose call found it full, as that request's own I/O
+ * (its add() resolves when the send is done); the owner's timer then finds it
+ * sent and only resolves. So a busy isolate holds at most one open batch, and
+ * the wait only delays the messages of a quiet one.
  * Sizes are counted from an upper bound (src/logs/json-bound.ts) while a batch
  * is far from the cap, so the usual event is not serialised here; only a batch
  * the bound cannot clear is measured exactly, once, and its later events too.
  * workerd forbids settling a promise of one request from another's I/O
  * ("Cannot perform I/O on behalf of a different request"), which a shared
- * "flush done" promise did under load.
+ * "flush done" promise did under load: every send here is awaited only by the
+ * request that made it.
  */
 import type { LogEvent } from '../core/log-event';
 import { type LogBatch, MAX_BATCH_EVENTS } from './batch';
@@ -31,19 +34,27 @@ export interface BatcherOptions {
 /** Room for the envelope (v, isolate, seq, sent) around the events. */
 const ENVELOPE_BYTES = 200;
 /**
- * How long a batch stays open. Each queue message costs a send, the queue's own
- * work and a consumer write whatever it holds: at 600 requests/s, 50 ms rather
- * than 5 ms cut the gateway's CPU per request by about a tenth (bench/README.md).
- * Only the opening request's waitUntil waits; no response does.
+ * How long a batch that does not fill stays open. Each queue message costs a
+ * send, the queue's own work and a consumer write (and three billed queue
+ * operations) whatever it holds. A full batch goes at once, so this only
+ * matters below about 50 requests/s per isolate: at concurrency 1 (about 45/s)
+ * a 50 ms wait sent 20 messages of 2 events a second, one second sends one of
+ * about 45 (bench/README.md, "The log batch's wait"). Only the opening
+ * request's waitUntil waits; no response does. A log row reaches D1 at most
+ * this much later than it would otherwise.
  */
-export const BATCH_WAIT_MS = 50;
+export const BATCH_WAIT_MS = 1000;
 
 interface Open {
   readonly events: LogEvent[];
   /** Bytes of the events as JSON with their commas: an upper bound until `exact`. */
   bytes: number;
   exact: boolean;
+  /** Sent by the call that found it full; the owner's timer then only resolves. */
+  sent: boolean;
 }
+
+const done = (): void => {};
 
 export class LogBatcher {
   readonly isolate: string;
@@ -75,17 +86,29 @@ export class LogBatcher {
     if (open && size !== null) {
       open.events.push(event);
       open.bytes += size;
-      if (open.events.length >= this.#maxEvents) this.#open = null;
-      return Promise.resolve();
+      return open.events.length >= this.#maxEvents ? this.#seal(open) : Promise.resolve();
     }
-    const opened: Open = { events: [event], bytes: bound, exact: false };
-    this.#open = this.#maxEvents > 1 ? opened : null;
-    return new Promise<void>((resolve) => {
+    // The open batch (if any) cannot take this event: it is full, and goes now, with this call's I/O.
+    const full = open ? this.#seal(open) : null;
+    const opened: Open = { events: [event], bytes: bound, exact: false, sent: false };
+    this.#open = opened;
+    if (this.#maxEvents <= 1) return full ? Promise.all([full, this.#seal(opened)]).then(done) : this.#seal(opened);
+    const timed = new Promise<void>((resolve) => {
       setTimeout(() => {
+        if (opened.sent) return resolve();
         if (this.#open === opened) this.#open = null;
+        opened.sent = true;
         this.#send(opened.events).then(resolve, resolve);
       }, this.#waitMs);
     });
+    return full ? Promise.all([full, timed]).then(done) : timed;
+  }
+
+  /** Closes `open` and sends it from the calling request; resolves when it is sent (never rejects). */
+  #seal(open: Open): Promise<void> {
+    if (this.#open === open) this.#open = null;
+    open.sent = true;
+    return this.#send(open.events).then(done, done);
   }
 
   /** What `event` adds to `open` (its bound, or its exact size near the cap), or null if it would pass the cap. */

@@ -25,8 +25,8 @@ describe('LogBatcher', () => {
   it('flushes at maxEvents and after the wait, numbering batches and counting events sent', async () => {
     const { batcher, batches } = recording({ maxEvents: 2, waitMs: 5 });
     const done = [1, 2, 3, 4, 5].map(() => batcher.add(logEvent()));
-    // Sent by the timer of the request that opened each batch, never from another request's call.
-    expect(batches).toEqual([]);
+    // A full batch is sent at once, by the call that filled it; the last one waits for its opener's timer.
+    expect(batches.map((b) => b.events.length)).toEqual([2, 2]);
     await Promise.all(done);
     expect(
       batches.map(({ v, isolate, seq, sent, events }) => ({ v, isolate, seq, sent, n: events.length })),
@@ -58,6 +58,32 @@ describe('LogBatcher', () => {
     release();
     await done;
     expect(settled).toBe(true);
+  });
+
+  it('resolves the call that filled a batch once that batch is delivered, and its opener without sending again', async () => {
+    const { batcher, batches, gate, release } = recording({ maxEvents: 2, waitMs: 1 });
+    gate.open = false;
+    const opener = batcher.add(logEvent());
+    let filled = false;
+    const filler = batcher.add(logEvent()).then(() => {
+      filled = true;
+    });
+    expect(batches).toHaveLength(1);
+    await new Promise((r) => setTimeout(r, 20));
+    expect(filled).toBe(false);
+    await opener;
+    release();
+    await filler;
+    expect(batches).toHaveLength(1);
+  });
+
+  it('sends nothing before the wait while a batch is not full', async () => {
+    const { batcher, batches } = recording({ waitMs: 30 });
+    const done = Array.from({ length: 10 }, () => batcher.add(logEvent()));
+    await new Promise((r) => setTimeout(r, 5));
+    expect(batches).toEqual([]);
+    await Promise.all(done);
+    expect(batches.map((b) => b.events.length)).toEqual([10]);
   });
 
   it('starts a new batch rather than pass the byte cap', async () => {
