@@ -76,8 +76,9 @@ export class LogBatcher {
 
   /**
    * Adds a normalised event (src/logs/normalise.ts). For the event that opens
-   * a batch: resolves once that batch is sent (delivered, or kept by the
-   * fallback). For the others: at once, their event riding the open batch.
+   * a batch, and for the one that finds a batch full: resolves once the batch
+   * it sends is sent (delivered, or kept by the fallback). For the others: at
+   * once, their event riding the open batch.
    */
   add(event: LogEvent): Promise<void> {
     const bound = jsonBytesBound(event) + 1;
@@ -92,14 +93,11 @@ export class LogBatcher {
     const full = open ? this.#seal(open) : null;
     const opened: Open = { events: [event], bytes: bound, exact: false, sent: false };
     this.#open = opened;
-    if (this.#maxEvents <= 1) return full ? Promise.all([full, this.#seal(opened)]).then(done) : this.#seal(opened);
+    // A one-event batch is full at once (and then no batch was left open for this call to find).
+    if (this.#maxEvents <= 1) return this.#seal(opened);
+    // The opener's timer sends the batch unless a call that found it full has sent it already.
     const timed = new Promise<void>((resolve) => {
-      setTimeout(() => {
-        if (opened.sent) return resolve();
-        if (this.#open === opened) this.#open = null;
-        opened.sent = true;
-        this.#send(opened.events).then(resolve, resolve);
-      }, this.#waitMs);
+      setTimeout(() => (opened.sent ? resolve() : this.#seal(opened).then(resolve)), this.#waitMs);
     });
     return full ? Promise.all([full, timed]).then(done) : timed;
   }
