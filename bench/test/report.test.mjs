@@ -105,3 +105,35 @@ test('the summary compares CPU at the highest rate every target sustained, and t
 test('numbers are shown with precision that fits their size', () => {
   assert.deepEqual([1.234, 12.34, 123.4, null, Number.NaN].map(ms), ['1.23', '12.3', '123', '–', '–']);
 });
+
+test('the latency section lists the relay floor and the difference of each pair within a repeat', () => {
+  const one = (median) => ({ median, min: median, max: median, runs: 3 });
+  const target = (label, p50) => ({
+    label,
+    latencyMs: { p50: one(p50), p95: one(p50 + 1), p99: one(p50 + 2) },
+    errors: 0,
+    requests: 300,
+    cpuMsPerRequest: one(1),
+    overheadHeaderMs: null,
+  });
+  const latency = {
+    repeats: 3,
+    requestsPerRun: 100,
+    perTarget: {
+      floor: target('floor', 22),
+      'floor-relay': target('relay floor', 22.4),
+      edgeway: target('Edgeway', 23),
+    },
+    added: {
+      'edgeway − floor': { p50: one(1), p95: one(1), p99: one(1) },
+      'edgeway − floor-relay': { p50: one(0.6), p95: one(0.6), p99: one(0.6) },
+    },
+  };
+  const md = markdownReport({ ...results, latency }, 'chart.svg');
+  assert.match(md, /\| relay floor \| 22\.4 \(22\.4…22\.4\) \|/);
+  assert.match(md, /\| edgeway − floor-relay \| \+0\.60 \(\+0\.60…\+0\.60\) \|/);
+  assert.match(
+    summaryTable({ ...results, latency }),
+    /latency p50 at concurrency 1, ms \| – \| 22\.0 \(22\.0…22\.0\) \| 22\.4 \(22\.4…22\.4\) \| 23\.0/,
+  );
+});
