@@ -8,8 +8,6 @@ import { capacityModelSection } from '../capacity/report.mjs';
 import { hotTenantSection } from '../hot-tenant/report.mjs';
 
 const TARGETS = ['direct', 'floor', 'edgeway'];
-/** The latency section's rows: every target the workload ran, in this order. */
-const LATENCY_TARGETS = ['direct', 'floor', 'floor-relay', 'edgeway'];
 /** The summary's columns: the relay floor (bench/floor-relay) where a workload ran it. */
 const COLUMNS = ['direct', 'floor', 'floor-relay', 'edgeway'];
 
@@ -150,7 +148,7 @@ function methodSection(results) {
 }
 
 function latencySection(lat) {
-  const rows = LATENCY_TARGETS.filter((t) => lat.perTarget[t]).map((t) => {
+  const rows = COLUMNS.filter((t) => lat.perTarget[t]).map((t) => {
     const x = lat.perTarget[t];
     return [
       x.label,
