@@ -33,6 +33,8 @@ export default defineConfig(async () => {
                   UPSTREAM_IDLE_TIMEOUT_MS: '300',
                   // Leases report back within 0.2 s, so tests that read the ledger wait little.
                   LIMITS_LEASE_MS: '200',
+                  // A log batch that does not fill goes after 50 ms, so a test's waitUntil ends soon.
+                  LOG_BATCH_WAIT_MS: '50',
                   ADMIN_TOKEN: 'test-admin-token',
                   // Every native provider pointed at the mock LLM's fake of its API.
                   GEMINI_API_KEY: 'test-gemini-key',

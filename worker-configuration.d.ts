@@ -19,6 +19,7 @@ declare namespace Cloudflare {
 		LOG_RETENTION_DAYS: string;
 		LOG_INDEX_DAYS: string;
 		LOG_PAYLOAD_MAX_BYTES: string;
+		LOG_BATCH_WAIT_MS: string;
 		LOG_SINK: string;
 		SEMANTIC_EMBEDDER: string;
 		LIMITS_FAIL_MODE: string;
@@ -37,5 +38,5 @@ type StringifyValues<EnvType extends Record<string, unknown>> = {
 	[Binding in keyof EnvType]: EnvType[Binding] extends string ? EnvType[Binding] : string;
 };
 declare namespace NodeJS {
-	interface ProcessEnv extends StringifyValues<Pick<Cloudflare.Env, "MAX_BODY_BYTES" | "UPSTREAM_TTFB_TIMEOUT_MS" | "UPSTREAM_IDLE_TIMEOUT_MS" | "UPSTREAM_MAX_ATTEMPTS" | "LOG_RETENTION_DAYS" | "LOG_INDEX_DAYS" | "LOG_PAYLOAD_MAX_BYTES" | "LOG_SINK" | "SEMANTIC_EMBEDDER" | "LIMITS_FAIL_MODE" | "LIMITS_DEFAULT_MAX_TOKENS" | "LIMITS_RESERVATION_TTL_S" | "LIMITS_LEASES" | "LIMITS_LEASE_MS">> {}
+	interface ProcessEnv extends StringifyValues<Pick<Cloudflare.Env, "MAX_BODY_BYTES" | "UPSTREAM_TTFB_TIMEOUT_MS" | "UPSTREAM_IDLE_TIMEOUT_MS" | "UPSTREAM_MAX_ATTEMPTS" | "LOG_RETENTION_DAYS" | "LOG_INDEX_DAYS" | "LOG_PAYLOAD_MAX_BYTES" | "LOG_BATCH_WAIT_MS" | "LOG_SINK" | "SEMANTIC_EMBEDDER" | "LIMITS_FAIL_MODE" | "LIMITS_DEFAULT_MAX_TOKENS" | "LIMITS_RESERVATION_TTL_S" | "LIMITS_LEASES" | "LIMITS_LEASE_MS">> {}
 }

@@ -14,6 +14,8 @@ export interface Config {
   readonly ttfbTimeoutMs: number;
   readonly idleTimeoutMs: number;
   readonly maxAttempts: number;
+  /** How long an isolate's log batch that does not fill waits before it is sent (LOG_BATCH_WAIT_MS). */
+  readonly logBatchWaitMs: number;
 }
 
 export interface ConfigProblem {
@@ -88,6 +90,8 @@ export function choiceVar<T extends string>(
 }
 
 const DAY_MS = 86_400_000;
+/** The default of LOG_BATCH_WAIT_MS (src/logs/batcher.ts says what the wait costs and saves). */
+export const LOG_BATCH_WAIT_MS = 1000;
 
 export function readConfig(env: Bindings, problems: ConfigProblem[] = []): Config {
   const vars = env as unknown as Record<string, string | undefined>;
@@ -97,6 +101,7 @@ export function readConfig(env: Bindings, problems: ConfigProblem[] = []): Confi
     idleTimeoutMs: positiveVar(vars, 'UPSTREAM_IDLE_TIMEOUT_MS', 30_000, problems, { max: DAY_MS }),
     // Tries per target before a route moves on (cf-aig-max-attempts overrides it per request).
     maxAttempts: positiveVar(vars, 'UPSTREAM_MAX_ATTEMPTS', 1, problems, { integer: true, max: 5 }),
+    logBatchWaitMs: positiveVar(vars, 'LOG_BATCH_WAIT_MS', LOG_BATCH_WAIT_MS, problems, { max: 10_000 }),
   };
   // Read where they are used (logs/retention.ts, core/payload.ts); validated here so a bad one is reported.
   positiveVar(vars, 'LOG_RETENTION_DAYS', 30, problems, { integer: true, max: 36_500 });

@@ -70,8 +70,9 @@ export function getDeps(env: Bindings): Deps {
     const providers = buildRegistry(env, problems);
     const prices = priceBook(env.KV_KEYS);
     const limitsConfig = readLimitsConfig(env, problems);
+    const config = readConfig(env, problems);
     deps = {
-      config: readConfig(env, problems),
+      config,
       providers,
       keys: new TieredKeyStore(env.KV_KEYS, d1KeyLoader(env.DB)),
       routes: new TieredRouteStore(env.KV_KEYS, d1RouteLoader(env.DB)),
@@ -81,13 +82,12 @@ export function getDeps(env: Bindings): Deps {
         config: limitsConfig,
       }),
       limitsConfig,
-      logs: chooseSink(
-        env.LOG_SINK,
-        env.LOG_QUEUE,
-        env.DB,
-        env.LOG_ARCHIVE ?? null,
-        indexDaysOf(env.LOG_INDEX_DAYS) > 0,
-      ),
+      logs: chooseSink(env.LOG_SINK, env.LOG_QUEUE, {
+        db: env.DB,
+        archive: env.LOG_ARCHIVE ?? null,
+        index: indexDaysOf(env.LOG_INDEX_DAYS) > 0,
+        waitMs: config.logBatchWaitMs,
+      }),
       tenants: new D1TenantStore(env.DB),
       apiKeys: new D1KeyAdminStore(env.DB),
       cache: new ResponseCache(new ExactCache(env.KV_CACHE), semanticCache(env, providers, problems)),

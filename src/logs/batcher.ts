@@ -26,25 +26,23 @@ export interface BatcherOptions {
   readonly deliver: (batch: LogBatch) => Promise<void>;
   readonly maxEvents?: number;
   readonly maxBytes?: number;
-  readonly waitMs?: number;
+  /**
+   * How long a batch that does not fill stays open (LOG_BATCH_WAIT_MS, 1 s by
+   * default). Each queue message costs a send, the queue's own work and a
+   * consumer write (and three billed queue operations) whatever it holds. A
+   * full batch goes at once, so the wait only matters below about 1,000
+   * requests/s per isolate: at concurrency 1 (about 45/s) 50 ms sends 20
+   * messages of 2 events a second, 1 s one of about 45, 0.4 ms of CPU a
+   * request less (bench/README.md, "The log batch's wait"). Only the waitUntil
+   * of the request that opens a batch waits; no response does.
+   */
+  readonly waitMs: number;
   /** Names this isolate's batches; random per batcher by default. */
   readonly isolate?: string;
 }
 
 /** Room for the envelope (v, isolate, seq, sent) around the events. */
 const ENVELOPE_BYTES = 200;
-/**
- * How long a batch that does not fill stays open. Each queue message costs a
- * send, the queue's own work and a consumer write (and three billed queue
- * operations) whatever it holds. A full batch goes at once, so this only
- * matters below about 1,000 requests/s per isolate: at concurrency 1 (about 45/s)
- * 50 ms sends 20 messages of 2 events a second. A one-second wait sent one of
- * about 45 and cut 0.4 ms of CPU a request there (bench/README.md, "The log
- * batch's wait"), but it holds the waitUntil of a quiet isolate's requests a
- * second; it is not the default until the wait is a setting tests can shorten.
- * Only the waitUntil of the request that sends a batch waits; no response does.
- */
-export const BATCH_WAIT_MS = 50;
 
 interface Open {
   readonly events: LogEvent[];
@@ -71,7 +69,7 @@ export class LogBatcher {
     this.#deliver = options.deliver;
     this.#maxEvents = Math.min(options.maxEvents ?? MAX_BATCH_EVENTS, MAX_BATCH_EVENTS);
     this.#maxBytes = (options.maxBytes ?? MAX_MESSAGE_BYTES) - ENVELOPE_BYTES;
-    this.#waitMs = options.waitMs ?? BATCH_WAIT_MS;
+    this.#waitMs = options.waitMs;
     this.isolate = options.isolate ?? crypto.randomUUID();
   }
 

@@ -4,26 +4,35 @@
  * that hands an event over (from the exchange's exit, inside waitUntil), which
  * first makes it sendable (src/logs/normalise.ts).
  */
+import { LOG_BATCH_WAIT_MS } from '../config';
 import type { LogEvent, LogSink } from '../core/log-event';
 import { LogBatcher } from './batcher';
 import { deliverBatch, type LogQueue } from './delivery';
 import { normaliseEvent } from './normalise';
 import { LogStore } from './store';
 
+/** Where a batch the queue refuses is written instead, and how long a batch waits to fill. */
+export interface SinkOptions {
+  /** The fallback store's database; a refused batch is lost without it. */
+  readonly db?: D1Database | null;
+  readonly archive?: R2Bucket | null;
+  /** Whether the fallback store writes the D1 index (LOG_INDEX_DAYS > 0). */
+  readonly index?: boolean;
+  /** LOG_BATCH_WAIT_MS. */
+  readonly waitMs?: number;
+}
+
 /**
  * Production and dev: the log Queue, one batcher per sink (deps are built once
  * per isolate). A batch the queue refuses after its retries is written to
  * `db` directly (src/logs/delivery.ts).
  */
-export function queueSink(
-  queue: LogQueue,
-  db: D1Database | null,
-  archive: R2Bucket | null = null,
-  index = true,
-): LogSink {
+export function queueSink(queue: LogQueue, options: SinkOptions = {}): LogSink {
+  const { db = null, archive = null, index = true, waitMs = LOG_BATCH_WAIT_MS } = options;
   const store = db ? new LogStore(db, archive, { index }) : null;
   const batcher = new LogBatcher({
     deliver: (batch) => deliverBatch(batch, { queue, store }).then(() => {}),
+    waitMs,
   });
   return { send: (event) => batcher.add(event) };
 }
@@ -41,13 +50,11 @@ export const consoleSink: LogSink = {
 export function chooseSink(
   mode: string | undefined,
   queue: LogQueue | undefined,
-  db: D1Database | null = null,
-  archive: R2Bucket | null = null,
-  index = true,
+  options: SinkOptions = {},
 ): LogSink {
   if (mode === 'off') return offSink;
   if (mode === 'console' || !queue) return consoleSink;
-  return queueSink(queue, db, archive, index);
+  return queueSink(queue, options);
 }
 
 const offSink: LogSink = { send: async () => {} };

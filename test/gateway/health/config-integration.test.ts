@@ -60,6 +60,7 @@ const BAD: [string, string, RegExp][] = [
   ['LIMITS_TIMEOUT_MS', 'NaN', /LIMITS_TIMEOUT_MS is not a number/],
   ['LOG_RETENTION_DAYS', 'forever', /LOG_RETENTION_DAYS is not a number/],
   ['LOG_PAYLOAD_MAX_BYTES', '1e999', /LOG_PAYLOAD_MAX_BYTES is not a number/],
+  ['LOG_BATCH_WAIT_MS', '60000', /LOG_BATCH_WAIT_MS must be at most 10000/],
   ['LOG_SINK', 'kafka', /LOG_SINK must be one of queue, console, off/],
   ['SEMANTIC_EMBEDDER', 'bogus', /SEMANTIC_EMBEDDER/],
   ['MOCK_LLM_URL', 'not a url', /MOCK_LLM_URL must be an http\(s\) URL/],

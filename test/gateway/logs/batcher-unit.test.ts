@@ -11,6 +11,7 @@ function recording(options: { maxEvents?: number; maxBytes?: number; waitMs?: nu
   let release: () => void = () => {};
   const gate = { open: true };
   const batcher = new LogBatcher({
+    waitMs: 5,
     ...options,
     isolate: 'iso-test',
     deliver: async (batch) => {

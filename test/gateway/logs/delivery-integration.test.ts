@@ -46,7 +46,8 @@ function flakyQueue(failures: number) {
 }
 
 function appWithQueue(queue: LogQueue) {
-  const deps = { ...getDeps(bindings), logs: queueSink(queue, bindings.DB) };
+  const base = getDeps(bindings);
+  const deps = { ...base, logs: queueSink(queue, { db: bindings.DB, waitMs: base.config.logBatchWaitMs }) };
   const app = createApp({ deps: () => deps });
   return async (key: string, i: number) => {
     const ctx = createExecutionContext();

@@ -119,11 +119,28 @@ describe('chooseSink', () => {
     const off = logEvent();
     const on = logEvent();
     await chooseSink('off', env.LOG_QUEUE).send(off);
-    await chooseSink(undefined, env.LOG_QUEUE).send(on);
+    await chooseSink(undefined, env.LOG_QUEUE, { waitMs: 20 }).send(on);
     await waitForLogs([on.requestId]);
     const { results } = await env.DB.prepare('SELECT id FROM request_logs WHERE id IN (?, ?)')
       .bind(off.requestId, on.requestId)
       .all();
     expect(results).toEqual([{ id: on.requestId }]);
+  });
+
+  it('holds a batch that does not fill for LOG_BATCH_WAIT_MS, then sends its events as one message', async () => {
+    const sent: unknown[] = [];
+    const queue = { send: async (body: unknown) => void sent.push(body) };
+    const sink = chooseSink('queue', queue, { waitMs: 60 });
+    const t0 = Date.now();
+    const first = sink.send(logEvent());
+    await sink.send(logEvent());
+    await new Promise((r) => setTimeout(r, 20));
+    expect(sent).toEqual([]);
+    await first;
+    const waited = Date.now() - t0;
+    expect(waited).toBeGreaterThanOrEqual(55);
+    expect(waited).toBeLessThan(900); // the setting, not the one-second default
+    expect(sent).toHaveLength(1);
+    expect((sent[0] as { events: unknown[] }).events).toHaveLength(2);
   });
 });

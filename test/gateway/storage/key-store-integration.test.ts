@@ -19,7 +19,7 @@ describe('unknown bearer values', () => {
     const bindings = { ...env, KV_KEYS: kv };
     const app = createApp();
     const statuses = new Set<number>();
-    // Each request's log event waits in its batch (BATCH_WAIT_MS): wait for all their work at the end.
+    // Each request's log event waits in its batch (LOG_BATCH_WAIT_MS): wait for all their work at the end.
     const contexts: ExecutionContext[] = [];
     for (let i = 0; i < 100; i++) {
       const ctx = createExecutionContext();
