@@ -72,8 +72,25 @@ const floorW = await startFloor(mockW.url, { cpus: layout.sut });
 workers.push(floorW);
 const relayFloorW = await startRelayFloor(mockW.url, { cpus: layout.sut });
 workers.push(relayFloorW);
-const gatewayW = await startGateway(gatewayScript, { mockUrl: mockW.url, adminToken, cpus: layout.sut });
+// Edgeway as deployed: its log queue's consumer (and that consumer's D1 writes) runs elsewhere, not on
+// the thread serving requests (bench/lib/stack.mjs); a second process keeps the consumer in, as
+// `wrangler dev` does, for the latency, rate and capacity workloads.
+const gatewayW = await startGateway(gatewayScript, {
+  mockUrl: mockW.url,
+  adminToken,
+  logConsumer: false,
+  cpus: layout.sut,
+});
 workers.push(gatewayW);
+const consumerW = gatewayW.logQueue
+  ? await startGateway(gatewayScript, {
+      mockUrl: mockW.url,
+      adminToken,
+      label: 'gateway-consumer',
+      cpus: layout.sut,
+    })
+  : null;
+if (consumerW) workers.push(consumerW);
 const noLogW = gatewayW.logQueue
   ? await startGateway(gatewayScript, {
       mockUrl: mockW.url,
@@ -96,6 +113,7 @@ const keys = await seedKeys(gatewayW, adminToken, {
   guarded: { guardrails: GUARDED_POLICY },
 });
 const noLogKeys = noLogW ? await seedKeys(noLogW, adminToken, { plain: {} }) : null;
+const consumerKeys = consumerW ? await seedKeys(consumerW, adminToken, { plain: {} }) : null;
 // Named routes whose targets carry the mock's controls in their model ids. A 404 falls back without
 // counting against the target's breaker, so every request pays one failed call; a 503 opens it.
 const served = `mock/mock-small;latency_ms=${mock.latencyMs};tokens=${mock.tokens}`;
@@ -146,6 +164,18 @@ const relayFloor = target('floor-relay', {
 });
 /** Where latency, per-request and per-chunk cost and the sustained rate are compared, the relay floor runs too. */
 const withRelayFloor = [direct, floor, relayFloor, edgeway];
+/** The same bundle with its log consumer writing D1 in the gateway's own process, as under `wrangler dev`. */
+const withConsumer = consumerW
+  ? target('edgeway-consumer', {
+      label: 'Edgeway, log consumer in its process',
+      url: consumerW.url,
+      key: consumerKeys.plain,
+      model: 'mock/mock-small',
+      pid: consumerW.pid,
+    })
+  : null;
+/** Latency, fixed rates and the sustained rate also run the gateway with its consumer in. */
+const requestTargets = withConsumer ? [...withRelayFloor, withConsumer] : withRelayFloor;
 /** The same gateway with every local guardrail on for requests and answers (streams are rewritten). */
 const guarded = target('edgeway-guarded', {
   label: 'Edgeway, guardrails on (injection, PII, secrets, deny-list)',
@@ -165,7 +195,7 @@ const translated = target('edgeway-translated', {
 });
 
 // Fail loudly and early if any target cannot answer one request.
-for (const t of withRelayFloor) {
+for (const t of requestTargets) {
   const res = await fetch(`${t.url}/v1/chat/completions`, {
     method: 'POST',
     headers: { authorization: `Bearer ${t.key}`, 'content-type': 'application/json' },
@@ -197,13 +227,13 @@ async function workload(name, fn, alsoUnder = []) {
     );
 }
 
-await workload('latency', () => latencyWorkload(ctx, withRelayFloor, { ...profile.latency, ...mock }));
+await workload('latency', () => latencyWorkload(ctx, requestTargets, { ...profile.latency, ...mock }));
 await workload('rates', () =>
-  fixedRates(ctx, withRelayFloor, { ...profile.fixedRates, ...mock, mockPid: mockW.pid }),
+  fixedRates(ctx, requestTargets, { ...profile.fixedRates, ...mock, mockPid: mockW.pid }),
 );
 if (profile.capacity)
   await workload('capacity', () =>
-    capacitySearch(ctx, withRelayFloor, { ...profile.capacity, ...mock, mockPid: mockW.pid }),
+    capacitySearch(ctx, requestTargets, { ...profile.capacity, ...mock, mockPid: mockW.pid }),
   );
 await workload('streams', async () => {
   const low = await streamLatency(ctx, [...withRelayFloor, translated, guarded], {

@@ -8,8 +8,11 @@ import { capacityModelSection } from '../capacity/report.mjs';
 import { hotTenantSection } from '../hot-tenant/report.mjs';
 
 const TARGETS = ['direct', 'floor', 'edgeway'];
-/** The summary's columns: the relay floor (bench/floor-relay) where a workload ran it. */
-const COLUMNS = ['direct', 'floor', 'floor-relay', 'edgeway'];
+/**
+ * The summary's columns: the relay floor (bench/floor-relay) and Edgeway with its log consumer in its
+ * own process (as under `wrangler dev`) where a workload ran them.
+ */
+const COLUMNS = ['direct', 'floor', 'floor-relay', 'edgeway', 'edgeway-consumer'];
 
 /** ms with sensible precision; "–" for missing values. */
 export function ms(v) {
@@ -98,6 +101,7 @@ export function summaryTable(results) {
     ms(idle.floor),
     ms(idle['floor-relay']),
     ms(idle.gateway),
+    ms(idle['gateway-consumer']),
     '',
     '',
   ]);
@@ -120,10 +124,20 @@ export function summaryTable(results) {
       cell('edgeway'),
       '',
       '',
+      '',
     ]);
   }
   return table(
-    ['', 'direct', 'floor', 'relay floor', 'Edgeway', 'Edgeway − direct', 'Edgeway − floor'],
+    [
+      '',
+      'direct',
+      'floor',
+      'relay floor',
+      'Edgeway',
+      'Edgeway, log consumer in its process',
+      'Edgeway − direct',
+      'Edgeway − floor',
+    ],
     rows,
   );
 }
@@ -142,6 +156,7 @@ function methodSection(results) {
     `(${Object.entries(m.gatewayBindings ?? {})
       .map(([k, v]) => `${k}: ${v.join(', ') || 'none'}`)
       .join('; ')}), in-memory storage.`,
+    "Edgeway's log queue has no consumer in its process: deployed, the consumer runs in its own invocations and D1 and R2 are remote services, while locally their work would share the thread that serves requests. Every request still builds its log event and every batch is still sent (the local queue accepts it and, with no consumer, drops it); the consumer's own cost per event is the capacity model's. \"Edgeway, log consumer in its process\" is the same bundle with the consumer writing D1 on that thread, as under `wrangler dev`.",
     '"floor" is bench/floor: a Worker that only forwards the request with fetch. "relay floor" is bench/floor-relay: the floor plus reading both ends in JavaScript (the request body read, parsed and sent on as its own request; a JSON answer read and parsed once, a stream\'s chunks read and written on one by one), what the runtime charges any gateway that routes on the body and settles on usage. Percentiles are nearest-rank; "a (b…c)" is the median across repeats and its min…max.',
     "Open-loop latency is measured from each request's intended send time (no coordinated omission). CPU is what the OS charged the process (utime + stime), per request.",
   ].join('\n');

@@ -122,10 +122,25 @@ export function startBareWorker(name, mockUrl, opts, bindings = {}) {
  * ms, a cost a deployed Worker does not pay (R2 is a remote service there). The log
  * path then keeps whole rows in D1, as before the archive; the archive's own work is
  * measured by the capacity-model workload (bench/capacity/).
+ * `logConsumer: false` keeps the log queue's producer but binds no consumer to the
+ * queue, for the same reason: deployed, the consumer runs in its own invocations and
+ * D1 is a remote service, while locally its once-a-second D1 transaction runs on the
+ * thread that serves requests. Miniflare's queue then accepts each message and drops
+ * it, so every request still pays its log event and every batch its send; the
+ * consumer's own cost per event is the capacity model's.
  */
 export async function startGateway(
   script,
-  { mockUrl, adminToken, logQueue = true, archive = false, label = 'gateway', cpus = null, extra = {} },
+  {
+    mockUrl,
+    adminToken,
+    logQueue = true,
+    logConsumer = true,
+    archive = false,
+    label = 'gateway',
+    cpus = null,
+    extra = {},
+  },
 ) {
   const { workerOptions } = unstable_getMiniflareWorkerOptions(join(ROOT, 'wrangler.toml'));
   const options = {
@@ -158,12 +173,18 @@ export async function startGateway(
   if (!logQueue) {
     options.queueProducers = {};
     options.queueConsumers = {};
+  } else if (!logConsumer) {
+    const logs = workerOptions.queueProducers?.LOG_QUEUE?.queueName;
+    options.queueConsumers = Object.fromEntries(
+      Object.entries(options.queueConsumers ?? {}).filter(([queue]) => queue !== logs),
+    );
   }
   const worker = await startWorker(label, options, { cpus });
   await applyMigrations(worker.mf);
   return {
     ...worker,
     logQueue: logQueue && Object.keys(workerOptions.queueProducers ?? {}).length > 0,
+    logConsumer: logQueue && logConsumer,
     bindings: describeBindings(options),
   };
 }

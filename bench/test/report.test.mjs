@@ -52,13 +52,14 @@ const results = {
     },
     cpuLayout: 'not pinned',
     loadgen: 'go',
-    idleRssMiB: { mock: 50, floor: 50, gateway: 90 },
+    idleRssMiB: { mock: 50, floor: 50, gateway: 90, 'gateway-consumer': 95 },
   },
   rates: [
     run('direct', 100, 21, 25),
     run('edgeway', 100, 23, 30),
     run('floor', 100, 22, 26),
     run('floor-relay', 100, 22, 27),
+    { ...run('edgeway-consumer', 100, 24, 34), cpuMsPerRequest: 1.2 },
     run('edgeway', 500, 40, 900, false),
   ],
   capacity: {
@@ -89,12 +90,13 @@ test('chart series merge fixed-rate and search runs per target, ordered by rate'
 
 test('the summary compares CPU at the highest rate every target sustained, and the report renders every section present', () => {
   const table = summaryTable(results);
-  // direct, floor, relay floor, Edgeway: the relay floor has its own column where a workload ran it.
+  // direct, floor, relay floor, Edgeway, Edgeway with its log consumer in its process: each has its column.
+  assert.match(table, /\| Edgeway \| Edgeway, log consumer in its process \| Edgeway − direct \|/);
   assert.match(
     table,
-    /CPU ms per request of the Worker's process at 100\/s \| 1\.00 \| 1\.00 \| 1\.00 \| 1\.00 \|/,
+    /CPU ms per request of the Worker's process at 100\/s \| 1\.00 \| 1\.00 \| 1\.00 \| 1\.00 \| 1\.20 \| {2}\| \+0\.00 \|/,
   );
-  assert.match(table, /\| RSS after start, MiB \| 50\.0 \| 50\.0 \| – \| 90\.0 \|/);
+  assert.match(table, /\| RSS after start, MiB \| 50\.0 \| 50\.0 \| – \| 90\.0 \| 95\.0 \|/);
   const md = markdownReport(results, 'chart.svg');
   assert.match(md, /## Open loop at fixed rates/);
   assert.match(md, /!\[Latency against request rate\]\(chart\.svg\)/);
@@ -123,6 +125,7 @@ test('the latency section lists the relay floor and the difference of each pair 
       floor: target('floor', 22),
       'floor-relay': target('relay floor', 22.4),
       edgeway: target('Edgeway', 23),
+      'edgeway-consumer': target('Edgeway, log consumer in its process', 23.5),
     },
     added: {
       'edgeway − floor': { p50: one(1), p95: one(1), p99: one(1) },
@@ -131,6 +134,7 @@ test('the latency section lists the relay floor and the difference of each pair 
   };
   const md = markdownReport({ ...results, latency }, 'chart.svg');
   assert.match(md, /\| relay floor \| 22\.4 \(22\.4…22\.4\) \|/);
+  assert.match(md, /\| Edgeway, log consumer in its process \| 23\.5 \(23\.5…23\.5\) \|/);
   assert.match(md, /\| edgeway − floor-relay \| \+0\.60 \(\+0\.60…\+0\.60\) \|/);
   assert.match(
     summaryTable({ ...results, latency }),
