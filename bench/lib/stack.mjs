@@ -184,7 +184,6 @@ export async function startGateway(
   return {
     ...worker,
     logQueue: logQueue && Object.keys(workerOptions.queueProducers ?? {}).length > 0,
-    logConsumer: logQueue && logConsumer,
     bindings: describeBindings(options),
   };
 }
