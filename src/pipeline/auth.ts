@@ -30,6 +30,26 @@ const MESSAGES: Record<Exclude<KeyCheck, { ok: true }>['reason'], [string, strin
   tenant_disabled: ['The tenant that owns this API key is disabled.', 'tenant_disabled'],
 };
 
+/**
+ * The hashes of keys that matched a record, by secret: a client sends the same key on every request, and
+ * hashing it is most of what auth costs in JavaScript. Only keys that were found are kept, so a flood of random keys never enters it, and the oldest goes first once it holds MAX_KNOWN_HASHES.
+ * It only saves the hash: the record is still looked up and checked on every request, so a revoked or
+ * expired key is refused exactly as promptly as without it.
+ */
+const knownHashes = new Map<string, string>();
+export const MAX_KNOWN_HASHES = 10_000;
+
+async function findKey(secret: string, keys: KeyStore): Promise<KeyRecord | null> {
+  const known = knownHashes.get(secret);
+  const hash = known ?? (await sha256Hex(secret));
+  const record = await keys.findByHash(hash);
+  if (record && known === undefined) {
+    if (knownHashes.size >= MAX_KNOWN_HASHES) knownHashes.delete(knownHashes.keys().next().value as string);
+    knownHashes.set(secret, hash);
+  }
+  return record;
+}
+
 /** The caller's principal, or a 401 naming why the key was refused. `x-api-key` counts only where Anthropic's clients send it. */
 export async function authenticate(
   headers: Headers,
@@ -44,7 +64,7 @@ export async function authenticate(
       type: 'invalid_request_error',
     });
   }
-  const check = checkKey(await keys.findByHash(await sha256Hex(secret)), now);
+  const check = checkKey(await findKey(secret, keys), now);
   if (!check.ok) {
     const [message, code] = MESSAGES[check.reason];
     throw new GatewayError(401, message, { code, type: 'invalid_request_error' });

@@ -94,7 +94,7 @@ export function checkOrigin(principal: Principal, headers: Headers): void {
 export function corsHeaders() {
   return createMiddleware<AppEnv>(async function corsHeaders(c, next) {
     await next();
-    const principal = c.var.exchange.principal;
+    const principal = c.get('exchange').principal;
     if (!principal || principal.origins.length === 0) return;
     const headers = c.res.headers;
     headers.append('vary', 'origin');

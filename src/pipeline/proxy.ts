@@ -44,7 +44,8 @@ import { planCalls } from './targets';
  * bad one is a 400 before any work).
  */
 async function admit(c: Context<AppEnv>, allowXApiKey: boolean): Promise<Principal> {
-  const { exchange: x, deps } = c.var;
+  const x = c.get('exchange');
+  const deps = c.get('deps');
   if (deps.problems.length > 0) throw misconfigured(deps.problems);
   x.principal = await authenticate(c.req.raw.headers, allowXApiKey, deps.keys, Date.now());
   checkOrigin(x.principal, c.req.raw.headers);
@@ -55,7 +56,9 @@ async function admit(c: Context<AppEnv>, allowXApiKey: boolean): Promise<Princip
 export function proxy(endpoint: Endpoint) {
   const spec = ENDPOINTS[endpoint];
   return async function proxyRequest(c: Context<AppEnv>): Promise<Response> {
-    const { deps, exchange: x } = c.var;
+    // c.get, not c.var: Hono builds c.var anew from its map on every read.
+    const deps = c.get('deps');
+    const x = c.get('exchange');
     const headers = c.req.raw.headers;
     const waitUntil = c.executionCtx.waitUntil.bind(c.executionCtx);
 

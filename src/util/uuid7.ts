@@ -2,20 +2,32 @@
  * Request ids as UUIDv7 (RFC 9562): 48 bits of Unix time in ms, then random
  * bits, so ids sort by time and each names the hour its log lives under in the
  * archive (src/logs/archive-layout.ts). Ten random bytes per id (74 random
- * bits after the version and variant), hex through a table built once.
+ * bits after the version and variant), hex through a table built once. The
+ * bytes come from a pool filled 400 ids at a time, so an id costs no call
+ * into the runtime (filled on first use: a Worker may not draw random bytes
+ * at startup). Bytes are never handed out twice.
  */
 
 const HEX = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, '0'));
 
+const POOL = new Uint8Array(4000);
+let drawn = POOL.length;
+
 export function uuid7(now: number = Date.now()): string {
-  const r = crypto.getRandomValues(new Uint8Array(10));
+  if (drawn === POOL.length) {
+    crypto.getRandomValues(POOL);
+    drawn = 0;
+  }
+  const i = drawn;
+  drawn += 10;
+  const r = POOL;
   const ms = Math.max(0, Math.min(Math.trunc(now), 2 ** 48 - 1));
   const time = ms.toString(16).padStart(12, '0');
   return (
     `${time.slice(0, 8)}-${time.slice(8, 12)}-` +
-    `7${HEX[r[0]!]!.slice(1)}${HEX[r[1]!]}-` +
-    `${HEX[(r[2]! & 0x3f) | 0x80]}${HEX[r[3]!]}-` +
-    `${HEX[r[4]!]}${HEX[r[5]!]}${HEX[r[6]!]}${HEX[r[7]!]}${HEX[r[8]!]}${HEX[r[9]!]}`
+    `7${HEX[r[i]!]!.slice(1)}${HEX[r[i + 1]!]}-` +
+    `${HEX[(r[i + 2]! & 0x3f) | 0x80]}${HEX[r[i + 3]!]}-` +
+    `${HEX[r[i + 4]!]}${HEX[r[i + 5]!]}${HEX[r[i + 6]!]}${HEX[r[i + 7]!]}${HEX[r[i + 8]!]}${HEX[r[i + 9]!]}`
   );
 }
 
