@@ -6,7 +6,7 @@ import { shapeForPath } from './core/endpoints';
 import { GatewayError, errorResponse } from './core/errors';
 import { createDashboard } from './dashboard';
 import { healthRoutes, type HealthOptions } from './health';
-import { corsHeaders, corsPreflight } from './pipeline/cors';
+import { corsPreflight } from './pipeline/cors';
 import { type ExchangeScopeOptions, INTERNAL_ERROR, exchangeScope } from './pipeline/exit';
 import { models, proxy } from './pipeline/proxy';
 
@@ -35,9 +35,9 @@ export interface AppOptions extends ExchangeScopeOptions {
 export function createApp(options: AppOptions = {}) {
   const gateway = new Hono<AppEnv>();
   // A CORS preflight carries no key: it is answered before the exchange opens (no auth, no log).
-  gateway.use('/v1/*', corsPreflight());
+  gateway.on('OPTIONS', '/v1/*', corsPreflight());
+  // The exchange's exit also writes the CORS headers of an allowed origin (src/pipeline/cors.ts).
   gateway.use('*', exchangeScope(options));
-  gateway.use('/v1/*', corsHeaders());
   // The pipeline (src/pipeline/proxy.ts) authenticates inside each route, so unknown paths answer 404 before any key check.
   gateway.post('/v1/chat/completions', proxy('chat'));
   gateway.post('/v1/embeddings', proxy('embeddings'));

@@ -65,10 +65,13 @@ const EXPOSE_HEADERS = [
 /** Browsers cap it lower (Chromium: 2 h); the answer depends on nothing that changes with a key. */
 const MAX_AGE_SECONDS = '7200';
 
-/** Answers `OPTIONS` preflights under /v1; mounted before the exchange scope, so a preflight is never logged. */
+/**
+ * Answers `OPTIONS` preflights under /v1; mounted for OPTIONS only (no other request passes through it),
+ * before the exchange scope, so a preflight is never logged.
+ */
 export function corsPreflight() {
   return createMiddleware<AppEnv>(async function corsPreflight(c, next) {
-    const origin = c.req.method === 'OPTIONS' ? c.req.header('origin') : undefined;
+    const origin = c.req.header('origin');
     if (origin === undefined || c.req.header('access-control-request-method') === undefined) return next();
     return c.body(null, 204, {
       'access-control-allow-origin': origin,
@@ -90,17 +93,15 @@ export function checkOrigin(principal: Principal, headers: Headers): void {
   });
 }
 
-/** On the way out of /v1: the CORS headers of an allowed origin, on answers and errors after auth alike. */
-export function corsHeaders() {
-  return createMiddleware<AppEnv>(async function corsHeaders(c, next) {
-    await next();
-    const principal = c.get('exchange').principal;
-    if (!principal || principal.origins.length === 0) return;
-    const headers = c.res.headers;
-    headers.append('vary', 'origin');
-    const origin = c.req.header('origin');
-    if (origin === undefined || !originAllowed(principal.origins, origin)) return;
-    headers.set('access-control-allow-origin', origin);
-    headers.set('access-control-expose-headers', EXPOSE_HEADERS);
-  });
+/**
+ * On the way out of /v1 (called by the exchange's exit, src/pipeline/exit.ts): the CORS headers of an
+ * allowed origin, on answers and errors after auth alike.
+ */
+export function grantCors(principal: Principal | null, request: Headers, response: Headers): void {
+  if (!principal || principal.origins.length === 0) return;
+  response.append('vary', 'origin');
+  const origin = request.get('origin');
+  if (origin === null || !originAllowed(principal.origins, origin)) return;
+  response.set('access-control-allow-origin', origin);
+  response.set('access-control-expose-headers', EXPOSE_HEADERS);
 }

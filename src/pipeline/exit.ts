@@ -1,6 +1,7 @@
 /**
  * Opens one exchange per request and runs its one exit. Around every route:
- * the request id, overhead and cache headers. For /v1: the `x-ratelimit-*`
+ * the request id, overhead and cache headers. For /v1: the CORS headers of an
+ * allowed origin (src/pipeline/cors.ts), the `x-ratelimit-*`
  * headers a response lacks (from the isolate's last quota, no Durable Object
  * call; src/limits/snapshots.ts), then, inside waitUntil, the exchange is
  * closed — after a stream, when it ends — and its one LogEvent is sent.
@@ -17,6 +18,7 @@ import { knownHeaders } from '../limits/snapshots';
 import { parseTraceParent, type TraceParent } from '../logs/otel-traceparent';
 import { emit } from '../logs/sink';
 import { guardrailsHeader } from '../guardrails/verdicts';
+import { grantCors } from './cors';
 import { buildLogEvent } from './log';
 
 /** What an exception that is not a GatewayError is rendered (and logged) as. */
@@ -56,6 +58,7 @@ export function exchangeScope(options: ExchangeScopeOptions = {}) {
       headers.set('cf-aig-cache-status', x.cache);
     }
     if (!x.path.startsWith('/v1/')) return;
+    grantCors(x.principal, c.req.raw.headers, headers);
     // What the guardrails did before the response left (a stream's later verdicts are in its log).
     const fired = guardrailsHeader(x.guardrails);
     if (fired) headers.set('x-edgeway-guardrails', fired);
