@@ -314,5 +314,16 @@ describe('misbehaving upstream faults', () => {
     const body = await res.json();
     expect(Date.now() - started).toBeGreaterThanOrEqual(190);
     expect(body).toMatchObject({ object: 'chat.completion' });
+    expect(res.headers.get('content-length')).toBeNull();
+  });
+
+  it('body_declared: the stalled answer declares its length, and still completes after the pause', async () => {
+    const started = Date.now();
+    const res = await chatWith({ body_stall_after: 10, stall_ms: 200, body_declared: true });
+    const declared = Number(res.headers.get('content-length'));
+    const text = await res.text();
+    expect(Date.now() - started).toBeGreaterThanOrEqual(190);
+    expect(declared).toBe(new TextEncoder().encode(text).byteLength);
+    expect(JSON.parse(text)).toMatchObject({ object: 'chat.completion' });
   });
 });

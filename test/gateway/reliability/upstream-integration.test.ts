@@ -267,4 +267,20 @@ describe('JSON bodies that fail after the headers', () => {
     expect(counts.settles.map((s) => s.usage)).toEqual([null]);
     expect(counts.releases).toEqual([null]);
   });
+
+  it('a body of declared length that stalls times out the same way (read in one call, bounded in time)', async () => {
+    const { counts, call } = harness();
+    const { value, ms } = await timed(() =>
+      call(
+        chatBody(unique('stall-declared'), {
+          mock: { body_stall_after: 10, stall_ms: 10_000, body_declared: true },
+        }),
+        cachedKey,
+      ),
+    );
+    expect(value.res.status).toBe(504);
+    expect(JSON.parse(value.body)).toMatchObject({ error: { code: 'upstream_body_timeout' } });
+    expect(ms).toBeLessThan(3_000);
+    expect(counts.settles.map((s) => s.usage)).toEqual([null]);
+  });
 });

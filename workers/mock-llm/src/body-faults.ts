@@ -41,7 +41,13 @@ export function jsonAnswer(body: unknown, headers: Record<string, string>, contr
     cut !== undefined
       ? [bytes.subarray(0, cut)]
       : [bytes.subarray(0, stallAfter), controls.stall_ms, bytes.subarray(stallAfter)];
-  return new Response(playPieces(pieces), init);
+  const played = playPieces(pieces);
+  if (controls.body_declared && cut === undefined) {
+    const length = String(bytes.byteLength);
+    const declared = { ...init, headers: { ...init.headers, 'content-length': length } };
+    return new Response(played.pipeThrough(new FixedLengthStream(bytes.byteLength)), declared);
+  }
+  return new Response(played, init);
 }
 
 /** Plays byte pieces in order; a number is a pause of that many ms. Cancel ends a pause. */

@@ -35,6 +35,8 @@ export interface Controls {
   readonly body_cut_bytes?: number;
   readonly body_reset_bytes?: number;
   readonly body_stall_after?: number;
+  /** With body_stall_after: declare the answer's content-length, as a provider's JSON answer does. */
+  readonly body_declared?: boolean;
 }
 
 export type ControlsResult =
@@ -84,6 +86,7 @@ export const CONTROL_SPECS: Readonly<Record<keyof Controls, Spec>> = {
   body_cut_bytes: BYTES,
   body_reset_bytes: BYTES,
   body_stall_after: BYTES,
+  body_declared: { kind: 'bool' },
 };
 
 function isRecord(value: unknown): value is Record<string, unknown> {
