@@ -32,9 +32,11 @@ const MESSAGES: Record<Exclude<KeyCheck, { ok: true }>['reason'], [string, strin
 
 /**
  * The hashes of keys that matched a record, by secret: a client sends the same key on every request, and
- * hashing it is most of what auth costs in JavaScript. Only keys that were found are kept, so a flood of random keys never enters it, and the oldest goes first once it holds MAX_KNOWN_HASHES.
- * It only saves the hash: the record is still looked up and checked on every request, so a revoked or
- * expired key is refused exactly as promptly as without it.
+ * hashing it is most of what auth costs in JavaScript. Only keys that were found are kept, so a flood of
+ * random keys never enters it, and the oldest goes first once it holds MAX_KNOWN_HASHES. It only saves
+ * the hash: the record is still looked up and checked on every request, so a revoked or expired key is
+ * refused exactly as promptly as without it. The secrets stay in the isolate's memory, where every
+ * request's key already passes; they are never logged or sent anywhere.
  */
 const knownHashes = new Map<string, string>();
 export const MAX_KNOWN_HASHES = 10_000;
