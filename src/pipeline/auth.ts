@@ -8,6 +8,7 @@ import type { KeyRecord } from '../core/key-record';
 import type { Principal } from '../core/principal';
 import type { KeyStore } from '../storage/key-store';
 import { extractKey } from '../util/bearer';
+import { setCapped } from '../util/capped-map';
 import { sha256Hex } from '../util/crypto';
 
 export type KeyCheck =
@@ -45,10 +46,7 @@ async function findKey(secret: string, keys: KeyStore): Promise<KeyRecord | null
   const known = knownHashes.get(secret);
   const hash = known ?? (await sha256Hex(secret));
   const record = await keys.findByHash(hash);
-  if (record && known === undefined) {
-    if (knownHashes.size >= MAX_KNOWN_HASHES) knownHashes.delete(knownHashes.keys().next().value as string);
-    knownHashes.set(secret, hash);
-  }
+  if (record && known === undefined) setCapped(knownHashes, secret, hash, MAX_KNOWN_HASHES);
   return record;
 }
 

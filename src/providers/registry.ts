@@ -5,6 +5,7 @@
  */
 import { ConfigError, type ConfigProblem } from '../config';
 import type { Bindings } from '../env';
+import { setCapped } from '../util/capped-map';
 import { type HttpFetch, tableAdapter } from './adapter';
 import { azureEntry } from './azure';
 import { bedrockEntry } from './bedrock';
@@ -50,9 +51,8 @@ export function buildRegistry(env: Bindings, problems?: ConfigProblem[]): Provid
       const cacheKey = `${id}\n${tenantKey}`;
       let adapter = tenant.get(cacheKey);
       if (!adapter) {
-        if (tenant.size >= MAX_TENANT_ADAPTERS) tenant.delete(tenant.keys().next().value as string);
         adapter = entry.build(tenantKey);
-        tenant.set(cacheKey, adapter);
+        setCapped(tenant, cacheKey, adapter, MAX_TENANT_ADAPTERS);
       }
       return adapter;
     },

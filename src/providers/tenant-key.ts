@@ -8,6 +8,7 @@
  */
 import { GatewayError } from '../core/errors';
 import type { Principal } from '../core/principal';
+import { setCapped } from '../util/capped-map';
 import { openProviderKey, secretProblem } from '../util/provider-key-crypto';
 
 /** Opened keys kept per isolate; the registry keeps their adapters on a similar bound. */
@@ -40,8 +41,7 @@ export async function tenantProviderKey(
       'PROVIDER_KEYS_SECRET is not the one it was sealed with',
     );
   }
-  if (cache.size >= MAX_OPENED) cache.delete(cache.keys().next().value as string);
-  cache.set(id, key);
+  setCapped(cache, id, key, MAX_OPENED);
   return key;
 }
 

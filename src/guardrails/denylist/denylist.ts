@@ -11,6 +11,7 @@
  * every request.
  */
 import type { DenyList } from '../../core/guardrail-policy';
+import { setCapped } from '../../util/capped-map';
 import type { SpanFinder } from '../finding';
 import { buildTermMatcher } from './aho-corasick';
 import { type CheckedPattern, checkPattern, compilePatterns } from './regex/pattern';
@@ -75,8 +76,7 @@ export function compileDenyList(list: DenyList): DenyFinder {
     return hit;
   }
   const finder = build(check(list));
-  cache.set(key, finder);
-  if (cache.size > CACHE_SIZE) cache.delete(cache.keys().next().value!);
+  setCapped(cache, key, finder, CACHE_SIZE);
   return finder;
 }
 
