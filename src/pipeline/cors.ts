@@ -9,8 +9,6 @@
  * `access-control-allow-origin` (its own origin, never `*`) and the response headers it may read.
  * A request without `Origin` (a server) costs one header lookup; a key with no origins, no more.
  */
-import { createMiddleware } from 'hono/factory';
-import type { AppEnv } from '../context';
 import { GatewayError } from '../core/errors';
 import { originAllowed } from '../core/origins';
 import type { Principal } from '../core/principal';
@@ -66,20 +64,21 @@ const EXPOSE_HEADERS = [
 const MAX_AGE_SECONDS = '7200';
 
 /**
- * Answers `OPTIONS` preflights under /v1; mounted for OPTIONS only (no other request passes through it),
- * before the exchange scope, so a preflight is never logged.
+ * The answer to an `OPTIONS` preflight under /v1, or null when the request is not one (no `Origin` or no
+ * `Access-Control-Request-Method`). The router asks before it opens an exchange, so a preflight is never logged.
  */
-export function corsPreflight() {
-  return createMiddleware<AppEnv>(async function corsPreflight(c, next) {
-    const origin = c.req.header('origin');
-    if (origin === undefined || c.req.header('access-control-request-method') === undefined) return next();
-    return c.body(null, 204, {
+export function preflight(request: Headers): Response | null {
+  const origin = request.get('origin');
+  if (origin === null || request.get('access-control-request-method') === null) return null;
+  return new Response(null, {
+    status: 204,
+    headers: {
       'access-control-allow-origin': origin,
       'access-control-allow-methods': ALLOW_METHODS,
       'access-control-allow-headers': ALLOW_HEADERS,
       'access-control-max-age': MAX_AGE_SECONDS,
       vary: 'origin',
-    });
+    },
   });
 }
 

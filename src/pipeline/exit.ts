@@ -1,7 +1,7 @@
 /**
  * Opens one exchange per request and runs its one exit. Around every route:
- * the request id, overhead and cache headers. For /v1: the CORS headers of an
- * allowed origin (src/pipeline/cors.ts), the `x-ratelimit-*`
+ * the request id, overhead and cache headers. For /v1 (src/pipeline/router.ts
+ * calls closeExchange): the CORS headers of an allowed origin (src/pipeline/cors.ts), the `x-ratelimit-*`
  * headers a response lacks (from the isolate's last quota, no Durable Object
  * call; src/limits/snapshots.ts), then, inside waitUntil, the exchange is
  * closed — after a stream, when it ends — and its one LogEvent is sent.
@@ -10,7 +10,8 @@
 import { uuid7 } from '../util/uuid7';
 import { createMiddleware } from 'hono/factory';
 import type { AppEnv } from '../context';
-import { GatewayError } from '../core/errors';
+import { shapeForPath } from '../core/endpoints';
+import { GatewayError, errorResponse } from '../core/errors';
 import { Exchange } from '../core/exchange';
 import { getDeps, type Deps } from '../deps';
 import type { Bindings } from '../env';
@@ -18,6 +19,7 @@ import { knownHeaders } from '../limits/snapshots';
 import { parseTraceParent, type TraceParent } from '../logs/otel-traceparent';
 import { emit } from '../logs/sink';
 import { guardrailsHeader } from '../guardrails/verdicts';
+import type { GatewayCall } from './call';
 import { grantCors } from './cors';
 import { buildLogEvent } from './log';
 
@@ -30,52 +32,86 @@ export interface ExchangeScopeOptions {
   readonly deps?: (env: Bindings) => Deps;
 }
 
+/** Opens a request's exchange, on arrival. */
+export function openExchange(path: string, ctx: { waitUntil(work: Promise<unknown>): void }): Exchange {
+  const receivedAt = Date.now();
+  return new Exchange({
+    id: uuid7(receivedAt),
+    path,
+    receivedAt,
+    startedAt: performance.now(),
+    // A method, not an arrow property: the bundle names arrow properties at run time, on every request.
+    waitUntil(work) {
+      ctx.waitUntil(work);
+    },
+  });
+}
+
+/** Every answer's request id, overhead and cache headers. */
+function stampExchange(x: Exchange, headers: Headers): void {
+  headers.set('x-edgeway-request-id', x.id);
+  headers.set('cf-aig-log-id', x.id);
+  headers.set('x-edgeway-overhead-ms', Math.max(0, x.elapsed() - x.upstreamMs).toFixed(1));
+  if (x.cache) {
+    headers.set('x-edgeway-cache', x.cache);
+    headers.set('cf-aig-cache-status', x.cache);
+  }
+}
+
+/** An exception as the answer to a request on `path`, in that API's error shape. */
+export function renderFailure(err: unknown, path: string): Response {
+  if (err instanceof GatewayError) return errorResponse(err, shapeForPath(path));
+  console.error('unhandled error', err instanceof Error ? `${err.name}: ${err.message}` : String(err));
+  return errorResponse(INTERNAL_ERROR(), shapeForPath(path));
+}
+
+/** The exchange around /admin, /dashboard and /healthz: the adapters, and the exchange's headers (no log). */
 export function exchangeScope(options: ExchangeScopeOptions = {}) {
   const depsFor = options.deps ?? getDeps;
   return createMiddleware<AppEnv>(async function exchangeScope(c, next) {
-    const deps = depsFor(c.env);
-    const receivedAt = Date.now();
-    const x = new Exchange({
-      id: uuid7(receivedAt),
-      path: c.req.path,
-      receivedAt,
-      startedAt: performance.now(),
-      // A method, not an arrow property: the bundle names arrow properties at run time, on every request.
-      waitUntil(work) {
-        c.executionCtx.waitUntil(work);
-      },
-    });
-    c.set('deps', deps);
+    // The context's ExecutionContext is read only if work is kept (a test's app.request may have none).
+    const x = openExchange(c.req.path, { waitUntil: (work) => c.executionCtx.waitUntil(work) });
+    c.set('deps', depsFor(c.env));
     c.set('exchange', x);
     await next();
-
-    const headers = c.res.headers;
-    headers.set('x-edgeway-request-id', x.id);
-    headers.set('cf-aig-log-id', x.id);
-    headers.set('x-edgeway-overhead-ms', Math.max(0, x.elapsed() - x.upstreamMs).toFixed(1));
-    if (x.cache) {
-      headers.set('x-edgeway-cache', x.cache);
-      headers.set('cf-aig-cache-status', x.cache);
-    }
-    if (!x.path.startsWith('/v1/')) return;
-    grantCors(x.principal, c.req.raw.headers, headers);
-    // What the guardrails did before the response left (a stream's later verdicts are in its log).
-    const fired = guardrailsHeader(x.guardrails);
-    if (fired) headers.set('x-edgeway-guardrails', fired);
-    // Known quotas first (isolate memory): a key without limits has none, and then no header is looked at.
-    const known = x.principal ? Object.entries(knownHeaders(x.principal, Date.now())) : [];
-    if (
-      known.length > 0 &&
-      !headers.has('x-ratelimit-limit-requests') &&
-      !headers.has('x-ratelimit-limit-tokens')
-    ) {
-      for (const [name, value] of known) headers.set(name, value);
-    }
-    const error = c.error === undefined ? null : c.error instanceof GatewayError ? c.error : INTERNAL_ERROR();
-    // The caller's trace, if it sent one: the request's exported span joins it.
-    const trace = parseTraceParent(c.req.raw.headers.get('traceparent'));
-    c.executionCtx.waitUntil(closeAndLog(x, c.res.status, error, deps, trace));
+    stampExchange(x, c.res.headers);
   });
+}
+
+/**
+ * The exit of a /v1 exchange, however its handler ended (`error`: what it threw, undefined if it answered):
+ * the exchange's headers, the CORS headers of an allowed origin, what the guardrails did, the quota headers
+ * the response lacks, then the exchange is closed and logged inside waitUntil.
+ */
+export function closeExchange(call: GatewayCall, answered: Response, error: unknown): Response {
+  const { exchange: x, request } = call;
+  let response = answered;
+  try {
+    stampExchange(x, response.headers);
+  } catch {
+    // A response fetched from elsewhere has immutable headers: it leaves as a copy.
+    response = new Response(answered.body, answered);
+    stampExchange(x, response.headers);
+  }
+  const headers = response.headers;
+  grantCors(x.principal, request.headers, headers);
+  // What the guardrails did before the response left (a stream's later verdicts are in its log).
+  const fired = guardrailsHeader(x.guardrails);
+  if (fired) headers.set('x-edgeway-guardrails', fired);
+  // Known quotas first (isolate memory): a key without limits has none, and then no header is looked at.
+  const known = x.principal ? Object.entries(knownHeaders(x.principal, Date.now())) : [];
+  if (
+    known.length > 0 &&
+    !headers.has('x-ratelimit-limit-requests') &&
+    !headers.has('x-ratelimit-limit-tokens')
+  ) {
+    for (const [name, value] of known) headers.set(name, value);
+  }
+  const failure = error === undefined ? null : error instanceof GatewayError ? error : INTERNAL_ERROR();
+  // The caller's trace, if it sent one: the request's exported span joins it.
+  const trace = parseTraceParent(request.headers.get('traceparent'));
+  call.ctx.waitUntil(closeAndLog(x, response.status, failure, call.deps, trace));
+  return response;
 }
 
 async function closeAndLog(

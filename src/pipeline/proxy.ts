@@ -14,11 +14,9 @@
  * (src/pipeline/exit.ts) gives it all back and writes the log, however the
  * request ends. Nothing here cleans up on a branch.
  */
-import type { Context } from 'hono';
 import { readJsonBody } from '../api/read-body';
 import { modelList } from '../api/models';
 import { misconfigured } from '../config';
-import type { AppEnv } from '../context';
 import { ENDPOINTS, type Endpoint } from '../core/endpoints';
 import { badRequest } from '../core/errors';
 import { capturePayload } from '../core/payload';
@@ -26,6 +24,7 @@ import { passHeaders } from '../providers/pass-headers';
 import type { Principal } from '../core/principal';
 import { parseProxyRequest } from '../core/request';
 import { authenticate } from './auth';
+import type { GatewayCall } from './call';
 import { checkOrigin } from './cors';
 import { cachedResponse, hitAnswer, lookupCache, planCache, ROUTE_CACHE_SCOPE } from './cache';
 import { reserve } from './limits';
@@ -43,28 +42,29 @@ import { planCalls } from './targets';
  * be used from (src/pipeline/cors.ts), and the request's metadata header (a
  * bad one is a 400 before any work).
  */
-async function admit(c: Context<AppEnv>, allowXApiKey: boolean): Promise<Principal> {
-  const x = c.get('exchange');
-  const deps = c.get('deps');
+async function admit(inbound: GatewayCall, allowXApiKey: boolean): Promise<Principal> {
+  const { deps, exchange: x } = inbound;
+  const headers = inbound.request.headers;
   if (deps.problems.length > 0) throw misconfigured(deps.problems);
-  x.principal = await authenticate(c.req.raw.headers, allowXApiKey, deps.keys, Date.now());
-  checkOrigin(x.principal, c.req.raw.headers);
-  x.metadata = requestMetadata(c.req.raw.headers);
+  x.principal = await authenticate(headers, allowXApiKey, deps.keys, Date.now());
+  checkOrigin(x.principal, headers);
+  x.metadata = requestMetadata(headers);
   return x.principal;
 }
 
 export function proxy(endpoint: Endpoint) {
   const spec = ENDPOINTS[endpoint];
-  return async function proxyRequest(c: Context<AppEnv>): Promise<Response> {
-    // c.get, not c.var: Hono builds c.var anew from its map on every read.
-    const deps = c.get('deps');
-    const x = c.get('exchange');
-    const headers = c.req.raw.headers;
-    const waitUntil = c.executionCtx.waitUntil.bind(c.executionCtx);
+  return async function proxyRequest(inbound: GatewayCall): Promise<Response> {
+    const { deps, exchange: x, env, ctx } = inbound;
+    const headers = inbound.request.headers;
+    const waitUntil = ctx.waitUntil.bind(ctx);
 
     // 1. auth, then the body, read and parsed once.
-    const principal = await admit(c, endpoint === 'messages');
-    const request = parseProxyRequest(endpoint, await readJsonBody(c.req.raw, deps.config.maxBodyBytes));
+    const principal = await admit(inbound, endpoint === 'messages');
+    const request = parseProxyRequest(
+      endpoint,
+      await readJsonBody(inbound.request, deps.config.maxBodyBytes),
+    );
     x.model = request.model;
     x.stream = request.stream;
 
@@ -72,7 +72,7 @@ export function proxy(endpoint: Endpoint) {
     // place first, so the payload log, the cache key and the provider only ever see the redacted body; a
     // blocked request is refused here, before anything is reserved or sent.
     const guarding = guardStage(x, principal, request);
-    x.payload = capturePayload(principal, headers, request.body, c.env.LOG_PAYLOAD_MAX_BYTES);
+    x.payload = capturePayload(principal, headers, request.body, env.LOG_PAYLOAD_MAX_BYTES);
     if (request.stream && !spec.streamable)
       throw badRequest(`'stream' is not supported on this endpoint.`, 'stream', 'invalid_value');
     enforcePolicy(principal, request, Date.now());
@@ -89,7 +89,7 @@ export function proxy(endpoint: Endpoint) {
       principal,
       request,
       passHeaders: passHeaders(headers),
-      keysSecret: c.env.PROVIDER_KEYS_SECRET,
+      keysSecret: env.PROVIDER_KEYS_SECRET,
     };
     const first = await prepareFirst(x, plan, prepare);
     x.target = first.call.planned.model;
@@ -171,10 +171,10 @@ export function proxy(endpoint: Endpoint) {
 }
 
 /** GET /v1/models: auth, then the models this key may use. */
-export async function models(c: Context<AppEnv>): Promise<Response> {
-  const principal = await admit(c, false);
-  const { providers } = c.var.deps;
-  return c.json(modelList(principal, providers.configured(), providers.entries()));
+export async function models(inbound: GatewayCall): Promise<Response> {
+  const principal = await admit(inbound, false);
+  const { providers } = inbound.deps;
+  return Response.json(modelList(principal, providers.configured(), providers.entries()));
 }
 
 /** Both results, after both have finished (so each registers its own exit step), or the first failure. */

@@ -1,7 +1,10 @@
 import { createExecutionContext, env, waitOnExecutionContext } from 'cloudflare:test';
 import { describe, expect, it } from 'vitest';
 import { createApp, isGatewayPath } from '../../src/app';
+import { getDeps } from '../../src/deps';
+import { requestPath } from '../../src/pipeline/router';
 import { ADMIN_TOKEN } from './admin-helpers';
+import { seedKey } from './helpers';
 
 describe('the two routers behind the app', () => {
   it('sends only /v1/ paths to the gateway router', () => {
@@ -42,5 +45,78 @@ describe('the two routers behind the app', () => {
     const admin = await call('/admin/me', { headers: { authorization: `Bearer ${ADMIN_TOKEN}` } });
     expect(admin.status).toBe(200);
     expect(await admin.json()).toMatchObject({ role: 'owner' });
+  });
+
+  it('reads the path as routers do: no query, escapes decoded, a trailing slash kept', () => {
+    expect(requestPath('http://gw.example/v1/models?x=1')).toBe('/v1/models');
+    expect(requestPath('http://gw.example/v1/chat%2Dx')).toBe('/v1/chat-x');
+    expect(requestPath('http://gw.example/v1/%E0%A4%A')).toBe('/v1/%E0%A4%A');
+    expect(requestPath('http://gw.example/v1/models/')).toBe('/v1/models/');
+    expect(requestPath('http://gw.example')).toBe('/');
+  });
+
+  it('serves a /v1 path with a query string, and 404s one with a trailing slash', async () => {
+    const { secret } = await seedKey();
+    const auth = { authorization: `Bearer ${secret}` };
+    const res = await call('/v1/models?limit=5', { headers: auth });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toMatch(/^application\/json/);
+    expect(((await res.json()) as { object: string }).object).toBe('list');
+    const slash = await call('/v1/models/', { headers: auth });
+    expect(slash.status).toBe(404);
+    expect(await slash.json()).toMatchObject({ error: { code: 'unknown_route' } });
+  });
+
+  it('answers HEAD on /v1/models as its GET, without the body', async () => {
+    const { secret } = await seedKey();
+    const res = await call('/v1/models', { method: 'HEAD', headers: { authorization: `Bearer ${secret}` } });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('x-edgeway-request-id')).toMatch(/^[0-9a-f-]{36}$/);
+    expect(await res.text()).toBe('');
+    const anonymous = await call('/v1/models', { method: 'HEAD' });
+    expect(anonymous.status).toBe(401);
+  });
+
+  it("answers an error that is not the gateway's as a 500 in the path's shape, with nothing of it leaked", async () => {
+    const { secret } = await seedKey();
+    const failing = createApp({
+      deps: (e) => ({
+        ...getDeps(e),
+        keys: {
+          findByHash: () => Promise.reject(new Error('secret detail')),
+          invalidate: () => Promise.resolve(),
+        },
+      }),
+    });
+    const ctx = createExecutionContext();
+    const res = await failing.request(
+      '/v1/messages',
+      {
+        method: 'POST',
+        headers: { 'x-api-key': secret, 'content-type': 'application/json' },
+        body: '{}',
+      },
+      env,
+      ctx,
+    );
+    await waitOnExecutionContext(ctx);
+    expect(res.status).toBe(500);
+    const text = await res.text();
+    expect(text).not.toContain('secret detail');
+    expect(JSON.parse(text)).toMatchObject({ type: 'error', error: { type: 'api_error' } });
+    expect(res.headers.get('x-edgeway-request-id')).toMatch(/^[0-9a-f-]{36}$/);
+  });
+
+  it("answers in the path's shape when the adapters cannot be built", async () => {
+    const broken = createApp({
+      deps: () => {
+        throw new Error('no adapters');
+      },
+    });
+    const ctx = createExecutionContext();
+    const res = await broken.request('/v1/chat/completions', { method: 'POST', body: '{}' }, env, ctx);
+    await waitOnExecutionContext(ctx);
+    expect(res.status).toBe(500);
+    expect(await res.json()).toMatchObject({ error: { code: 'internal_error' } });
   });
 });

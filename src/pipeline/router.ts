@@ -1,0 +1,93 @@
+/**
+ * The /v1 router: four paths, found by one map lookup on the path, with no framework between the Worker's
+ * fetch and the pipeline. Hono serves everything else (src/app.ts); on the gateway's path its context,
+ * middleware chain and router cost every request CPU that buys nothing here (bench/README.md, "The JSON
+ * path's CPU"). What it gave /v1 is kept, and tested in test/gateway/app-routing-integration.test.ts:
+ * - a preflight (`OPTIONS` with `Origin` and `Access-Control-Request-Method`) is answered before any exchange;
+ * - every other request opens an exchange, and its exit (src/pipeline/exit.ts) runs however it ends: a
+ *   handler's answer, its GatewayError in the API's shape, or a 500 for anything else;
+ * - an unknown path is a 404, a known path with another method a 405 with `allow`;
+ * - `HEAD` is answered as the `GET` it stands for, without the body.
+ */
+import { GatewayError } from '../core/errors';
+import { type Deps, getDeps } from '../deps';
+import type { Bindings } from '../env';
+import type { GatewayCall, GatewayHandler } from './call';
+import { preflight } from './cors';
+import { closeExchange, type ExchangeScopeOptions, openExchange, renderFailure } from './exit';
+import { models, proxy } from './proxy';
+
+interface GatewayRoute {
+  readonly method: 'GET' | 'POST';
+  readonly handle: GatewayHandler;
+}
+
+const ROUTES = new Map<string, GatewayRoute>([
+  ['/v1/chat/completions', { method: 'POST', handle: proxy('chat') }],
+  ['/v1/embeddings', { method: 'POST', handle: proxy('embeddings') }],
+  ['/v1/messages', { method: 'POST', handle: proxy('messages') }],
+  ['/v1/models', { method: 'GET', handle: models }],
+]);
+
+export type GatewayFetch = (request: Request, env: Bindings, ctx: ExecutionContext) => Promise<Response>;
+
+export function gatewayRouter(options: ExchangeScopeOptions = {}): GatewayFetch {
+  const depsFor = options.deps ?? getDeps;
+
+  async function serve(request: Request, env: Bindings, ctx: ExecutionContext, method: string) {
+    const path = requestPath(request.url);
+    let deps: Deps;
+    try {
+      deps = depsFor(env);
+    } catch (err) {
+      // No adapters, no exchange to log: the failure is still answered in the API's shape.
+      return renderFailure(err, path);
+    }
+    const call: GatewayCall = { request, env, ctx, deps, exchange: openExchange(path, ctx) };
+    try {
+      return closeExchange(call, await routeTo(path, method)(call), undefined);
+    } catch (err) {
+      return closeExchange(call, renderFailure(err, path), err);
+    }
+  }
+
+  return async function serveGateway(request, env, ctx) {
+    const method = request.method;
+    if (method === 'OPTIONS') {
+      const answer = preflight(request.headers);
+      if (answer) return answer;
+    }
+    if (method === 'HEAD') return new Response(null, await serve(request, env, ctx, 'GET'));
+    return serve(request, env, ctx, method);
+  };
+}
+
+/** The handler for a path and method, or one that refuses it (404 or 405, inside the exchange). */
+function routeTo(path: string, method: string): GatewayHandler {
+  const route = ROUTES.get(path);
+  if (route === undefined) {
+    throw new GatewayError(404, `Unknown route: ${method} ${path}`, { code: 'unknown_route' });
+  }
+  if (route.method !== method) {
+    throw new GatewayError(405, `Method not allowed. Use ${route.method}.`, {
+      code: 'method_not_allowed',
+      headers: { allow: route.method },
+    });
+  }
+  return route.handle;
+}
+
+/** A request URL's path, without its query, percent-decoded when it has escapes (as routers match it). */
+export function requestPath(url: string): string {
+  const scheme = url.indexOf('://');
+  const start = url.indexOf('/', scheme === -1 ? 0 : scheme + 3);
+  if (start === -1) return '/';
+  const query = url.indexOf('?', start);
+  const path = query === -1 ? url.slice(start) : url.slice(start, query);
+  if (!path.includes('%')) return path;
+  try {
+    return decodeURI(path);
+  } catch {
+    return path;
+  }
+}
