@@ -69,7 +69,7 @@ export const PROFILES = {
   full: {
     loadgen: 'go',
     pin: 'auto',
-    latency: { requests: 300, repeats: 3, warmup: 200 },
+    latency: { requests: 300, repeats: 5, warmup: 200 },
     fixedRates: { rates: [100, 300, 600, 1000], durationMs: 7000, warmupMs: 1000, warmupRequests: 200 },
     capacity: {
       start: 500,
