@@ -1,8 +1,9 @@
 /**
  * The /v1 router: four paths, found by one map lookup on the path, with no framework between the Worker's
  * fetch and the pipeline. Hono serves everything else (src/app.ts); on the gateway's path its context,
- * middleware chain and router cost every request CPU that buys nothing here (bench/README.md, "The JSON
- * path's CPU"). What it gave /v1 is kept, and tested in test/gateway/app-routing-integration.test.ts:
+ * middleware chain and router were work that bought nothing (what leaving them measured, within the
+ * noise: bench/README.md, "/v1 without a framework"). What it gave /v1 is kept, and tested in
+ * test/gateway/app-routing-integration.test.ts:
  * - a preflight (`OPTIONS` with `Origin` and `Access-Control-Request-Method`) is answered before any exchange;
  * - every other request opens an exchange, and its exit (src/pipeline/exit.ts) runs however it ends: a
  *   handler's answer, its GatewayError in the API's shape, or a 500 for anything else;
