@@ -83,17 +83,11 @@ export function exchangeScope(options: ExchangeScopeOptions = {}) {
  * the exchange's headers, the CORS headers of an allowed origin, what the guardrails did, the quota headers
  * the response lacks, then the exchange is closed and logged inside waitUntil.
  */
-export function closeExchange(call: GatewayCall, answered: Response, error: unknown): Response {
+export function closeExchange(call: GatewayCall, response: Response, error: unknown): Response {
   const { exchange: x, request } = call;
-  let response = answered;
-  try {
-    stampExchange(x, response.headers);
-  } catch {
-    // A response fetched from elsewhere has immutable headers: it leaves as a copy.
-    response = new Response(answered.body, answered);
-    stampExchange(x, response.headers);
-  }
+  // Every /v1 handler builds its own response, so its headers can be written.
   const headers = response.headers;
+  stampExchange(x, headers);
   grantCors(x.principal, request.headers, headers);
   // What the guardrails did before the response left (a stream's later verdicts are in its log).
   const fired = guardrailsHeader(x.guardrails);
