@@ -3,12 +3,10 @@ import { Hono } from 'hono';
 import { createAdminApp } from './admin';
 import type { AppEnv } from './context';
 import type { Bindings } from './env';
-import { shapeForPath } from './core/endpoints';
-import { GatewayError, errorResponse } from './core/errors';
 import { createDashboard } from './dashboard';
 import { healthRoutes, type HealthOptions } from './health';
 import { type ExchangeScopeOptions, exchangeScope, renderFailure } from './pipeline/exit';
-import { gatewayRouter } from './pipeline/router';
+import { gatewayRouter, unknownRoute } from './pipeline/router';
 
 export interface AppOptions extends ExchangeScopeOptions {
   readonly health?: HealthOptions;
@@ -32,12 +30,7 @@ export function createApp(options: AppOptions = {}) {
     '/dashboard',
     createDashboard((req, env, ctx) => app.fetch(req, env, ctx)),
   );
-  app.notFound((c) =>
-    errorResponse(
-      new GatewayError(404, `Unknown route: ${c.req.method} ${c.req.path}`, { code: 'unknown_route' }),
-      shapeForPath(c.req.path),
-    ),
-  );
+  app.notFound((c) => renderFailure(unknownRoute(c.req.method, c.req.path), c.req.path));
   app.onError((err, c) => renderFailure(err, c.req.path));
 
   const rest = app.fetch;

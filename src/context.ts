@@ -1,13 +1,14 @@
-/** The typed variables the app puts on Hono's context: the adapters, and the request's exchange. */
+/**
+ * The typed variables the app puts on Hono's context: the adapters, and under /admin who is calling
+ * and its audited database.
+ */
 import type { AdminPrincipal } from './core/admin-principal';
-import type { Exchange } from './core/exchange';
 import type { Deps } from './deps';
 import type { Bindings } from './env';
 
 declare module 'hono' {
   interface ContextVariableMap {
     deps: Deps;
-    exchange: Exchange;
     /** Under /admin: who is calling (set by the admin guard). */
     adminPrincipal: AdminPrincipal;
     /** Under /admin: D1 for this request, every write audited as the caller's (src/admin/audited-db.ts). */

@@ -72,7 +72,6 @@ export function exchangeScope(options: ExchangeScopeOptions = {}) {
     // The context's ExecutionContext is read only if work is kept (a test's app.request may have none).
     const x = openExchange(c.req.path, { waitUntil: (work) => c.executionCtx.waitUntil(work) });
     c.set('deps', depsFor(c.env));
-    c.set('exchange', x);
     await next();
     stampExchange(x, c.res.headers);
   });

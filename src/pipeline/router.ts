@@ -45,11 +45,16 @@ export function gatewayRouter(options: ExchangeScopeOptions = {}): GatewayFetch 
       return renderFailure(err, path);
     }
     const call: GatewayCall = { request, env, ctx, deps, exchange: openExchange(path, ctx) };
+    let response: Response;
+    let error: unknown;
     try {
-      return closeExchange(call, await routeTo(path, method)(call), undefined);
+      response = await routeTo(path, method)(call);
     } catch (err) {
-      return closeExchange(call, renderFailure(err, path), err);
+      error = err;
+      response = renderFailure(err, path);
     }
+    // Outside the try: the exit runs exactly once, after whichever answer.
+    return closeExchange(call, response, error);
   }
 
   return async function serveGateway(request, env, ctx) {
@@ -66,9 +71,7 @@ export function gatewayRouter(options: ExchangeScopeOptions = {}): GatewayFetch 
 /** The handler for a path and method, or one that refuses it (404 or 405, inside the exchange). */
 function routeTo(path: string, method: string): GatewayHandler {
   const route = ROUTES.get(path);
-  if (route === undefined) {
-    throw new GatewayError(404, `Unknown route: ${method} ${path}`, { code: 'unknown_route' });
-  }
+  if (route === undefined) throw unknownRoute(method, path);
   if (route.method !== method) {
     throw new GatewayError(405, `Method not allowed. Use ${route.method}.`, {
       code: 'method_not_allowed',
@@ -76,6 +79,11 @@ function routeTo(path: string, method: string): GatewayHandler {
     });
   }
   return route.handle;
+}
+
+/** The one 404, for /v1 and for the Hono app's paths alike. */
+export function unknownRoute(method: string, path: string): GatewayError {
+  return new GatewayError(404, `Unknown route: ${method} ${path}`, { code: 'unknown_route' });
 }
 
 /** A request URL's path, without its query, percent-decoded when it has escapes (as routers match it). */
