@@ -8,6 +8,8 @@
 // bench/floor (which forwards the request and returns the upstream's response untouched, so it
 // never sees a byte), it measures what the runtime charges any gateway for reading both ends,
 // apart from what a gateway does with them.
+import { ownRequest } from './own-request.mjs';
+
 export default {
   async fetch(request, env) {
     const url = new URL(request.url);
@@ -37,20 +39,3 @@ export default {
     return new Response(readable, res);
   },
 };
-
-/** The client's JSON body, read and parsed once, sent on as a request of the relay's own. */
-async function ownRequest(request) {
-  const text = await request.text();
-  let body = text;
-  try {
-    body = JSON.stringify(JSON.parse(text));
-  } catch {}
-  return {
-    method: request.method,
-    headers: {
-      'content-type': request.headers.get('content-type') ?? 'application/json',
-      authorization: request.headers.get('authorization') ?? '',
-    },
-    body,
-  };
-}

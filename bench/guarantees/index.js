@@ -7,6 +7,8 @@
 // - `waituntil`: a promise kept with waitUntil (the exchange's exit, where the log event is sent);
 // - `headers`: eight response headers set after the response is built (request id, overhead, cache, target...).
 // Each is the least code that carries its guarantee; nothing here logs, routes or checks a key.
+import { ownRequest } from '../floor-relay/own-request.mjs';
+
 export default {
   async fetch(request, env, ctx) {
     const carry = new Set((env.CARRY ?? '').split(',').filter(Boolean));
@@ -43,20 +45,3 @@ const HEADERS = [
   'x-edgeway-attempts',
   'x-edgeway-upstream-request-id',
 ];
-
-/** The client's JSON body, read and parsed once, sent on as a request of the relay's own (as bench/floor-relay). */
-async function ownRequest(request) {
-  const text = await request.text();
-  let body = text;
-  try {
-    body = JSON.stringify(JSON.parse(text));
-  } catch {}
-  return {
-    method: request.method,
-    headers: {
-      'content-type': request.headers.get('content-type') ?? 'application/json',
-      authorization: request.headers.get('authorization') ?? '',
-    },
-    body,
-  };
-}
