@@ -9,9 +9,13 @@
 // Each is the least code that carries its guarantee; nothing here logs, routes or checks a key.
 import { ownRequest } from '../floor-relay/own-request.mjs';
 
+/** What this isolate carries, read once from `CARRY` (env is the same object for every request). */
+let carried = null;
+
 export default {
   async fetch(request, env, ctx) {
-    const carry = new Set((env.CARRY ?? '').split(',').filter(Boolean));
+    carried ??= new Set((env.CARRY ?? '').split(',').filter(Boolean));
+    const carry = carried;
     const url = new URL(request.url);
     const init = await ownRequest(request);
     const abort = carry.has('signal') ? new AbortController() : null;
