@@ -15,26 +15,25 @@ let carried = null;
 export default {
   async fetch(request, env, ctx) {
     carried ??= new Set((env.CARRY ?? '').split(',').filter(Boolean));
-    const carry = carried;
     const url = new URL(request.url);
     const init = await ownRequest(request);
-    const abort = carry.has('signal') ? new AbortController() : null;
+    const abort = carried.has('signal') ? new AbortController() : null;
     if (abort) init.signal = abort.signal;
     const onTimeout = () => abort?.abort(new Error('deadline'));
-    let timer = carry.has('ttfb') ? setTimeout(onTimeout, 60_000) : null;
+    let timer = carried.has('ttfb') ? setTimeout(onTimeout, 60_000) : null;
     const res = await fetch(env.UPSTREAM_URL + url.pathname + url.search, init);
     if (timer !== null) clearTimeout(timer);
-    timer = carry.has('body') ? setTimeout(onTimeout, 30_000) : null;
+    timer = carried.has('body') ? setTimeout(onTimeout, 30_000) : null;
     const text = await res.text();
     if (timer !== null) clearTimeout(timer);
     try {
       JSON.parse(text);
     } catch {}
     const out = new Response(text, res);
-    if (carry.has('headers')) {
+    if (carried.has('headers')) {
       for (const name of HEADERS) out.headers.set(name, '0193a1c2-7b4e-7d3f-9a10-3c5e8f2b1d04');
     }
-    if (carry.has('waituntil')) ctx.waitUntil(Promise.resolve());
+    if (carried.has('waituntil')) ctx.waitUntil(Promise.resolve());
     return out;
   },
 };

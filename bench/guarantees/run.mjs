@@ -31,14 +31,8 @@ const ctx = { loadgen: createLoadgen({ prefer: 'go', cpus: layout.rest }), log: 
 const workers = [];
 try {
   for (const way of WAYS) {
-    const worker = await startBareWorker(
-      'guarantees',
-      mock.url,
-      { cpus: layout.sut },
-      {
-        CARRY: carried(way),
-      },
-    );
+    const bindings = { CARRY: carried(way) };
+    const worker = await startBareWorker('guarantees', mock.url, { cpus: layout.sut }, bindings);
     const t = target(way, { url: worker.url, key: 'mock-key', model: 'mock-small', pid: worker.pid });
     const body = chatBody(t, { latencyMs: 20, tokens: 16 });
     workers.push({ worker, t, body, cpu: [], errors: 0, sent: 0 });
