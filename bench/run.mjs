@@ -322,7 +322,7 @@ await workload('scenarios', () => {
 await workload('guardrails', () => measureGuardrailsMicro({ iterations: profile.guardrails.iterations }));
 // One hot tenant: the limits stage alone (bench/hot-tenant drivers, one Limiter object), leases off and on.
 await workload('hot-tenant', async () => {
-  const out = await hotTenantWorkload(ctx, { mode: args.mode });
+  const out = await hotTenantWorkload(ctx, { mode: args.mode, cpus: layout.all });
   for (const m of Object.values(out.perMode))
     for (const c of [m.ledger, m.budget.check])
       for (const v of c.violations) failures.push(`hot-tenant (leases ${m.leases}): ${v}`);

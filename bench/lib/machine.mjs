@@ -48,7 +48,10 @@ export function machine() {
 
 /**
  * With ≥ 2 CPUs and taskset: the Worker under test (floor or gateway) gets the
- * last CPU; the load generator, the mock and this process share the rest.
+ * last CPU; the load generator, the mock and this process share the rest, and
+ * so does every process started from here unless it is pinned itself. `all`
+ * names every CPU, for a system under test of several processes (the hot
+ * tenant's drivers and their Limiter host), which must not inherit `rest`.
  * `wanted` is true, false, or 'auto': pin only when the machine is otherwise idle
  * (1-minute load average < 0.5). On a busy machine pinning hurts: the Worker is
  * confined to one CPU next to someone else's process instead of moving away
@@ -57,8 +60,8 @@ export function machine() {
 export function cpuLayout(wanted) {
   const n = cpus().length;
   const pin = wanted === 'auto' ? loadavg()[0] < 0.5 : wanted;
-  if (!pin || n < 2 || spawnSync('taskset', ['-V']).status !== 0) return { sut: null, rest: null };
-  const layout = { sut: String(n - 1), rest: n === 2 ? '0' : `0-${n - 2}` };
+  if (!pin || n < 2 || spawnSync('taskset', ['-V']).status !== 0) return { sut: null, rest: null, all: null };
+  const layout = { sut: String(n - 1), rest: n === 2 ? '0' : `0-${n - 2}`, all: `0-${n - 1}` };
   spawnSync('taskset', ['-a', '-p', '-c', layout.rest, String(process.pid)]);
   return layout;
 }
