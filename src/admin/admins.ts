@@ -5,7 +5,7 @@
  * its tenants (at least one, each existing); other roles name none.
  */
 import { Hono, type Context } from 'hono';
-import { z } from 'zod';
+import * as z from 'zod';
 import type { AppEnv } from '../context';
 import { ADMIN_ROLES, type AdminRole } from '../core/admin-principal';
 import { GatewayError, badRequest } from '../core/errors';

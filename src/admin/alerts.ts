@@ -7,7 +7,7 @@
  * Thresholds and the webhook URL are set with PATCH /admin/tenants|keys/:id.
  */
 import { Hono } from 'hono';
-import { z } from 'zod';
+import * as z from 'zod';
 import { tenantSigningSecret } from '../alerts/signature';
 import type { AppEnv } from '../context';
 import { AlertMessage } from '../core/alert-message';

@@ -4,7 +4,7 @@
  * required of it and checked by the guard).
  */
 import { Hono } from 'hono';
-import { z } from 'zod';
+import * as z from 'zod';
 import type { AppEnv } from '../context';
 import { AuditEntry, readAudit } from '../storage/audit-log';
 import type { Operation } from './operation';

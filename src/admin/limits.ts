@@ -8,7 +8,7 @@
  *   the path (`PUT /admin/pricing/openai/gpt-4o`).
  */
 import { Hono } from 'hono';
-import { z } from 'zod';
+import * as z from 'zod';
 import type { AppEnv } from '../context';
 import { GatewayError } from '../core/errors';
 import { limiterObjects } from '../durable/limiter';

@@ -6,7 +6,7 @@
  * any range is served in flat memory. Needs the LOG_ARCHIVE bucket.
  */
 import { Hono } from 'hono';
-import { z } from 'zod';
+import * as z from 'zod';
 import type { AppEnv } from '../context';
 import { GatewayError, badRequest } from '../core/errors';
 import { exportArchived } from '../logs/archive-reader';

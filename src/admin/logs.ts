@@ -8,7 +8,7 @@
  * stored (src/logs/reconcile.ts). The export is in log-export.ts.
  */
 import { Hono } from 'hono';
-import { z } from 'zod';
+import * as z from 'zod';
 import type { AppEnv } from '../context';
 import { GatewayError } from '../core/errors';
 import { RouteName } from '../core/route-spec';

@@ -6,7 +6,7 @@
  * test checks it lists exactly the /admin routes the app serves.
  * The document is public: it describes open-source code and holds no data.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { RouteStep } from '../core/route-spec';
 import { adminOperations } from './admins';
 import { alertOperations } from './alerts';

@@ -1,5 +1,5 @@
 /** One documented admin route (path, summary, schemas): each router exports its list next to its handlers, openapi.ts joins them. */
-import type { z } from 'zod';
+import type * as z from 'zod';
 import type { Access } from '../core/admin-principal';
 
 /** A schema as it appears under components.schemas; ids are unique across the document. */

@@ -5,7 +5,7 @@
  * the name of the secret holding one.
  */
 import { Hono } from 'hono';
-import { z } from 'zod';
+import * as z from 'zod';
 import type { AppEnv } from '../context';
 import type { ProviderEntry } from '../providers/types';
 import { D1ProviderKeyStore } from '../storage/provider-keys';

@@ -3,7 +3,7 @@
  * generated from them). A route's spec is the shared RouteSpec schema; what it
  * names (providers, other routes) is checked after this, by src/routes/validate.ts.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { RouteName, RouteSpec } from '../core/route-spec';
 import { Route } from '../storage/route-admin-store';
 import { Cursor } from './schemas';

@@ -4,7 +4,7 @@
  * document cannot drift from what the API accepts. Bodies and queries are
  * strict: an unknown field is a 400, so a typo never passes silently.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { ApiKey, KeyStatus, Metadata, ModelList, Tenant, TenantStatus, Timestamp } from '../storage/entities';
 import { decodeCursor } from '../storage/page';
 import { GuardrailPolicy } from '../core/guardrail-policy';

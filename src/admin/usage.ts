@@ -5,7 +5,7 @@
  * longest 400.
  */
 import { Hono } from 'hono';
-import { z } from 'zod';
+import * as z from 'zod';
 import type { AppEnv } from '../context';
 import { utcDay } from '../logs/rows';
 import { GuardrailDay, guardrailUsage } from '../logs/guardrail-usage';

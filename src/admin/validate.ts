@@ -4,7 +4,7 @@
  * are 400s naming the offending field, in the OpenAI error envelope.
  */
 import type { Context } from 'hono';
-import type { z } from 'zod';
+import type * as z from 'zod';
 import { readJsonBody } from '../api/read-body';
 import type { AppEnv } from '../context';
 import { badRequest } from '../core/errors';

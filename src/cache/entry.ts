@@ -1,5 +1,5 @@
 /** The shape of a cached response, as stored in KV and validated when read back. */
-import { z } from 'zod';
+import * as z from 'zod';
 
 export const CachedEntry = z.object({
   v: z.literal(1),

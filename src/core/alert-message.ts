@@ -2,7 +2,7 @@
  * A budget alert as the tenant's Limiter object enqueues it and the alert consumer delivers it
  * (the webhook's JSON body). Shared by src/durable/limiter.ts and src/alerts/, so it lives here.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 
 export const AlertMessage = z.object({
   /** Stable per (tenant, scope, budget, period, threshold): receivers deduplicate on it. */

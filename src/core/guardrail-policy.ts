@@ -6,7 +6,7 @@
  * guardrail and direction is the stricter of the two, so a key can tighten
  * its tenant's policy and never loosen it.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 
 /** Every guardrail, in the order verdicts are reported. */
 export const GUARDRAILS = ['injection', 'pii', 'secrets', 'denylist', 'llama_guard'] as const;

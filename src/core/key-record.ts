@@ -2,7 +2,7 @@
  * A gateway key as the hot path sees it. The same record is cached in isolate
  * memory and in KV (JSON, validated on every read back) and built from D1.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { GuardrailPolicy } from './guardrail-policy';
 import { AlertSettings, Budgets, CacheSettings, Limits } from './settings';
 

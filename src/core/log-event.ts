@@ -4,7 +4,7 @@
  * the pipeline hands it to. src/logs/normalise.ts makes any event fit this
  * schema before it is sent.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { GUARDRAILS } from './guardrail-policy';
 
 /** Longest value kept per text field, in UTF-16 units; longer values are cut and end in TRUNCATED_MARK. */

@@ -6,7 +6,7 @@
  * no trailing slash). Storing that form lets the hot path compare strings instead of parsing URLs.
  * No wildcards and no `null` origin: a browser key is a deliberate, narrow grant.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 
 export const MAX_ORIGINS = 50;
 

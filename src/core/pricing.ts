@@ -1,5 +1,5 @@
 /** The price table, read from pricing.json (data, not code) and validated once: USD per 1M tokens by model id. */
-import { z } from 'zod';
+import * as z from 'zod';
 import data from './pricing.json';
 
 export const Price = z.object({

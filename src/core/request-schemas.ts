@@ -10,7 +10,7 @@
  * an endpoint's API does not have (max_completion_tokens or n on /v1/messages)
  * is not validated and never read: it passes through to the provider untouched.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import type { Endpoint } from './endpoints';
 
 const message = z.looseObject({ role: z.string().min(1) });

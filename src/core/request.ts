@@ -5,7 +5,7 @@
  * `max_tokens` alone, since the Messages API has no `max_completion_tokens`
  * or `n` (a client that sends them has them passed through, never counted).
  */
-import type { z } from 'zod';
+import type * as z from 'zod';
 import { badRequest } from './errors';
 import type { Endpoint } from './endpoints';
 import { certainlyValid } from './request-check';

@@ -5,7 +5,7 @@
  * group can be one step of a fallback. Route names never contain a slash, so
  * they can never be mistaken for a `provider/model` id (or the reverse).
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { MAX_OUTPUT_TOKENS } from './request-schemas';
 
 /** Letters, digits, `.`, `_`, `-`; no slash (that is a `provider/model` id). */

@@ -2,7 +2,7 @@
  * Per-key and per-tenant settings, one zod schema each, shared by the admin API
  * (validation, OpenAPI), D1 (JSON columns) and the hot path (KeyRecord).
  */
-import { z } from 'zod';
+import * as z from 'zod';
 
 const count = z.number().int().positive();
 

@@ -10,7 +10,7 @@
  * page to show in words; an answer that fails its schema is exceptional.
  */
 import type { ExecutionContext } from 'hono';
-import type { z } from 'zod';
+import type * as z from 'zod';
 import { actAs } from '../admin/in-process';
 import { ErrorEnvelope } from '../admin/schemas';
 import type { AdminPrincipal } from '../core/admin-principal';

@@ -3,7 +3,7 @@
  * schemas (and their types), re-exported under the names the pages use, so
  * the dashboard reads exactly what the API documents in /admin/openapi.json.
  */
-import type { z } from 'zod';
+import type * as z from 'zod';
 import { listOf } from '../admin/schemas';
 import { Admin } from '../storage/admin-store';
 import { AuditEntry } from '../storage/audit-log';

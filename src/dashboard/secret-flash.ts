@@ -7,7 +7,7 @@
  * never rests anywhere server-side, and the cookie is useless to another
  * session, after a token change, or once it has expired.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { base64url } from '../util/crypto';
 import { dashboardKeys } from './keys';
 import { fromBase64url } from './session';

@@ -13,7 +13,7 @@
  * does not parse counts as a closed breaker and neutral health (fail open).
  */
 import { DurableObject } from 'cloudflare:workers';
-import { z } from 'zod';
+import * as z from 'zod';
 import type { Bindings } from '../env';
 import {
   admission,

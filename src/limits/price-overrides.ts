@@ -6,7 +6,7 @@
  * Propagation bound: the changing isolate at once; others within the TTL plus
  * KV's own propagation (about 60 s).
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { Price } from '../core/pricing';
 
 export const OVERRIDES_KV_KEY = 'pricing:overrides';

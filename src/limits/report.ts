@@ -3,7 +3,7 @@
  * configured limits and budgets (from D1) beside its Limiter counters. USD
  * amounts are in USD; `reserved` is what in-flight requests hold.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { Budgets, Limits } from '../core/settings';
 import { PERIODS, periodEnd, type Period } from './periods';
 import { NANOS_PER_USD, type ScopeSettings, type ScopeState } from './protocol';

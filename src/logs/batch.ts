@@ -7,7 +7,7 @@
  * (src/logs/reconcile.ts). Version 1 messages — one bare LogEvent — are still
  * accepted by the consumer (src/logs/messages.ts).
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import type { LogEvent } from '../core/log-event';
 
 /** Most events in one batch; a flush happens at this count, at the byte cap, or after the wait. */

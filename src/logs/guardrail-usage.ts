@@ -4,7 +4,7 @@
  * redacted, for everything, one tenant or one key. Days with nothing are left
  * out; rollups outlive raw-log retention.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 
 export const GuardrailDay = z.object({
   day: z.string(),

@@ -4,7 +4,7 @@
  * it is. Rows are validated on the way out (metadata and tries are JSON from
  * D1); tries that do not validate read as [] so one bad cell never hides its row.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { encodeCursor, type Cursor, type Page } from '../storage/page';
 
 export type StatusFilter = { exact: number } | { class: number } | 'error' | 'ok';

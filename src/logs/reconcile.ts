@@ -13,7 +13,7 @@
  * they arrive), and an isolate whose last batches were lost by the queue and
  * by D1 alike leaves no trace here (they are in the error log, whole).
  */
-import { z } from 'zod';
+import * as z from 'zod';
 
 /** Most gaps listed; `missing_batches` counts them all. */
 const MAX_GAPS = 100;

@@ -3,7 +3,7 @@
  * the range, zeros included, so charts need no gap filling) or per model,
  * for everything, one tenant or one key. Rollups outlive raw-log retention.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 
 export const UsageTotals = z.object({
   requests: z.number(),

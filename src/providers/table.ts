@@ -5,7 +5,7 @@
  * (Gemini, Bedrock, Workers AI, Azure's deployment URLs). Extra rows come from
  * the EDGEWAY_PROVIDERS secret/var (JSON array) at runtime.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import type { ClientFormat, Endpoint } from '../core/endpoints';
 import type { Secrets } from '../env';
 import { ConfigError } from '../config';

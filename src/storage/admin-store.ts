@@ -5,7 +5,7 @@
  * audited database handle of the admin request, so the audit triggers record
  * who made them.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { ADMIN_ROLES, type AdminPrincipal, type AdminRole } from '../core/admin-principal';
 import { randomToken, sha256Hex } from '../util/crypto';
 import { PAGE_ORDER, afterCursor, toPage, type Page, type PageRequest } from './page';

@@ -2,7 +2,7 @@
  * Reads the audit trail (audit_log, written only by the triggers of migration
  * 0014), newest first, by keyset on its sequence number.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 
 export const AuditEntry = z.object({
   id: z.number().describe('Sequence number: later changes have larger ids.'),

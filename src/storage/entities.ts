@@ -4,7 +4,7 @@
  * names are snake_case, as on the wire. Times are epoch milliseconds.
  * A key's secret and its hashes are deliberately absent: they never leave D1.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { GuardrailPolicy } from '../core/guardrail-policy';
 import { AllowedOrigins } from '../core/origins';
 import { ROUTE_NAME } from '../core/route-spec';

@@ -8,7 +8,7 @@
  * gives up after `timeoutMs`, since a lookup sits on the response path.
  * Answers are validated: one vector per input, all of one length.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import type { ProviderAdapter } from '../providers/types';
 import type { Embedder } from './embedder';
 

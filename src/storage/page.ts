@@ -3,7 +3,7 @@
  * clients (base64url of the last row's position), so pages stay stable while
  * rows are added, and a page costs one indexed range read however deep it is.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { base64url } from '../util/crypto';
 
 export interface Cursor {

@@ -4,7 +4,7 @@
  * the hot path never reads this table directly, it gets the sealed keys with
  * the key record (src/storage/d1-keys.ts).
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import type { SealedKey } from '../util/provider-key-crypto';
 import { Timestamp } from './entities';
 

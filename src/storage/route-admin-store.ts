@@ -6,7 +6,7 @@
  * unique index on (COALESCE(tenant_id, ''), name) decides it, so two admins
  * racing for one name cannot both win.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { RouteSpec } from '../core/route-spec';
 import { randomToken } from '../util/crypto';
 import { Timestamp, jsonColumn } from './entities';

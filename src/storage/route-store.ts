@@ -19,7 +19,7 @@
  * D1 just before a change can write the old route back to KV; it expires after
  * KV_RECORD_TTL_S (5 min), the worst case of that race.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { GatewayError } from '../core/errors';
 import { RouteSpec } from '../core/route-spec';
 import { isolateMemory, STORE_MISSES, STORE_TIMES, TieredLookup } from './tiered-lookup';

@@ -10,7 +10,7 @@
  * own 503. Found records are written back to KV with a short TTL, which bounds
  * how long a lookup racing an admin change can keep an old record alive.
  */
-import type { z } from 'zod';
+import type * as z from 'zod';
 import type { GatewayError } from '../core/errors';
 import { MissBudget } from './miss-budget';
 

@@ -17,7 +17,7 @@
  * is remembered again. Writes become visible after a few seconds.
  * Tested against test/gateway/fakes/vectorize.ts.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { sha256HexSync } from '../util/sha256-sync';
 import type { VectorIndex } from './vector-index';
 

@@ -6,7 +6,7 @@
  * part of the embedder id because mean- and cls-pooled vectors are not
  * comparable. Tested against test/gateway/fakes/workers-ai.ts.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import type { Embedder } from './embedder';
 
 import { WORKERS_AI_EMBEDDING_MODELS } from '../codecs/workers-ai-models';

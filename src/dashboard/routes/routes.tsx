@@ -5,7 +5,7 @@
  * (its refusal names the field, e.g. `spec.targets.1.model`).
  */
 import { Hono, type Context } from 'hono';
-import { z } from 'zod';
+import * as z from 'zod';
 import type { ApiFailure } from '../admin-api';
 import type { DashboardEnv } from '../context';
 import type { FormValues } from '../forms';

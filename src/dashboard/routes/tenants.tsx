@@ -7,7 +7,7 @@
  * and its alert signing secret (answered to a POST, never to a link that could be replayed or prefetched).
  */
 import { Hono, type Context } from 'hono';
-import { z } from 'zod';
+import * as z from 'zod';
 import { AlertSecret } from '../../admin/alerts';
 import type { ApiFailure } from '../admin-api';
 import { can } from '../can';
