@@ -7,7 +7,13 @@
  * never looser (a property test holds the two together).
  */
 import type { Endpoint } from './endpoints';
-import { MAX_CHOICES, MAX_EMBEDDING_DIMENSIONS, MAX_OUTPUT_TOKENS } from './request-schemas';
+import {
+  MAX_CHOICES,
+  MAX_EMBEDDING_DIMENSIONS,
+  MAX_MODEL_ID_LENGTH,
+  MAX_OUTPUT_TOKENS,
+  MODEL_ID_PATTERN,
+} from './request-schemas';
 
 type Body = Record<string, unknown>;
 
@@ -20,6 +26,8 @@ const numIn = (v: unknown, min: number, max: number) =>
   typeof v === 'number' && Number.isFinite(v) && v >= min && v <= max;
 const optional = (v: unknown, ok: (v: unknown) => boolean) => nullish(v) || ok(v);
 const tokens = (v: unknown) => intIn(v, 1, MAX_OUTPUT_TOKENS);
+const modelId = (v: unknown) =>
+  typeof v === 'string' && v.length <= MAX_MODEL_ID_LENGTH && MODEL_ID_PATTERN.test(v);
 const objects = (v: unknown) => Array.isArray(v) && v.every(isObject);
 
 function messages(v: unknown): boolean {
@@ -30,7 +38,7 @@ function messages(v: unknown): boolean {
 
 function chat(b: Body): boolean {
   return (
-    text(b.model) &&
+    modelId(b.model) &&
     messages(b.messages) &&
     optional(b.stream, (v) => typeof v === 'boolean') &&
     optional(
@@ -47,7 +55,7 @@ function chat(b: Body): boolean {
 
 function messagesApi(b: Body): boolean {
   return (
-    text(b.model) &&
+    modelId(b.model) &&
     messages(b.messages) &&
     tokens(b.max_tokens) &&
     optional(b.stream, (v) => typeof v === 'boolean') &&
@@ -67,7 +75,7 @@ function embeddingInput(v: unknown): boolean {
 
 function embeddings(b: Body): boolean {
   return (
-    text(b.model) &&
+    modelId(b.model) &&
     embeddingInput(b.input) &&
     optional(b.dimensions, (v) => intIn(v, 1, MAX_EMBEDDING_DIMENSIONS)) &&
     optional(b.encoding_format, (v) => v === 'float' || v === 'base64')

@@ -15,6 +15,20 @@ import type { Endpoint } from './endpoints';
 
 const message = z.looseObject({ role: z.string().min(1) });
 
+/**
+ * The longest model id a request may name (docs/api.md, "Model ids"): far above any provider's id or route
+ * name (route targets are at most 200), small enough that every stage may key, log and reflect it in a header.
+ */
+export const MAX_MODEL_ID_LENGTH = 256;
+/** Printable ASCII only: no control character, nothing a header or a log line could not carry as it is. */
+export const MODEL_ID_PATTERN = /^[\x20-\x7e]+$/;
+
+const modelId = z
+  .string()
+  .min(1)
+  .max(MAX_MODEL_ID_LENGTH, `must be at most ${MAX_MODEL_ID_LENGTH} characters`)
+  .regex(MODEL_ID_PATTERN, 'must be printable ASCII (no control or non-ASCII characters)');
+
 /** The largest output-token cap a request may name: above any model's real limit, small enough to sum safely. */
 export const MAX_OUTPUT_TOKENS = 10_000_000;
 /** Most choices one chat request may ask for (OpenAI's own limit). */
@@ -25,7 +39,7 @@ export const MAX_EMBEDDING_DIMENSIONS = 65_536;
 const maxTokens = z.number().int().min(1).max(MAX_OUTPUT_TOKENS);
 
 export const ChatRequest = z.looseObject({
-  model: z.string().min(1),
+  model: modelId,
   messages: z.array(message).min(1),
   stream: z.boolean().nullish(),
   stream_options: z.looseObject({ include_usage: z.boolean().nullish() }).nullish(),
@@ -37,7 +51,7 @@ export const ChatRequest = z.looseObject({
 });
 
 export const EmbeddingsRequest = z.looseObject({
-  model: z.string().min(1),
+  model: modelId,
   input: z.union([
     z.string(),
     z.array(z.string()).min(1),
@@ -49,7 +63,7 @@ export const EmbeddingsRequest = z.looseObject({
 });
 
 export const MessagesRequest = z.looseObject({
-  model: z.string().min(1),
+  model: modelId,
   messages: z.array(message).min(1),
   max_tokens: maxTokens,
   stream: z.boolean().nullish(),

@@ -61,11 +61,10 @@ export function proxy(endpoint: Endpoint) {
 
     // 1. auth, then the body, read and parsed once.
     const principal = await admit(inbound, endpoint === 'messages');
-    const request = parseProxyRequest(
-      endpoint,
-      await readJsonBody(inbound.request, deps.config.maxBodyBytes),
-    );
-    x.model = request.model;
+    const body = await readJsonBody(inbound.request, deps.config.maxBodyBytes);
+    // The model as the client sent it, for the log even when it is refused (the log cuts a long one).
+    x.model = clientModel(body);
+    const request = parseProxyRequest(endpoint, body);
     x.stream = request.stream;
 
     // 2. policy, before anything about providers is looked at. The guardrails judge the body and redact it in
@@ -183,4 +182,10 @@ async function both<A, B>(a: Promise<A>, b: Promise<B>): Promise<[A, B]> {
   if (ra.status === 'rejected') throw ra.reason;
   if (rb.status === 'rejected') throw rb.reason;
   return [ra.value, rb.value];
+}
+
+/** The body's `model` when it is a string; the log is its only reader before the body is validated. */
+function clientModel(body: unknown): string | null {
+  const model = typeof body === 'object' && body !== null ? (body as { model?: unknown }).model : null;
+  return typeof model === 'string' ? model : null;
 }

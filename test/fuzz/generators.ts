@@ -183,7 +183,18 @@ const models = (family: 'openai' | 'anthropic' | 'embeddings') =>
       arbitrary: fc.constantFrom('"mock/mock-small"', '"nope/gpt"', '"gpt-4o"', '"mock/"', '"/"', '""'),
       weight: 2,
     },
-    { arbitrary: fc.integer({ min: 10, max: 250_000 }).map((n) => `"mock/${repeat(n, 'm')}"`), weight: 1 },
+    { arbitrary: fc.integer({ min: 10, max: 400_000 }).map((n) => `"mock/${repeat(n, 'm')}"`), weight: 1 },
+    // Around the documented bound (256), and characters no header or log line may carry.
+    { arbitrary: fc.integer({ min: 250, max: 262 }).map((n) => `"${repeat(n, 'm')}"`), weight: 1 },
+    {
+      arbitrary: fc.constantFrom(
+        '"mock/ec\\u0000ho"',
+        '"mock/echo\\r\\nx-evil: 1"',
+        '"mock/\\u001b[31m"',
+        '"mock/é"',
+      ),
+      weight: 1,
+    },
   );
 
 const text = fc.oneof(

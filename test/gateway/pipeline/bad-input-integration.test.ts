@@ -139,6 +139,42 @@ describe('bad input gets a 4xx in the OpenAI envelope, never a 500', () => {
     );
   });
 
+  it('refuses a model id over 256 characters or with a control or non-ASCII character, in each envelope', async () => {
+    const long = `mock/${'m'.repeat(300_000)}`;
+    for (const model of [
+      `mock/${'m'.repeat(252)}`,
+      long,
+      'mock/ec\u0000ho',
+      'mock/echo\r\nx-evil: 1',
+      'mock/échо',
+    ]) {
+      const error = await expectOpenAiError(
+        await post('/v1/chat/completions', chatBody('hi', { model }), key),
+        400,
+        'invalid_value',
+        'model',
+      );
+      expect(error.message.length).toBeLessThan(200);
+      const embeddings = await post('/v1/embeddings', { model, input: 'a' }, key);
+      expect(embeddings.status).toBe(400);
+      expect(((await embeddings.json()) as { error: { param: string } }).error.param).toBe('model');
+      const message = await post('/v1/messages', { ...chatBody('hi', { model }), max_tokens: 8 }, key);
+      expect(message.status).toBe(400);
+      expect(message.headers.get('x-edgeway-target')).toBeNull();
+      const body = (await message.json()) as { type: string; error: { type: string; message: string } };
+      expect(body).toMatchObject({ type: 'error', error: { type: 'invalid_request_error' } });
+      expect(body.error.message).toContain('model');
+      expect(body.error.message.length).toBeLessThan(200);
+    }
+    // 256 characters is the documented bound, and allowed: this id then just names no provider.
+    await expectOpenAiError(
+      await post('/v1/chat/completions', chatBody('hi', { model: `nope/${'m'.repeat(251)}` }), key),
+      404,
+      'model_not_found',
+      'model',
+    );
+  });
+
   it('rejects stream on embeddings and bad control headers', async () => {
     await expectOpenAiError(
       await post('/v1/embeddings', { model: 'mock/text-embedding-3-small', input: 'a', stream: true }, key),
