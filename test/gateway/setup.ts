@@ -1,4 +1,4 @@
-/** Applies the D1 migrations before each test file (storage is isolated per file). */
+/** Applies the D1 migrations before each test file (idempotent: a runtime shared by several files applies them once). */
 import { applyD1Migrations, env, type D1Migration } from 'cloudflare:test';
 
 declare global {
