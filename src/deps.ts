@@ -13,7 +13,7 @@ import type { Bindings } from './env';
 import { limiterObjects } from './durable/limiter';
 import { throttleObjects } from './durable/throttle';
 import { breakerObjects } from './durable/breaker';
-import { type BreakerBoard, createBreakerBoard } from './routes/breaker-board';
+import { type BreakerBoard, createBreakerBoard } from './routing/breaker-board';
 import { durableLimiter } from './limits/durable-limiter';
 import { type LimitsConfig, readLimitsConfig } from './limits/config';
 import { priceBook, type PriceBook } from './limits/price-overrides';

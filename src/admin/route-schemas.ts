@@ -1,7 +1,7 @@
 /**
  * The /admin/routes request and response shapes (zod; /admin/openapi.json is
  * generated from them). A route's spec is the shared RouteSpec schema; what it
- * names (providers, other routes) is checked after this, by src/routes/validate.ts.
+ * names (providers, other routes) is checked after this, by src/routing/validate.ts.
  */
 import * as z from 'zod';
 import { RouteName, RouteSpec } from '../core/route-spec';

@@ -3,7 +3,7 @@
  * update (name and spec; a route never changes scope) and delete.
  *
  * Every write is checked against the routes it can affect before it is made
- * (src/routes/validate.ts): unknown providers or route names, loadbalance
+ * (src/routing/validate.ts): unknown providers or route names, loadbalance
  * weights summing to zero, loops and excess nesting are 400s naming the field;
  * a name already taken in the scope, or a delete or rename that would leave
  * another route naming nothing, is a 409. Each write then invalidates the
@@ -13,7 +13,7 @@
 import { Hono, type Context } from 'hono';
 import type { AppEnv } from '../context';
 import { GatewayError } from '../core/errors';
-import { checkRouteChange, nameTaken, type RouteProblem } from '../routes/validate';
+import { checkRouteChange, nameTaken, type RouteProblem } from '../routing/validate';
 import { D1RouteAdminStore, type Route, type RouteScope, toStored } from '../storage/route-admin-store';
 import type { StoredRoute } from '../storage/route-store';
 import type { Operation } from './operation';
@@ -88,7 +88,7 @@ function refused(problem: RouteProblem): GatewayError {
   return new GatewayError(problem.status, problem.message, { code: problem.code, param: problem.param });
 }
 
-/** Refuses the change when it would break a route (see src/routes/validate.ts). */
+/** Refuses the change when it would break a route (see src/routing/validate.ts). */
 async function check(
   c: Context<AppEnv>,
   store: D1RouteAdminStore,

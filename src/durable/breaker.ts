@@ -1,8 +1,8 @@
 /**
  * Breaker: one small SQLite Durable Object per target (`provider/model`, named
- * by it), holding the shared circuit breaker (src/routes/breaker.ts, SHARED
- * rules) and health sums (src/routes/health.ts) fed by every isolate's calls.
- * Isolates reach it only through src/routes/breaker-board.ts: reports in
+ * by it), holding the shared circuit breaker (src/routing/breaker.ts, SHARED
+ * rules) and health sums (src/routing/health.ts) fed by every isolate's calls.
+ * Isolates reach it only through src/routing/breaker-board.ts: reports in
  * batches inside waitUntil, and a probe claim when the breaker is half-open,
  * so the object serialises the claims and exactly one isolate probes.
  *
@@ -23,8 +23,8 @@ import {
   record,
   SHARED_RULES,
   type Verdict,
-} from '../routes/breaker';
-import { type Health, NO_HEALTH, type Outcome, observe } from '../routes/health';
+} from '../routing/breaker';
+import { type Health, NO_HEALTH, type Outcome, observe } from '../routing/health';
 
 /** The most outcomes one report may carry; more are dropped (the oldest). */
 export const MAX_REPORT = 500;

@@ -13,7 +13,7 @@ import { GatewayError } from '../core/errors';
 import type { Deps } from '../deps';
 import { isLimited, outputCapFor } from '../limits/durable-limiter';
 import { tenantProviderKey } from '../providers/tenant-key';
-import type { PlannedTarget } from '../routes/plan';
+import type { PlannedTarget } from '../routing/plan';
 import { providerOf, type Route, resolveRoute } from './route';
 import { type AnswerTranslation, outbound } from './translate';
 

@@ -2,7 +2,7 @@
  * The order in which one request tries a route's targets (pure; randomness
  * and health injected). A fallback group keeps its order; a loadbalance
  * group is drawn in weighted random order without replacement, each weight
- * scaled by the target's health factor (src/routes/health.ts), so the usual
+ * scaled by the target's health factor (src/routing/health.ts), so the usual
  * pick is the weighted one and the others follow as its fallbacks. Zero
  * weights come last (standbys). Nested groups and named routes expand in
  * place; a target listed twice is tried once, where it first appears.

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { RouteSpec } from '../../../src/core/route-spec';
-import { checkRouteChange, type RouteChange } from '../../../src/routes/validate';
+import { checkRouteChange, type RouteChange } from '../../../src/routing/validate';
 import type { StoredRoute } from '../../../src/storage/route-store';
 
 type Step = string | { strategy: 'fallback' | 'loadbalance'; targets: Step[]; weight?: number };

@@ -5,7 +5,7 @@
  * whose success closes it and whose failure re-opens it with a doubled
  * cooldown. The same machine runs in each isolate (LOCAL rules, its own calls)
  * and in the target's shared Breaker object (SHARED rules, every isolate's
- * calls); src/routes/breaker-board.ts combines the two. What counts as a
+ * calls); src/routing/breaker-board.ts combines the two. What counts as a
  * failure is the pipeline's call (timeouts, resets, 408/409/429/5xx before the
  * first byte): it passes `ok`.
  *

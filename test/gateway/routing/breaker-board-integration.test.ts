@@ -2,9 +2,9 @@
 import { env, runInDurableObject } from 'cloudflare:test';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { type Breaker, breakerObjects, type BreakerStore } from '../../../src/durable/breaker';
-import { COOLDOWN_MS, MIN_CALLS } from '../../../src/routes/breaker';
-import { createBreakerBoard, REFRESH_MS } from '../../../src/routes/breaker-board';
-import { MIN_FACTOR } from '../../../src/routes/health';
+import { COOLDOWN_MS, MIN_CALLS } from '../../../src/routing/breaker';
+import { createBreakerBoard, REFRESH_MS } from '../../../src/routing/breaker-board';
+import { MIN_FACTOR } from '../../../src/routing/health';
 
 const store = breakerObjects(env.BREAKER);
 const FAIL = { ok: false, ttfbMs: null } as const;

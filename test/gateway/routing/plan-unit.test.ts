@@ -1,7 +1,7 @@
 /** Route selection: fallback order, weighted draws over 10,000 seeded requests, nesting, health, standbys. */
 import { describe, expect, it } from 'vitest';
 import { RouteSpec } from '../../../src/core/route-spec';
-import { planTargets } from '../../../src/routes/plan';
+import { planTargets } from '../../../src/routing/plan';
 
 /** mulberry32: a small seeded PRNG, so the draws are the same on every run. */
 function seeded(seed: number): () => number {

@@ -8,7 +8,7 @@ import {
   NO_HEALTH,
   observe,
   SPEED_SLACK,
-} from '../../../src/routes/health';
+} from '../../../src/routing/health';
 
 const T0 = 5_000_000;
 

@@ -13,7 +13,7 @@ import { asJson, eventData, type Loose } from '../answer-helpers';
 import { harness } from '../exchange-harness';
 import { readSse, seedKey } from '../helpers';
 import { echoCost } from '../log-fixtures';
-import { MIN_CALLS } from '../../../src/routes/breaker';
+import { MIN_CALLS } from '../../../src/routing/breaker';
 
 let tenantId: string;
 let key: string;

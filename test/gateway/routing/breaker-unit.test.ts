@@ -14,7 +14,7 @@ import {
   record,
   SHARED_RULES,
   WINDOW_MS,
-} from '../../../src/routes/breaker';
+} from '../../../src/routing/breaker';
 
 const T0 = 1_000_000;
 
