@@ -20,7 +20,7 @@ import { priceBook, type PriceBook } from './limits/price-overrides';
 import type { Limiter } from './core/limiter';
 import type { LogSink } from './core/log-event';
 import { indexDaysOf } from './logs/retention';
-import { chooseSink } from './logs/sink';
+import { chooseSink } from './logs/produce/sink';
 import { buildRegistry, type ProviderRegistry } from './providers/registry';
 import { d1KeyLoader } from './storage/d1-keys';
 import { D1KeyAdminStore, type KeyAdminStore } from './storage/key-admin-store';

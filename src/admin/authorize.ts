@@ -19,7 +19,7 @@ import { type Access, type AdminPrincipal, needsTenant, permits } from '../core/
 import { GatewayError } from '../core/errors';
 import { D1KeyAdminStore } from '../storage/key-admin-store';
 import { D1TenantStore } from '../storage/tenant-store';
-import { LogReader } from '../logs/log-reader';
+import { LogReader } from '../logs/read/logs';
 import { auditedDatabase } from './audited-db';
 import type { Operation } from './operation';
 import { MAX_ADMIN_BODY_BYTES } from './validate';
@@ -110,7 +110,7 @@ async function locateTenant(
       return params.id ? ((await c.var.deps.apiKeys.get(params.id))?.tenant_id ?? null) : null;
     case 'log': {
       // The index knows the tenant of a recent request; an archived one is looked up under the tenant_id the
-      // call names (src/logs/log-lookup.ts), so that is the tenant it touches.
+      // call names (src/logs/read/lookup.ts), so that is the tenant it touches.
       const row = params.request_id ? await new LogReader(c.env.DB).get(params.request_id) : null;
       return row ? row.tenant_id : new URL(c.req.url).searchParams.get('tenant_id');
     }

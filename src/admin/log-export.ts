@@ -9,7 +9,7 @@ import { Hono } from 'hono';
 import * as z from 'zod';
 import type { AppEnv } from '../context';
 import { GatewayError, badRequest } from '../core/errors';
-import { exportArchived } from '../logs/archive-reader';
+import { exportArchived } from '../logs/archive/reader';
 import { TimeParam } from './logs';
 import type { Operation } from './operation';
 import { Id } from './schemas';

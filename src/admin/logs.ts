@@ -3,18 +3,18 @@
  * route, status, cache status and time range, with cursor pagination; and one log by
  * its request id (the x-edgeway-request-id header), payload included.
  * `tenant_id` scopes either route: another tenant's log is a 404. A log older
- * than the recent index is found in the archive (src/logs/log-lookup.ts), given
+ * than the recent index is found in the archive (src/logs/read/lookup.ts), given
  * its tenant_id. And the reconciliation of requests answered against events
- * stored (src/logs/reconcile.ts). The export is in log-export.ts.
+ * stored (src/logs/read/reconcile.ts). The export is in log-export.ts.
  */
 import { Hono } from 'hono';
 import * as z from 'zod';
 import type { AppEnv } from '../context';
 import { GatewayError } from '../core/errors';
 import { RouteName } from '../core/route-spec';
-import { LogDetail, LogEntry, LogReader, type StatusFilter } from '../logs/log-reader';
-import { lookupLog } from '../logs/log-lookup';
-import { Reconciliation, reconcile } from '../logs/reconcile';
+import { LogDetail, LogEntry, LogReader, type StatusFilter } from '../logs/read/logs';
+import { lookupLog } from '../logs/read/lookup';
+import { Reconciliation, reconcile } from '../logs/read/reconcile';
 import type { Operation } from './operation';
 import { listBody } from './pagination';
 import { Cursor } from './schemas';

@@ -18,8 +18,8 @@ export { LogList } from '../admin/logs';
 export { Route, RouteList } from '../admin/route-schemas';
 export { type ProviderInfo, ProviderList } from '../admin/providers';
 export { KeyList, KeyWithSecret, ProviderKeyInfo, ProviderKeyList, TenantList } from '../admin/schemas';
-export { LogDetail, type LogEntry as LogRow, type LogGuardrailEntry as Verdict } from '../logs/log-reader';
-export type { GuardrailDay } from '../logs/guardrail-usage';
+export { LogDetail, type LogEntry as LogRow, type LogGuardrailEntry as Verdict } from '../logs/read/logs';
+export type { GuardrailDay } from '../logs/read/guardrails';
 export { ApiKey, Tenant } from '../storage/entities';
 
 /** /admin/usage: totals per day or per model. */
