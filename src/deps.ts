@@ -7,7 +7,7 @@
 import { ExactCache } from './cache/exact-cache';
 import { ResponseCache } from './cache/response-cache';
 import { createSemanticCache } from './cache/semantic-deps';
-import { ThrottleGate } from './admin/throttle-gate';
+import { ThrottleGate } from './admin/access/throttle-gate';
 import { readConfig, type Config, type ConfigProblem } from './config';
 import type { Bindings } from './env';
 import { limiterObjects } from './durable/limiter';
