@@ -20,7 +20,6 @@
  * Fail open: when the object errs or is slow, the isolate runs on its local
  * breaker alone (its half-open state then grants a probe per isolate).
  */
-import { type BreakerStore, type BreakerView, MAX_REPORT } from '../durable/breaker';
 import { within } from '../util/within';
 import {
   admission,
@@ -34,6 +33,7 @@ import {
   SHARED_RULES,
   type Verdict,
 } from './breaker';
+import { type BreakerStore, type BreakerView, MAX_REPORT } from './breaker-protocol';
 import { groupFactors, type Health, NO_HEALTH, observe, type Outcome } from './health';
 
 export type { Phase, Verdict } from './breaker';

@@ -18,7 +18,8 @@
  * operator out of the admin API.
  */
 import { within } from '../../util/within';
-import { addFailure, clientOf, type FailureWindow, type ThrottleStore } from './throttle';
+import { addFailure, clientOf } from './throttle';
+import type { FailureWindow, ThrottleStore } from './throttle-protocol';
 
 export const STATUS_TTL_MS = 5_000;
 export const STORE_TIMEOUT_MS = 1_000;

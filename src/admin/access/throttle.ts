@@ -4,19 +4,15 @@
  * dashboard sign-in) guess the same secret, so they share one count per client:
  * THROTTLE_LIMIT failures within THROTTLE_WINDOW_MS block the client for
  * THROTTLE_BLOCK_MS, during which even the right token is refused (otherwise a
- * 429 would still tell a wrong guess from a right one).
+ * 429 would still tell a wrong guess from a right one). The numbers and the
+ * store's calls are the protocol's (throttle-protocol.ts).
  */
-
-export const THROTTLE_LIMIT = 10;
-export const THROTTLE_WINDOW_MS = 60_000;
-export const THROTTLE_BLOCK_MS = 60_000;
-
-/** One client's failures: the window's start, its count, and the end of its block (0: none). */
-export interface FailureWindow {
-  readonly start: number;
-  readonly count: number;
-  readonly blockedUntil: number;
-}
+import {
+  type FailureWindow,
+  THROTTLE_BLOCK_MS,
+  THROTTLE_LIMIT,
+  THROTTLE_WINDOW_MS,
+} from './throttle-protocol';
 
 export function addFailure(w: FailureWindow | null, now: number): FailureWindow {
   const fresh = !w || now - w.start >= THROTTLE_WINDOW_MS;
@@ -29,14 +25,6 @@ export function addFailure(w: FailureWindow | null, now: number): FailureWindow 
 /** When the window can be forgotten: its block and its count have both run out. */
 export function forgetAt(w: FailureWindow): number {
   return Math.max(w.start + THROTTLE_WINDOW_MS, w.blockedUntil);
-}
-
-/** The counter store shared by every isolate (src/durable/throttle.ts in production). */
-export interface ThrottleStore {
-  /** Records one failure for the client; returns when its block ends (0: not blocked). */
-  fail(client: string): Promise<number>;
-  /** When the client's block ends (0: not blocked). */
-  blockedUntil(client: string): Promise<number>;
 }
 
 /** Requests with no address (in-process dashboard calls, local tools) share this bucket. */

@@ -1,7 +1,8 @@
 /** The isolate-side breaker board, with the real Breaker objects (two boards stand for two isolates). */
 import { env, runInDurableObject } from 'cloudflare:test';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { type Breaker, breakerObjects, type BreakerStore } from '../../../src/durable/breaker';
+import { type Breaker, breakerObjects } from '../../../src/durable/breaker';
+import type { BreakerStore } from '../../../src/routing/breaker-protocol';
 import { COOLDOWN_MS, MIN_CALLS } from '../../../src/routing/breaker';
 import { createBreakerBoard, REFRESH_MS } from '../../../src/routing/breaker-board';
 import { MIN_FACTOR } from '../../../src/routing/health';

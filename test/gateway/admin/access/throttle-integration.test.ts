@@ -6,7 +6,11 @@
 import { env, runInDurableObject, SELF } from 'cloudflare:test';
 import { describe, expect, it, vi } from 'vitest';
 import { ThrottleGate, STATUS_TTL_MS } from '../../../../src/admin/access/throttle-gate';
-import { THROTTLE_BLOCK_MS, THROTTLE_LIMIT, type ThrottleStore } from '../../../../src/admin/access/throttle';
+import {
+  THROTTLE_BLOCK_MS,
+  THROTTLE_LIMIT,
+  type ThrottleStore,
+} from '../../../../src/admin/access/throttle-protocol';
 import { throttleObjects, type Throttle } from '../../../../src/durable/throttle';
 import { ADMIN_TOKEN } from '../../admin-helpers';
 

@@ -1,15 +1,12 @@
 /** The wrong-admin-token policy (pure): windows, blocks and who a client is. */
 import { describe, expect, it } from 'vitest';
+import { addFailure, clientOf, forgetAt, NO_ADDRESS } from '../../../../src/admin/access/throttle';
 import {
-  addFailure,
-  clientOf,
-  forgetAt,
-  NO_ADDRESS,
   THROTTLE_BLOCK_MS,
   THROTTLE_LIMIT,
   THROTTLE_WINDOW_MS,
   type FailureWindow,
-} from '../../../../src/admin/access/throttle';
+} from '../../../../src/admin/access/throttle-protocol';
 
 function failures(times: number[]): FailureWindow | null {
   let w: FailureWindow | null = null;
