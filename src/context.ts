@@ -3,7 +3,7 @@
  * and its audited database.
  */
 import type { AdminPrincipal } from './core/admin-principal';
-import type { Deps } from './deps';
+import type { Deps } from './ports';
 import type { Bindings } from './env';
 
 declare module 'hono' {

@@ -1,5 +1,5 @@
 /** Everything the Worker is given: generated bindings (worker-configuration.d.ts) plus secrets and optional bindings. */
-import type { LogBatch } from './logs/produce/batch';
+import type { LogBatch } from './core/log-batch';
 
 /** Secrets are set with `wrangler secret put` (production) or `.dev.vars` (dev); all optional. */
 export interface Secrets {
@@ -50,7 +50,7 @@ export interface OptionalBindings {
   /** Service binding to the mock LLM (tests); without it the mock is reached at MOCK_LLM_URL. */
   MOCK_LLM?: Fetcher;
   /** Log pipeline queue; without it log events go to the Worker's console. */
-  /** Log batches (src/logs/produce/batch.ts); older single-event messages are still consumed. */
+  /** Log batches (src/core/log-batch.ts); older single-event messages are still consumed. */
   LOG_QUEUE?: Queue<LogBatch>;
   /**
    * Raw logs in R2 (src/logs/archive/): with it, each log batch is one object per tenant and hour and

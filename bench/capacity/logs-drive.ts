@@ -7,7 +7,7 @@
  * generator's work out of what the harness times.
  */
 import { consumeLogs } from '../../src/logs/consume/consumer';
-import type { LogBatch } from '../../src/logs/produce/batch';
+import type { LogBatch } from '../../src/core/log-batch';
 import { LogStore } from '../../src/logs/store';
 import { countedD1, countedR2, newWriteTally } from './counted';
 import { type Shape, queueBodies, seeded } from './shape';

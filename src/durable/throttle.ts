@@ -1,8 +1,7 @@
 /**
  * Throttle: one small SQLite Durable Object per client address (named by it),
- * counting that client's wrong admin tokens across every isolate. The policy
- * is pure (src/admin/access/throttle.ts), the calls are
- * src/admin/access/throttle-protocol.ts's; the isolate-side cache that spares most
+ * counting that client's wrong admin tokens across every isolate. The rule
+ * and the calls are src/core/throttle-protocol.ts's; the isolate-side cache that spares most
  * calls is src/admin/access/throttle-gate.ts. Each method reads and writes its one
  * row synchronously, so concurrent failures are counted exactly. An alarm
  * deletes the row once its window and block are over, so storage holds only
@@ -10,8 +9,7 @@
  */
 import { DurableObject } from 'cloudflare:workers';
 import type { Bindings } from '../env';
-import { addFailure, forgetAt } from '../admin/access/throttle';
-import type { FailureWindow, ThrottleStore } from '../admin/access/throttle-protocol';
+import { addFailure, type FailureWindow, forgetAt, type ThrottleStore } from '../core/throttle-protocol';
 
 const SCHEMA = `
   CREATE TABLE IF NOT EXISTS failures (

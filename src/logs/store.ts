@@ -33,7 +33,7 @@ export interface DeadLetter {
   attempts: number;
 }
 
-/** What arrived of one producer batch (src/logs/produce/batch.ts), and by which path. */
+/** What arrived of one producer batch (src/core/log-batch.ts), and by which path. */
 export interface Receipt {
   isolate: string;
   seq: number;

@@ -10,7 +10,7 @@ import { GatewayError } from '../core/errors';
 import type { Principal } from '../core/principal';
 import type { ProxyRequest } from '../core/request';
 import { isGroup, MAX_ROUTE_DEPTH, type RouteSpec, type RouteStep } from '../core/route-spec';
-import type { Deps } from '../deps';
+import type { Deps } from '../ports';
 import { type PlannedTarget, planTargets } from '../routing/plan';
 
 export interface CallPlan {

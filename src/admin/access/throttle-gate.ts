@@ -18,8 +18,8 @@
  * operator out of the admin API.
  */
 import { within } from '../../util/within';
-import { addFailure, clientOf } from './throttle';
-import type { FailureWindow, ThrottleStore } from './throttle-protocol';
+import { addFailure, type FailureWindow, type ThrottleStore } from '../../core/throttle-protocol';
+import { clientOf } from './throttle';
 
 export const STATUS_TTL_MS = 5_000;
 export const STORE_TIMEOUT_MS = 1_000;

@@ -1,31 +1,7 @@
 /**
- * The policy for wrong admin tokens (pure): who a client is, and when its
- * failures block it. Both doors that take ADMIN_TOKEN (the admin API and the
- * dashboard sign-in) guess the same secret, so they share one count per client:
- * THROTTLE_LIMIT failures within THROTTLE_WINDOW_MS block the client for
- * THROTTLE_BLOCK_MS, during which even the right token is refused (otherwise a
- * 429 would still tell a wrong guess from a right one). The numbers and the
- * store's calls are the protocol's (throttle-protocol.ts).
+ * Who a client is, for the wrong-admin-token throttle (pure): its failures are
+ * counted per address by the rule in src/core/throttle-protocol.ts.
  */
-import {
-  type FailureWindow,
-  THROTTLE_BLOCK_MS,
-  THROTTLE_LIMIT,
-  THROTTLE_WINDOW_MS,
-} from './throttle-protocol';
-
-export function addFailure(w: FailureWindow | null, now: number): FailureWindow {
-  const fresh = !w || now - w.start >= THROTTLE_WINDOW_MS;
-  const start = fresh ? now : w.start;
-  const count = (fresh ? 0 : w.count) + 1;
-  const blockedUntil = count >= THROTTLE_LIMIT ? now + THROTTLE_BLOCK_MS : (w?.blockedUntil ?? 0);
-  return { start, count, blockedUntil };
-}
-
-/** When the window can be forgotten: its block and its count have both run out. */
-export function forgetAt(w: FailureWindow): number {
-  return Math.max(w.start + THROTTLE_WINDOW_MS, w.blockedUntil);
-}
 
 /** Requests with no address (in-process dashboard calls, local tools) share this bucket. */
 export const NO_ADDRESS = 'no-address';

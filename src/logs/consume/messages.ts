@@ -1,5 +1,5 @@
 /**
- * A log queue message at the boundary (pure): a batch (src/logs/produce/batch.ts) or
+ * A log queue message at the boundary (pure): a batch (src/core/log-batch.ts) or
  * a single LogEvent (the version 1 message, still accepted). Each event is
  * validated with the LogEvent schema and turned into a row, or kept as a dead
  * letter with its reason; a batch also yields its receipt for the
@@ -8,7 +8,7 @@
  */
 import { hourOf, objectKey } from '../archive/layout';
 import { LogEvent } from '../../core/log-event';
-import { isBatchBody, LogBatch } from '../produce/batch';
+import { isBatchBody, LogBatch } from '../../core/log-batch';
 import { toRow, type LogRow } from '../rows';
 import type { DeadLetter, Receipt } from '../store';
 

@@ -17,7 +17,7 @@
  * request that made it.
  */
 import type { LogEvent } from '../../core/log-event';
-import { type LogBatch, MAX_BATCH_EVENTS } from './batch';
+import { type LogBatch, MAX_BATCH_EVENTS } from '../../core/log-batch';
 import { jsonBytesBound } from './json-bound';
 import { jsonBytes, MAX_MESSAGE_BYTES } from './normalise';
 

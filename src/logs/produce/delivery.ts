@@ -10,7 +10,7 @@
  * log, whole, and it then shows as a missing sequence in the reconciliation.
  */
 import { errorText } from '../consume/consumer';
-import type { LogBatch } from './batch';
+import type { LogBatch } from '../../core/log-batch';
 import { unpackBatch } from '../consume/messages';
 import type { LogStore } from '../store';
 

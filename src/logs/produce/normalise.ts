@@ -12,7 +12,7 @@
  *   - payloads are cut until the event fits MAX_EVENT_BYTES (payload.truncated),
  *     then, only for hostile sizes, tries between the first and last are dropped.
  * The result always passes the LogEvent schema and fits one queue message
- * with room for the batch envelope (src/logs/produce/batch.ts).
+ * with room for the batch envelope (src/core/log-batch.ts).
  */
 import {
   LOG_FIELD_MAX,

@@ -10,7 +10,7 @@ import {
   THROTTLE_BLOCK_MS,
   THROTTLE_LIMIT,
   type ThrottleStore,
-} from '../../../../src/admin/access/throttle-protocol';
+} from '../../../../src/core/throttle-protocol';
 import { throttleObjects, type Throttle } from '../../../../src/durable/throttle';
 import { ADMIN_TOKEN } from '../../admin-helpers';
 

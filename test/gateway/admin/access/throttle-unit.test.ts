@@ -1,12 +1,14 @@
 /** The wrong-admin-token policy (pure): windows, blocks and who a client is. */
 import { describe, expect, it } from 'vitest';
-import { addFailure, clientOf, forgetAt, NO_ADDRESS } from '../../../../src/admin/access/throttle';
+import { clientOf, NO_ADDRESS } from '../../../../src/admin/access/throttle';
 import {
+  addFailure,
+  forgetAt,
   THROTTLE_BLOCK_MS,
   THROTTLE_LIMIT,
   THROTTLE_WINDOW_MS,
   type FailureWindow,
-} from '../../../../src/admin/access/throttle-protocol';
+} from '../../../../src/core/throttle-protocol';
 
 function failures(times: number[]): FailureWindow | null {
   let w: FailureWindow | null = null;

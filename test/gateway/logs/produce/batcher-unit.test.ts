@@ -1,6 +1,6 @@
 /** The isolate's log batcher: when it flushes, how it numbers batches, when each caller's promise settles. */
 import { describe, expect, it } from 'vitest';
-import type { LogBatch } from '../../../../src/logs/produce/batch';
+import type { LogBatch } from '../../../../src/core/log-batch';
 import { LogBatcher } from '../../../../src/logs/produce/batcher';
 import { jsonBytesBound } from '../../../../src/logs/produce/json-bound';
 import { jsonBytes } from '../../../../src/logs/produce/normalise';

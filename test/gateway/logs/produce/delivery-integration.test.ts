@@ -8,7 +8,7 @@ import { createExecutionContext, env, waitOnExecutionContext } from 'cloudflare:
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createApp } from '../../../../src/app';
 import { getDeps } from '../../../../src/deps';
-import type { LogBatch } from '../../../../src/logs/produce/batch';
+import type { LogBatch } from '../../../../src/core/log-batch';
 import { deliverBatch, type LogQueue, SEND_ATTEMPTS } from '../../../../src/logs/produce/delivery';
 import type { Reconciliation } from '../../../../src/logs/read/reconcile';
 import { queueSink } from '../../../../src/logs/produce/sink';

@@ -8,7 +8,7 @@
  * accepted by the consumer (src/logs/consume/messages.ts).
  */
 import * as z from 'zod';
-import type { LogEvent } from '../../core/log-event';
+import type { LogEvent } from './log-event';
 
 /** Most events in one batch; a flush happens at this count, at the byte cap, or after the wait. */
 export const MAX_BATCH_EVENTS = 50;
