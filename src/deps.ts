@@ -46,6 +46,7 @@ export function getDeps(env: Bindings): Deps {
       providers,
       keys: new TieredKeyStore(env.KV_KEYS, d1KeyLoader(env.DB)),
       routes: new TieredRouteStore(env.KV_KEYS, d1RouteLoader(env.DB)),
+      limiterReads: limiterObjects(env.LIMITER),
       limiter: durableLimiter({
         objectFor: limiterObjects(env.LIMITER),
         prices,

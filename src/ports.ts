@@ -12,6 +12,7 @@ import type { LogSink } from './core/log-event';
 import type { Bindings } from './env';
 import type { SecondOpinion } from './guardrails/second-opinion/port';
 import type { LimitsConfig } from './limits/config';
+import type { LimiterReads } from './limits/protocol';
 import type { PriceBook } from './limits/price-overrides';
 import type { ProviderRegistry } from './providers/registry';
 import type { BreakerBoard } from './routing/breaker-board';
@@ -37,6 +38,8 @@ export interface Deps {
   /** Named routes by tenant and name (isolate → KV → D1), for /v1; admin writes invalidate it. */
   readonly routes: RouteStore;
   readonly limiter: Limiter;
+  /** A tenant's Limiter object, for the admin API's reads of its counters and alerts (never on /v1). */
+  readonly limiterReads: (tenantId: string) => LimiterReads;
   /** The limits' settings (the default output cap is also what a format requiring one is sent). */
   readonly limitsConfig: LimitsConfig;
   readonly logs: LogSink;

@@ -27,18 +27,19 @@ import { denialError } from './denial';
 import { estimatePromptTokens, maxTokensLimit, outputReserve, perChoiceCap, settledUsage } from './estimate';
 import { quotaHeaders } from './headers';
 import type { PriceBook } from './price-overrides';
-import { NANOS_PER_USD, isCharge, type Charge, type ReserveInput, type ReserveResult } from './protocol';
+import {
+  NANOS_PER_USD,
+  isCharge,
+  type Charge,
+  type LimiterRpc,
+  type ReserveInput,
+  type ReserveResult,
+} from './protocol';
 import { remember } from './snapshots';
 import { Lease } from './lease';
 import { LeaseBook } from './lease-book';
 import { NOTHING } from './ledger';
 import { within } from '../util/within';
-
-/** The two hot-path methods of a tenant's Limiter object (a DurableObjectStub<Limiter> has them). */
-export interface LimiterRpc {
-  reserve(input: ReserveInput): Promise<ReserveResult>;
-  settle(id: string, actual: Charge | null, requests?: number): Promise<boolean>;
-}
 
 export interface DurableLimiterOptions {
   readonly objectFor: (tenantId: string) => LimiterRpc;

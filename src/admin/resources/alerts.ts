@@ -12,7 +12,6 @@ import { tenantSigningSecret } from '../../alerts/signature';
 import type { AppEnv } from '../../context';
 import { AlertMessage } from '../../core/alert-message';
 import { GatewayError } from '../../core/errors';
-import { limiterObjects } from '../../durable/limiter';
 import type { Operation } from '../operation';
 import { tenantNotFound } from './tenants';
 import { readQuery } from '../validate';
@@ -58,7 +57,7 @@ export function alertsRouter() {
     const id = c.req.param('id');
     const { limit } = readQuery(c, AlertListQuery);
     if (!(await c.var.deps.tenants.get(id))) throw tenantNotFound(id);
-    const data = await limiterObjects(c.env.LIMITER)(id).firedAlerts(limit);
+    const data = await c.var.deps.limiterReads(id).firedAlerts(limit);
     return c.json({ data });
   });
 

@@ -11,7 +11,6 @@ import { Hono } from 'hono';
 import * as z from 'zod';
 import type { AppEnv } from '../../context';
 import { GatewayError } from '../../core/errors';
-import { limiterObjects } from '../../durable/limiter';
 import { listOverrides, setOverride } from '../../limits/price-overrides';
 import { UsageReport, usageReport } from '../../limits/report';
 import { PRICING, type Price } from '../../core/pricing';
@@ -116,7 +115,7 @@ export function limitsRouter(now: () => number = Date.now) {
     const id = c.req.param('id');
     const tenant = await c.var.deps.tenants.get(id);
     if (!tenant) throw tenantNotFound(id);
-    const dump = await limiterObjects(c.env.LIMITER)(id).dump(null);
+    const dump = await c.var.deps.limiterReads(id).dump(null);
     const settings = { limits: tenant.limits, budgets: tenant.budgets };
     return c.json(
       usageReport({ scope: 'tenant', id, tenantId: id, settings }, dump.state, dump.periods, now()),
@@ -127,7 +126,7 @@ export function limitsRouter(now: () => number = Date.now) {
     const id = c.req.param('id');
     const key = await c.var.deps.apiKeys.get(id);
     if (!key) throw new GatewayError(404, `No key with id '${id}'.`, { code: 'key_not_found', param: 'id' });
-    const dump = await limiterObjects(c.env.LIMITER)(key.tenant_id).dump(id);
+    const dump = await c.var.deps.limiterReads(key.tenant_id).dump(id);
     const settings = { limits: key.limits, budgets: key.budgets };
     return c.json(
       usageReport({ scope: 'key', id, tenantId: key.tenant_id, settings }, dump.state, dump.periods, now()),
