@@ -36,16 +36,11 @@ describe('checkPolicy', () => {
 });
 
 describe('checkPolicy: stream support and the max_tokens cap', () => {
-  const limited = (keyMax: number | undefined, tenantMax: number | undefined) =>
-    KeyRecord.parse({
-      id: 'key_1',
-      tenantId: 'ten_1',
-      status: 'active',
-      models: null,
-      expiresAt: null,
-      limits: keyMax === undefined ? {} : { max_tokens: keyMax },
-      tenantLimits: tenantMax === undefined ? {} : { max_tokens: tenantMax },
-    });
+  const limited = (keyMax: number | undefined, tenantMax: number | undefined) => ({
+    ...principal(null),
+    limits: keyMax === undefined ? {} : { max_tokens: keyMax },
+    tenantLimits: tenantMax === undefined ? {} : { max_tokens: tenantMax },
+  });
   const withCap = (extra: Record<string, unknown>) =>
     parseProxyRequest('chat', { model: 'mock/echo', messages: [{ role: 'user', content: 'hi' }], ...extra });
 
