@@ -1,4 +1,4 @@
--- Log reconciliation (src/logs/reconcile.ts): one receipt per log batch that
+-- Log reconciliation (src/logs/read/reconcile.ts): one receipt per log batch that
 -- reached D1, through the queue, its dead-letter queue, or the producer's
 -- direct write after the queue refused it. Producers number their batches per
 -- isolate (seq 1, 2, …) and carry a running count of the events they sent, so

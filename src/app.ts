@@ -2,13 +2,14 @@
 import { Hono } from 'hono';
 import { createAdminApp } from './admin';
 import type { AppEnv } from './context';
+import { getDeps } from './deps';
 import type { Bindings } from './env';
 import { createDashboard } from './dashboard';
 import { healthRoutes, type HealthOptions } from './health';
 import { type ExchangeScopeOptions, exchangeScope, renderFailure } from './pipeline/exit';
 import { gatewayRouter, unknownRoute } from './pipeline/router';
 
-export interface AppOptions extends ExchangeScopeOptions {
+export interface AppOptions extends Partial<ExchangeScopeOptions> {
   readonly health?: HealthOptions;
 }
 
@@ -20,9 +21,10 @@ export interface AppOptions extends ExchangeScopeOptions {
  * gateway's router.
  */
 export function createApp(options: AppOptions = {}) {
-  const gateway = gatewayRouter(options);
+  const wiring = { deps: options.deps ?? getDeps };
+  const gateway = gatewayRouter(wiring);
   const app = new Hono<AppEnv>();
-  app.use('*', exchangeScope(options));
+  app.use('*', exchangeScope(wiring));
   app.route('/healthz', healthRoutes(options.health));
   app.route('/admin', createAdminApp());
   // The dashboard reads and writes only through the admin API, via this same app.

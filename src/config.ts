@@ -90,7 +90,7 @@ export function choiceVar<T extends string>(
 }
 
 const DAY_MS = 86_400_000;
-/** The default of LOG_BATCH_WAIT_MS (src/logs/batcher.ts says what the wait costs and saves). */
+/** The default of LOG_BATCH_WAIT_MS (src/logs/produce/batcher.ts says what the wait costs and saves). */
 export const LOG_BATCH_WAIT_MS = 1000;
 
 export function readConfig(env: Bindings, problems: ConfigProblem[] = []): Config {

@@ -3,7 +3,7 @@
  * and its audited database.
  */
 import type { AdminPrincipal } from './core/admin-principal';
-import type { Deps } from './deps';
+import type { Deps } from './ports';
 import type { Bindings } from './env';
 
 declare module 'hono' {
@@ -11,7 +11,7 @@ declare module 'hono' {
     deps: Deps;
     /** Under /admin: who is calling (set by the admin guard). */
     adminPrincipal: AdminPrincipal;
-    /** Under /admin: D1 for this request, every write audited as the caller's (src/admin/audited-db.ts). */
+    /** Under /admin: D1 for this request, every write audited as the caller's (src/admin/access/audited-db.ts). */
     adminDb: D1Database;
   }
 }

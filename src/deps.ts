@@ -1,5 +1,5 @@
 /**
- * The one place that turns bindings into adapters, choosing local fallbacks
+ * The one place that turns bindings into adapters (the ports of src/ports.ts), choosing local fallbacks
  * where a binding is absent. Built once per isolate and env; never throws:
  * configuration mistakes are collected in `problems` (the adapters fall back
  * to defaults), for /v1 to refuse with a 503 and /healthz to report.
@@ -7,59 +7,29 @@
 import { ExactCache } from './cache/exact-cache';
 import { ResponseCache } from './cache/response-cache';
 import { createSemanticCache } from './cache/semantic-deps';
-import { ThrottleGate } from './admin/throttle-gate';
-import { readConfig, type Config, type ConfigProblem } from './config';
+import { ThrottleGate } from './admin/access/throttle-gate';
+import { readConfig, type ConfigProblem } from './config';
 import type { Bindings } from './env';
+import type { Deps } from './ports';
 import { limiterObjects } from './durable/limiter';
 import { throttleObjects } from './durable/throttle';
 import { breakerObjects } from './durable/breaker';
-import { type BreakerBoard, createBreakerBoard } from './routes/breaker-board';
+import { createBreakerBoard } from './routing/breaker-board';
 import { durableLimiter } from './limits/durable-limiter';
-import { type LimitsConfig, readLimitsConfig } from './limits/config';
-import { priceBook, type PriceBook } from './limits/price-overrides';
-import type { Limiter } from './core/limiter';
-import type { LogSink } from './core/log-event';
+import { readLimitsConfig } from './limits/config';
+import { priceBook } from './limits/price-overrides';
 import { indexDaysOf } from './logs/retention';
-import { chooseSink } from './logs/sink';
+import { chooseSink } from './logs/produce/sink';
 import { buildRegistry, type ProviderRegistry } from './providers/registry';
 import { d1KeyLoader } from './storage/d1-keys';
-import { D1KeyAdminStore, type KeyAdminStore } from './storage/key-admin-store';
-import { TieredKeyStore, type KeyStore } from './storage/key-store';
+import { D1KeyAdminStore } from './storage/key-admin-store';
+import { TieredKeyStore } from './storage/key-store';
 import { d1RouteLoader } from './storage/route-admin-store';
-import { TieredRouteStore, type RouteStore } from './storage/route-store';
-import { D1SessionRevocations, type SessionRevocations } from './storage/revoked-sessions';
-import { D1TenantStore, type TenantStore } from './storage/tenant-store';
+import { TieredRouteStore } from './storage/route-store';
+import { D1SessionRevocations } from './storage/revoked-sessions';
+import { D1TenantStore } from './storage/tenant-store';
 import type { SemanticCache } from './cache/semantic';
-import type { SecondOpinion } from './guardrails/second-opinion/port';
 import { workersAiSecondOpinion } from './guardrails/second-opinion/workers-ai';
-
-export interface Deps {
-  readonly config: Config;
-  readonly providers: ProviderRegistry;
-  readonly keys: KeyStore;
-  /** Named routes by tenant and name (isolate → KV → D1), for /v1; admin writes invalidate it. */
-  readonly routes: RouteStore;
-  readonly limiter: Limiter;
-  /** The limits' settings (the default output cap is also what a format requiring one is sent). */
-  readonly limitsConfig: LimitsConfig;
-  readonly logs: LogSink;
-  /** Admin repositories (D1); never used on the /v1 hot path. */
-  readonly tenants: TenantStore;
-  readonly apiKeys: KeyAdminStore;
-  readonly cache: ResponseCache;
-  /** Admin price overrides (isolate → KV), shared by the limiter and the log's cost. */
-  readonly prices: PriceBook;
-  /** Wrong admin tokens per client (admin API and dashboard sign-in). */
-  readonly throttle: ThrottleGate;
-  /** Circuit breakers and health per target (isolate view; one Breaker object per target, shared). */
-  readonly breakers: BreakerBoard;
-  /** Dashboard sessions ended by sign-out. */
-  readonly sessions: SessionRevocations;
-  /** The guardrails' second opinion (Llama Guard on the AI binding); null without the binding. */
-  readonly secondOpinion: SecondOpinion | null;
-  /** What is wrong with the configuration; empty when it is sound. */
-  readonly problems: readonly ConfigProblem[];
-}
 
 const built = new WeakMap<object, Deps>();
 
@@ -76,6 +46,7 @@ export function getDeps(env: Bindings): Deps {
       providers,
       keys: new TieredKeyStore(env.KV_KEYS, d1KeyLoader(env.DB)),
       routes: new TieredRouteStore(env.KV_KEYS, d1RouteLoader(env.DB)),
+      limiterReads: limiterObjects(env.LIMITER),
       limiter: durableLimiter({
         objectFor: limiterObjects(env.LIMITER),
         prices,

@@ -1,5 +1,5 @@
 /** Everything the Worker is given: generated bindings (worker-configuration.d.ts) plus secrets and optional bindings. */
-import type { LogBatch } from './logs/batch';
+import type { LogBatch } from './core/log-batch';
 
 /** Secrets are set with `wrangler secret put` (production) or `.dev.vars` (dev); all optional. */
 export interface Secrets {
@@ -31,7 +31,7 @@ export interface Secrets {
   ALERT_SIGNING_SECRET?: string;
   /** JSON array of extra OpenAI-compatible providers; see src/providers/table.ts. */
   EDGEWAY_PROVIDERS?: string;
-  /** OpenTelemetry span export from the log pipeline (src/logs/otel-config.ts); off without an endpoint. */
+  /** OpenTelemetry span export from the log pipeline (src/logs/otel/config.ts); off without an endpoint. */
   OTEL_EXPORTER_OTLP_ENDPOINT?: string;
   OTEL_EXPORTER_OTLP_TRACES_ENDPOINT?: string;
   OTEL_EXPORTER_OTLP_HEADERS?: string;
@@ -50,10 +50,10 @@ export interface OptionalBindings {
   /** Service binding to the mock LLM (tests); without it the mock is reached at MOCK_LLM_URL. */
   MOCK_LLM?: Fetcher;
   /** Log pipeline queue; without it log events go to the Worker's console. */
-  /** Log batches (src/logs/batch.ts); older single-event messages are still consumed. */
+  /** Log batches (src/core/log-batch.ts); older single-event messages are still consumed. */
   LOG_QUEUE?: Queue<LogBatch>;
   /**
-   * Raw logs in R2 (src/logs/archive-*.ts): with it, each log batch is one object per tenant and hour and
+   * Raw logs in R2 (src/logs/archive/): with it, each log batch is one object per tenant and hour and
    * request_logs in D1 is the index of the last LOG_INDEX_DAYS; without it D1 keeps whole rows.
    */
   LOG_ARCHIVE?: R2Bucket;

@@ -2,7 +2,7 @@
 import { ALERT_QUEUE_NAME, handleAlerts } from './alerts/queue';
 import { createApp } from './app';
 import type { Bindings } from './env';
-import { handleQueue } from './logs/queue';
+import { handleQueue } from './logs/consume/queue';
 import { handleScheduled } from './logs/retention';
 
 export { Breaker } from './durable/breaker';

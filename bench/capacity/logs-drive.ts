@@ -1,13 +1,13 @@
 /**
  * The log half of the capacity driver: prepares queue batches (shape.ts) in
  * isolate memory, then hands them one after another to the real consumer
- * (src/logs/consumer.ts consumeLogs → LogStore) as MessageBatch-shaped objects,
+ * (src/logs/consume/consumer.ts consumeLogs → LogStore) as MessageBatch-shaped objects,
  * as one consumer invocation loop would, against a real D1 database and, with
  * the archive, the real R2 bucket. Preparing apart from consuming keeps the
  * generator's work out of what the harness times.
  */
-import { consumeLogs } from '../../src/logs/consumer';
-import type { LogBatch } from '../../src/logs/batch';
+import { consumeLogs } from '../../src/logs/consume/consumer';
+import type { LogBatch } from '../../src/core/log-batch';
 import { LogStore } from '../../src/logs/store';
 import { countedD1, countedR2, newWriteTally } from './counted';
 import { type Shape, queueBodies, seeded } from './shape';

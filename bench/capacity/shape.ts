@@ -1,13 +1,13 @@
 /**
  * Queue batches shaped like production's, for the capacity bench: a queue
- * batch of up to 100 messages, each a producer batch (src/logs/batch.ts) of
+ * batch of up to 100 messages, each a producer batch (src/core/log-batch.ts) of
  * 20–50 LogEvents from one isolate, tenants mixed within a message, a share of
  * the events carrying prompt and completion payloads. A seeded generator, so
  * every run and every mode consumes the same shapes; fresh UUIDv7 ids each
  * call, so nothing is ignored as a redelivery.
  */
 import type { LogEvent } from '../../src/core/log-event';
-import type { LogBatch } from '../../src/logs/batch';
+import type { LogBatch } from '../../src/core/log-batch';
 import { uuid7 } from '../../src/util/uuid7';
 
 export interface Shape {

@@ -2,21 +2,21 @@
 import { Hono } from 'hono';
 import { createMiddleware } from 'hono/factory';
 import type { AppEnv } from '../context';
-import { adminsRouter } from './admins';
-import { alertsRouter } from './alerts';
-import { auditRouter } from './audit';
-import { adminAuth } from './auth';
-import { authorize } from './authorize';
-import { keysRouter } from './keys';
-import { limitsRouter } from './limits';
-import { logExportRouter } from './log-export';
-import { logsRouter } from './logs';
+import { adminsRouter } from './access/admins';
+import { alertsRouter } from './resources/alerts';
+import { auditRouter } from './access/audit';
+import { adminAuth } from './access/auth';
+import { authorize } from './access/authorize';
+import { keysRouter } from './resources/keys';
+import { limitsRouter } from './resources/limits';
+import { logExportRouter } from './resources/log-export';
+import { logsRouter } from './resources/logs';
 import { OPERATIONS, openApiDocument } from './openapi';
-import { providerKeysRouter } from './provider-keys';
-import { providersRouter } from './providers';
-import { routesRouter } from './routes';
-import { tenantsRouter } from './tenants';
-import { usageRouter } from './usage';
+import { providerKeysRouter } from './resources/provider-keys';
+import { providersRouter } from './resources/providers';
+import { routesRouter } from './resources/routes';
+import { tenantsRouter } from './resources/tenants';
+import { usageRouter } from './resources/usage';
 
 /**
  * Every admin answer, errors and 404s included, is JSON that must not be

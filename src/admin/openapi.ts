@@ -8,19 +8,19 @@
  */
 import * as z from 'zod';
 import { RouteStep } from '../core/route-spec';
-import { adminOperations } from './admins';
-import { alertOperations } from './alerts';
-import { auditOperations } from './audit';
-import { keyOperations } from './keys';
-import { limitsOperations } from './limits';
-import { logExportOperations } from './log-export';
-import { logOperations } from './logs';
-import { providerKeyOperations } from './provider-keys';
-import { providerOperations } from './providers';
-import { routeOperations } from './routes';
+import { adminOperations } from './access/admins';
+import { alertOperations } from './resources/alerts';
+import { auditOperations } from './access/audit';
+import { keyOperations } from './resources/keys';
+import { limitsOperations } from './resources/limits';
+import { logExportOperations } from './resources/log-export';
+import { logOperations } from './resources/logs';
+import { providerKeyOperations } from './resources/provider-keys';
+import { providerOperations } from './resources/providers';
+import { routeOperations } from './resources/routes';
 import { ErrorEnvelope } from './schemas';
-import { tenantOperations } from './tenants';
-import { usageOperations } from './usage';
+import { tenantOperations } from './resources/tenants';
+import { usageOperations } from './resources/usage';
 import type { NamedSchema, Operation } from './operation';
 
 /** Every documented admin operation; a router added under /admin adds its list here. */

@@ -1,7 +1,7 @@
 /**
  * The LogEvent, one per /v1 request: its schema (the queue message, validated
  * again by the consumer), the size of each text field, and the LogSink port
- * the pipeline hands it to. src/logs/normalise.ts makes any event fit this
+ * the pipeline hands it to. src/logs/produce/normalise.ts makes any event fit this
  * schema before it is sent.
  */
 import * as z from 'zod';

@@ -1,7 +1,7 @@
 /**
  * The dashboard's only way to the data: the admin API, called in-process as
  * the signed-in admin. Each call is a real Request to /admin/…, registered
- * with that admin (src/admin/in-process.ts actAs; it carries no token) and
+ * with that admin (src/admin/access/in-process.ts actAs; it carries no token) and
  * handed to the gateway app's own fetch, so it passes the same guard, role
  * and scope checks, zod validation, audit trail and error handler as the
  * CLI's calls.
@@ -11,7 +11,7 @@
  */
 import type { ExecutionContext } from 'hono';
 import type * as z from 'zod';
-import { actAs } from '../admin/in-process';
+import { actAs } from '../admin/access/in-process';
 import { ErrorEnvelope } from '../admin/schemas';
 import type { AdminPrincipal } from '../core/admin-principal';
 import type { Bindings } from '../env';

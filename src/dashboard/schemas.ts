@@ -7,19 +7,19 @@ import type * as z from 'zod';
 import { listOf } from '../admin/schemas';
 import { Admin } from '../storage/admin-store';
 import { AuditEntry } from '../storage/audit-log';
-import { UsageReport as UsageReportSchema } from '../admin/usage';
+import { UsageReport as UsageReportSchema } from '../admin/resources/usage';
 import { UsageReport as LimitsReportSchema } from '../limits/report';
 
-export { AdminWithToken } from '../admin/admins';
+export { AdminWithToken } from '../admin/access/admins';
 export { Admin } from '../storage/admin-store';
 export { AuditEntry } from '../storage/audit-log';
-export { AlertList, type FiredAlertEntry as FiredAlert } from '../admin/alerts';
-export { LogList } from '../admin/logs';
-export { Route, RouteList } from '../admin/route-schemas';
-export { type ProviderInfo, ProviderList } from '../admin/providers';
+export { AlertList, type FiredAlertEntry as FiredAlert } from '../admin/resources/alerts';
+export { LogList } from '../admin/resources/logs';
+export { Route, RouteList } from '../admin/resources/route-schemas';
+export { type ProviderInfo, ProviderList } from '../admin/resources/providers';
 export { KeyList, KeyWithSecret, ProviderKeyInfo, ProviderKeyList, TenantList } from '../admin/schemas';
-export { LogDetail, type LogEntry as LogRow, type LogGuardrailEntry as Verdict } from '../logs/log-reader';
-export type { GuardrailDay } from '../logs/guardrail-usage';
+export { LogDetail, type LogEntry as LogRow, type LogGuardrailEntry as Verdict } from '../logs/read/logs';
+export type { GuardrailDay } from '../logs/read/guardrails';
 export { ApiKey, Tenant } from '../storage/entities';
 
 /** /admin/usage: totals per day or per model. */

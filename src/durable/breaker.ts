@@ -1,8 +1,9 @@
 /**
  * Breaker: one small SQLite Durable Object per target (`provider/model`, named
- * by it), holding the shared circuit breaker (src/routes/breaker.ts, SHARED
- * rules) and health sums (src/routes/health.ts) fed by every isolate's calls.
- * Isolates reach it only through src/routes/breaker-board.ts: reports in
+ * by it), holding the shared circuit breaker (src/routing/breaker.ts, SHARED
+ * rules) and health sums (src/routing/health.ts) fed by every isolate's calls.
+ * Isolates reach it only through src/routing/breaker-board.ts (the protocol:
+ * src/routing/breaker-protocol.ts): reports in
  * batches inside waitUntil, and a probe claim when the breaker is half-open,
  * so the object serialises the claims and exactly one isolate probes.
  *
@@ -15,38 +16,14 @@
 import { DurableObject } from 'cloudflare:workers';
 import * as z from 'zod';
 import type { Bindings } from '../env';
+import { admission, type BreakerState, CLOSED, record, SHARED_RULES } from '../routing/breaker';
 import {
-  admission,
-  type BreakerState,
-  CLOSED,
-  type Open,
-  record,
-  SHARED_RULES,
-  type Verdict,
-} from '../routes/breaker';
-import { type Health, NO_HEALTH, type Outcome, observe } from '../routes/health';
-
-/** The most outcomes one report may carry; more are dropped (the oldest). */
-export const MAX_REPORT = 500;
-
-/** What an isolate learns from the object: the breaker when open (null: closed) and the health sums. */
-export interface BreakerView {
-  readonly open: Open | null;
-  readonly health: Health;
-}
-
-export interface ProbeClaim {
-  /** 'probe': the caller's call is the single probe; 'open': skip; 'closed': the target is not open here. */
-  readonly verdict: Verdict;
-  readonly view: BreakerView;
-}
-
-/** The shared object's calls, as the board uses them (one object per target). */
-export interface BreakerStore {
-  report(target: string, outcomes: readonly Outcome[]): Promise<BreakerView>;
-  view(target: string): Promise<BreakerView>;
-  claimProbe(target: string): Promise<ProbeClaim>;
-}
+  type BreakerStore,
+  type BreakerView,
+  MAX_REPORT,
+  type ProbeClaim,
+} from '../routing/breaker-protocol';
+import { type Health, NO_HEALTH, type Outcome, observe } from '../routing/health';
 
 /** Target → its Breaker object, as the board's store. */
 export function breakerObjects(ns: DurableObjectNamespace<Breaker>): BreakerStore {

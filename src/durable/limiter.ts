@@ -32,7 +32,7 @@
  */
 import { DurableObject } from 'cloudflare:workers';
 import type { Bindings } from '../env';
-import { AlertBook, type FiredAlert } from '../limits/alerts-store';
+import { AlertBook } from '../limits/alerts-store';
 import { decide, quotaOf, type ScopeView } from '../limits/check';
 import { grantOf, leaseSize } from '../limits/lease-size';
 import { applyReserve, applySettle, NOTHING } from '../limits/ledger';
@@ -43,7 +43,9 @@ import {
   isCharge,
   type LedgerRow,
   type ReserveInput,
+  type FiredAlert,
   type ReserveResult,
+  type ScopeDump,
   type ScopeState,
 } from '../limits/protocol';
 import { minuteOf } from '../limits/window';
@@ -63,12 +65,6 @@ export const LATE_SETTLE_GRACE_MS = 24 * 3600 * 1000;
 export const MAX_RESERVATION_TTL_MS = 7 * 24 * 3600 * 1000;
 /** How soon the alarm retries handing fired alerts to the alert queue. */
 export const ALERT_RETRY_MS = 30_000;
-
-/** The state of one scope for the admin read, with the period keys it was read for. */
-export interface ScopeDump {
-  readonly state: ScopeState;
-  readonly periods: Readonly<Record<Period, string>>;
-}
 
 /** Tenant id → its Limiter object (one per tenant, named by the id). */
 export function limiterObjects(

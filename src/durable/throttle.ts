@@ -1,15 +1,15 @@
 /**
  * Throttle: one small SQLite Durable Object per client address (named by it),
- * counting that client's wrong admin tokens across every isolate. The policy
- * is pure (src/admin/throttle.ts); the isolate-side cache that spares most
- * calls is src/admin/throttle-gate.ts. Each method reads and writes its one
+ * counting that client's wrong admin tokens across every isolate. The rule
+ * and the calls are src/core/throttle-protocol.ts's; the isolate-side cache that spares most
+ * calls is src/admin/access/throttle-gate.ts. Each method reads and writes its one
  * row synchronously, so concurrent failures are counted exactly. An alarm
  * deletes the row once its window and block are over, so storage holds only
  * clients that failed recently.
  */
 import { DurableObject } from 'cloudflare:workers';
 import type { Bindings } from '../env';
-import { addFailure, forgetAt, type FailureWindow, type ThrottleStore } from '../admin/throttle';
+import { addFailure, type FailureWindow, forgetAt, type ThrottleStore } from '../core/throttle-protocol';
 
 const SCHEMA = `
   CREATE TABLE IF NOT EXISTS failures (

@@ -16,30 +16,20 @@
  */
 import { DurableObject } from 'cloudflare:workers';
 import type { Bindings } from '../env';
+import {
+  type IndexMatch,
+  MAX_ROWS_PER_SCOPE,
+  MAX_ROWS_PER_TENANT,
+  MAX_TOP_K,
+  MAX_UPSERT_BATCH,
+  type StoredVector,
+  type VectorIndexRpc,
+} from '../storage/vector-index-protocol';
 import { dot } from '../util/vectors';
 
-export const MAX_ROWS_PER_SCOPE = 1000;
-export const MAX_ROWS_PER_TENANT = 20_000;
-export const MAX_UPSERT_BATCH = 100;
-export const MAX_TOP_K = 100;
 const PRUNE_INTERVAL_MS = 60 * 60 * 1000;
 /** Expired rows deleted per write; the alarm sweeps the rest. */
 const PRUNE_ON_WRITE = 100;
-
-export interface StoredVector {
-  readonly id: string;
-  /** Unit length; the caller normalises. */
-  readonly vector: Float32Array;
-  readonly paramsHash: string;
-  readonly cacheKey: string;
-  readonly expiresAt: number;
-}
-
-export interface IndexMatch {
-  readonly id: string;
-  readonly score: number;
-  readonly cacheKey: string;
-}
 
 const SCHEMA = `
   CREATE TABLE IF NOT EXISTS vectors (
@@ -54,7 +44,8 @@ const SCHEMA = `
   CREATE INDEX IF NOT EXISTS vectors_by_expiry ON vectors (expires_at);
 `;
 
-export class VectorIndexDO extends DurableObject<Bindings> {
+/** Its calls are the protocol's (src/storage/vector-index-protocol.ts); the adapter is src/storage/durable-vector-index.ts. */
+export class VectorIndexDO extends DurableObject<Bindings> implements VectorIndexRpc {
   private readonly sql: SqlStorage;
 
   constructor(ctx: DurableObjectState, env: Bindings) {

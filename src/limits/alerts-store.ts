@@ -10,7 +10,7 @@ import type { AlertMessage, BudgetKind } from '../core/alert-message';
 import type { AlertSettings, Budgets } from '../core/settings';
 import { type AlertScope, alertsApply, crossingKey, crossings } from './alerts';
 import type { Period } from './periods';
-import type { LedgerRow } from './protocol';
+import type { FiredAlert, LedgerRow } from './protocol';
 
 const SCHEMA = `
   CREATE TABLE IF NOT EXISTS alert_scopes (
@@ -46,12 +46,6 @@ interface Remembered {
   readonly tenantId: string;
   readonly json: string;
   readonly scope: AlertScope;
-}
-
-/** A fired alert as the admin API lists it. */
-export interface FiredAlert extends AlertMessage {
-  /** False while it waits in the object's outbox for the alert queue. */
-  readonly queued: boolean;
 }
 
 export class AlertBook {

@@ -1,7 +1,6 @@
 /**
  * The Limiter port (src/core/limiter.ts) filled by the per-tenant Limiter
  * Durable Object. Per request:
- * - `max_tokens` above the key's or tenant's limits.max_tokens is a 400, decided here;
  * - a principal with no rate limits and no budgets (key and tenant) returns at
  *   once: no Durable Object round trip at all;
  * - a busy key is admitted from a lease this isolate holds (src/limits/lease*.ts):
@@ -28,18 +27,19 @@ import { denialError } from './denial';
 import { estimatePromptTokens, maxTokensLimit, outputReserve, perChoiceCap, settledUsage } from './estimate';
 import { quotaHeaders } from './headers';
 import type { PriceBook } from './price-overrides';
-import { NANOS_PER_USD, isCharge, type Charge, type ReserveInput, type ReserveResult } from './protocol';
+import {
+  NANOS_PER_USD,
+  isCharge,
+  type Charge,
+  type LimiterRpc,
+  type ReserveInput,
+  type ReserveResult,
+} from './protocol';
 import { remember } from './snapshots';
 import { Lease } from './lease';
 import { LeaseBook } from './lease-book';
 import { NOTHING } from './ledger';
 import { within } from '../util/within';
-
-/** The two hot-path methods of a tenant's Limiter object (a DurableObjectStub<Limiter> has them). */
-export interface LimiterRpc {
-  reserve(input: ReserveInput): Promise<ReserveResult>;
-  settle(id: string, actual: Charge | null, requests?: number): Promise<boolean>;
-}
 
 export interface DurableLimiterOptions {
   readonly objectFor: (tenantId: string) => LimiterRpc;
@@ -89,11 +89,10 @@ export function durableLimiter(options: DurableLimiterOptions): Limiter {
 
   return {
     async reserve(principal, request, models = [request.model]) {
-      const cap = maxTokensLimit(principal.limits, principal.tenantLimits);
-      if (cap && request.maxOutputTokens !== null && request.maxOutputTokens > cap.limit)
-        throw overCap(request, cap);
       if (!isLimited(principal)) return NOTHING_RESERVED;
 
+      // A max_tokens above the cap was refused by policy (src/pipeline/policy.ts); the cap still bounds the hold.
+      const cap = maxTokensLimit(principal.limits, principal.tenantLimits);
       const prompt = estimatePromptTokens(request);
       const overrides = await prices.overrides();
       const worst = {
@@ -274,15 +273,5 @@ function tooCostly(): GatewayError {
     "This request's worst-case cost is too large to reserve; lower 'max_tokens' or 'n'.",
     null,
     'cost_out_of_range',
-  );
-}
-
-function overCap(request: ProxyRequest, cap: { limit: number; scope: 'key' | 'tenant' }): GatewayError {
-  const param = request.maxOutputTokensParam ?? 'max_tokens';
-  const owner = cap.scope === 'key' ? 'this key' : "this key's tenant";
-  return badRequest(
-    `'${param}' is ${request.maxOutputTokens}, above the ${cap.limit} allowed for ${owner}.`,
-    param,
-    'max_tokens_exceeded',
   );
 }

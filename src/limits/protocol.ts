@@ -3,6 +3,7 @@
  * Object: what a reservation asks for, what comes back, and the per-scope
  * state the pure checks read. Plain data, so it crosses the RPC boundary as is.
  */
+import type { AlertMessage } from '../core/alert-message';
 import type { AlertSettings, Budgets, Limits } from '../core/settings';
 import type { Period } from './periods';
 import type { WindowCounts } from './window';
@@ -119,3 +120,29 @@ export interface ScopeState {
 }
 
 export const NANOS_PER_USD = 1_000_000_000;
+
+/** The state of one scope for the admin read, with the period keys it was read for. */
+export interface ScopeDump {
+  readonly state: ScopeState;
+  readonly periods: Readonly<Record<Period, string>>;
+}
+
+/** A fired alert as the admin API lists it. */
+export interface FiredAlert extends AlertMessage {
+  /** False while it waits in the object's outbox for the alert queue. */
+  readonly queued: boolean;
+}
+
+/** The two hot-path methods of a tenant's Limiter object (a DurableObjectStub<Limiter> has them). */
+export interface LimiterRpc {
+  reserve(input: ReserveInput): Promise<ReserveResult>;
+  settle(id: string, actual: Charge | null, requests?: number): Promise<boolean>;
+}
+
+/** The admin reads of a tenant's Limiter object (a DurableObjectStub<Limiter> has them). */
+export interface LimiterReads {
+  /** The tenant's scope, or one key's (keyId), as the admin usage report reads it. */
+  dump(keyId: string | null): Promise<ScopeDump>;
+  /** The tenant's fired alerts, newest first. */
+  firedAlerts(limit?: number): Promise<FiredAlert[]>;
+}

@@ -2,14 +2,14 @@
  * Log retention, run by the daily cron. Without an archive: deletes raw request
  * logs older than LOG_RETENTION_DAYS (default 30) from D1. With LOG_ARCHIVE
  * bound: deletes archived days older than LOG_RETENTION_DAYS from R2
- * (archive-retention.ts) and index rows older than LOG_INDEX_DAYS (default 3)
+ * (archive/retention.ts) and index rows older than LOG_INDEX_DAYS (default 3)
  * from D1. D1 rows go in chunks, so no single D1 query runs long.
  * Usage rollups and dead letters are kept; batch receipts (the reconciliation)
  * go with the logs, a whole isolate at a time. One run deletes at most
  * MAX_CHUNKS × CHUNK rows (1 M); a larger backlog is finished by the next runs.
  */
 import type { Bindings } from '../env';
-import { pruneArchive } from './archive-retention';
+import { pruneArchive } from './archive/retention';
 import { utcDay } from './rows';
 import { LogStore } from './store';
 

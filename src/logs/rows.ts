@@ -3,7 +3,7 @@
  * drives both the insert (src/logs/store.ts) and the admin read-back.
  */
 import type { LogEvent, LogTry } from '../core/log-event';
-import type { LogTryEntry } from './log-reader';
+import type { LogTryEntry } from './read/logs';
 
 /** Every column the consumer writes, in table order; ingest_batch and ingested_at are bound separately. */
 export const LOG_COLUMNS = [
@@ -81,7 +81,7 @@ export function toRow(e: LogEvent): LogRow {
     route: e.route,
     tries: triesColumn(e.tries),
     guardrails: e.guardrails.length === 0 ? null : JSON.stringify(e.guardrails),
-    // Set where the row's producer batch is known (messages.ts) and kept only when an archive is bound (store.ts).
+    // Set where the row's producer batch is known (consume/messages.ts) and kept only when an archive is bound (store.ts).
     archive_key: null,
     payload_archived: 0,
   };

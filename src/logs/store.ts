@@ -21,7 +21,7 @@
  * IGNORE on isolate and seq, so a redelivery or a queue copy of a batch also
  * written directly counts once): the reconciliation's raw data.
  */
-import { writeArchive } from './archive-writer';
+import { writeArchive } from './archive/writer';
 import { LOG_COLUMNS, type LogRow } from './rows';
 
 export interface DeadLetter {
@@ -33,7 +33,7 @@ export interface DeadLetter {
   attempts: number;
 }
 
-/** What arrived of one producer batch (src/logs/batch.ts), and by which path. */
+/** What arrived of one producer batch (src/core/log-batch.ts), and by which path. */
 export interface Receipt {
   isolate: string;
   seq: number;

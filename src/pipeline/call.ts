@@ -1,6 +1,6 @@
 /** What every /v1 handler is given: the request, its Worker bindings and context, the adapters and the exchange. */
 import type { Exchange } from '../core/exchange';
-import type { Deps } from '../deps';
+import type { Deps } from '../ports';
 import type { Bindings } from '../env';
 
 export interface GatewayCall {

@@ -13,11 +13,10 @@ import type { AppEnv } from '../context';
 import { shapeForPath } from '../core/endpoints';
 import { GatewayError, errorResponse } from '../core/errors';
 import { Exchange } from '../core/exchange';
-import { getDeps, type Deps } from '../deps';
-import type { Bindings } from '../env';
+import type { Deps, DepsFor } from '../ports';
 import { knownHeaders } from '../limits/snapshots';
-import { parseTraceParent, type TraceParent } from '../logs/otel-traceparent';
-import { emit } from '../logs/sink';
+import { parseTraceParent, type TraceParent } from '../logs/otel/traceparent';
+import { emit } from '../logs/produce/sink';
 import { guardrailsHeader } from '../guardrails/verdicts';
 import type { GatewayCall } from './call';
 import { grantCors } from './cors';
@@ -28,8 +27,8 @@ export const INTERNAL_ERROR = (): GatewayError =>
   new GatewayError(500, 'The gateway hit an internal error.', { code: 'internal_error' });
 
 export interface ExchangeScopeOptions {
-  /** The adapters for an env; tests pass their own (counting, failing) around the real ones. */
-  readonly deps?: (env: Bindings) => Deps;
+  /** The adapters for an env (src/deps.ts's getDeps; tests pass their own, counting or failing, around it). */
+  readonly deps: DepsFor;
 }
 
 /** Opens a request's exchange, on arrival. */
@@ -66,8 +65,8 @@ export function renderFailure(err: unknown, path: string): Response {
 }
 
 /** The exchange around /admin, /dashboard and /healthz: the adapters, and the exchange's headers (no log). */
-export function exchangeScope(options: ExchangeScopeOptions = {}) {
-  const depsFor = options.deps ?? getDeps;
+export function exchangeScope(options: ExchangeScopeOptions) {
+  const depsFor = options.deps;
   return createMiddleware<AppEnv>(async function exchangeScope(c, next) {
     // The context's ExecutionContext is read only if work is kept (a test's app.request may have none).
     const x = openExchange(c.req.path, { waitUntil: (work) => c.executionCtx.waitUntil(work) });

@@ -11,8 +11,8 @@
  */
 import { GatewayError } from '../core/errors';
 import type { Exchange } from '../core/exchange';
-import type { Deps } from '../deps';
-import type { PlannedTarget } from '../routes/plan';
+import type { Deps } from '../ports';
+import type { PlannedTarget } from '../routing/plan';
 import { type PrepareContext, type PreparedCall, prepareCall } from './prepare';
 import { type AttemptOutcome, type Dispatched, dispatch } from './route';
 import type { CallPlan } from './targets';

@@ -10,10 +10,10 @@ import type { Principal } from '../core/principal';
 import { type ProxyRequest, parseProxyRequest } from '../core/request';
 import type { TargetOverrides } from '../core/route-spec';
 import { GatewayError } from '../core/errors';
-import type { Deps } from '../deps';
+import type { Deps } from '../ports';
 import { isLimited, outputCapFor } from '../limits/durable-limiter';
 import { tenantProviderKey } from '../providers/tenant-key';
-import type { PlannedTarget } from '../routes/plan';
+import type { PlannedTarget } from '../routing/plan';
 import { providerOf, type Route, resolveRoute } from './route';
 import { type AnswerTranslation, outbound } from './translate';
 

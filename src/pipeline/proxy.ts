@@ -18,7 +18,6 @@ import { readJsonBody } from '../api/read-body';
 import { modelList } from '../api/models';
 import { misconfigured } from '../config';
 import { ENDPOINTS, type Endpoint } from '../core/endpoints';
-import { badRequest } from '../core/errors';
 import { capturePayload } from '../core/payload';
 import { passHeaders } from '../providers/pass-headers';
 import type { Principal } from '../core/principal';
@@ -72,8 +71,6 @@ export function proxy(endpoint: Endpoint) {
     // blocked request is refused here, before anything is reserved or sent.
     const guarding = guardStage(x, principal, request);
     x.payload = capturePayload(principal, headers, request.body, env.LOG_PAYLOAD_MAX_BYTES);
-    if (request.stream && !spec.streamable)
-      throw badRequest(`'stream' is not supported on this endpoint.`, 'stream', 'invalid_value');
     enforcePolicy(principal, request, Date.now());
     if (guarding?.refused) throw guarding.refused;
     guarding?.consult(deps.secondOpinion, waitUntil);

@@ -11,7 +11,7 @@
  * - `HEAD` is answered as the `GET` it stands for, without the body.
  */
 import { GatewayError } from '../core/errors';
-import { type Deps, getDeps } from '../deps';
+import type { Deps } from '../ports';
 import type { Bindings } from '../env';
 import type { GatewayCall, GatewayHandler } from './call';
 import { preflight } from './cors';
@@ -32,8 +32,8 @@ const ROUTES = new Map<string, GatewayRoute>([
 
 export type GatewayFetch = (request: Request, env: Bindings, ctx: ExecutionContext) => Promise<Response>;
 
-export function gatewayRouter(options: ExchangeScopeOptions = {}): GatewayFetch {
-  const depsFor = options.deps ?? getDeps;
+export function gatewayRouter(options: ExchangeScopeOptions): GatewayFetch {
+  const depsFor = options.deps;
 
   async function serve(request: Request, env: Bindings, ctx: ExecutionContext, method: string) {
     const path = requestPath(request.url);

@@ -2,7 +2,7 @@
  * Stage 5a, route: what the request's `model` names, as the ordered targets
  * this request may call. A `provider/model` is one target. A name without a
  * slash is a named route (the tenant's own, else a global one): its nested
- * routes are looked up, then src/routes/plan.ts orders its targets for this
+ * routes are looked up, then src/routing/plan.ts orders its targets for this
  * request (weighted draws scaled by each target's health). Each target is
  * prepared only when it is about to be called (src/pipeline/prepare.ts).
  */
@@ -10,8 +10,8 @@ import { GatewayError } from '../core/errors';
 import type { Principal } from '../core/principal';
 import type { ProxyRequest } from '../core/request';
 import { isGroup, MAX_ROUTE_DEPTH, type RouteSpec, type RouteStep } from '../core/route-spec';
-import type { Deps } from '../deps';
-import { type PlannedTarget, planTargets } from '../routes/plan';
+import type { Deps } from '../ports';
+import { type PlannedTarget, planTargets } from '../routing/plan';
 
 export interface CallPlan {
   /** The named route called, or null for a `provider/model`. */

@@ -1,12 +1,12 @@
 /**
  * VectorIndex over the local Durable Object index: one object per tenant, so
  * tenant isolation holds by construction (a query cannot even name another
- * tenant's rows). Calls are typed RPC.
+ * tenant's rows). Calls are typed RPC, as src/storage/vector-index-protocol.ts states them.
  */
-import { MAX_UPSERT_BATCH, type VectorIndexDO } from '../durable/vector-index';
 import type { VectorIndex, VectorItem } from './vector-index';
+import { MAX_UPSERT_BATCH, type VectorIndexObjects } from './vector-index-protocol';
 
-export function durableVectorIndex(namespace: DurableObjectNamespace<VectorIndexDO>): VectorIndex {
+export function durableVectorIndex(namespace: VectorIndexObjects): VectorIndex {
   const stubOf = (tenantId: string) => namespace.get(namespace.idFromName(tenantId));
   return {
     async query(vector, { topK, tenantId, paramsHash, now }) {

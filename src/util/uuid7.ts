@@ -1,7 +1,7 @@
 /**
  * Request ids as UUIDv7 (RFC 9562): 48 bits of Unix time in ms, then random
  * bits, so ids sort by time and each names the hour its log lives under in the
- * archive (src/logs/archive-layout.ts). Ten random bytes per id (74 random
+ * archive (src/logs/archive/layout.ts). Ten random bytes per id (74 random
  * bits after the version and variant), hex through a table built once. The
  * bytes come from a pool filled 400 ids at a time, so an id costs no call
  * into the runtime (filled on first use: a Worker may not draw random bytes

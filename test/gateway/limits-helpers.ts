@@ -1,7 +1,7 @@
 /** Helpers for the limits tests: tenants and keys with limits through the admin API, and the Limiter's ledger. */
 import { env, runInDurableObject } from 'cloudflare:test';
 import { expect } from 'vitest';
-import type { ScopeDump } from '../../src/durable/limiter';
+import type { ScopeDump } from '../../src/limits/protocol';
 import { KeyRecord } from '../../src/core/key-record';
 import type { Principal } from '../../src/core/principal';
 import type { Budgets, Limits } from '../../src/core/settings';

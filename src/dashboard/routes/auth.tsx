@@ -4,7 +4,7 @@
  * (found by its hash), judged by the admin API's own identifyAdmin; neither is
  * stored: success issues a signed session cookie naming the admin (session.ts). Failed
  * attempts get one generic answer, and count against the client's throttle
- * shared with the admin API (src/admin/throttle.ts): once blocked, sign-in
+ * shared with the admin API (src/admin/access/throttle.ts): once blocked, sign-in
  * answers 429 with `retry-after`, whatever the token. Sign-out revokes the
  * session server-side, so a copy of the old cookie stops working too. The
  * sign-in form is protected from cross-site posting by the Origin check
@@ -12,7 +12,7 @@
  */
 import { Hono, type Context } from 'hono';
 import { deleteCookie, setCookie } from 'hono/cookie';
-import { identifyAdmin } from '../../admin/identify';
+import { identifyAdmin } from '../../admin/access/identify';
 import { D1AdminStore } from '../../storage/admin-store';
 import type { DashboardEnv } from '../context';
 import { currentSession, disabledPage, safeNext, SESSION_COOKIE_OPTIONS } from '../guard';

@@ -6,7 +6,7 @@
  * read, never buffered (AdminApi.stream hands the response over unread).
  */
 import { type Context, Hono } from 'hono';
-import { Reconciliation } from '../../logs/reconcile';
+import { Reconciliation } from '../../logs/read/reconcile';
 import { can } from '../can';
 import type { DashboardEnv } from '../context';
 import { utcInputToIso } from '../forms';

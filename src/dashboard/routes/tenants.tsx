@@ -8,7 +8,7 @@
  */
 import { Hono, type Context } from 'hono';
 import * as z from 'zod';
-import { AlertSecret } from '../../admin/alerts';
+import { AlertSecret } from '../../admin/resources/alerts';
 import type { ApiFailure } from '../admin-api';
 import { can } from '../can';
 import type { DashboardEnv } from '../context';

@@ -2,7 +2,7 @@
  * A request's upstream calls on the logs pages: the route it called (list cell) and the table of its
  * attempts (detail), saying which one answered. Requests without a route or calls render nothing extra.
  */
-import type { LogTryEntry as Try } from '../../logs/log-reader';
+import type { LogTryEntry as Try } from '../../logs/read/logs';
 import { fmtMs } from '../format';
 
 /** The call whose answer the client got: the last one without an error (null when every call failed). */

@@ -3,7 +3,7 @@
  * archive's find and export forms, and one request's detail (its upstream
  * attempts when it made any, its guardrail verdicts, payload only when collected).
  */
-import type { Reconciliation } from '../../logs/reconcile';
+import type { Reconciliation } from '../../logs/read/reconcile';
 import type { ApiFailure } from '../admin-api';
 import { fmtInt, fmtMs, fmtTime, fmtUsd } from '../format';
 import type { ApiKey, LogDetail, LogRow, Tenant } from '../schemas';

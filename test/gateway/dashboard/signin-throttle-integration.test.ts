@@ -1,7 +1,7 @@
 /** Dashboard sign-in shares the admin token's throttle: wrong tokens block the client with a 429 page. */
 import { SELF } from 'cloudflare:test';
 import { describe, expect, it } from 'vitest';
-import { THROTTLE_LIMIT } from '../../../src/admin/throttle';
+import { THROTTLE_LIMIT } from '../../../src/core/throttle-protocol';
 import { SESSION_COOKIE } from '../../../src/dashboard/session';
 import { ADMIN_TOKEN, ORIGIN } from '../dashboard-helpers';
 

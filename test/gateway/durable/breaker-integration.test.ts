@@ -1,7 +1,7 @@
 import { env, runInDurableObject } from 'cloudflare:test';
 import { describe, expect, it } from 'vitest';
 import type { Breaker } from '../../../src/durable/breaker';
-import { COOLDOWN_MS, MIN_CALLS, PROBE_LEASE_MS } from '../../../src/routes/breaker';
+import { COOLDOWN_MS, MIN_CALLS, PROBE_LEASE_MS } from '../../../src/routing/breaker';
 
 // Far in the future and fixed: the object's clock is injected.
 const T0 = Date.UTC(2099, 0, 1);

@@ -1,7 +1,8 @@
 import { env, runDurableObjectAlarm, runInDurableObject } from 'cloudflare:test';
 import { describe, expect, it } from 'vitest';
 import { IndexedSemanticCache } from '../../../src/cache/semantic';
-import { MAX_ROWS_PER_SCOPE, MAX_UPSERT_BATCH, type VectorIndexDO } from '../../../src/durable/vector-index';
+import type { VectorIndexDO } from '../../../src/durable/vector-index';
+import { MAX_ROWS_PER_SCOPE, MAX_UPSERT_BATCH } from '../../../src/storage/vector-index-protocol';
 import { durableVectorIndex } from '../../../src/storage/durable-vector-index';
 import { embedLocally, localEmbedder } from '../../../src/storage/local-embedder';
 import { unitVector } from '../../../src/util/vectors';

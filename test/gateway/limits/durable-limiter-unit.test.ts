@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { parseProxyRequest } from '../../../src/core/request';
 import { readLimitsConfig } from '../../../src/limits/config';
-import { durableLimiter, type LimiterRpc } from '../../../src/limits/durable-limiter';
-import type { Charge, ReserveInput } from '../../../src/limits/protocol';
+import { durableLimiter } from '../../../src/limits/durable-limiter';
+import type { Charge, LimiterRpc, ReserveInput } from '../../../src/limits/protocol';
 import { chatBody } from '../helpers';
 import { principalWith } from '../limits-helpers';
 

@@ -7,7 +7,7 @@ import { env } from 'cloudflare:test';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN_TOKEN, admin } from '../admin-helpers';
 import { chatBody, post, readSse, seedKey } from '../helpers';
-import type { LogDetail } from '../../../src/logs/log-reader';
+import type { LogDetail } from '../../../src/logs/read/logs';
 import { archiveText, echoCost, waitForLogs } from '../log-fixtures';
 
 let key: { id: string; secret: string; tenantId: string };

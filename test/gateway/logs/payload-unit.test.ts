@@ -2,8 +2,8 @@
 import { env } from 'cloudflare:test';
 import { describe, expect, it } from 'vitest';
 import { capturePayload, payloadForLog, payloadMaxBytes, truncateUtf8 } from '../../../src/core/payload';
-import { fitMessage, MAX_MESSAGE_BYTES } from '../../../src/logs/normalise';
-import { chooseSink } from '../../../src/logs/sink';
+import { fitMessage, MAX_MESSAGE_BYTES } from '../../../src/logs/produce/normalise';
+import { chooseSink } from '../../../src/logs/produce/sink';
 import { anthropicObserver, openAiObserver } from '../../../src/sse/observer';
 import { logEvent, waitForLogs } from '../log-fixtures';
 

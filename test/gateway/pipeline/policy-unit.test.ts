@@ -35,6 +35,61 @@ describe('checkPolicy', () => {
   });
 });
 
+describe('checkPolicy: stream support and the max_tokens cap', () => {
+  const limited = (keyMax: number | undefined, tenantMax: number | undefined) => ({
+    ...principal(null),
+    limits: keyMax === undefined ? {} : { max_tokens: keyMax },
+    tenantLimits: tenantMax === undefined ? {} : { max_tokens: tenantMax },
+  });
+  const withCap = (extra: Record<string, unknown>) =>
+    parseProxyRequest('chat', { model: 'mock/echo', messages: [{ role: 'user', content: 'hi' }], ...extra });
+
+  it('refuses stream on an endpoint that cannot stream with 400 invalid_value on the stream parameter', () => {
+    const request = parseProxyRequest('embeddings', { model: 'mock/echo', input: 'hi' });
+    expect(checkPolicy(principal(null), { ...request, stream: true }, NOW)).toEqual({
+      allow: false,
+      status: 400,
+      code: 'invalid_value',
+      param: 'stream',
+      message: "'stream' is not supported on this endpoint.",
+    });
+  });
+
+  it('refuses a stream before judging the model', () => {
+    const request = parseProxyRequest('embeddings', { model: 'openai/x', input: 'hi' });
+    expect(checkPolicy(principal(['mock/*']), { ...request, stream: true }, NOW)).toMatchObject({
+      code: 'invalid_value',
+    });
+  });
+
+  it("allows max_tokens at the key's cap and refuses one above it, naming the parameter the client used", () => {
+    expect(checkPolicy(limited(50, undefined), withCap({ max_tokens: 50 }), NOW)).toEqual({ allow: true });
+    expect(checkPolicy(limited(50, undefined), withCap({ max_completion_tokens: 51 }), NOW)).toEqual({
+      allow: false,
+      status: 400,
+      code: 'max_tokens_exceeded',
+      param: 'max_completion_tokens',
+      message: "'max_completion_tokens' is 51, above the 50 allowed for this key.",
+    });
+  });
+
+  it("names the tenant when the tenant's cap is the smaller one", () => {
+    expect(checkPolicy(limited(100, 40), withCap({ max_tokens: 41 }), NOW)).toMatchObject({
+      allow: false,
+      message: "'max_tokens' is 41, above the 40 allowed for this key's tenant.",
+    });
+  });
+
+  it('leaves a request without max_tokens to the reservation, whatever the cap', () => {
+    expect(checkPolicy(limited(1, 1), withCap({}), NOW)).toEqual({ allow: true });
+  });
+
+  it('refuses a model outside the allow-list before judging max_tokens', () => {
+    const p = { ...limited(1, undefined), models: ['openai/*'] };
+    expect(checkPolicy(p, withCap({ max_tokens: 5 }), NOW)).toMatchObject({ code: 'model_not_allowed' });
+  });
+});
+
 describe('enforcePolicy', () => {
   it('returns nothing when the request is allowed', () => {
     expect(enforcePolicy(principal(['mock/*']), chat('mock/echo'), NOW)).toBeUndefined();

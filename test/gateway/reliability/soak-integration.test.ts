@@ -13,7 +13,7 @@ import { describe, expect, it } from 'vitest';
 import { LOG_FIELD_MAX, TRUNCATED_MARK } from '../../../src/core/log-event';
 import type { Bindings } from '../../../src/env';
 import worker from '../../../src/index';
-import type { Reconciliation } from '../../../src/logs/reconcile';
+import type { Reconciliation } from '../../../src/logs/read/reconcile';
 import { admin } from '../admin-helpers';
 import { chatBody, inParallel, seedKey } from '../helpers';
 import { clearLogs, logCount, usageRows } from '../log-fixtures';

@@ -1,0 +1,167 @@
+/**
+ * Admin routes of the limits stage:
+ * - GET /admin/limits/tenants/:id and /admin/limits/keys/:id: configured
+ *   limits and budgets (D1, set through PATCH /admin/tenants|keys/:id) beside
+ *   current usage and what remains (the tenant's Limiter object).
+ * - /admin/pricing: per-model price overrides (USD per 1M tokens) over the
+ *   built-in table. Model ids contain slashes, so `:model` takes the rest of
+ *   the path (`PUT /admin/pricing/openai/gpt-4o`).
+ */
+import { Hono } from 'hono';
+import * as z from 'zod';
+import type { AppEnv } from '../../context';
+import { GatewayError } from '../../core/errors';
+import { listOverrides, setOverride } from '../../limits/price-overrides';
+import { UsageReport, usageReport } from '../../limits/report';
+import { PRICING, type Price } from '../../core/pricing';
+import type { Operation } from '../operation';
+import { tenantNotFound } from './tenants';
+import { readBody } from '../validate';
+
+const rate = z.number().nonnegative().max(1_000_000).describe('USD per 1M tokens');
+
+export const PriceInput = z.strictObject({
+  input: rate,
+  output: rate,
+  cached: rate.optional().describe('Cached input; defaults to the input price'),
+});
+
+export const EffectivePrice = z.object({
+  model: z.string(),
+  input: z.number(),
+  output: z.number(),
+  cached: z.number(),
+  source: z.enum(['override', 'catalog', 'default']),
+});
+export type EffectivePrice = z.infer<typeof EffectivePrice>;
+
+export const PriceList = z.object({
+  default: z.object({ input: z.number(), output: z.number(), cached: z.number() }),
+  overrides: z.record(z.string(), z.object({ input: z.number(), output: z.number(), cached: z.number() })),
+});
+
+const usageDoc = { id: 'UsageReport', schema: UsageReport };
+const priceDoc = { id: 'EffectivePrice', schema: EffectivePrice };
+
+export const limitsOperations: Operation[] = [
+  {
+    method: 'get',
+    path: '/admin/limits/tenants/{id}',
+
+    access: { level: 'read', tenant: 'path' },
+    summary: "A tenant's limits and budgets, current usage and what remains",
+    status: 200,
+    response: usageDoc,
+  },
+  {
+    method: 'get',
+    path: '/admin/limits/keys/{id}',
+
+    access: { level: 'read', tenant: 'key' },
+    summary: "A key's limits and budgets, current usage and what remains",
+    status: 200,
+    response: usageDoc,
+  },
+  {
+    method: 'get',
+    path: '/admin/pricing',
+
+    access: { level: 'read' },
+    summary: 'The default price and every per-model override',
+    status: 200,
+    response: { id: 'PriceList', schema: PriceList },
+  },
+  {
+    method: 'get',
+    path: '/admin/pricing/{model}',
+
+    access: { level: 'read' },
+    summary: 'The price in force for a model (the id may contain slashes)',
+    status: 200,
+    response: priceDoc,
+  },
+  {
+    method: 'put',
+    path: '/admin/pricing/{model}',
+
+    access: { level: 'write' },
+    summary: "Override a model's price, USD per 1M tokens",
+    body: { id: 'PriceInput', schema: PriceInput },
+    status: 200,
+    response: priceDoc,
+  },
+  {
+    method: 'delete',
+    path: '/admin/pricing/{model}',
+
+    access: { level: 'write' },
+    summary: "Remove a model's override; answers the price now in force",
+    status: 200,
+    response: priceDoc,
+  },
+];
+
+function effective(model: string, overrides: Readonly<Record<string, Price>>): EffectivePrice {
+  const override = overrides[model];
+  if (override) return { model, ...override, source: 'override' };
+  const listed = PRICING.models[model];
+  return listed ? { model, ...listed, source: 'catalog' } : { model, ...PRICING.default, source: 'default' };
+}
+
+export function limitsRouter(now: () => number = Date.now) {
+  const router = new Hono<AppEnv>();
+
+  router.get('/limits/tenants/:id', async (c) => {
+    const id = c.req.param('id');
+    const tenant = await c.var.deps.tenants.get(id);
+    if (!tenant) throw tenantNotFound(id);
+    const dump = await c.var.deps.limiterReads(id).dump(null);
+    const settings = { limits: tenant.limits, budgets: tenant.budgets };
+    return c.json(
+      usageReport({ scope: 'tenant', id, tenantId: id, settings }, dump.state, dump.periods, now()),
+    );
+  });
+
+  router.get('/limits/keys/:id', async (c) => {
+    const id = c.req.param('id');
+    const key = await c.var.deps.apiKeys.get(id);
+    if (!key) throw new GatewayError(404, `No key with id '${id}'.`, { code: 'key_not_found', param: 'id' });
+    const dump = await c.var.deps.limiterReads(key.tenant_id).dump(id);
+    const settings = { limits: key.limits, budgets: key.budgets };
+    return c.json(
+      usageReport({ scope: 'key', id, tenantId: key.tenant_id, settings }, dump.state, dump.periods, now()),
+    );
+  });
+
+  router.get('/pricing', async (c) =>
+    c.json({ default: PRICING.default, overrides: await listOverrides(c.var.adminDb) }),
+  );
+
+  router.get('/pricing/:model{.+}', async (c) =>
+    c.json(effective(c.req.param('model'), await listOverrides(c.var.adminDb))),
+  );
+
+  router.put('/pricing/:model{.+}', async (c) => {
+    const model = c.req.param('model');
+    const input = await readBody(c, PriceInput);
+    await setOverride(c.var.adminDb, c.env.KV_KEYS, model, {
+      input: input.input,
+      output: input.output,
+      cached: input.cached ?? input.input,
+    });
+    return c.json(effective(model, await listOverrides(c.var.adminDb)));
+  });
+
+  router.delete('/pricing/:model{.+}', async (c) => {
+    const model = c.req.param('model');
+    if (!(await setOverride(c.var.adminDb, c.env.KV_KEYS, model, null))) {
+      throw new GatewayError(404, `No price override for '${model}'.`, {
+        code: 'price_override_not_found',
+        param: 'model',
+      });
+    }
+    return c.json(effective(model, await listOverrides(c.var.adminDb)));
+  });
+
+  return router;
+}

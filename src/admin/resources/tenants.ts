@@ -1,0 +1,142 @@
+/**
+ * /admin/tenants: create, list, get, update, disable and enable. A tenant_admin's
+ * list holds only the tenants in its scope.
+ * A change to a tenant's status, limits, budgets, guardrails or alert thresholds is part of every one of its
+ * keys' records, so those keys' cached lookups are invalidated before answering.
+ */
+import { Hono, type Context } from 'hono';
+import type { AppEnv } from '../../context';
+import { GatewayError } from '../../core/errors';
+import type { Tenant } from '../../storage/entities';
+import type { TenantPatch } from '../../storage/tenant-store';
+import { invalidateHashes } from './invalidate';
+import type { Operation } from '../operation';
+import { listBody } from '../pagination';
+import { Tenant as TenantSchema, TenantCreate, TenantList, TenantListQuery, TenantUpdate } from '../schemas';
+import { readBody, readQuery } from '../validate';
+
+const tenantDoc = { id: 'Tenant', schema: TenantSchema };
+
+export const tenantOperations: Operation[] = [
+  {
+    method: 'post',
+    path: '/admin/tenants',
+
+    access: { level: 'write' },
+    summary: 'Create a tenant',
+    body: { id: 'TenantCreate', schema: TenantCreate },
+    status: 201,
+    response: tenantDoc,
+  },
+  {
+    method: 'get',
+    path: '/admin/tenants',
+
+    access: { level: 'read', tenant: 'list' },
+    summary: 'List tenants, newest first',
+    query: TenantListQuery,
+    status: 200,
+    response: { id: 'TenantList', schema: TenantList },
+  },
+  {
+    method: 'get',
+    path: '/admin/tenants/{id}',
+    access: { level: 'read', tenant: 'path' },
+    summary: 'Get a tenant',
+    status: 200,
+    response: tenantDoc,
+  },
+  {
+    method: 'patch',
+    path: '/admin/tenants/{id}',
+
+    access: { level: 'write' },
+    summary: 'Update a tenant (each given field is replaced whole)',
+    body: { id: 'TenantUpdate', schema: TenantUpdate },
+    status: 200,
+    response: tenantDoc,
+  },
+  {
+    method: 'post',
+    path: '/admin/tenants/{id}/disable',
+
+    access: { level: 'write' },
+    summary: 'Disable a tenant: all its keys are refused',
+    status: 200,
+    response: tenantDoc,
+  },
+  {
+    method: 'post',
+    path: '/admin/tenants/{id}/enable',
+
+    access: { level: 'write' },
+    summary: 'Enable a disabled tenant',
+    status: 200,
+    response: tenantDoc,
+  },
+];
+
+export function tenantNotFound(id: string): GatewayError {
+  return new GatewayError(404, `No tenant with id '${id}'.`, {
+    code: 'tenant_not_found',
+    param: 'tenant_id',
+  });
+}
+
+/** Applies a patch and invalidates the keys whose records it changes. */
+async function updateTenant(
+  c: Context<AppEnv>,
+  id: string,
+  patch: TenantPatch,
+  now: number,
+): Promise<Tenant> {
+  const { tenants, apiKeys, keys } = c.var.deps;
+  const tenant = await tenants.update(id, patch, now);
+  if (!tenant) throw tenantNotFound(id);
+  const { status, limits, budgets, guardrails, alerts } = patch;
+  const inRecords = [status, limits, budgets, guardrails, alerts];
+  if (inRecords.some((field) => field !== undefined)) {
+    await invalidateHashes(keys, await apiKeys.tenantHashes(id));
+  }
+  return tenant;
+}
+
+export function tenantsRouter(now: () => number = Date.now) {
+  const router = new Hono<AppEnv>();
+
+  router.post('/', async (c) => {
+    const input = await readBody(c, TenantCreate);
+    return c.json(await c.var.deps.tenants.create(input, now()), 201);
+  });
+
+  router.get('/', async (c) => {
+    const query = readQuery(c, TenantListQuery);
+    const who = c.var.adminPrincipal;
+    const page = await c.var.deps.tenants.list(
+      { limit: query.limit, cursor: query.cursor ?? null },
+      { status: query.status, ...(who.role === 'tenant_admin' ? { ids: who.tenantIds } : {}) },
+    );
+    return c.json(listBody(page));
+  });
+
+  router.get('/:id', async (c) => {
+    const id = c.req.param('id');
+    const tenant = await c.var.deps.tenants.get(id);
+    if (!tenant) throw tenantNotFound(id);
+    return c.json(tenant);
+  });
+
+  router.patch('/:id', async (c) => {
+    const patch = await readBody(c, TenantUpdate);
+    return c.json(await updateTenant(c, c.req.param('id'), patch, now()));
+  });
+
+  router.post('/:id/disable', async (c) =>
+    c.json(await updateTenant(c, c.req.param('id'), { status: 'disabled' }, now())),
+  );
+  router.post('/:id/enable', async (c) =>
+    c.json(await updateTenant(c, c.req.param('id'), { status: 'active' }, now())),
+  );
+
+  return router;
+}

@@ -1,0 +1,146 @@
+/**
+ * One LogEvent as one OTLP span (pure), following the OpenTelemetry GenAI
+ * semantic conventions (`gen_ai.*`, `error.type`, `http.response.status_code`)
+ * plus the gateway's own `edgeway.*` attributes. The span covers the request
+ * from arrival to the last byte of its answer; its kind is SERVER, since it is
+ * the gateway's handling of its caller's request (a caller's `traceparent`
+ * makes it a child of the caller's span). Its status is ERROR for a 5xx and
+ * for a provider failure (a stream cut after its status line included); a
+ * request the gateway refused (4xx) or a client that went away is not an
+ * error of the span, but still has its `error.type`.
+ *
+ * What it never holds: keys or any header (the event has none), and payload
+ * text unless the key logs payloads, and then the scrubbed text the log row
+ * holds.
+ */
+import type { LogEvent } from '../../core/log-event';
+import { doubleValue, type KeyValue, keyValues } from './attributes';
+import { spanIds } from './ids';
+
+export const SPAN_KIND_SERVER = 2;
+export const STATUS_UNSET = 0;
+export const STATUS_ERROR = 2;
+
+export interface OtlpSpan {
+  readonly traceId: string;
+  readonly spanId: string;
+  readonly parentSpanId: string;
+  readonly name: string;
+  readonly kind: number;
+  readonly startTimeUnixNano: string;
+  readonly endTimeUnixNano: string;
+  readonly attributes: readonly KeyValue[];
+  readonly status: { readonly code: number; readonly message?: string };
+}
+
+/** Gateway provider ids → `gen_ai.provider.name` well-known values; others are sent as they are. */
+const PROVIDER_NAMES: Readonly<Record<string, string>> = {
+  openai: 'openai',
+  anthropic: 'anthropic',
+  bedrock: 'aws.bedrock',
+  gemini: 'gcp.gemini',
+  azure: 'azure.ai.openai',
+  groq: 'groq',
+  mistral: 'mistral_ai',
+  deepseek: 'deepseek',
+};
+
+export function toSpan(event: LogEvent): OtlpSpan {
+  const ids = spanIds(event);
+  const operation = operationName(event.endpoint);
+  const requestModel = modelName(event.model, event.provider);
+  const answered = [...event.tries].reverse().find((t) => t.error === null && t.status < 400);
+  const providerName = event.provider ? (PROVIDER_NAMES[event.provider] ?? event.provider) : null;
+  const start = BigInt(Math.round(event.time * 1000)) * 1000n;
+  const end = start + BigInt(Math.round(event.latencyMs * 1e6));
+  const failed = event.status >= 500 || (event.errorSource === 'provider' && event.errorCode !== null);
+  const attributes = [
+    ...keyValues({
+      'gen_ai.operation.name': operation,
+      'gen_ai.provider.name': providerName,
+      // The older name of the same attribute, still read by many trace stores.
+      'gen_ai.system': providerName,
+      'gen_ai.request.model': requestModel,
+      'gen_ai.response.model': answered ? answered.target.slice(answered.target.indexOf('/') + 1) : null,
+      'gen_ai.usage.input_tokens': event.inputTokens,
+      'gen_ai.usage.output_tokens': event.outputTokens,
+      'gen_ai.usage.cache_read.input_tokens': event.cachedTokens > 0 ? event.cachedTokens : null,
+      'error.type': event.errorCode,
+      'http.response.status_code': event.status,
+      'url.path': event.endpoint,
+      'edgeway.request_id': event.requestId,
+      'edgeway.tenant_id': event.tenantId,
+      'edgeway.key_id': event.keyId,
+      'edgeway.route': event.route,
+      'edgeway.cache': event.cache,
+      'edgeway.attempts': event.attempts,
+      'edgeway.stream': event.stream,
+      'edgeway.stream_completed': event.streamCompleted,
+      'edgeway.ttft_ms': event.ttftMs,
+      'edgeway.error_source': event.errorSource,
+      'edgeway.tries': event.tries.length > 0 ? event.tries.map(tryText) : null,
+      'edgeway.guardrails': event.guardrails.length > 0 ? event.guardrails.map(verdictText) : null,
+      ...metadata(event.metadata),
+      ...payload(event.payload),
+    }),
+    doubleValue('edgeway.cost_usd', event.costUsd),
+    doubleValue('edgeway.saved_usd', event.savedUsd),
+    doubleValue('edgeway.latency_ms', event.latencyMs),
+  ];
+  return {
+    ...ids,
+    name: requestModel ? `${operation} ${requestModel}` : operation,
+    kind: SPAN_KIND_SERVER,
+    startTimeUnixNano: start.toString(),
+    endTimeUnixNano: end.toString(),
+    attributes,
+    status: failed ? { code: STATUS_ERROR, message: event.errorCode ?? `HTTP ${event.status}` } : { code: 0 },
+  };
+}
+
+/** The GenAI operation of an endpoint; an endpoint without one is named by its last path segment. */
+export function operationName(endpoint: string): string {
+  if (endpoint.includes('embed')) return 'embeddings';
+  if (/\/(chat\/completions|messages|responses)$/.test(endpoint) || endpoint.endsWith('/converse')) {
+    return 'chat';
+  }
+  if (/generateContent$/i.test(endpoint)) return 'generate_content';
+  if (endpoint.endsWith('/completions')) return 'text_completion';
+  return endpoint.split('/').filter(Boolean).pop() ?? 'request';
+}
+
+/** `provider/model` → the model as the provider knows it; a route's name stays as it is. */
+function modelName(model: string | null, provider: string | null): string | null {
+  if (model === null) return null;
+  return provider && model.startsWith(`${provider}/`) ? model.slice(provider.length + 1) : model;
+}
+
+/** `openai/gpt-4o 503 120ms upstream_timeout`: one upstream call. */
+function tryText(t: LogEvent['tries'][number]): string {
+  return `${t.target} ${t.status} ${Math.round(t.ttfbMs)}ms${t.error ? ` ${t.error}` : ''}`;
+}
+
+/** `pii request redact 2 email=1,phone=1`: names and counts, never the values found. */
+function verdictText(g: LogEvent['guardrails'][number]): string {
+  const kinds = Object.entries(g.kinds)
+    .map(([k, n]) => `${k}=${n}`)
+    .join(',');
+  const score = g.score === null ? '' : ` score=${g.score}`;
+  const error = g.error === null ? '' : ` error=${g.error}`;
+  return `${g.guardrail} ${g.direction} ${g.action} ${g.count}${kinds ? ` ${kinds}` : ''}${score}${error}`;
+}
+
+function metadata(m: LogEvent['metadata']): Record<string, string | number | boolean> {
+  const out: Record<string, string | number | boolean> = {};
+  for (const [key, value] of Object.entries(m ?? {})) out[`edgeway.metadata.${key}`] = value;
+  return out;
+}
+
+function payload(p: LogEvent['payload']): Record<string, string | boolean | null> {
+  if (!p) return {};
+  return {
+    'edgeway.payload.request': p.request,
+    'edgeway.payload.response': p.response,
+    'edgeway.payload.truncated': p.truncated,
+  };
+}

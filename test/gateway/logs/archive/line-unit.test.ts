@@ -1,0 +1,61 @@
+/** The archive line (pure): built by hand, it reads back exactly as the schema reads the same row. */
+import { describe, expect, it } from 'vitest';
+import { archiveLine } from '../../../../src/logs/archive/line';
+import { detailOfRow } from '../../../../src/logs/read/logs';
+import { toRow } from '../../../../src/logs/rows';
+import { logEvent } from '../../log-fixtures';
+
+const rows = [
+  toRow(logEvent()),
+  toRow(
+    logEvent({
+      tenantId: null,
+      keyId: null,
+      provider: null,
+      model: null,
+      status: 401,
+      errorSource: 'gateway',
+      errorCode: 'invalid_api_key',
+      cache: null,
+      ttftMs: null,
+    }),
+  ),
+  toRow(
+    logEvent({
+      stream: true,
+      streamCompleted: false,
+      metadata: { team: 'a "quoted" team', n: 3, ok: true },
+      payload: { request: '{"q":"é\\n\\u2028"}', response: 'line 1\nline "2"', truncated: true },
+      route: 'fast',
+      tries: [
+        { target: 'openai/gpt-4o', status: 503, ttfbMs: 12.5, error: 'upstream_error' },
+        { target: 'mock/echo', status: 200, ttfbMs: 3, error: null },
+      ],
+      guardrails: [
+        {
+          guardrail: 'pii',
+          direction: 'request',
+          action: 'redact',
+          count: 2,
+          kinds: { email: 2 },
+          score: null,
+          error: null,
+        },
+      ],
+      costUsd: 1e-7,
+      savedUsd: 0.125,
+    }),
+  ),
+];
+
+describe('archiveLine', () => {
+  it.each(rows.map((r, i) => [i, r] as const))('row %i reads back as detailOfRow reads it', (_, row) => {
+    const line = archiveLine(row);
+    expect(line).not.toContain('\n');
+    expect(JSON.parse(line)).toEqual(detailOfRow(row));
+  });
+
+  it('puts id first and time second (the export filters on the first "time")', () => {
+    expect(archiveLine(rows[0]!)).toMatch(/^\{"id":"[^"]+","time":\d+,/);
+  });
+});
