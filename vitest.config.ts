@@ -9,6 +9,7 @@
  * received) and keep a runtime of their own, as every file did before.
  */
 import { cloudflareTest, readD1Migrations } from '@cloudflare/vitest-pool-workers';
+import { existsSync } from 'node:fs';
 import { build } from 'esbuild';
 import { defineConfig } from 'vitest/config';
 import { mendPoolWorkers } from './test/support/pool-workers-patch.mjs';
@@ -18,18 +19,21 @@ const MOCK_BUNDLE = '.build/mock-llm.js';
 /** Gateway test files that need a runtime of their own (see the header). */
 const ISOLATED = [
   // Block client addresses (the no-address bucket too) for the admin token's throttle window.
-  'test/gateway/admin/throttle-integration.test.ts',
-  'test/gateway/admin/admins-integration.test.ts',
+  'test/gateway/admin/access/throttle-integration.test.ts',
+  'test/gateway/admin/access/admins-integration.test.ts',
   'test/gateway/dashboard/signin-throttle-integration.test.ts',
   'test/gateway/reliability/fuzz-integration.test.ts',
   // Count every log event, batch or global route the deployment has.
   'test/gateway/reliability/soak-integration.test.ts',
-  'test/gateway/logs/reconcile-integration.test.ts',
-  'test/gateway/logs/delivery-integration.test.ts',
+  'test/gateway/logs/read/reconcile-integration.test.ts',
+  'test/gateway/logs/produce/delivery-integration.test.ts',
   'test/gateway/dashboard/routes-integration.test.ts',
 ];
 
 export default defineConfig(async () => {
+  // A moved file would otherwise join the shared runtime unnoticed.
+  const gone = ISOLATED.filter((file) => !existsSync(file));
+  if (gone.length > 0) throw new Error(`vitest.config.ts: ISOLATED names missing files: ${gone.join(', ')}`);
   mendPoolWorkers();
   await build({
     entryPoints: ['workers/mock-llm/src/index.ts'],
