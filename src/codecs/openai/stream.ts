@@ -4,11 +4,11 @@
  * writes a client's: a role chunk first, content and tool-call deltas, a
  * finish chunk, the usage chunk only when the client asked for it, `[DONE]`.
  */
-import type { Frame, StreamDecoder, StreamEncoder } from './codec';
-import type { StreamEvent, TokenUsage } from './ir';
-import { arr, type Json, num, obj, str, eventObject } from './json';
-import { finishFromOpenAi, finishToOpenAi } from './openai-response';
-import { fromOpenAiUsage, merge, toOpenAiUsage, ZERO } from './usage';
+import type { Frame, StreamDecoder, StreamEncoder } from '../codec';
+import type { StreamEvent, TokenUsage } from '../ir';
+import { arr, type Json, num, obj, str, eventObject } from '../json';
+import { finishFromOpenAi, finishToOpenAi } from './response';
+import { fromOpenAiUsage, merge, toOpenAiUsage, ZERO } from '../usage';
 
 export function openAiStreamDecoder(): StreamDecoder {
   let started = false;

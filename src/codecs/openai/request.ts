@@ -5,11 +5,20 @@
  * Longer than most files: both directions sit together so each rule and its
  * inverse can be read side by side (the round-trip tests hold them to it).
  */
-import { badRequest } from '../core/errors';
-import type { EncodeContext } from './codec';
+import { badRequest } from '../../core/errors';
+import type { EncodeContext } from '../codec';
 import { imageFromUrl, imageToUrl } from './images';
-import type { ChatRequest, ImagePart, Message, Part, TextPart, Tool, ToolChoice, ToolResultPart } from './ir';
-import { arr, type Json, num, obj, str, unsupported } from './json';
+import type {
+  ChatRequest,
+  ImagePart,
+  Message,
+  Part,
+  TextPart,
+  Tool,
+  ToolChoice,
+  ToolResultPart,
+} from '../ir';
+import { arr, type Json, num, obj, str, unsupported } from '../json';
 
 /** Fields read into the canonical request, or knowingly dropped (documented); anything else is refused. */
 const READ = new Set([

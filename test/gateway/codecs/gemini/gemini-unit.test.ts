@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { geminiUpstream } from '../../../src/codecs/gemini';
-import type { StreamEvent } from '../../../src/codecs/ir';
-import { GatewayError } from '../../../src/core/errors';
-import { SseFramer } from '../../../src/sse/framer';
+import { geminiUpstream } from '../../../../src/codecs/gemini/index';
+import type { StreamEvent } from '../../../../src/codecs/ir';
+import { GatewayError } from '../../../../src/core/errors';
+import { SseFramer } from '../../../../src/sse/framer';
 import {
   BLOCKED_PROMPT,
   CUT_STREAM,
@@ -12,7 +12,7 @@ import {
   STREAM_MAX_TOKENS,
   STREAM_WITH_CALL,
   TEXT_ANSWER,
-} from './fixtures/gemini-wire';
+} from '../fixtures/gemini-wire';
 
 const CONTEXT = { model: 'text-embedding-004', providerId: 'gemini', outputCap: 1024, enforceCap: true };
 

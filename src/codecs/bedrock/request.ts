@@ -3,9 +3,9 @@
  * in the URL, not the body. What Converse cannot carry is refused with a 400
  * naming the field; the few fields dropped are listed in docs/providers/bedrock.md.
  */
-import type { EncodeContext } from './codec';
-import type { ChatRequest, ImagePart, Message, Part, TextPart, ToolChoice } from './ir';
-import { type Json, parseArguments, unsupported } from './json';
+import type { EncodeContext } from '../codec';
+import type { ChatRequest, ImagePart, Message, Part, TextPart, ToolChoice } from '../ir';
+import { type Json, parseArguments, unsupported } from '../json';
 
 const TARGET = 'bedrock';
 

@@ -1,8 +1,8 @@
 /** The Bedrock Converse upstream codec: request, answer, stream and error, each in its own module. */
-import { encodeBedrockRequest } from './bedrock-request';
-import { decodeBedrockError, decodeBedrockResponse } from './bedrock-response';
-import { bedrockStreamDecoder } from './bedrock-stream';
-import type { UpstreamCodec } from './codec';
+import { encodeBedrockRequest } from './request';
+import { decodeBedrockError, decodeBedrockResponse } from './response';
+import { bedrockStreamDecoder } from './stream';
+import type { UpstreamCodec } from '../codec';
 
 export const bedrockUpstream: UpstreamCodec = {
   format: 'bedrock',

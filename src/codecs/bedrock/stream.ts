@@ -11,10 +11,10 @@
  * stream cut anywhere before metadata, even right after messageStop, never
  * ends and is reported as incomplete: its usage would be unknown.
  */
-import type { StreamDecoder } from './codec';
-import type { StreamEvent } from './ir';
-import { finishFromBedrock, fromBedrockUsage, newAnswerId } from './bedrock-response';
-import { num, obj, str, eventObject } from './json';
+import type { StreamDecoder } from '../codec';
+import type { StreamEvent } from '../ir';
+import { finishFromBedrock, fromBedrockUsage, newAnswerId } from './response';
+import { num, obj, str, eventObject } from '../json';
 
 /** The SSE event names the adapter writes besides Bedrock's own event types. */
 export const BEDROCK_ERROR_EVENT = 'error';

@@ -6,11 +6,11 @@
  * (held until the end, since OpenAI reports usage after its finish chunk) and
  * message_stop.
  */
-import type { Frame, StreamDecoder, StreamEncoder } from './codec';
-import type { FinishReason, StreamEvent, TokenUsage } from './ir';
-import { type Json, num, obj, str, eventObject } from './json';
-import { finishFromAnthropic, finishToAnthropic } from './anthropic-response';
-import { fromAnthropicUsage, merge, toAnthropicUsage, ZERO } from './usage';
+import type { Frame, StreamDecoder, StreamEncoder } from '../codec';
+import type { FinishReason, StreamEvent, TokenUsage } from '../ir';
+import { type Json, num, obj, str, eventObject } from '../json';
+import { finishFromAnthropic, finishToAnthropic } from './response';
+import { fromAnthropicUsage, merge, toAnthropicUsage, ZERO } from '../usage';
 
 export function anthropicStreamDecoder(): StreamDecoder {
   /** Anthropic block index → tool-call ordinal. */

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import type { EncodeContext } from '../../../src/codecs/codec';
-import type { ChatRequest, Message, StreamEvent } from '../../../src/codecs/ir';
-import { workersAiUpstream } from '../../../src/codecs/workers-ai';
-import { GatewayError } from '../../../src/core/errors';
-import { SseFramer } from '../../../src/sse/framer';
+import type { EncodeContext } from '../../../../src/codecs/codec';
+import type { ChatRequest, Message, StreamEvent } from '../../../../src/codecs/ir';
+import { workersAiUpstream } from '../../../../src/codecs/workers-ai/index';
+import { GatewayError } from '../../../../src/core/errors';
+import { SseFramer } from '../../../../src/sse/framer';
 import {
   BARE_STREAM,
   CAPPED_STREAM,
@@ -17,8 +17,8 @@ import {
   TEXT_ANSWER,
   TEXT_STREAM,
   TOOL_DELTA_STREAM,
-} from './fixtures/workers-ai-wire';
-import { canonicalRequest } from './fixtures/canonical';
+} from '../fixtures/workers-ai-wire';
+import { canonicalRequest } from '../fixtures/canonical';
 
 const LLAMA = '@cf/meta/llama-3.1-8b-instruct';
 const context = (model = LLAMA): EncodeContext => ({

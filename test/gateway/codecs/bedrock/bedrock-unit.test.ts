@@ -1,16 +1,16 @@
 import { describe, expect, it } from 'vitest';
-import { bedrockUpstream } from '../../../src/codecs/bedrock';
-import type { EncodeContext } from '../../../src/codecs/codec';
-import type { ChatRequest } from '../../../src/codecs/ir';
-import { GatewayError } from '../../../src/core/errors';
-import errorFixture from './fixtures/bedrock-error-validation.json';
-import textAnswer from './fixtures/bedrock-converse-text.json';
-import toolAnswer from './fixtures/bedrock-converse-tool.json';
-import cutStream from './fixtures/bedrock-stream-cut.json';
-import exceptionStream from './fixtures/bedrock-stream-exception.json';
-import toolStream from './fixtures/bedrock-stream-tool.json';
-import { concat, decodeAll, encodeEvent, type RecordedEvent, transformToSse } from './fixtures/bedrock-wire';
-import { canonicalRequest } from './fixtures/canonical';
+import { bedrockUpstream } from '../../../../src/codecs/bedrock/index';
+import type { EncodeContext } from '../../../../src/codecs/codec';
+import type { ChatRequest } from '../../../../src/codecs/ir';
+import { GatewayError } from '../../../../src/core/errors';
+import errorFixture from '../fixtures/bedrock-error-validation.json';
+import textAnswer from '../fixtures/bedrock-converse-text.json';
+import toolAnswer from '../fixtures/bedrock-converse-tool.json';
+import cutStream from '../fixtures/bedrock-stream-cut.json';
+import exceptionStream from '../fixtures/bedrock-stream-exception.json';
+import toolStream from '../fixtures/bedrock-stream-tool.json';
+import { concat, decodeAll, encodeEvent, type RecordedEvent, transformToSse } from '../fixtures/bedrock-wire';
+import { canonicalRequest } from '../fixtures/canonical';
 
 const CONTEXT: EncodeContext = {
   model: 'anthropic.claude-3-5-sonnet-20240620-v1:0',

@@ -3,14 +3,14 @@
  * `env.AI.run(model, inputs)` for text-generation and text-embedding models.
  * The adapter (src/providers/workers-ai.ts) carries them over the binding.
  */
-import { textTokens } from '../limits/estimate';
-import type { UpstreamCodec } from './codec';
-import type { EmbeddingsResponse } from './ir';
-import { arr, badUpstream, num, obj, unsupported } from './json';
-import { WORKERS_AI_MAX_EMBEDDING_INPUTS, workersAiModel } from './workers-ai-models';
-import { encodeWorkersAiRequest } from './workers-ai-request';
-import { decodeWorkersAiError, decodeWorkersAiResponse, readStamp, STAMP } from './workers-ai-response';
-import { workersAiStreamDecoder } from './workers-ai-stream';
+import { textTokens } from '../../limits/estimate';
+import type { UpstreamCodec } from '../codec';
+import type { EmbeddingsResponse } from '../ir';
+import { arr, badUpstream, num, obj, unsupported } from '../json';
+import { WORKERS_AI_MAX_EMBEDDING_INPUTS, workersAiModel } from './models';
+import { encodeWorkersAiRequest } from './request';
+import { decodeWorkersAiError, decodeWorkersAiResponse, readStamp, STAMP } from './response';
+import { workersAiStreamDecoder } from './stream';
 
 export const workersAiUpstream: UpstreamCodec = {
   format: 'workers-ai',

@@ -1,10 +1,10 @@
 /** The OpenAI wire format, client side and upstream side (Chat Completions and Embeddings). */
-import type { ClientCodec, UpstreamCodec } from './codec';
-import type { EmbeddingsRequest, EmbeddingsResponse } from './ir';
-import { arr, badUpstream, count, type Json, num, obj, str, unsupported } from './json';
-import { decodeOpenAiRequest, encodeOpenAiRequest } from './openai-request';
-import { decodeOpenAiResponse, encodeOpenAiResponse } from './openai-response';
-import { openAiStreamDecoder, openAiStreamEncoder } from './openai-stream';
+import type { ClientCodec, UpstreamCodec } from '../codec';
+import type { EmbeddingsRequest, EmbeddingsResponse } from '../ir';
+import { arr, badUpstream, count, type Json, num, obj, str, unsupported } from '../json';
+import { decodeOpenAiRequest, encodeOpenAiRequest } from './request';
+import { decodeOpenAiResponse, encodeOpenAiResponse } from './response';
+import { openAiStreamDecoder, openAiStreamEncoder } from './stream';
 
 export const openAiUpstream: UpstreamCodec = {
   format: 'openai',

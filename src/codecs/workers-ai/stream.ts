@@ -7,11 +7,11 @@
  * `[DONE]` and sent before the usage, as OpenAI orders them; a stream that
  * stops before `[DONE]` never ends, which the relay reports as a cut stream.
  */
-import type { StreamDecoder } from './codec';
-import type { StreamEvent, TokenUsage } from './ir';
-import { arr, jsonText, num, obj, str, eventObject } from './json';
-import { fromOpenAiUsage } from './usage';
-import { callId, inferFinish, readStamp, responseText, STAMP, type Stamp } from './workers-ai-response';
+import type { StreamDecoder } from '../codec';
+import type { StreamEvent, TokenUsage } from '../ir';
+import { arr, jsonText, num, obj, str, eventObject } from '../json';
+import { fromOpenAiUsage } from '../usage';
+import { callId, inferFinish, readStamp, responseText, STAMP, type Stamp } from './response';
 
 const NO_STAMP: Stamp = { id: '', model: '', created: 0, max_tokens: null };
 

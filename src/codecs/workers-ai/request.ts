@@ -5,10 +5,10 @@
  * What the model cannot take is refused with a 400 naming it; the rules are
  * in docs/providers/workers-ai.md.
  */
-import type { EncodeContext } from './codec';
-import type { ChatRequest, ImagePart, Message, TextPart, Tool } from './ir';
-import { type Json, obj, unsupported } from './json';
-import { type WorkersAiChatModel, workersAiModel } from './workers-ai-models';
+import type { EncodeContext } from '../codec';
+import type { ChatRequest, ImagePart, Message, TextPart, Tool } from '../ir';
+import { type Json, obj, unsupported } from '../json';
+import { type WorkersAiChatModel, workersAiModel } from './models';
 
 const FORMAT = 'workers-ai';
 

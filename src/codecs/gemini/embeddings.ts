@@ -5,10 +5,10 @@
  * own prompt estimate (src/limits/estimate.ts: ¼ token per ASCII character,
  * 1 per other character), from the request the answer belongs to.
  */
-import { textTokens } from '../limits/estimate';
-import type { EncodeContext } from './codec';
-import type { EmbeddingsRequest, EmbeddingsResponse } from './ir';
-import { arr, badUpstream, type Json, obj, unsupported } from './json';
+import { textTokens } from '../../limits/estimate';
+import type { EncodeContext } from '../codec';
+import type { EmbeddingsRequest, EmbeddingsResponse } from '../ir';
+import { arr, badUpstream, type Json, obj, unsupported } from '../json';
 
 /** Gemini embeds at most 100 texts per batch call. */
 export const MAX_GEMINI_BATCH = 100;

@@ -4,11 +4,11 @@
  * Each direction lives in its own module; this one puts them together.
  * Translation rules: docs/providers/gemini.md.
  */
-import type { UpstreamCodec } from './codec';
-import { decodeGeminiEmbeddings, encodeGeminiEmbeddings } from './gemini-embeddings';
-import { encodeGeminiRequest } from './gemini-request';
-import { decodeGeminiError, decodeGeminiResponse } from './gemini-response';
-import { geminiStreamDecoder } from './gemini-stream';
+import type { UpstreamCodec } from '../codec';
+import { decodeGeminiEmbeddings, encodeGeminiEmbeddings } from './embeddings';
+import { encodeGeminiRequest } from './request';
+import { decodeGeminiError, decodeGeminiResponse } from './response';
+import { geminiStreamDecoder } from './stream';
 
 export const geminiUpstream: UpstreamCodec = {
   format: 'gemini',

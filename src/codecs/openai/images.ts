@@ -1,5 +1,5 @@
 /** Image sources between data URLs (OpenAI's one way to inline an image) and base64 blocks (pure). */
-import type { ImageSource } from './ir';
+import type { ImageSource } from '../ir';
 
 const DATA_URL = /^data:([\w.+-]+\/[\w.+-]+);base64,/;
 

@@ -1,9 +1,9 @@
 /** The Anthropic Messages wire format, client side and upstream side. */
-import { decodeAnthropicRequest, encodeAnthropicRequest } from './anthropic-request';
-import { decodeAnthropicResponse, encodeAnthropicResponse } from './anthropic-response';
-import { anthropicStreamDecoder, anthropicStreamEncoder } from './anthropic-stream';
-import type { ClientCodec, UpstreamCodec } from './codec';
-import { obj, str } from './json';
+import { decodeAnthropicRequest, encodeAnthropicRequest } from './request';
+import { decodeAnthropicResponse, encodeAnthropicResponse } from './response';
+import { anthropicStreamDecoder, anthropicStreamEncoder } from './stream';
+import type { ClientCodec, UpstreamCodec } from '../codec';
+import { obj, str } from '../json';
 
 export const anthropicUpstream: UpstreamCodec = {
   format: 'anthropic',

@@ -6,9 +6,9 @@
  * first three and the cap it sent, and the finish is inferred: tool calls, the
  * cap reached (`length`), or a natural end.
  */
-import type { ChatResponse, FinishReason, ProviderFault, TextPart, ToolCallPart } from './ir';
-import { arr, badUpstream, jsonText, num, obj, str } from './json';
-import { fromOpenAiUsage } from './usage';
+import type { ChatResponse, FinishReason, ProviderFault, TextPart, ToolCallPart } from '../ir';
+import { arr, badUpstream, jsonText, num, obj, str } from '../json';
+import { fromOpenAiUsage } from '../usage';
 
 /** The key (JSON answers) and SSE event name (streams) of the adapter's stamp. */
 export const STAMP = 'edgeway';

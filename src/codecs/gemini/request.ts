@@ -5,11 +5,11 @@
  * `generationConfig`. What Gemini cannot take is refused with a 400 naming it;
  * the rules are in docs/providers/gemini.md.
  */
-import { badRequest } from '../core/errors';
-import type { EncodeContext } from './codec';
-import { toGeminiParameters, toGeminiSchema } from './gemini-schema';
-import type { ChatRequest, Message, Part, ToolChoice } from './ir';
-import { type Json, parseArguments, unsupported } from './json';
+import { badRequest } from '../../core/errors';
+import type { EncodeContext } from '../codec';
+import { toGeminiParameters, toGeminiSchema } from './schema';
+import type { ChatRequest, Message, Part, ToolChoice } from '../ir';
+import { type Json, parseArguments, unsupported } from '../json';
 
 /** Gemini takes at most five stop sequences. */
 const MAX_STOP_SEQUENCES = 5;

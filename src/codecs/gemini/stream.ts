@@ -11,7 +11,7 @@
  * chunk at or after it carried usage; a stream that closes before that was
  * cut, and the relay, seeing no `end`, says so. Chunks after `end` are ignored.
  */
-import type { StreamDecoder } from './codec';
+import type { StreamDecoder } from '../codec';
 import {
   blockReason,
   callId,
@@ -19,9 +19,9 @@ import {
   finishFromGemini,
   firstCandidate,
   usageFromGemini,
-} from './gemini-response';
-import type { StreamEvent } from './ir';
-import { count, jsonText, obj, str, eventObject } from './json';
+} from './response';
+import type { StreamEvent } from '../ir';
+import { count, jsonText, obj, str, eventObject } from '../json';
 
 export function geminiStreamDecoder(): StreamDecoder {
   let started = false;

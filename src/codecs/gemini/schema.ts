@@ -6,8 +6,8 @@
  * refused with a 400 naming the field, and the rest (annotations and
  * constraints such as `additionalProperties`) are dropped: docs/providers/gemini.md.
  */
-import { badRequest } from '../core/errors';
-import { type Json, obj } from './json';
+import { badRequest } from '../../core/errors';
+import { type Json, obj } from '../json';
 
 /** Keywords Gemini's Schema has, copied as they are (after their sub-schemas are converted). */
 const KEPT = new Set([

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import type { EncodeContext } from '../../../src/codecs/codec';
-import { geminiUpstream } from '../../../src/codecs/gemini';
-import { REPLAYED_SIGNATURE } from '../../../src/codecs/gemini-request';
-import type { ChatRequest, Message } from '../../../src/codecs/ir';
-import { canonicalRequest } from './fixtures/canonical';
+import type { EncodeContext } from '../../../../src/codecs/codec';
+import { geminiUpstream } from '../../../../src/codecs/gemini/index';
+import { REPLAYED_SIGNATURE } from '../../../../src/codecs/gemini/request';
+import type { ChatRequest, Message } from '../../../../src/codecs/ir';
+import { canonicalRequest } from '../fixtures/canonical';
 
 const CONTEXT: EncodeContext = {
   model: 'gemini-2.0-flash',

@@ -3,8 +3,8 @@
  * pieces the stream decoder shares with it: candidate parts, finish reasons,
  * usage, ids and the error envelope `{error: {code, message, status}}`.
  */
-import type { ChatResponse, FinishReason, ProviderFault, TextPart, TokenUsage, ToolCallPart } from './ir';
-import { arr, badUpstream, count, type Json, jsonText, obj, str } from './json';
+import type { ChatResponse, FinishReason, ProviderFault, TextPart, TokenUsage, ToolCallPart } from '../ir';
+import { arr, badUpstream, count, type Json, jsonText, obj, str } from '../json';
 
 /** Finish reasons meaning the provider filtered or refused the output. */
 const FILTERED = new Set([

@@ -3,8 +3,8 @@
  * returns no id and no model name: the id is generated, the model left empty
  * for the caller to fill from the route.
  */
-import type { ChatResponse, FinishReason, ProviderFault, TextPart, TokenUsage, ToolCallPart } from './ir';
-import { arr, badUpstream, count, type Json, jsonText, obj, str } from './json';
+import type { ChatResponse, FinishReason, ProviderFault, TextPart, TokenUsage, ToolCallPart } from '../ir';
+import { arr, badUpstream, count, type Json, jsonText, obj, str } from '../json';
 
 const STOP_REASONS: Readonly<Record<string, FinishReason>> = {
   end_turn: 'end',

@@ -6,9 +6,9 @@
  * rules are in docs/translation.md. Longer than most files: both directions
  * sit together so each rule and its inverse can be read side by side.
  */
-import type { EncodeContext } from './codec';
-import type { ChatRequest, ImagePart, ImageSource, Message, Part, TextPart, Tool, ToolChoice } from './ir';
-import { arr, type Json, jsonText, num, obj, parseArguments, str, unsupported } from './json';
+import type { EncodeContext } from '../codec';
+import type { ChatRequest, ImagePart, ImageSource, Message, Part, TextPart, Tool, ToolChoice } from '../ir';
+import { arr, type Json, jsonText, num, obj, parseArguments, str, unsupported } from '../json';
 
 const READ = new Set([
   'model',
