@@ -19,3 +19,8 @@ export const CLIENT_CODECS: Readonly<Record<ClientFormat, ClientCodec>> = {
   openai: openAiClient,
   anthropic: anthropicClient,
 };
+
+/** Whether a provider speaks the client's own format, so the client's body passes through untranslated. */
+export function sameFormat(upstream: WireFormat, client: ClientFormat): boolean {
+  return upstream === client;
+}

@@ -5,7 +5,7 @@
  * a GatewayError marked as the provider's, with its status passed through and
  * its message scrubbed of credentials; at most 16 KiB of an error body is read.
  */
-import { UPSTREAM_CODECS } from '../codecs/index';
+import { CLIENT_CODECS, sameFormat, UPSTREAM_CODECS } from '../codecs/index';
 import { ENDPOINTS } from '../core/endpoints';
 import { GatewayError } from '../core/errors';
 import type { ProviderRegistry } from '../providers/registry';
@@ -226,9 +226,10 @@ async function providerError(response: Response, route: Route, deadlineMs: numbe
   const fault = UPSTREAM_CODECS[route.target.format].decodeError(parsed, response.headers);
   if (fault.message) message = route.adapter.scrub(fault.message);
   // The provider's own error type travels only where the client speaks its format; otherwise the status says it.
-  if (fault.type && route.target.format === ENDPOINTS[route.target.endpoint].format) {
+  const client = CLIENT_CODECS[ENDPOINTS[route.target.endpoint].format];
+  if (fault.type && sameFormat(route.target.format, client.format)) {
     const word = route.adapter.scrub(fault.type).slice(0, 64);
-    if (route.target.format === 'openai') type = word;
+    if (client.relaysErrorType) type = word;
     const rawCode = (parsed as { error?: { code?: unknown } } | null)?.error?.code;
     if (typeof rawCode === 'string') code = route.adapter.scrub(rawCode).slice(0, 64);
   }

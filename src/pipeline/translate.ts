@@ -1,15 +1,14 @@
 /**
  * Stage 5's codec step: the body the provider is sent, and, when the client's
  * format is not the provider's, the translation of its answer. Same-format
- * requests pass through as they came (src/api/upstream-body.ts); any other is
+ * requests pass through as they came (the client codec's passThroughBody); any other is
  * decoded by the client's codec and encoded by the provider's, before limits
  * and cache, so a field that cannot be carried is a 400 that reserved nothing.
  * Translated answers are decoded by the provider's codec and encoded by the
  * client's: JSON at once, streams event by event (src/codecs/translate-stream.ts).
  */
-import { upstreamBody } from '../api/upstream-body';
 import type { EncodeContext, StreamDecoder } from '../codecs/codec';
-import { CLIENT_CODECS, UPSTREAM_CODECS } from '../codecs/index';
+import { CLIENT_CODECS, sameFormat, UPSTREAM_CODECS } from '../codecs/index';
 import { translatingObserver } from '../codecs/translate-stream';
 import { gatewayUsage } from '../codecs/usage';
 import { type ClientFormat, ENDPOINTS } from '../core/endpoints';
@@ -38,19 +37,18 @@ export interface Outbound {
 
 export function outbound(request: ProxyRequest, target: UpstreamTarget, context: EncodeContext): Outbound {
   const clientFormat: ClientFormat = ENDPOINTS[request.endpoint].format;
-  if (target.format === clientFormat) {
+  const client = CLIENT_CODECS[clientFormat];
+  if (sameFormat(target.format, clientFormat)) {
     const outputCap = context.enforceCap && request.maxOutputTokens === null ? context.outputCap : undefined;
     return {
-      body: upstreamBody(request, {
+      body: client.passThroughBody(request, {
         upstreamModel: context.model,
-        format: clientFormat,
         providerId: context.providerId,
         outputCap,
       }),
       translation: null,
     };
   }
-  const client = CLIENT_CODECS[clientFormat];
   const upstream = UPSTREAM_CODECS[target.format];
   if (request.endpoint === 'embeddings') {
     const embedClient = client.embeddings;

@@ -3,6 +3,15 @@ import { decodeAnthropicRequest, encodeAnthropicRequest } from './request';
 import { decodeAnthropicResponse, encodeAnthropicResponse } from './response';
 import { anthropicStreamDecoder, anthropicStreamEncoder } from './stream';
 import type { ClientCodec, UpstreamCodec } from '../codec';
+import { anthropicAssembler } from './assemble';
+import { anthropicByteObserver } from './byte-observer';
+import { anthropicErrorBody } from './error';
+import { anthropicObserver } from './observer';
+import { anthropicPassThrough } from './pass-through';
+import { replayAnthropic } from './replay';
+import { anthropicAnswerSlots, anthropicRequestSlots } from './slots';
+import { anthropicTextRewriter } from './text-rewriter';
+import { anthropicUsage } from './usage';
 import { obj, str } from '../json';
 
 export const anthropicUpstream: UpstreamCodec = {
@@ -21,4 +30,16 @@ export const anthropicClient: ClientCodec = {
   decodeRequest: decodeAnthropicRequest,
   encodeResponse: encodeAnthropicResponse,
   streamEncoder: anthropicStreamEncoder,
+  passThroughBody: anthropicPassThrough,
+  usage: anthropicUsage,
+  errorBody: anthropicErrorBody,
+  // Anthropic's error types are a fixed set keyed by status (./error.ts).
+  relaysErrorType: false,
+  observer: anthropicObserver,
+  byteObserver: anthropicByteObserver,
+  assembler: anthropicAssembler,
+  replay: replayAnthropic,
+  requestSlots: anthropicRequestSlots,
+  answerSlots: anthropicAnswerSlots,
+  textRewriter: anthropicTextRewriter,
 };

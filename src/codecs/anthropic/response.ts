@@ -1,7 +1,8 @@
 /** Anthropic Messages answers ⇄ the canonical response (pure). */
 import type { ChatResponse, FinishReason, TextPart, ToolCallPart } from '../ir';
 import { arr, badUpstream, type Json, jsonText, obj, str } from '../json';
-import { fromAnthropicUsage, merge, toAnthropicUsage, ZERO } from '../usage';
+import { merge, ZERO } from '../usage';
+import { fromAnthropicUsage, toAnthropicUsage } from './usage';
 
 const STOP_IN: Readonly<Record<string, FinishReason>> = {
   end_turn: 'end',

@@ -10,7 +10,8 @@ import type { Frame, StreamDecoder, StreamEncoder } from '../codec';
 import type { FinishReason, StreamEvent, TokenUsage } from '../ir';
 import { type Json, num, obj, str, eventObject } from '../json';
 import { finishFromAnthropic, finishToAnthropic } from './response';
-import { fromAnthropicUsage, merge, toAnthropicUsage, ZERO } from '../usage';
+import { merge, ZERO } from '../usage';
+import { fromAnthropicUsage, toAnthropicUsage } from './usage';
 
 export function anthropicStreamDecoder(): StreamDecoder {
   /** Anthropic block index → tool-call ordinal. */

@@ -1,10 +1,19 @@
 /** The OpenAI wire format, client side and upstream side (Chat Completions and Embeddings). */
 import type { ClientCodec, UpstreamCodec } from '../codec';
+import { openAiAssembler } from './assemble';
+import { openAiByteObserver } from './byte-observer';
+import { openAiErrorBody } from './error';
 import type { EmbeddingsRequest, EmbeddingsResponse } from '../ir';
 import { arr, badUpstream, count, type Json, num, obj, str, unsupported } from '../json';
 import { decodeOpenAiRequest, encodeOpenAiRequest } from './request';
 import { decodeOpenAiResponse, encodeOpenAiResponse } from './response';
+import { openAiObserver } from './observer';
+import { openAiPassThrough } from './pass-through';
+import { replayOpenAi } from './replay';
+import { openAiAnswerSlots, openAiRequestSlots } from './slots';
 import { openAiStreamDecoder, openAiStreamEncoder } from './stream';
+import { openAiTextRewriter } from './text-rewriter';
+import { openAiUsage } from './usage';
 
 export const openAiUpstream: UpstreamCodec = {
   format: 'openai',
@@ -35,6 +44,17 @@ export const openAiClient: ClientCodec = {
   decodeRequest: decodeOpenAiRequest,
   encodeResponse: encodeOpenAiResponse,
   streamEncoder: openAiStreamEncoder,
+  passThroughBody: openAiPassThrough,
+  usage: openAiUsage,
+  errorBody: openAiErrorBody,
+  relaysErrorType: true,
+  observer: openAiObserver,
+  byteObserver: openAiByteObserver,
+  assembler: openAiAssembler,
+  replay: replayOpenAi,
+  requestSlots: openAiRequestSlots,
+  answerSlots: openAiAnswerSlots,
+  textRewriter: openAiTextRewriter,
   embeddings: {
     decodeRequest(body): EmbeddingsRequest {
       if (body.encoding_format === 'base64') throw unsupported('encoding_format', null, "as 'base64'");

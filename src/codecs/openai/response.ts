@@ -1,7 +1,7 @@
 /** OpenAI Chat Completions answers ⇄ the canonical response (pure). */
 import type { ChatResponse, FinishReason, TextPart, ToolCallPart } from '../ir';
 import { arr, badUpstream, type Json, num, obj, str } from '../json';
-import { fromOpenAiUsage, toOpenAiUsage } from '../usage';
+import { fromOpenAiUsage, toOpenAiUsage } from './usage';
 
 const FINISH_IN: Readonly<Record<string, FinishReason>> = {
   stop: 'end',

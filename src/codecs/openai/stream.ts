@@ -8,7 +8,8 @@ import type { Frame, StreamDecoder, StreamEncoder } from '../codec';
 import type { StreamEvent, TokenUsage } from '../ir';
 import { arr, type Json, num, obj, str, eventObject } from '../json';
 import { finishFromOpenAi, finishToOpenAi } from './response';
-import { fromOpenAiUsage, merge, toOpenAiUsage, ZERO } from '../usage';
+import { merge, ZERO } from '../usage';
+import { fromOpenAiUsage, toOpenAiUsage } from './usage';
 
 export function openAiStreamDecoder(): StreamDecoder {
   let started = false;

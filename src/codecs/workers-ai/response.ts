@@ -8,7 +8,7 @@
  */
 import type { ChatResponse, FinishReason, ProviderFault, TextPart, ToolCallPart } from '../ir';
 import { arr, badUpstream, jsonText, num, obj, str } from '../json';
-import { fromOpenAiUsage } from '../usage';
+import { fromOpenAiUsage } from '../openai/usage';
 
 /** The key (JSON answers) and SSE event name (streams) of the adapter's stamp. */
 export const STAMP = 'edgeway';

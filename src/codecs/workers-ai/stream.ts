@@ -10,7 +10,7 @@
 import type { StreamDecoder } from '../codec';
 import type { StreamEvent, TokenUsage } from '../ir';
 import { arr, jsonText, num, obj, str, eventObject } from '../json';
-import { fromOpenAiUsage } from '../usage';
+import { fromOpenAiUsage } from '../openai/usage';
 import { callId, inferFinish, readStamp, responseText, STAMP, type Stamp } from './response';
 
 const NO_STAMP: Stamp = { id: '', model: '', created: 0, max_tokens: null };

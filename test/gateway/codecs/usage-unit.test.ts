@@ -1,6 +1,9 @@
-/** Reading token usage from a complete response body in either wire format. */
+/** Reading token usage from a complete response body in either wire format (each client codec's `usage`). */
 import { describe, expect, it } from 'vitest';
-import { usageFromJson } from '../../../src/core/usage';
+import { CLIENT_CODECS } from '../../../src/codecs/index';
+import type { ClientFormat } from '../../../src/core/endpoints';
+
+const usageFromJson = (format: ClientFormat, body: unknown) => CLIENT_CODECS[format].usage(body);
 
 describe('usageFromJson', () => {
   it('reads OpenAI prompt, completion and cached tokens (cached from prompt_tokens_details)', () => {

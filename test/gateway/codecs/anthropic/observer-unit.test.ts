@@ -1,52 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { anthropicObserver, openAiObserver } from '../../../src/sse/observer';
+import { anthropicObserver } from '../../../../src/codecs/anthropic/observer';
 
 const ev = (data: string, event: string | null = null) => ({ event, data });
-
-describe('openAiObserver', () => {
-  const usageChunk = JSON.stringify({
-    id: 'x',
-    choices: [],
-    usage: { prompt_tokens: 7, completion_tokens: 3, prompt_tokens_details: { cached_tokens: 2 } },
-  });
-
-  it('reads usage and drops the usage chunk when the client did not ask for it', () => {
-    const o = openAiObserver({ stripUsage: true });
-    expect(o.observe(ev(JSON.stringify({ choices: [{ delta: { content: 'Hi' } }] })))).toBe('forward');
-    expect(o.observe(ev(usageChunk))).toBe('drop');
-    expect(o.observe(ev('[DONE]'))).toBe('forward');
-    expect(o.usage).toEqual({ inputTokens: 7, outputTokens: 3, cachedTokens: 2 });
-    expect(o.deliveredChars).toBe(2);
-    expect(o.done).toBe(true);
-  });
-
-  it('forwards the usage chunk when the client asked for it', () => {
-    const o = openAiObserver({ stripUsage: false });
-    expect(o.observe(ev(usageChunk))).toBe('forward');
-  });
-
-  it('flags a chunk that is not JSON as malformed', () => {
-    expect(openAiObserver({ stripUsage: false }).observe(ev('{"id":'))).toBe('malformed');
-  });
-
-  it('records an error the upstream reports inside the stream', () => {
-    const o = openAiObserver({ stripUsage: false });
-    o.observe(ev(JSON.stringify({ error: { message: 'overloaded' } })));
-    expect(o.upstreamError).toBe('overloaded');
-  });
-
-  it('counts tool-call argument text as delivered', () => {
-    const o = openAiObserver({ stripUsage: false });
-    o.observe(
-      ev(
-        JSON.stringify({
-          choices: [{ delta: { tool_calls: [{ index: 0, function: { arguments: '{"a":1}' } }] } }],
-        }),
-      ),
-    );
-    expect(o.deliveredChars).toBe(7);
-  });
-});
 
 describe('anthropicObserver', () => {
   it('reads input tokens from message_start and output tokens from message_delta, done at message_stop', () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { parseProxyRequest } from '../../../src/core/request';
-import { upstreamBody } from '../../../src/api/upstream-body';
+import { parseProxyRequest } from '../../../../src/core/request';
+import { openAiPassThrough as upstreamBody } from '../../../../src/codecs/openai/pass-through';
 
 const chat = (extra: Record<string, unknown> = {}) =>
   parseProxyRequest('chat', {
