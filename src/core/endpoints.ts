@@ -1,8 +1,9 @@
 /** The public endpoints the gateway proxies, described once so one handler can serve them all. */
 export type Endpoint = 'chat' | 'embeddings' | 'messages';
 
-/** The formats our public API speaks: OpenAI's and Anthropic's. */
-export type ClientFormat = 'openai' | 'anthropic';
+/** The formats our public API speaks: OpenAI's and Anthropic's; each has a client codec (src/codecs/). */
+export const CLIENT_FORMATS = ['openai', 'anthropic'] as const;
+export type ClientFormat = (typeof CLIENT_FORMATS)[number];
 
 /** Every wire format a provider may speak; each has a codec (src/codecs/). */
 export type WireFormat = ClientFormat | 'gemini' | 'bedrock' | 'workers-ai';
