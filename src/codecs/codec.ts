@@ -126,6 +126,8 @@ export interface ClientCodec {
     decodeRequest(body: Record<string, unknown>): EmbeddingsRequest;
     encodeResponse(response: EmbeddingsResponse): Record<string, unknown>;
   };
+  /** This format's clients may send their key as `x-api-key` (Anthropic's SDKs do), besides `Authorization: Bearer`. */
+  readonly acceptsApiKeyHeader: boolean;
   /** The body for a provider that speaks this format itself: the client's, with what the gateway adds. */
   passThroughBody(request: ProxyRequest, options: PassThroughOptions): string;
   /** Usage in a complete body (or one stream chunk); null when it carries none. */

@@ -20,10 +20,10 @@ import type { Usage } from '../core/usage';
 import { estimatePromptTokens, settledUsage } from '../limits/estimate';
 import type { StreamFault } from '../sse/observer';
 import { type Guarding, refusalError } from './guard';
-import { readResponse } from './read-upstream';
-import type { Dispatched } from './route';
+import { readResponse } from './route/read-upstream';
+import type { Dispatched } from './route/upstream';
 import { type RelayOutcome, relay } from './stream';
-import type { AnswerTranslation } from './translate';
+import type { AnswerTranslation } from './route/translate';
 
 export interface RespondOptions {
   readonly request: ProxyRequest;

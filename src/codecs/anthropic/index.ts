@@ -30,6 +30,7 @@ export const anthropicClient: ClientCodec = {
   decodeRequest: decodeAnthropicRequest,
   encodeResponse: encodeAnthropicResponse,
   streamEncoder: anthropicStreamEncoder,
+  acceptsApiKeyHeader: true,
   passThroughBody: anthropicPassThrough,
   usage: anthropicUsage,
   errorBody: anthropicErrorBody,

@@ -44,6 +44,7 @@ export const openAiClient: ClientCodec = {
   decodeRequest: decodeOpenAiRequest,
   encodeResponse: encodeOpenAiResponse,
   streamEncoder: openAiStreamEncoder,
+  acceptsApiKeyHeader: false,
   passThroughBody: openAiPassThrough,
   usage: openAiUsage,
   errorBody: openAiErrorBody,

@@ -9,12 +9,12 @@
  * whose circuit breaker is open is skipped without a call. Every call is
  * recorded on the exchange (the log's tries) and reported to the breakers.
  */
-import { GatewayError } from '../core/errors';
-import type { Exchange } from '../core/exchange';
-import type { Deps } from '../deps';
-import type { PlannedTarget } from '../routes/plan';
+import { GatewayError } from '../../core/errors';
+import type { Exchange } from '../../core/exchange';
+import type { Deps } from '../../deps';
+import type { PlannedTarget } from '../../routes/plan';
 import { type PrepareContext, type PreparedCall, prepareCall } from './prepare';
-import { type AttemptOutcome, type Dispatched, dispatch } from './route';
+import { type AttemptOutcome, type Dispatched, dispatch } from './upstream';
 import type { CallPlan } from './targets';
 
 export interface CallOptions {

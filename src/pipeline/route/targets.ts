@@ -4,14 +4,14 @@
  * slash is a named route (the tenant's own, else a global one): its nested
  * routes are looked up, then src/routes/plan.ts orders its targets for this
  * request (weighted draws scaled by each target's health). Each target is
- * prepared only when it is about to be called (src/pipeline/prepare.ts).
+ * prepared only when it is about to be called (./prepare.ts).
  */
-import { GatewayError } from '../core/errors';
-import type { Principal } from '../core/principal';
-import type { ProxyRequest } from '../core/request';
-import { isGroup, MAX_ROUTE_DEPTH, type RouteSpec, type RouteStep } from '../core/route-spec';
-import type { Deps } from '../deps';
-import { type PlannedTarget, planTargets } from '../routes/plan';
+import { GatewayError } from '../../core/errors';
+import type { Principal } from '../../core/principal';
+import type { ProxyRequest } from '../../core/request';
+import { isGroup, MAX_ROUTE_DEPTH, type RouteSpec, type RouteStep } from '../../core/route-spec';
+import type { Deps } from '../../deps';
+import { type PlannedTarget, planTargets } from '../../routes/plan';
 
 export interface CallPlan {
   /** The named route called, or null for a `provider/model`. */

@@ -7,15 +7,15 @@
  * Translated answers are decoded by the provider's codec and encoded by the
  * client's: JSON at once, streams event by event (src/codecs/translate-stream.ts).
  */
-import type { EncodeContext, StreamDecoder } from '../codecs/codec';
-import { CLIENT_CODECS, sameFormat, UPSTREAM_CODECS } from '../codecs/index';
-import { translatingObserver } from '../codecs/translate-stream';
-import { gatewayUsage } from '../codecs/usage';
-import { type ClientFormat, ENDPOINTS } from '../core/endpoints';
-import type { ProxyRequest } from '../core/request';
-import type { Usage } from '../core/usage';
-import type { UpstreamTarget } from '../providers/types';
-import type { ChunkListener, EventRewriter, StreamObserver } from '../sse/observer';
+import type { EncodeContext, StreamDecoder } from '../../codecs/codec';
+import { CLIENT_CODECS, sameFormat, UPSTREAM_CODECS } from '../../codecs/index';
+import { translatingObserver } from '../../codecs/translate-stream';
+import { gatewayUsage } from '../../codecs/usage';
+import { type ClientFormat, ENDPOINTS } from '../../core/endpoints';
+import type { ProxyRequest } from '../../core/request';
+import type { Usage } from '../../core/usage';
+import type { UpstreamTarget } from '../../providers/types';
+import type { ChunkListener, EventRewriter, StreamObserver } from '../../sse/observer';
 
 /** How a translated answer reaches the client. */
 export interface AnswerTranslation {

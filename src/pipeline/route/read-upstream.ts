@@ -4,7 +4,7 @@
  * means (an error body keeps what arrived; a JSON answer becomes a 502/504).
  * The reader is always released: cancelled unless it ended by itself.
  */
-import { within } from '../util/within';
+import { within } from '../../util/within';
 
 export type BodyRead =
   | { readonly kind: 'done'; readonly text: string }

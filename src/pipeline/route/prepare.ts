@@ -6,15 +6,15 @@
  * A target that cannot be prepared throws a GatewayError saying why; the
  * fallback loop decides whether that ends the request.
  */
-import type { Principal } from '../core/principal';
-import { type ProxyRequest, parseProxyRequest } from '../core/request';
-import type { TargetOverrides } from '../core/route-spec';
-import { GatewayError } from '../core/errors';
-import type { Deps } from '../deps';
-import { isLimited, outputCapFor } from '../limits/durable-limiter';
-import { tenantProviderKey } from '../providers/tenant-key';
-import type { PlannedTarget } from '../routes/plan';
-import { providerOf, type Route, resolveRoute } from './route';
+import type { Principal } from '../../core/principal';
+import { type ProxyRequest, parseProxyRequest } from '../../core/request';
+import type { TargetOverrides } from '../../core/route-spec';
+import { GatewayError } from '../../core/errors';
+import type { Deps } from '../../deps';
+import { isLimited, outputCapFor } from '../../limits/durable-limiter';
+import { tenantProviderKey } from '../../providers/tenant-key';
+import type { PlannedTarget } from '../../routes/plan';
+import { providerOf, type Route, resolveRoute } from './resolve';
 import { type AnswerTranslation, outbound } from './translate';
 
 export interface PreparedCall {

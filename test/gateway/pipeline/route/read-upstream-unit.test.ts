@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { readResponse } from '../../../src/pipeline/read-upstream';
+import { readResponse } from '../../../../src/pipeline/route/read-upstream';
 
 const enc = (s: string) => new TextEncoder().encode(s);
 

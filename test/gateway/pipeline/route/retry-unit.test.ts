@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { backoffMs, isRetryableStatus } from '../../../src/pipeline/retry';
-import { attemptsHeader, requestMetadata, requestTimeout } from '../../../src/pipeline/request-headers';
-import { GatewayError } from '../../../src/core/errors';
+import { backoffMs, isRetryableStatus } from '../../../../src/pipeline/route/retry';
+import { attemptsHeader, requestMetadata, requestTimeout } from '../../../../src/pipeline/request-headers';
+import { GatewayError } from '../../../../src/core/errors';
 
 describe('retry policy', () => {
   it('retries timeouts, conflicts, rate limits and server errors only', () => {
