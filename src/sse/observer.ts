@@ -95,3 +95,40 @@ export function deliveryCounter(capture = 0) {
     },
   };
 }
+
+export type DeliveryCounter = ReturnType<typeof deliveryCounter>;
+
+/** What a same-format observer learns as it goes; the observer's read-only fields show it. */
+export interface ObservedState {
+  done: boolean;
+  usage: Usage | null;
+  upstreamError: string | null;
+}
+
+/** A same-format observer from its state, its delivery counter and its two format-specific functions. */
+export function stateObserver(
+  state: ObservedState,
+  delivered: DeliveryCounter,
+  observe: (event: SseEvent) => Verdict,
+  errorFrame: (message: string, code: string) => string,
+): StreamObserver {
+  return {
+    get done() {
+      return state.done;
+    },
+    get usage() {
+      return state.usage;
+    },
+    get deliveredChars() {
+      return delivered.chars;
+    },
+    get captured() {
+      return delivered.text;
+    },
+    get upstreamError() {
+      return state.upstreamError;
+    },
+    observe,
+    errorFrame,
+  };
+}

@@ -3,20 +3,21 @@
  * usage from message_start and message_delta, the message_stop terminator,
  * delivered text, JSON and thinking, in-stream error events (pure).
  */
-import type { Usage } from '../../core/usage';
 import {
   type ChunkListener,
   deliveryCounter,
   type EventRewriter,
+  type ObservedState,
   rewrittenBytes,
   type StreamObserver,
+  stateObserver,
 } from '../../sse/observer';
 import { count, eventObject, type Json, obj } from '../json';
 
 export function anthropicObserver(
   options: { onChunk?: ChunkListener; capture?: number; rewriter?: EventRewriter } = {},
 ): StreamObserver {
-  const state = { done: false, usage: null as Usage | null, upstreamError: null as string | null };
+  const state: ObservedState = { done: false, usage: null, upstreamError: null };
   const delivered = deliveryCounter(options.capture);
   // Anthropic's input_tokens leaves out cache reads and writes; the gateway's inputTokens counts every prompt token.
   const raw = { input: 0, read: 0, write: 0, output: 0 };
@@ -32,23 +33,10 @@ export function anthropicObserver(
       cachedTokens: raw.read,
     };
   };
-  return {
-    get done() {
-      return state.done;
-    },
-    get usage() {
-      return state.usage;
-    },
-    get deliveredChars() {
-      return delivered.chars;
-    },
-    get captured() {
-      return delivered.text;
-    },
-    get upstreamError() {
-      return state.upstreamError;
-    },
-    observe(event) {
+  return stateObserver(
+    state,
+    delivered,
+    (event) => {
       if (event.data === '') return 'forward';
       const body = eventObject(event.data);
       if (!body) return 'malformed';
@@ -59,11 +47,11 @@ export function anthropicObserver(
       if ('fault' in rewritten) return rewritten;
       return rewrittenBytes(stop ? [...rewritten, { event: event.event, data: body }] : rewritten, account);
     },
-    errorFrame(message, code) {
+    (message, code) => {
       const type = code === 'guardrail_blocked' ? 'invalid_request_error' : 'api_error';
       return `event: error\ndata: ${JSON.stringify({ type: 'error', error: { type, message } })}\n\n`;
     },
-  };
+  );
 
   function account(body: Json, event: string | null): 'forward' {
     options.onChunk?.(body, event);

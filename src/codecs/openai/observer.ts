@@ -3,13 +3,14 @@
  * chunk the gateway asked for is dropped when the client did not), the `[DONE]`
  * terminator, delivered text and tool-call arguments, in-stream errors (pure).
  */
-import type { Usage } from '../../core/usage';
 import {
   type ChunkListener,
   deliveryCounter,
   type EventRewriter,
+  type ObservedState,
   rewrittenBytes,
   type StreamObserver,
+  stateObserver,
 } from '../../sse/observer';
 import { eventObject, type Json, obj } from '../json';
 import { openAiUsage } from './usage';
@@ -20,25 +21,12 @@ export function openAiObserver(options: {
   capture?: number;
   rewriter?: EventRewriter;
 }): StreamObserver {
-  const state = { done: false, usage: null as Usage | null, upstreamError: null as string | null };
+  const state: ObservedState = { done: false, usage: null, upstreamError: null };
   const delivered = deliveryCounter(options.capture);
-  return {
-    get done() {
-      return state.done;
-    },
-    get usage() {
-      return state.usage;
-    },
-    get deliveredChars() {
-      return delivered.chars;
-    },
-    get captured() {
-      return delivered.text;
-    },
-    get upstreamError() {
-      return state.upstreamError;
-    },
-    observe(event) {
+  return stateObserver(
+    state,
+    delivered,
+    (event) => {
       if (event.data === '') return 'forward';
       const rewriter = options.rewriter;
       if (event.data === '[DONE]') {
@@ -53,10 +41,9 @@ export function openAiObserver(options: {
       const rewritten = rewriter.rewrite(chunk, event.event);
       return 'fault' in rewritten ? rewritten : rewrittenBytes(rewritten, account);
     },
-    errorFrame(message, code) {
-      return `data: ${JSON.stringify({ error: { message, type: errorType(code), param: null, code } })}\n\n`;
-    },
-  };
+    (message, code) =>
+      `data: ${JSON.stringify({ error: { message, type: errorType(code), param: null, code } })}\n\n`,
+  );
 
   function account(chunk: Json, event: string | null): 'forward' | 'drop' {
     options.onChunk?.(chunk, event);
