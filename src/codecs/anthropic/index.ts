@@ -21,7 +21,7 @@ export const anthropicUpstream: UpstreamCodec = {
   streamDecoder: anthropicStreamDecoder,
   decodeError(body) {
     const error = obj(obj(body)?.error);
-    return { message: str(error?.message), type: str(error?.type) };
+    return { message: str(error?.message), type: str(error?.type), code: str(error?.code) };
   },
 };
 

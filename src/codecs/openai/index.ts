@@ -22,7 +22,11 @@ export const openAiUpstream: UpstreamCodec = {
   streamDecoder: openAiStreamDecoder,
   decodeError(body) {
     const error = obj(obj(body)?.error);
-    return { message: str(error?.message), type: str(error?.type) ?? str(error?.code) };
+    return {
+      message: str(error?.message),
+      type: str(error?.type) ?? str(error?.code),
+      code: str(error?.code),
+    };
   },
   embeddings: {
     encodeRequest: (request, context) => ({

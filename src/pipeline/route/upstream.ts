@@ -172,10 +172,8 @@ async function providerError(response: Response, route: Route, deadlineMs: numbe
   // The provider's own error type travels only where the client speaks its format; otherwise the status says it.
   const client = CLIENT_CODECS[ENDPOINTS[route.target.endpoint].format];
   if (fault.type && sameFormat(route.target.format, client.format)) {
-    const word = route.adapter.scrub(fault.type).slice(0, 64);
-    if (client.relaysErrorType) type = word;
-    const rawCode = (parsed as { error?: { code?: unknown } } | null)?.error?.code;
-    if (typeof rawCode === 'string') code = route.adapter.scrub(rawCode).slice(0, 64);
+    if (client.relaysErrorType) type = route.adapter.scrub(fault.type).slice(0, 64);
+    if (typeof fault.code === 'string') code = route.adapter.scrub(fault.code).slice(0, 64);
   }
   const headers: Record<string, string> = {};
   const retryAfter = response.headers.get('retry-after');
