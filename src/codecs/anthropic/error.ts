@@ -1,5 +1,7 @@
-/** Anthropic's error envelope, `{"type":"error","error":{"type","message"}}`, for a GatewayError (pure). */
+/** Anthropic's error envelope, `{"type":"error","error":{"type","message"}}`: the gateway's errors written in it, a provider's read from it (pure). */
 import type { GatewayError } from '../../core/errors';
+import type { ProviderFault } from '../ir';
+import { obj, str } from '../json';
 
 /** Anthropic's error types are a fixed set keyed by status. */
 function anthropicTypeFor(status: number): string {
@@ -28,4 +30,9 @@ export function anthropicErrorBody(err: GatewayError): unknown {
     type: 'error',
     error: { type: anthropicTypeFor(err.status), message: err.message, ...err.details },
   };
+}
+
+export function decodeAnthropicError(body: unknown): ProviderFault {
+  const error = obj(obj(body)?.error);
+  return { message: str(error?.message), type: str(error?.type), code: str(error?.code) };
 }

@@ -5,24 +5,20 @@ import { anthropicStreamDecoder, anthropicStreamEncoder } from './stream';
 import type { ClientCodec, UpstreamCodec } from '../codec';
 import { anthropicAssembler } from './assemble';
 import { anthropicByteObserver } from './byte-observer';
-import { anthropicErrorBody } from './error';
+import { anthropicErrorBody, decodeAnthropicError } from './error';
 import { anthropicObserver } from './observer';
 import { anthropicPassThrough } from './pass-through';
 import { replayAnthropic } from './replay';
 import { anthropicAnswerSlots, anthropicRequestSlots } from './slots';
 import { anthropicTextRewriter } from './text-rewriter';
 import { anthropicUsage } from './usage';
-import { obj, str } from '../json';
 
 export const anthropicUpstream: UpstreamCodec = {
   format: 'anthropic',
   encodeRequest: encodeAnthropicRequest,
   decodeResponse: decodeAnthropicResponse,
   streamDecoder: anthropicStreamDecoder,
-  decodeError(body) {
-    const error = obj(obj(body)?.error);
-    return { message: str(error?.message), type: str(error?.type), code: str(error?.code) };
-  },
+  decodeError: decodeAnthropicError,
 };
 
 export const anthropicClient: ClientCodec = {
