@@ -150,4 +150,6 @@ export interface ProviderFault {
   readonly message: string | null;
   /** The provider's own error type or code word (e.g. `rate_limit_error`, `RESOURCE_EXHAUSTED`). */
   readonly type: string | null;
+  /** The provider's own error code, where its format has one beside the type (OpenAI's `error.code`). */
+  readonly code?: string | null;
 }

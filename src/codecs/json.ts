@@ -17,6 +17,13 @@ export function eventObject(data: string): Json | null {
   }
 }
 
+/** A body's `usage` object (any object, as providers send it), or null when it carries none. */
+export function usageObject(body: unknown): Json | null {
+  if (typeof body !== 'object' || body === null) return null;
+  const usage = (body as { usage?: unknown }).usage;
+  return typeof usage === 'object' && usage !== null ? (usage as Json) : null;
+}
+
 /** A token count as a provider reports it; anything else counts as 0. */
 export const count = (v: unknown): number => num(v) ?? 0;
 

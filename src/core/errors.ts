@@ -1,7 +1,12 @@
-/** The one exceptional-failure type of the gateway, and how it is rendered in each API's own shape. */
+/**
+ * The one exceptional-failure type of the gateway, and the one way it becomes a response. The body
+ * is the client format's envelope, which its codec writes (src/codecs/<format>/error.ts).
+ */
 
 export type ErrorSource = 'gateway' | 'provider';
-export type ErrorShape = 'openai' | 'anthropic';
+
+/** Writes a GatewayError as one client format's error body. */
+export type ErrorEnvelope = (err: GatewayError) => unknown;
 
 export interface GatewayErrorOptions {
   /** OpenAI `error.type`; derived from the status when absent. */
@@ -56,43 +61,9 @@ function openAiTypeFor(status: number): string {
   return 'invalid_request_error';
 }
 
-/** Anthropic's error types are a fixed set keyed by status. */
-function anthropicTypeFor(status: number): string {
-  switch (status) {
-    case 401:
-      return 'authentication_error';
-    case 403:
-      return 'permission_error';
-    case 404:
-      return 'not_found_error';
-    case 413:
-      return 'request_too_large';
-    case 429:
-      return 'rate_limit_error';
-    case 529:
-      return 'overloaded_error';
-    case 504:
-      return 'timeout_error';
-    default:
-      return status >= 500 ? 'api_error' : 'invalid_request_error';
-  }
-}
-
-export function errorBody(err: GatewayError, shape: ErrorShape): unknown {
-  if (shape === 'anthropic') {
-    return {
-      type: 'error',
-      error: { type: anthropicTypeFor(err.status), message: err.message, ...err.details },
-    };
-  }
-  return {
-    error: { message: err.message, type: err.type, param: err.param, code: err.code, ...err.details },
-  };
-}
-
-export function errorResponse(err: GatewayError, shape: ErrorShape): Response {
+export function errorResponse(err: GatewayError, envelope: ErrorEnvelope): Response {
   const headers = new Headers(err.headers);
   headers.set('content-type', 'application/json');
   headers.set('x-edgeway-error-source', err.source);
-  return new Response(JSON.stringify(errorBody(err, shape)), { status: err.status, headers });
+  return new Response(JSON.stringify(envelope(err)), { status: err.status, headers });
 }

@@ -8,9 +8,9 @@
  * alike. The body is changed in place; the result says whether to serialise
  * it again.
  */
+import { CLIENT_CODECS } from '../codecs/index';
 import type { ClientFormat } from '../core/endpoints';
 import { type TextTransform, transformWhole } from './response-text';
-import { answerSlots } from './text-slots';
 
 export function guardAnswer(
   make: () => TextTransform,
@@ -18,7 +18,7 @@ export function guardAnswer(
   body: Record<string, unknown>,
 ): boolean {
   let changed = false;
-  for (const slot of answerSlots(format, body)) {
+  for (const slot of CLIENT_CODECS[format].answerSlots(body)) {
     const text = transformWhole(make, slot.text);
     if (text !== slot.text) {
       slot.set(text);

@@ -8,14 +8,15 @@
  */
 import type { EffectivePolicy, Guardrail } from '../core/guardrail-policy';
 import { GUARDRAILS } from '../core/guardrail-policy';
-import type { Endpoint } from '../core/endpoints';
+import { CLIENT_CODECS } from '../codecs/index';
+import type { TextSlot } from '../codecs/slots';
+import { type Endpoint, ENDPOINTS } from '../core/endpoints';
 import type { LogGuardrail } from '../core/log-event';
 import type { Finding } from './finding';
 import { detectInjection } from './injection/index';
 import { Placeholders } from './pii/placeholders';
 import { redactText } from './pii/redact';
 import { guardrailOf, spanFinder } from './scanners';
-import { requestSlots, type TextSlot } from './text-slots';
 import { tally } from './verdicts';
 
 export interface RequestGuard {
@@ -36,7 +37,7 @@ export function guardRequest(
   const verdicts: LogGuardrail[] = [];
   const blocking = new Set<Guardrail>();
   const placeholders = new Placeholders();
-  const slots = requestSlots(endpoint, body);
+  const slots = CLIENT_CODECS[ENDPOINTS[endpoint].format].requestSlots(endpoint, body);
   const actions = policy.request;
 
   // Texts sent to be embedded are data, not instructions to a model: only the span guardrails read them.

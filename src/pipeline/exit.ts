@@ -10,7 +10,8 @@
 import { uuid7 } from '../util/uuid7';
 import { createMiddleware } from 'hono/factory';
 import type { AppEnv } from '../context';
-import { shapeForPath } from '../core/endpoints';
+import { CLIENT_CODECS } from '../codecs/index';
+import { formatForPath } from '../core/endpoints';
 import { GatewayError, errorResponse } from '../core/errors';
 import { Exchange } from '../core/exchange';
 import type { Deps, DepsFor } from '../ports';
@@ -59,9 +60,10 @@ function stampExchange(x: Exchange, headers: Headers): void {
 
 /** An exception as the answer to a request on `path`, in that API's error shape. */
 export function renderFailure(err: unknown, path: string): Response {
-  if (err instanceof GatewayError) return errorResponse(err, shapeForPath(path));
+  const envelope = CLIENT_CODECS[formatForPath(path)].errorBody;
+  if (err instanceof GatewayError) return errorResponse(err, envelope);
   console.error('unhandled error', err instanceof Error ? `${err.name}: ${err.message}` : String(err));
-  return errorResponse(INTERNAL_ERROR(), shapeForPath(path));
+  return errorResponse(INTERNAL_ERROR(), envelope);
 }
 
 /** The exchange around /admin, /dashboard and /healthz: the adapters, and the exchange's headers (no log). */

@@ -16,6 +16,7 @@
  */
 import { readJsonBody } from '../api/read-body';
 import { modelList } from '../api/models';
+import { CLIENT_CODECS } from '../codecs/index';
 import { misconfigured } from '../config';
 import { ENDPOINTS, type Endpoint } from '../core/endpoints';
 import { capturePayload } from '../core/payload';
@@ -31,9 +32,9 @@ import { enforcePolicy } from './policy';
 import { guardedHit, guardStage, refusalError } from './guard';
 import { attemptsHeader, requestMetadata, requestTimeout } from './request-headers';
 import { respondJson, respondStream } from './respond';
-import { callTargets, prepareFirst } from './fallback';
-import { UPSTREAM_REQUEST_ID, upstreamRequestId } from './route';
-import { planCalls } from './targets';
+import { callTargets, prepareFirst } from './route/fallback';
+import { UPSTREAM_REQUEST_ID, upstreamRequestId } from './route/upstream';
+import { planCalls } from './route/targets';
 
 /**
  * Stage 1 for every /v1 route: a gateway whose configuration has problems
@@ -53,13 +54,14 @@ async function admit(inbound: GatewayCall, allowXApiKey: boolean): Promise<Princ
 
 export function proxy(endpoint: Endpoint) {
   const spec = ENDPOINTS[endpoint];
+  const codec = CLIENT_CODECS[spec.format];
   return async function proxyRequest(inbound: GatewayCall): Promise<Response> {
     const { deps, exchange: x, env, ctx } = inbound;
     const headers = inbound.request.headers;
     const waitUntil = ctx.waitUntil.bind(ctx);
 
     // 1. auth, then the body, read and parsed once.
-    const principal = await admit(inbound, endpoint === 'messages');
+    const principal = await admit(inbound, codec.acceptsApiKeyHeader);
     const body = await readJsonBody(inbound.request, deps.config.maxBodyBytes);
     // The model as the client sent it, for the log even when it is refused (the log cuts a long one).
     x.model = clientModel(body);

@@ -1,6 +1,6 @@
 /** Per-request controls clients send as headers (ours and Cloudflare AI Gateway's), parsed strictly (pure). */
 import { badRequest } from '../core/errors';
-import { MAX_ATTEMPTS_CAP } from './retry';
+import { MAX_ATTEMPTS_CAP } from './route/retry';
 
 const MAX_TIMEOUT_MS = 600_000;
 

@@ -10,21 +10,20 @@
  * or not JSON is the provider's fault (502, or 504 for the stall), thrown as a
  * GatewayError; the exit then settles nothing spent and releases the cache lease.
  */
+import { CLIENT_CODECS } from '../codecs/index';
 import { obj } from '../codecs/json';
-import { anthropicAssembler, openAiAssembler } from '../cache/assemble';
 import { type Answer, CLIENT_DISCONNECTED } from '../core/exchange';
 import type { ClientFormat } from '../core/endpoints';
 import { errorResponse, GatewayError } from '../core/errors';
 import type { ProxyRequest } from '../core/request';
-import { type Usage, usageFromJson } from '../core/usage';
+import type { Usage } from '../core/usage';
 import { estimatePromptTokens, settledUsage } from '../limits/estimate';
-import { anthropicByteObserver, openAiByteObserver } from '../sse/byte-observer';
-import { anthropicObserver, openAiObserver, type StreamFault } from '../sse/observer';
+import type { StreamFault } from '../sse/observer';
 import { type Guarding, refusalError } from './guard';
-import { readResponse } from './read-upstream';
-import type { Dispatched } from './route';
+import { readResponse } from './route/read-upstream';
+import type { Dispatched } from './route/upstream';
 import { type RelayOutcome, relay } from './stream';
-import type { AnswerTranslation } from './translate';
+import type { AnswerTranslation } from './route/translate';
 
 export interface RespondOptions {
   readonly request: ProxyRequest;
@@ -54,11 +53,8 @@ export function respondStream(
   reader: ReadableStreamDefaultReader<Uint8Array>,
 ): Responded {
   const { request, format, dispatched, headers, capture } = options;
-  const assembler = options.keepWhole
-    ? format === 'anthropic'
-      ? anthropicAssembler()
-      : openAiAssembler()
-    : null;
+  const codec = CLIENT_CODECS[format];
+  const assembler = options.keepWhole ? codec.assembler() : null;
   const onChunk = assembler ? assembler.push.bind(assembler) : undefined;
   const guarding = options.guarding;
   const rewriter = guarding?.rewriter(format);
@@ -68,12 +64,8 @@ export function respondStream(
   const observer = options.translation
     ? options.translation.streamObserver({ onChunk, capture, rewriter })
     : plain
-      ? format === 'anthropic'
-        ? anthropicByteObserver()
-        : openAiByteObserver({ stripUsage })
-      : format === 'anthropic'
-        ? anthropicObserver({ onChunk, capture, rewriter })
-        : openAiObserver({ stripUsage, onChunk, capture, rewriter });
+      ? codec.byteObserver({ stripUsage })
+      : codec.observer({ stripUsage, onChunk, capture, rewriter });
   const { body, outcome } = relay({
     reader,
     first: dispatched.first ?? null,
@@ -133,7 +125,7 @@ export async function respondJson(options: RespondOptions): Promise<Responded> {
     usage = translated.usage;
     text = JSON.stringify(parsed);
   } else {
-    usage = usageFromJson(format, parsed);
+    usage = CLIENT_CODECS[format].usage(parsed);
   }
   const guarding = options.guarding;
   const body = guarding ? obj(parsed) : null;
@@ -167,7 +159,7 @@ function refused(
   refusal: StreamFault,
 ): Responded {
   const error = refusalError(refusal);
-  const response = errorResponse(error, options.format);
+  const response = errorResponse(error, CLIENT_CODECS[options.format].errorBody);
   for (const [name, value] of options.headers)
     if (!response.headers.has(name)) response.headers.set(name, value);
   return {

@@ -9,7 +9,7 @@
  * becomes `event: malformed` and ends the stream (framing cannot be trusted after it).
  */
 import { EventStreamCodec } from '@smithy/core/event-streams';
-import { BEDROCK_ERROR_EVENT, BEDROCK_MALFORMED_EVENT } from '../codecs/bedrock-stream';
+import { BEDROCK_ERROR_EVENT, BEDROCK_MALFORMED_EVENT } from '../codecs/bedrock/stream';
 import { MAX_EVENT_BYTES } from '../sse/framer';
 
 const encoder = new TextEncoder();

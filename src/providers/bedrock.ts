@@ -3,7 +3,7 @@
  * /model/<id>/converse (or /converse-stream), SigV4-signed with the
  * deployment's AWS credentials or a tenant's own key pair. ConverseStream's
  * binary event stream is turned into SSE here, in `send`, so the relay and the
- * codec (src/codecs/bedrock.ts) read it like any other stream.
+ * codec (src/codecs/bedrock/index.ts) read it like any other stream.
  */
 import { GatewayError } from '../core/errors';
 import type { Bindings } from '../env';

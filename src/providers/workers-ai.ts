@@ -5,11 +5,11 @@
  * (already SSE), a throw → Cloudflare's error envelope with a status from the
  * error's code. The binding names no id, model or time, so each answer is
  * stamped with them (the `edgeway` key, or a first `event: edgeway`, see
- * src/codecs/workers-ai-response.ts). Without the binding (local dev) the
+ * src/codecs/workers-ai/response.ts). Without the binding (local dev) the
  * provider is listed but unconfigured.
  */
-import { STAMP, type Stamp } from '../codecs/workers-ai-response';
-import { WORKERS_AI_MODELS, workersAiModel } from '../codecs/workers-ai-models';
+import { STAMP, type Stamp } from '../codecs/workers-ai/response';
+import { WORKERS_AI_MODELS, workersAiModel } from '../codecs/workers-ai/models';
 import type { Bindings } from '../env';
 import { scrubSecrets } from './scrub';
 import type { PrepareInput, ProviderAdapter, ProviderEntry, UpstreamTarget } from './types';

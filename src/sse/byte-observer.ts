@@ -1,7 +1,9 @@
 /**
  * The relay's fast path for a same-format stream that nothing rewrites, captures or assembles: the
- * format's observer (src/sse/observer.ts) still decides every event that matters, but the common
- * event (a text or tool-call delta) is read from its bytes and never decoded nor JSON-parsed.
+ * format's observer (src/codecs/<format>/observer.ts) still decides every event that matters, but the
+ * common event (a text or tool-call delta) is read from its bytes and never decoded nor JSON-parsed.
+ * This module is the format-free machinery; each client format's byte observer, which says which
+ * events are plain, lives in its codec (src/codecs/<format>/byte-observer.ts).
  *
  * An event is left to the full observer, which decodes and parses it, unless it has the usual shape
  * (one `data:` line holding `{…}`, plus for Anthropic an `event:` line naming a content event) and
@@ -15,65 +17,15 @@
  */
 import type { SseEvent } from './framer';
 import { parseEvent } from './framer';
-import { anthropicObserver, openAiObserver, type StreamObserver, type Verdict } from './observer';
-import {
-  asciiBytes,
-  bytesAre,
-  type EventSpan,
-  emptySpan,
-  isQuote,
-  objectShaped,
-  scanKeys,
-  splitEvent,
-  stringEnd,
-} from './scan';
+import type { StreamObserver, Verdict } from './observer';
+import { emptySpan, type EventSpan, isQuote, objectShaped, scanKeys, splitEvent, stringEnd } from './scan';
 
-const NULL = asciiBytes('null');
 const EMPTY: Uint8Array = new Uint8Array(0);
-/** OpenAI: keys 0–1 are counted as delivered text, 2–3 send the event to the full observer. */
-const OPENAI_KEYS = ['content', 'arguments', 'usage', 'error'].map(asciiBytes);
-const ANTHROPIC_TEXT_KEYS = ['text', 'partial_json', 'thinking'].map(asciiBytes);
-const CONTENT_BLOCK_DELTA = asciiBytes('content_block_delta');
-/** Anthropic events that carry no usage, terminator or error: read from their bytes alone. */
-const ANTHROPIC_PLAIN = [
-  CONTENT_BLOCK_DELTA,
-  ...['content_block_start', 'content_block_stop', 'ping'].map(asciiBytes),
-];
 
-export function openAiByteObserver(options: { stripUsage: boolean }): StreamObserver {
-  const full = openAiObserver(options);
-  const scan = scanner();
-  let flagged = false;
-  const onKey = (key: number, at: number, bytes: Uint8Array, end: number): number => {
-    if (key < 2) return scan.count(bytes, at, end);
-    if (key === 3 || !startsWithNull(bytes, at, end)) flagged = true;
-    return at;
-  };
-  return scan.observer(full, (bytes, span) => {
-    if (span.nameStart !== -1) return false;
-    flagged = false;
-    scan.keys(bytes, span.dataStart, span.dataEnd, OPENAI_KEYS, onKey);
-    return !flagged;
-  });
-}
+export type KeyHandler = (key: number, at: number, bytes: Uint8Array, end: number) => number;
 
-export function anthropicByteObserver(): StreamObserver {
-  const full = anthropicObserver();
-  const scan = scanner();
-  const onKey = (_key: number, at: number, bytes: Uint8Array, end: number) => scan.count(bytes, at, end);
-  return scan.observer(full, (bytes, span) => {
-    const { nameStart: s, nameEnd: e } = span;
-    if (s === -1 || !ANTHROPIC_PLAIN.some((name) => bytesAre(bytes, s, e, name))) return false;
-    if (bytesAre(bytes, s, e, CONTENT_BLOCK_DELTA))
-      scan.keys(bytes, span.dataStart, span.dataEnd, ANTHROPIC_TEXT_KEYS, onKey);
-    return true;
-  });
-}
-
-type KeyHandler = (key: number, at: number, bytes: Uint8Array, end: number) => number;
-
-/** What both formats share: the span, the skipped text's byte count, and the observer around `full`. */
-function scanner() {
+/** What every format's fast path shares: the span, the skipped text's byte count, and the observer around `full`. */
+export function byteScanner() {
   const span = emptySpan();
   let chars = 0;
   // The event being scanned, in fields rather than a per-event object or closure.
@@ -126,8 +78,4 @@ function scanner() {
       };
     },
   };
-}
-
-function startsWithNull(bytes: Uint8Array, at: number, end: number): boolean {
-  return end - at >= NULL.length && bytesAre(bytes, at, at + NULL.length, NULL);
 }

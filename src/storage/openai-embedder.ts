@@ -9,6 +9,8 @@
  * Answers are validated: one vector per input, all of one length.
  */
 import * as z from 'zod';
+import { openAiUpstream } from '../codecs/openai/index';
+import { UPSTREAM_CODECS } from '../codecs/index';
 import type { ProviderAdapter } from '../providers/types';
 import type { Embedder } from './embedder';
 
@@ -39,7 +41,7 @@ export function openAiEmbedder({
   timeoutMs = DEFAULT_TIMEOUT_MS,
 }: OpenAiEmbedderOptions): Embedder {
   const prepared = adapter.prepare({ endpoint: 'embeddings', model, stream: false, passHeaders: [] });
-  if (prepared?.format !== 'openai')
+  if (!prepared || UPSTREAM_CODECS[prepared.format] !== openAiUpstream)
     throw new Error(`provider '${adapter.id}' does not serve OpenAI-compatible embeddings`);
   const target = prepared;
   let dimensions = KNOWN_DIMENSIONS[model] ?? 0;

@@ -9,7 +9,7 @@
 import * as z from 'zod';
 import type { Embedder } from './embedder';
 
-import { WORKERS_AI_EMBEDDING_MODELS } from '../codecs/workers-ai-models';
+import { WORKERS_AI_EMBEDDING_MODELS } from '../codecs/workers-ai/models';
 
 export { WORKERS_AI_EMBEDDING_MODELS };
 export type WorkersAiEmbeddingModel = keyof typeof WORKERS_AI_EMBEDDING_MODELS;

@@ -16,7 +16,7 @@ export interface Answer {
   readonly body: string;
 }
 
-/** The envelope the gateway promises on a path (same rule as src/core/endpoints.ts shapeForPath). */
+/** The envelope the gateway promises on a path (same rule as src/core/endpoints.ts formatForPath). */
 export function envelopeFor(path: string): Envelope {
   if (path === '/dashboard' || path.startsWith('/dashboard/')) return 'dashboard';
   return path.startsWith('/v1/messages') ? 'anthropic' : 'openai';

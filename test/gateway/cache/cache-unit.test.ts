@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { anthropicAssembler, openAiAssembler } from '../../../src/cache/assemble';
 import { cacheDirectives } from '../../../src/cache/directives';
 import { canonicalJson, exactCacheKey } from '../../../src/cache/key';
 import { replaySse } from '../../../src/cache/replay';
+import { openAiAssembler } from '../../../src/codecs/openai/assemble';
 
 const keyInput = {
   tenantId: 't1',
@@ -83,124 +83,7 @@ describe('cache directives', () => {
   });
 });
 
-describe('assembling a streamed answer and replaying it', () => {
-  it('rebuilds an OpenAI completion with content, tool calls, finish reason and usage', () => {
-    const a = openAiAssembler();
-    const head = { id: 'c1', object: 'chat.completion.chunk', created: 1, model: 'm' };
-    a.push({ ...head, choices: [{ index: 0, delta: { role: 'assistant', content: '' } }] }, null);
-    a.push({ ...head, choices: [{ index: 0, delta: { content: 'Hel' } }] }, null);
-    a.push({ ...head, choices: [{ index: 0, delta: { content: 'lo' } }] }, null);
-    a.push(
-      {
-        ...head,
-        choices: [
-          {
-            index: 0,
-            delta: {
-              tool_calls: [
-                { index: 0, id: 'call_1', type: 'function', function: { name: 'f', arguments: '{"a"' } },
-              ],
-            },
-          },
-        ],
-      },
-      null,
-    );
-    a.push(
-      {
-        ...head,
-        choices: [{ index: 0, delta: { tool_calls: [{ index: 0, function: { arguments: ':1}' } }] } }],
-      },
-      null,
-    );
-    a.push({ ...head, choices: [{ index: 0, delta: {}, finish_reason: 'tool_calls' }] }, null);
-    a.push(
-      { ...head, choices: [], usage: { prompt_tokens: 3, completion_tokens: 2, total_tokens: 5 } },
-      null,
-    );
-    expect(a.result()).toEqual({
-      id: 'c1',
-      object: 'chat.completion',
-      created: 1,
-      model: 'm',
-      choices: [
-        {
-          index: 0,
-          logprobs: null,
-          finish_reason: 'tool_calls',
-          message: {
-            role: 'assistant',
-            content: 'Hello',
-            refusal: null,
-            tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'f', arguments: '{"a":1}' } }],
-          },
-        },
-      ],
-      usage: { prompt_tokens: 3, completion_tokens: 2, total_tokens: 5 },
-    });
-  });
-
-  it('rebuilds an Anthropic message, including tool input', () => {
-    const a = anthropicAssembler();
-    a.push(
-      {
-        type: 'message_start',
-        message: {
-          id: 'msg_1',
-          type: 'message',
-          role: 'assistant',
-          model: 'm',
-          content: [],
-          usage: { input_tokens: 4, output_tokens: 1 },
-        },
-      },
-      'message_start',
-    );
-    a.push(
-      { type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } },
-      'content_block_start',
-    );
-    a.push(
-      { type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: 'Hi' } },
-      'content_block_delta',
-    );
-    a.push({ type: 'content_block_stop', index: 0 }, 'content_block_stop');
-    a.push(
-      {
-        type: 'content_block_start',
-        index: 1,
-        content_block: { type: 'tool_use', id: 't1', name: 'f', input: {} },
-      },
-      'content_block_start',
-    );
-    a.push(
-      { type: 'content_block_delta', index: 1, delta: { type: 'input_json_delta', partial_json: '{"q":' } },
-      'content_block_delta',
-    );
-    a.push(
-      { type: 'content_block_delta', index: 1, delta: { type: 'input_json_delta', partial_json: '"x"}' } },
-      'content_block_delta',
-    );
-    a.push({ type: 'content_block_stop', index: 1 }, 'content_block_stop');
-    a.push(
-      {
-        type: 'message_delta',
-        delta: { stop_reason: 'tool_use', stop_sequence: null },
-        usage: { output_tokens: 9 },
-      },
-      'message_delta',
-    );
-    expect(a.result()).toMatchObject({
-      id: 'msg_1',
-      stop_reason: 'tool_use',
-      usage: { input_tokens: 4, output_tokens: 9 },
-      content: [
-        { type: 'text', text: 'Hi' },
-        { type: 'tool_use', id: 't1', name: 'f', input: { q: 'x' } },
-      ],
-    });
-  });
-
+describe('replaying a cached answer', () => {
   it('replays an OpenAI entry as chunks whose deltas rebuild the same completion', () => {
     const body = {
       id: 'c1',

@@ -7,10 +7,10 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { anthropicClient, anthropicUpstream } from '../../../src/codecs/anthropic';
+import { anthropicClient, anthropicUpstream } from '../../../src/codecs/anthropic/index';
 import type { EncodeContext, StreamDecoder, StreamEncoder } from '../../../src/codecs/codec';
 import type { ChatRequest, ChatResponse, Message, StreamEvent } from '../../../src/codecs/ir';
-import { openAiClient, openAiUpstream } from '../../../src/codecs/openai';
+import { openAiClient, openAiUpstream } from '../../../src/codecs/openai/index';
 import { serialiseFrame } from '../../../src/codecs/translate-stream';
 import { SseFramer } from '../../../src/sse/framer';
 

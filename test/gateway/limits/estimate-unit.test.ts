@@ -11,7 +11,11 @@ import {
   textTokens,
 } from '../../../src/limits/estimate';
 import { formatDuration, project, quotaHeaders, retryAfterHeader } from '../../../src/limits/headers';
-import { errorBody } from '../../../src/core/errors';
+import { CLIENT_CODECS } from '../../../src/codecs/index';
+import type { ClientFormat } from '../../../src/core/endpoints';
+import type { GatewayError } from '../../../src/core/errors';
+
+const errorBody = (err: GatewayError, format: ClientFormat) => CLIENT_CODECS[format].errorBody(err);
 
 const chat = (body: Record<string, unknown>) =>
   parseProxyRequest('chat', {

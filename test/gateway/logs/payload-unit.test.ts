@@ -4,7 +4,8 @@ import { describe, expect, it } from 'vitest';
 import { capturePayload, payloadForLog, payloadMaxBytes, truncateUtf8 } from '../../../src/core/payload';
 import { fitMessage, MAX_MESSAGE_BYTES } from '../../../src/logs/produce/normalise';
 import { chooseSink } from '../../../src/logs/produce/sink';
-import { anthropicObserver, openAiObserver } from '../../../src/sse/observer';
+import { anthropicObserver } from '../../../src/codecs/anthropic/observer';
+import { openAiObserver } from '../../../src/codecs/openai/observer';
 import { logEvent, waitForLogs } from '../log-fixtures';
 
 const bytes = (s: string) => new TextEncoder().encode(s).byteLength;

@@ -3,6 +3,7 @@ import { Hono } from 'hono';
 import { describe, expect, it } from 'vitest';
 import type { AppEnv } from '../../../src/context';
 import { getDeps } from '../../../src/deps';
+import { openAiErrorBody } from '../../../src/codecs/openai/error';
 import { errorResponse, GatewayError } from '../../../src/core/errors';
 import { authenticate } from '../../../src/pipeline/auth';
 import { d1KeyLoader } from '../../../src/storage/d1-keys';
@@ -18,7 +19,9 @@ function clocked() {
     return c.json({ id: principal.id });
   });
   app.onError((err) =>
-    err instanceof GatewayError ? errorResponse(err, 'openai') : new Response('unexpected', { status: 500 }),
+    err instanceof GatewayError
+      ? errorResponse(err, openAiErrorBody)
+      : new Response('unexpected', { status: 500 }),
   );
   return {
     set: (at: number) => {

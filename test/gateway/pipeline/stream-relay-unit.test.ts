@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { relay } from '../../../src/pipeline/stream';
 import { scrubSecrets } from '../../../src/providers/scrub';
-import { openAiByteObserver } from '../../../src/sse/byte-observer';
-import { openAiObserver } from '../../../src/sse/observer';
+import { openAiByteObserver } from '../../../src/codecs/openai/byte-observer';
+import { openAiObserver } from '../../../src/codecs/openai/observer';
 
 const enc = (s: string) => new TextEncoder().encode(s);
 

@@ -8,7 +8,8 @@
 import { SELF } from 'cloudflare:test';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ExactCache } from '../../../src/cache/exact-cache';
-import { dispatch, type Route } from '../../../src/pipeline/route';
+import type { Route } from '../../../src/pipeline/route/resolve';
+import { dispatch } from '../../../src/pipeline/route/upstream';
 import { tableAdapter } from '../../../src/providers/adapter';
 import { harness } from '../exchange-harness';
 import { chatBody, post, readSse, seedKey } from '../helpers';

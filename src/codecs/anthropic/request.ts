@@ -1,0 +1,232 @@
+/**
+ * Anthropic Messages requests ⇄ the canonical request (pure). Prompt-caching
+ * hints (`cache_control`) are dropped when the target is another format (it
+ * has no such hint; OpenAI caches prompts by itself); extended thinking,
+ * documents and server tools have no canonical form and are refused. The
+ * rules are in docs/translation.md. Longer than most files: both directions
+ * sit together so each rule and its inverse can be read side by side.
+ */
+import type { EncodeContext } from '../codec';
+import type { ChatRequest, ImagePart, ImageSource, Message, Part, TextPart, Tool, ToolChoice } from '../ir';
+import { arr, type Json, jsonText, num, obj, parseArguments, str, unsupported } from '../json';
+
+const READ = new Set([
+  'model',
+  'messages',
+  'max_tokens',
+  'system',
+  'stop_sequences',
+  'temperature',
+  'top_p',
+  'top_k',
+  'tools',
+  'tool_choice',
+  'stream',
+  'metadata',
+]);
+/** Dropped: a routing hint that changes nothing in the answer. */
+const DROPPED = new Set(['service_tier']);
+
+export function decodeAnthropicRequest(body: Json): ChatRequest {
+  for (const key of Object.keys(body)) {
+    if (!READ.has(key) && !DROPPED.has(key)) throw unsupported(key, null);
+  }
+  const choice = obj(body.tool_choice);
+  return {
+    system: decodeSystem(body.system),
+    messages: arr(body.messages).map(decodeMessage),
+    maxTokens: num(body.max_tokens),
+    temperature: num(body.temperature),
+    topP: num(body.top_p),
+    topK: num(body.top_k),
+    stop: arr(body.stop_sequences).filter((s): s is string => typeof s === 'string'),
+    tools: arr(body.tools).map(decodeTool),
+    toolChoice: decodeToolChoice(choice),
+    parallelToolCalls: choice?.disable_parallel_tool_use === true ? false : null,
+    responseFormat: null,
+    n: 1,
+    stream: body.stream === true,
+    user: str(obj(body.metadata)?.user_id),
+  };
+}
+
+function decodeSystem(v: unknown): string | null {
+  if (v === undefined || v === null) return null;
+  if (typeof v === 'string') return v;
+  return arr(v)
+    .map((b, i) => {
+      const block = obj(b) ?? {};
+      if (block.type !== 'text') throw unsupported(`system[${i}].type`, null, `'${String(block.type)}'`);
+      return str(block.text) ?? '';
+    })
+    .join('\n\n');
+}
+
+function decodeMessage(value: unknown, i: number): Message {
+  const m = obj(value) ?? {};
+  if (m.role !== 'user' && m.role !== 'assistant')
+    throw unsupported(`messages[${i}].role`, null, `'${String(m.role)}'`);
+  const content: Part[] =
+    typeof m.content === 'string'
+      ? [{ type: 'text', text: m.content }]
+      : arr(m.content).map((b, j) => decodeBlock(obj(b) ?? {}, `messages[${i}].content[${j}]`));
+  return { role: m.role, content };
+}
+
+function decodeBlock(block: Json, param: string): Part {
+  switch (block.type) {
+    case 'text':
+      return { type: 'text', text: str(block.text) ?? '' };
+    case 'image':
+      return { type: 'image', source: decodeImage(obj(block.source), param) };
+    case 'tool_use':
+      return {
+        type: 'tool_call',
+        id: str(block.id) ?? '',
+        name: str(block.name) ?? '',
+        arguments: jsonText(block.input),
+      };
+    case 'tool_result': {
+      const content: (TextPart | ImagePart)[] =
+        typeof block.content === 'string'
+          ? [{ type: 'text', text: block.content }]
+          : arr(block.content).map((c, k) => {
+              const inner = obj(c) ?? {};
+              if (inner.type === 'text') return { type: 'text', text: str(inner.text) ?? '' };
+              if (inner.type === 'image')
+                return { type: 'image', source: decodeImage(obj(inner.source), param) };
+              throw unsupported(`${param}.content[${k}].type`, null, `'${String(inner.type)}'`);
+            });
+      return {
+        type: 'tool_result',
+        toolCallId: str(block.tool_use_id) ?? '',
+        content,
+        isError: block.is_error === true,
+      };
+    }
+    default:
+      throw unsupported(`${param}.type`, null, `'${String(block.type)}'`);
+  }
+}
+
+function decodeImage(source: Json | null, param: string): ImageSource {
+  if (source?.type === 'base64' && typeof source.data === 'string')
+    return { kind: 'base64', mediaType: str(source.media_type) ?? 'image/png', data: source.data };
+  if (source?.type === 'url' && typeof source.url === 'string') return { kind: 'url', url: source.url };
+  throw unsupported(`${param}.source.type`, null, `'${String(source?.type)}'`);
+}
+
+function decodeTool(value: unknown, i: number): Tool {
+  const tool = obj(value) ?? {};
+  if ((tool.type !== undefined && tool.type !== 'custom') || typeof tool.name !== 'string')
+    throw unsupported(`tools[${i}].type`, null, `'${String(tool.type)}'`);
+  return { name: tool.name, description: str(tool.description), parameters: obj(tool.input_schema) ?? {} };
+}
+
+function decodeToolChoice(choice: Json | null): ToolChoice | null {
+  if (!choice) return null;
+  if (choice.type === 'auto' || choice.type === 'none') return { type: choice.type };
+  if (choice.type === 'any') return { type: 'required' };
+  if (choice.type === 'tool' && typeof choice.name === 'string') return { type: 'tool', name: choice.name };
+  throw unsupported('tool_choice.type', null, `'${String(choice.type)}'`);
+}
+
+/** Anthropic's sampling temperature ends at 1 (OpenAI's at 2); a higher one is refused, never rescaled. */
+const MAX_TEMPERATURE = 1;
+
+/** The canonical request as an Anthropic Messages body; max_tokens is required, so one is always sent. */
+export function encodeAnthropicRequest(request: ChatRequest, context: EncodeContext): Json {
+  if (request.n !== 1) throw unsupported('n', 'anthropic', 'above 1');
+  if (request.responseFormat) throw unsupported('response_format', 'anthropic');
+  if (request.temperature !== null && request.temperature > MAX_TEMPERATURE)
+    throw unsupported('temperature', 'anthropic', `above ${MAX_TEMPERATURE}`);
+  const body: Json = {
+    model: context.model,
+    max_tokens: request.maxTokens ?? context.outputCap,
+    messages: encodeMessages(request.messages),
+  };
+  if (request.system !== null) body.system = request.system;
+  if (request.temperature !== null) body.temperature = request.temperature;
+  if (request.topP !== null) body.top_p = request.topP;
+  if (request.topK !== null) body.top_k = request.topK;
+  if (request.stop.length > 0) body.stop_sequences = request.stop;
+  if (request.tools.length > 0)
+    body.tools = request.tools.map((t) => ({
+      name: t.name,
+      ...(t.description ? { description: t.description } : {}),
+      input_schema: { type: 'object', ...t.parameters },
+    }));
+  const choice = encodeToolChoice(request);
+  if (choice) body.tool_choice = choice;
+  if (request.user !== null) body.metadata = { user_id: request.user };
+  if (request.stream) body.stream = true;
+  return body;
+}
+
+function encodeToolChoice(request: ChatRequest): Json | null {
+  const c = request.toolChoice;
+  if (request.tools.length === 0) return null;
+  const disable = request.parallelToolCalls === false ? { disable_parallel_tool_use: true } : {};
+  if (!c) return request.parallelToolCalls === false ? { type: 'auto', ...disable } : null;
+  if (c.type === 'none') return { type: 'none' };
+  if (c.type === 'required') return { type: 'any', ...disable };
+  if (c.type === 'tool') return { type: 'tool', name: c.name, ...disable };
+  // 'auto' is Anthropic's default whenever tools are given: it is written only to carry the parallel flag.
+  return request.parallelToolCalls === false ? { type: 'auto', ...disable } : null;
+}
+
+/** Consecutive turns of one role are joined (Anthropic merges them anyway); tool results lead a user turn. */
+function encodeMessages(messages: readonly Message[]): Json[] {
+  const out: { role: string; content: Json[] }[] = [];
+  messages.forEach((m, i) => {
+    const blocks = m.content.flatMap((p, j) => encodeBlock(p, `messages[${i}].content[${j}]`));
+    const last = out.at(-1);
+    if (last && last.role === m.role) last.content.push(...blocks);
+    else out.push({ role: m.role, content: blocks });
+  });
+  for (const m of out) {
+    if (m.role === 'user')
+      m.content.sort((a, b) => Number(b.type === 'tool_result') - Number(a.type === 'tool_result'));
+  }
+  return out;
+}
+
+function encodeBlock(p: Part, param: string): Json[] {
+  switch (p.type) {
+    case 'text':
+      // Anthropic refuses empty text blocks; an empty string says nothing.
+      return p.text === '' ? [] : [{ type: 'text', text: p.text }];
+    case 'image':
+      return [{ type: 'image', source: encodeImage(p.source) }];
+    case 'tool_call':
+      return [
+        {
+          type: 'tool_use',
+          id: p.id,
+          name: p.name,
+          input: parseArguments(p.arguments, `${param}.arguments`),
+        },
+      ];
+    case 'tool_result':
+      return [
+        {
+          type: 'tool_result',
+          tool_use_id: p.toolCallId,
+          content: p.content
+            .map((c) =>
+              c.type === 'text'
+                ? { type: 'text', text: c.text }
+                : { type: 'image', source: encodeImage(c.source) },
+            )
+            .filter((c) => c.type !== 'text' || c.text !== ''),
+          ...(p.isError ? { is_error: true } : {}),
+        },
+      ];
+  }
+}
+
+function encodeImage(source: ImageSource): Json {
+  return source.kind === 'url'
+    ? { type: 'url', url: source.url }
+    : { type: 'base64', media_type: source.mediaType, data: source.data };
+}

@@ -1,0 +1,119 @@
+/**
+ * Workers AI answers → the canonical response (pure): `{response, tool_calls,
+ * usage}` from the binding, and the error body the adapter writes when the
+ * binding throws. The binding gives no id, model, time or finish reason, so
+ * the adapter (src/providers/workers-ai.ts) stamps each answer with the
+ * first three and the cap it sent, and the finish is inferred: tool calls, the
+ * cap reached (`length`), or a natural end.
+ */
+import type { ChatResponse, FinishReason, ProviderFault, TextPart, ToolCallPart } from '../ir';
+import { arr, badUpstream, jsonText, num, obj, str } from '../json';
+import { fromOpenAiUsage } from '../openai/usage';
+
+/** The key (JSON answers) and SSE event name (streams) of the adapter's stamp. */
+export const STAMP = 'edgeway';
+
+export interface Stamp {
+  readonly id: string;
+  readonly model: string;
+  /** Epoch seconds. */
+  readonly created: number;
+  /** The `max_tokens` sent, to tell a capped answer from a finished one. */
+  readonly max_tokens: number | null;
+}
+
+export function readStamp(v: unknown): Stamp {
+  const s = obj(v) ?? {};
+  return {
+    id: str(s.id) ?? '',
+    model: str(s.model) ?? '',
+    created: num(s.created) ?? Math.floor(Date.now() / 1000),
+    max_tokens: num(s.max_tokens),
+  };
+}
+
+/** A call id for calls the model gave none (the binding's older flat shape), unique within the answer. */
+export function callId(stamp: Stamp, ordinal: number): string {
+  return `call_${stamp.id.replace(/[^A-Za-z0-9]/g, '').slice(-24) || 'workersai'}_${ordinal}`;
+}
+
+const FINISH_IN: Readonly<Record<string, FinishReason>> = {
+  stop: 'end',
+  length: 'length',
+  tool_calls: 'tool_calls',
+  content_filter: 'content_filter',
+};
+
+export function inferFinish(
+  explicit: unknown,
+  calledTools: boolean,
+  outputTokens: number | null,
+  stamp: Stamp,
+): FinishReason {
+  const said = typeof explicit === 'string' ? FINISH_IN[explicit] : undefined;
+  if (said) return said;
+  if (calledTools) return 'tool_calls';
+  if (outputTokens !== null && stamp.max_tokens !== null && outputTokens >= stamp.max_tokens) return 'length';
+  return 'end';
+}
+
+/** A tool call in either shape the binding uses: flat `{name, arguments: object}` or OpenAI's `{id, function}`. */
+export function readToolCall(raw: unknown, stamp: Stamp, ordinal: number): ToolCallPart | null {
+  const c = obj(raw);
+  if (!c) return null;
+  const fn = obj(c.function);
+  const name = str(fn?.name) ?? str(c.name);
+  if (!name) return null;
+  return {
+    type: 'tool_call',
+    id: str(c.id) ?? callId(stamp, ordinal),
+    name,
+    arguments: jsonText(fn ? fn.arguments : c.arguments),
+  };
+}
+
+/** JSON mode answers an object in `response`; everything else is text. */
+export function responseText(v: unknown): string | null {
+  if (typeof v === 'string') return v;
+  if (typeof v === 'number') return String(v);
+  if (obj(v) || Array.isArray(v)) return JSON.stringify(v);
+  return null;
+}
+
+export function decodeWorkersAiResponse(body: unknown): ChatResponse {
+  const b = obj(body);
+  if (!b || !('response' in b || 'tool_calls' in b))
+    throw badUpstream('an answer without response or tool_calls');
+  const stamp = readStamp(b[STAMP]);
+  const content: (TextPart | ToolCallPart)[] = [];
+  const text = responseText(b.response);
+  if (text) content.push({ type: 'text', text });
+  arr(b.tool_calls).forEach((raw, ordinal) => {
+    const call = readToolCall(raw, stamp, ordinal);
+    if (!call) throw badUpstream('a tool call without a name');
+    content.push(call);
+  });
+  const usage = obj(b.usage);
+  const decoded = usage ? fromOpenAiUsage(usage) : null;
+  return {
+    id: stamp.id,
+    model: stamp.model,
+    created: stamp.created,
+    content,
+    finish: inferFinish(
+      b.finish_reason,
+      content.some((p) => p.type === 'tool_call'),
+      decoded?.output ?? null,
+      stamp,
+    ),
+    stopSequence: null,
+    usage: decoded,
+  };
+}
+
+/** The adapter's error body: Cloudflare's API envelope, `{success: false, errors: [{code, message}]}`. */
+export function decodeWorkersAiError(body: unknown): ProviderFault {
+  const error = obj(arr(obj(body)?.errors)[0]);
+  const code = num(error?.code);
+  return { message: str(error?.message), type: code !== null ? String(code) : null };
+}
