@@ -17,7 +17,7 @@ import { childPids } from './procstat.mjs';
 
 export const ROOT = resolve(import.meta.dirname, '..', '..');
 export const BUILD = join(ROOT, '.build', 'bench');
-const WRANGLER = join(ROOT, 'node_modules', '.bin', 'wrangler');
+export const WRANGLER = join(ROOT, 'node_modules', '.bin', 'wrangler');
 
 /**
  * Bundles a Worker as `wrangler deploy` would, without deploying, but not minified; returns the script
