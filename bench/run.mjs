@@ -16,7 +16,9 @@ import { readArgs } from './lib/profiles.mjs';
 import { heapProbe } from './lib/profile.mjs';
 import { markdownReport, summaryTable } from './lib/report.mjs';
 import {
+  BUILD,
   ROOT,
+  WRANGLER,
   bundle,
   seedKeys,
   seedRoutes,
@@ -26,6 +28,7 @@ import {
   startRelayFloor,
 } from './lib/stack.mjs';
 import { GUARDED_POLICY, chatBody, target } from './lib/targets.mjs';
+import { coldStartWorkload } from './lib/cold-start.mjs';
 import { capacityWorkload } from './lib/workloads/capacity.mjs';
 import { hotTenantWorkload } from './lib/workloads/hot-tenant.mjs';
 import { latencyWorkload } from './lib/workloads/latency.mjs';
@@ -354,6 +357,11 @@ await workload('profile', async () => {
     return undefined;
   });
 });
+// Cold start: bundle size and startup CPU (`wrangler check startup`) of the floor, the relay floor and the
+// gateway, each built as deployed; last, while the Workers started above sit idle.
+await workload('cold-start', () =>
+  coldStartWorkload({ wrangler: WRANGLER, root: ROOT, buildDir: BUILD, runs: profile.coldStart.runs }),
+);
 results.meta.loadAverageAfter = machine().loadAverage;
 results.meta.seconds = Math.round((Date.now() - started) / 1000);
 

@@ -1,9 +1,11 @@
-/** Worker entry: the HTTP app, the log and alert queue consumers and the retention cron. */
-import { ALERT_QUEUE_NAME, handleAlerts } from './alerts/queue';
+/**
+ * Worker entry: the HTTP app, the log and alert queue consumers and the retention cron. The
+ * consumers and the cron are loaded (their modules evaluated) on their first batch or run, so an
+ * isolate starting for a request does not pay for them (DESIGN.md §5, cold start).
+ */
+import { ALERT_QUEUE_NAME } from './alerts/queue-name';
 import { createApp } from './app';
 import type { Bindings } from './env';
-import { handleQueue } from './logs/consume/queue';
-import { handleScheduled } from './logs/retention';
 
 export { Breaker } from './durable/breaker';
 export { Limiter } from './durable/limiter';
@@ -14,7 +16,9 @@ const app = createApp();
 
 export default {
   fetch: app.fetch,
-  queue: (batch, env) =>
-    batch.queue === ALERT_QUEUE_NAME ? handleAlerts(batch, env) : handleQueue(batch, env),
-  scheduled: (controller, env) => handleScheduled(controller, env),
+  queue: async (batch, env) =>
+    batch.queue === ALERT_QUEUE_NAME
+      ? (await import('./alerts/queue')).handleAlerts(batch, env)
+      : (await import('./logs/consume/queue')).handleQueue(batch, env),
+  scheduled: async (controller, env) => (await import('./logs/retention')).handleScheduled(controller, env),
 } satisfies ExportedHandler<Bindings>;

@@ -33,6 +33,7 @@ export const PROFILES = {
     scenarios: { requests: 10, repeats: 1, warmup: 3 },
     profile: { requests: 30, streams: 3 },
     guardrails: { iterations: 50 },
+    coldStart: { runs: 1 },
     deadlineMs: 120_000,
   },
   quick: {
@@ -64,6 +65,7 @@ export const PROFILES = {
     scenarios: { requests: 30, repeats: 3, warmup: 20 },
     profile: { requests: 400, streams: 10 },
     guardrails: { iterations: 2_000 },
+    coldStart: { runs: 3 },
     deadlineMs: 6 * 60_000,
   },
   full: {
@@ -95,6 +97,7 @@ export const PROFILES = {
     scenarios: { requests: 300, repeats: 3, warmup: 50 },
     profile: { requests: 3000, streams: 50 },
     guardrails: { iterations: 10_000 },
+    coldStart: { runs: 7 },
     deadlineMs: 25 * 60_000,
   },
 };
@@ -109,7 +112,8 @@ const HELP = `Usage: node bench/run.mjs [--quick | --smoke] [options]
   --rates 100,500    fixed open-loop rates (requests/s)
   --mock-latency 20  mock latency in ms
   --out DIR          where to write the report (default bench/results)
-  --only LIST        workloads to run: latency,rates,capacity,streams,memory,scenarios,guardrails,hot-tenant,profile
+  --only LIST        workloads to run: latency,rates,capacity,streams,memory,scenarios,guardrails,hot-tenant,profile,
+                     capacity-model,cold-start
 `;
 
 export function readArgs(argv) {

@@ -127,6 +127,12 @@ export function summaryTable(results) {
       '',
     ]);
   }
+  const cold = results['cold-start']?.perTarget;
+  if (cold) {
+    const cells = (get) => ['', ...['floor', 'floor-relay', 'edgeway'].map((t) => get(cold[t])), '', '', ''];
+    rows.push(['bundle as deployed, KiB (gzipped)', ...cells((c) => `${kib(c.rawKiB)} (${kib(c.gzipKiB)})`)]);
+    rows.push(['startup CPU (wrangler check startup), ms', ...cells((c) => ms(c.startupMs))]);
+  }
   return table(
     [
       '',
@@ -152,7 +158,7 @@ function methodSection(results) {
     `Load average before ${mc.loadAverage.join(' / ')}, after ${m.loadAverageAfter?.join(' / ') ?? '–'}. CPU layout: ${m.cpuLayout}. Load generator: ${m.loadgen}. Run took ${m.seconds ?? '–'} s.`,
     '',
     `Method: client-observed latency over HTTP/1.1 keep-alive on 127.0.0.1, mock upstream with a fixed ${m.mock.latencyMs} ms latency and ${m.mock.tokens} tokens;`,
-    "each Worker runs in its own workerd process (Miniflare API, requests to the Worker's direct socket; not `wrangler dev`), Edgeway from its own `wrangler deploy --dry-run` bundle with the bindings of wrangler.toml",
+    "each Worker runs in its own workerd process (Miniflare API, requests to the Worker's direct socket; not `wrangler dev`), Edgeway from its own `wrangler deploy --dry-run --no-minify` bundle (the cold start measures the deployed, minified one) with the bindings of wrangler.toml",
     `(${Object.entries(m.gatewayBindings ?? {})
       .map(([k, v]) => `${k}: ${v.join(', ') || 'none'}`)
       .join('; ')}), in-memory storage.`,
@@ -356,6 +362,33 @@ function scenariosSection(scenarios) {
   ].join('\n');
 }
 
+/** KiB: one decimal under 10 (the floors' few hundred bytes), whole above. */
+const kib = (v) => (v === undefined ? '–' : v < 10 ? v.toFixed(1) : Math.round(v).toLocaleString('en-US'));
+
+function coldStartSection(c) {
+  const rows = Object.entries(c.perTarget).map(([name, t]) => [
+    name,
+    kib(t.rawKiB),
+    kib(t.gzipKiB),
+    ms(t.startupMs),
+    t.runsMs.map((v) => v.toFixed(0)).join(', '),
+  ]);
+  const top = c.perTarget.edgeway?.top ?? [];
+  return [
+    `## Cold start (each Worker built as deployed; startup CPU: median of ${c.runs} \`wrangler check startup\` profile(s))`,
+    '',
+    'Startup CPU counts the profile samples in JavaScript or the garbage collector, 1 ms each (V8 samples every',
+    'millisecond): a Worker that starts in less reads 0 or 1. A loaded machine moves it run to run; compare Workers within one run.',
+    '',
+    table(['Worker', 'bundle KiB', 'gzipped KiB', 'startup CPU ms', 'each run, ms'], rows),
+    '',
+    `Edgeway's busiest functions at startup (median run): ${top
+      .slice(0, 8)
+      .map((t) => `${t.fn} ${ms(t.ms)}`)
+      .join(', ')}.`,
+  ].join('\n');
+}
+
 function profileSection(p) {
   const pct = (rows, name) => rows.find((r) => r.name === name)?.pctOfBusy;
   const names = [...new Set([...p.json.modules, ...p.stream.modules].map((r) => r.name))]
@@ -397,6 +430,7 @@ export function markdownReport(results, chartFile) {
   if (results.profile) parts.push(profileSection(results.profile));
   if (results['hot-tenant']) parts.push(hotTenantSection(results['hot-tenant']));
   if (results['capacity-model']) parts.push(capacityModelSection(results['capacity-model']));
+  if (results['cold-start']) parts.push(coldStartSection(results['cold-start']));
   if (results.notes.length) parts.push(['## Notes', '', ...results.notes.map((n) => `- ${n}`)].join('\n'));
   if (results.failures?.length)
     parts.push(

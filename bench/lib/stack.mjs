@@ -17,15 +17,25 @@ import { childPids } from './procstat.mjs';
 
 export const ROOT = resolve(import.meta.dirname, '..', '..');
 export const BUILD = join(ROOT, '.build', 'bench');
-const WRANGLER = join(ROOT, 'node_modules', '.bin', 'wrangler');
+export const WRANGLER = join(ROOT, 'node_modules', '.bin', 'wrangler');
 
 /**
- * Bundles a Worker exactly as `wrangler deploy` would, without deploying; returns the script path.
- * `entry` replaces the config's `main` (a driver in front of the same Worker, with its bindings).
+ * Bundles a Worker as `wrangler deploy` would, without deploying, but not minified; returns the script
+ * path. Minifying renames, it does not change the work a request does, and the per-stage profile finds
+ * each module by the `// src/…` comments of an unminified bundle; the cold-start workload measures the
+ * deployed, minified shape (bench/lib/cold-start.mjs). `entry` replaces the config's `main` (a driver
+ * in front of the same Worker, with its bindings).
  */
 export function bundle(configPath, name, entry = null) {
   const outdir = join(BUILD, name);
-  const args = ['deploy', ...(entry ? [join(ROOT, entry)] : []), '--dry-run', '-c', join(ROOT, configPath)];
+  const args = [
+    'deploy',
+    ...(entry ? [join(ROOT, entry)] : []),
+    '--dry-run',
+    '--no-minify',
+    '-c',
+    join(ROOT, configPath),
+  ];
   const run = spawnSync(WRANGLER, [...args, '--outdir', outdir], {
     cwd: ROOT,
     encoding: 'utf8',

@@ -126,7 +126,7 @@ export async function loadRuntime() {
     "export { scanFeatures } from './src/guardrails/injection/features';",
     "export { scoreText, textLogit, WINDOW, HEAD_SCAN, MAX_TEXT_SCAN } from './src/guardrails/injection/score';",
     "export { CUE_COUNT } from './src/guardrails/injection/cues';",
-    "export { decodeModel } from './src/guardrails/injection/model-codec';",
+    "export { decodeModel, encodeWeights, MODEL_VERSION } from './src/guardrails/injection/model-codec';",
     "export { SERIALISED_MODEL } from './src/guardrails/injection/model';",
   ]);
 }

@@ -48,7 +48,7 @@ const threshold = chooseThreshold(rows, cv.scores);
 const metrics = metricsAt(rows, cv.scores, threshold);
 const model = trainShipped(runtime, rows, settings);
 
-const weights = Buffer.from(model.weights.buffer, model.weights.byteOffset, model.weights.byteLength);
+const encoded = runtime.encodeWeights(model.weights);
 /** `  name: [a, b, …],` as the formatter lays out a number array: on one line, or filled at 110 columns. */
 function numbers(name, values) {
   const items = [...values].map((x) => String(Number(x.toPrecision(6))));
@@ -84,13 +84,14 @@ const body = [
   "import type { SerialisedModel } from './model-codec';",
   '',
   'export const SERIALISED_MODEL: SerialisedModel = {',
-  '  version: 2,',
+  `  version: ${runtime.MODEL_VERSION},`,
   `  bits: ${model.bits},`,
   `  scale: ${model.scale},`,
   `  bias: ${model.bias},`,
   `  threshold: ${threshold},`,
   numbers('cues', model.cues),
-  `  weights:\n    '${weights.toString('base64')}',`,
+  `  weights:\n    '${encoded.weights}',`,
+  numbers('outliers', encoded.outliers),
   '};',
   '',
 ].join('\n');

@@ -2,8 +2,7 @@
 import type { Bindings } from '../env';
 import { type AlertPorts, consumeAlerts } from './consumer';
 
-/** The queue the Limiter objects send budget alerts to (wrangler.toml). */
-export const ALERT_QUEUE_NAME = 'edgeway-alerts';
+export { ALERT_QUEUE_NAME } from './queue-name';
 
 export function alertPorts(env: Bindings): AlertPorts {
   const webhooks = new Map<string, Promise<string | null>>();

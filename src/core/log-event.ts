@@ -6,6 +6,7 @@
  */
 import * as z from 'zod';
 import { GUARDRAILS } from './guardrail-policy';
+import { lazySchema } from './lazy-schema';
 
 /** Longest value kept per text field, in UTF-16 units; longer values are cut and end in TRUNCATED_MARK. */
 export const LOG_FIELD_MAX = {
@@ -25,33 +26,37 @@ export const LOG_FIELD_MAX = {
 export const LOG_MAX_TRIES = 20;
 
 /** One upstream call of a request: which target, how it ended, how long until its first byte. */
-export const LogTry = z.object({
-  /** The `provider/model` called. */
-  target: z.string().max(LOG_FIELD_MAX.model),
-  /** The provider's HTTP status, or 0 when none arrived (timeout, reset, unreachable). */
-  status: z.number().int().nonnegative(),
-  /** Time to the first byte (or to the failure), ms. */
-  ttfbMs: z.number().nonnegative(),
-  /** The gateway's error code for a failed call (`upstream_timeout`, `rate_limit_error` …); null when it answered. */
-  error: z.string().max(LOG_FIELD_MAX.errorCode).nullable(),
-});
+export const LogTry = lazySchema(() =>
+  z.object({
+    /** The `provider/model` called. */
+    target: z.string().max(LOG_FIELD_MAX.model),
+    /** The provider's HTTP status, or 0 when none arrived (timeout, reset, unreachable). */
+    status: z.number().int().nonnegative(),
+    /** Time to the first byte (or to the failure), ms. */
+    ttfbMs: z.number().nonnegative(),
+    /** The gateway's error code for a failed call (`upstream_timeout`, `rate_limit_error` …); null when it answered. */
+    error: z.string().max(LOG_FIELD_MAX.errorCode).nullable(),
+  }),
+);
 export type LogTry = z.infer<typeof LogTry>;
 
 /** What one guardrail found in one direction of a request, and what it did: counts and kinds, never values. */
-export const LogGuardrail = z.object({
-  guardrail: z.enum(GUARDRAILS),
-  direction: z.enum(['request', 'response']),
-  /** The action taken (`off` never fires). */
-  action: z.enum(['log', 'flag', 'redact', 'block']),
-  /** Values found (spans), or 1 for a guardrail that judges a whole text. */
-  count: z.number().int().nonnegative(),
-  /** Found values per kind (`email`, `card`, `deny` …), or the classifier's hazard codes; never the values. */
-  kinds: z.record(z.string().max(32), z.number().int().nonnegative()).default({}),
-  /** The injection score, or null for guardrails without one. */
-  score: z.number().min(0).max(1).nullable().default(null),
-  /** Why a guardrail could not judge (`unavailable`): it then let the request through. */
-  error: z.string().max(64).nullable().default(null),
-});
+export const LogGuardrail = lazySchema(() =>
+  z.object({
+    guardrail: z.enum(GUARDRAILS),
+    direction: z.enum(['request', 'response']),
+    /** The action taken (`off` never fires). */
+    action: z.enum(['log', 'flag', 'redact', 'block']),
+    /** Values found (spans), or 1 for a guardrail that judges a whole text. */
+    count: z.number().int().nonnegative(),
+    /** Found values per kind (`email`, `card`, `deny` …), or the classifier's hazard codes; never the values. */
+    kinds: z.record(z.string().max(32), z.number().int().nonnegative()).default({}),
+    /** The injection score, or null for guardrails without one. */
+    score: z.number().min(0).max(1).nullable().default(null),
+    /** Why a guardrail could not judge (`unavailable`): it then let the request through. */
+    error: z.string().max(64).nullable().default(null),
+  }),
+);
 export type LogGuardrail = z.infer<typeof LogGuardrail>;
 
 /** At most one verdict per guardrail and direction. */
@@ -68,54 +73,57 @@ export const TRACE_ID = /^(?!0{32})[0-9a-f]{32}$/;
 export const SPAN_ID = /^(?!0{16})[0-9a-f]{16}$/;
 
 const text = (max: number) => z.string().max(max);
-/** zod 4's number() refuses NaN and ±Infinity, which JSON would turn into null. */
-const finite = z.number();
 
-export const LogEvent = z.object({
-  requestId: text(LOG_FIELD_MAX.requestId),
-  time: finite,
-  tenantId: text(LOG_FIELD_MAX.tenantId).nullable(),
-  keyId: text(LOG_FIELD_MAX.keyId).nullable(),
-  endpoint: text(LOG_FIELD_MAX.endpoint),
-  provider: text(LOG_FIELD_MAX.provider).nullable(),
-  model: text(LOG_FIELD_MAX.model).nullable(),
-  status: z.number().int(),
-  errorSource: z.enum(['gateway', 'provider', 'client']).nullable(),
-  errorCode: text(LOG_FIELD_MAX.errorCode).nullable(),
-  cache: z.enum(['HIT', 'SEMANTIC', 'MISS', 'BYPASS']).nullable(),
-  stream: z.boolean(),
-  streamCompleted: z.boolean().nullable(),
-  inputTokens: z.number().int().nonnegative(),
-  outputTokens: z.number().int().nonnegative(),
-  cachedTokens: z.number().int().nonnegative(),
-  costUsd: finite.nonnegative(),
-  latencyMs: finite.nonnegative(),
-  ttftMs: finite.nonnegative().nullable(),
-  attempts: z.number().int().nonnegative(),
-  metadata: z
-    .record(
-      text(LOG_FIELD_MAX.metadataKey),
-      z.union([text(LOG_FIELD_MAX.metadataValue), finite, z.boolean()]),
-    )
-    .nullable(),
-  // Fields added after the first release default, so messages already queued still parse.
-  /** What a gateway cache hit would have cost (costUsd is 0 for hits). */
-  savedUsd: finite.nonnegative().default(0),
-  /** Prompt and completion, only for keys that opt in; each cut to LOG_PAYLOAD_MAX_BYTES. */
-  payload: z
-    .object({ request: z.string().nullable(), response: z.string().nullable(), truncated: z.boolean() })
-    .nullable()
-    .default(null),
-  /** The named route the client called (`model` then holds its name), or null for a `provider/model`. */
-  route: text(LOG_FIELD_MAX.route).nullable().default(null),
-  /** Every upstream call made, in order (retries and fallbacks); empty for answers that needed none. */
-  tries: z.array(LogTry).max(LOG_MAX_TRIES).default([]),
-  /** What each guardrail found and did; empty when none fired. */
-  guardrails: z.array(LogGuardrail).max(LOG_MAX_GUARDRAILS).default([]),
-  /** The W3C trace the request came in with (`traceparent`), 32 lowercase hex; absent when none. */
-  traceId: z.string().regex(TRACE_ID).nullable().optional(),
-  /** The caller's span in that trace, 16 lowercase hex; the request's span is its child. */
-  parentSpanId: z.string().regex(SPAN_ID).nullable().optional(),
+/** The queue message: built on first use (the consumer's parse), not by the request that emits it. */
+export const LogEvent = lazySchema(() => {
+  /** zod 4's number() refuses NaN and ±Infinity, which JSON would turn into null. */
+  const finite = z.number();
+  return z.object({
+    requestId: text(LOG_FIELD_MAX.requestId),
+    time: finite,
+    tenantId: text(LOG_FIELD_MAX.tenantId).nullable(),
+    keyId: text(LOG_FIELD_MAX.keyId).nullable(),
+    endpoint: text(LOG_FIELD_MAX.endpoint),
+    provider: text(LOG_FIELD_MAX.provider).nullable(),
+    model: text(LOG_FIELD_MAX.model).nullable(),
+    status: z.number().int(),
+    errorSource: z.enum(['gateway', 'provider', 'client']).nullable(),
+    errorCode: text(LOG_FIELD_MAX.errorCode).nullable(),
+    cache: z.enum(['HIT', 'SEMANTIC', 'MISS', 'BYPASS']).nullable(),
+    stream: z.boolean(),
+    streamCompleted: z.boolean().nullable(),
+    inputTokens: z.number().int().nonnegative(),
+    outputTokens: z.number().int().nonnegative(),
+    cachedTokens: z.number().int().nonnegative(),
+    costUsd: finite.nonnegative(),
+    latencyMs: finite.nonnegative(),
+    ttftMs: finite.nonnegative().nullable(),
+    attempts: z.number().int().nonnegative(),
+    metadata: z
+      .record(
+        text(LOG_FIELD_MAX.metadataKey),
+        z.union([text(LOG_FIELD_MAX.metadataValue), finite, z.boolean()]),
+      )
+      .nullable(),
+    // Fields added after the first release default, so messages already queued still parse.
+    /** What a gateway cache hit would have cost (costUsd is 0 for hits). */
+    savedUsd: finite.nonnegative().default(0),
+    /** Prompt and completion, only for keys that opt in; each cut to LOG_PAYLOAD_MAX_BYTES. */
+    payload: z
+      .object({ request: z.string().nullable(), response: z.string().nullable(), truncated: z.boolean() })
+      .nullable()
+      .default(null),
+    /** The named route the client called (`model` then holds its name), or null for a `provider/model`. */
+    route: text(LOG_FIELD_MAX.route).nullable().default(null),
+    /** Every upstream call made, in order (retries and fallbacks); empty for answers that needed none. */
+    tries: z.array(LogTry).max(LOG_MAX_TRIES).default([]),
+    /** What each guardrail found and did; empty when none fired. */
+    guardrails: z.array(LogGuardrail).max(LOG_MAX_GUARDRAILS).default([]),
+    /** The W3C trace the request came in with (`traceparent`), 32 lowercase hex; absent when none. */
+    traceId: z.string().regex(TRACE_ID).nullable().optional(),
+    /** The caller's span in that trace, 16 lowercase hex; the request's span is its child. */
+    parentSpanId: z.string().regex(SPAN_ID).nullable().optional(),
+  });
 });
 export type LogEvent = z.infer<typeof LogEvent>;
 

@@ -12,15 +12,15 @@ import { AdminApi, type AdminFetch } from './admin-api';
 import { COPY_JS } from './assets';
 import type { DashboardEnv } from './context';
 import { csrfToken, formLimit, readableForm, requireSession, securityHeaders } from './guard';
-import { adminRoutes } from './routes/admins';
-import { auditRoutes } from './routes/audit';
-import { authRoutes, signOut } from './routes/auth';
-import { keyRoutes } from './routes/keys';
-import { logRoutes } from './routes/logs';
-import { providerRoutes } from './routes/providers';
-import { routeRoutes } from './routes/routes';
-import { tenantRoutes } from './routes/tenants';
-import { usageRoutes } from './routes/usage';
+import { adminRoutes } from './pages/admins';
+import { auditRoutes } from './pages/audit';
+import { authRoutes, signOut } from './pages/auth';
+import { keyRoutes } from './pages/keys';
+import { logRoutes } from './pages/logs';
+import { providerRoutes } from './pages/providers';
+import { routeRoutes } from './pages/routes';
+import { tenantRoutes } from './pages/tenants';
+import { usageRoutes } from './pages/usage';
 import { messagePage } from './views/message';
 
 export interface DashboardOptions {

@@ -1,10 +1,13 @@
 import { describe, expect, it } from 'vitest';
+import { Hono } from 'hono';
+import { createAdminApp } from '../../../src/admin';
 import { OPERATIONS, openApiDocument } from '../../../src/admin/openapi';
-import { createApp } from '../../../src/app';
 
 describe('the admin OpenAPI document', () => {
   it('describes exactly the admin routes the app serves', () => {
-    const served = createApp()
+    // The admin app as src/app.ts mounts it (on the first /admin request).
+    const served = new Hono()
+      .route('/admin', createAdminApp())
       .routes.filter(
         (r) => r.path.startsWith('/admin/') && r.method !== 'ALL' && r.path !== '/admin/openapi.json',
       )

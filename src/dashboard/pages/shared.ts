@@ -1,4 +1,4 @@
-/** Helpers the page routes share: the form body, the fixed success notices, safe path segments. */
+/** Helpers the pages share: the form body, the fixed success notices, safe path segments. */
 import type { Context } from 'hono';
 import { setCookie } from 'hono/cookie';
 import type { DashboardEnv } from '../context';
