@@ -138,6 +138,7 @@ const tally = {
   fiveXx: 0,
   violations: 0,
   transport: 0,
+  refusedUnread: 0,
   examples: [],
 };
 const latencies = [];
@@ -218,6 +219,18 @@ function send(c, bytes, retried = false) {
   });
 }
 
+/**
+ * The body limit of the gateway under test (wrangler.toml's MAX_BODY_BYTES). A body over it is refused
+ * with a 413 before it is read; under local workerd the rest of its upload may then be reset before the
+ * answer is parsed (the artifact above), which the client sees as a write ECONNRESET and no answer. Those
+ * are counted apart, as "refused unread", and do not fail the run; any other transport failure does.
+ */
+const BODY_LIMIT = 1_048_576;
+function refusedUnread(err, bytes) {
+  const { code, syscall } = /** @type {{ code?: string, syscall?: string }} */ (err ?? {});
+  return code === 'ECONNRESET' && syscall === 'write' && (bytes?.byteLength ?? 0) > BODY_LIMIT;
+}
+
 async function fire(c) {
   const bytes = c.body === null ? null : mod.materialize(c.body);
   const large = (bytes?.byteLength ?? 0) > LARGE_BODY;
@@ -233,8 +246,15 @@ async function fire(c) {
     if (broken.some((v) => !v.startsWith('status '))) tally.violations++;
     if (broken.length) example('violation', c, `${status}: ${broken.join('; ')} · ${res.body.slice(0, 200)}`);
   } catch (err) {
-    tally.transport++;
-    example('transport', c, err instanceof Error ? `${err.name}: ${err.message}` : String(err));
+    const what = err instanceof Error ? `${err.name}: ${err.message}` : String(err);
+    const detail = `${what} (body ${bytes?.byteLength ?? 0} bytes)`;
+    if (refusedUnread(err, bytes)) {
+      tally.refusedUnread++;
+      example('refused unread', c, detail);
+    } else {
+      tally.transport++;
+      example('transport', c, detail);
+    }
   } finally {
     leave(large);
   }
@@ -317,6 +337,7 @@ try {
     fiveXx: tally.fiveXx,
     envelopeViolations: tally.violations,
     transportFailures: tally.transport,
+    refusedUnread: tally.refusedUnread,
     healthAfter: health,
     byStatus: tally.byStatus,
     byFamily: tally.byFamily,
@@ -331,7 +352,8 @@ try {
   );
   log(`statuses ${JSON.stringify(tally.byStatus)}`);
   log(
-    `5xx ${tally.fiveXx} · envelope violations ${tally.violations} · transport failures ${tally.transport}`,
+    `5xx ${tally.fiveXx} · envelope violations ${tally.violations} · transport failures ${tally.transport}` +
+      ` · refused unread (bodies over ${BODY_LIMIT} bytes, local workerd) ${tally.refusedUnread}`,
   );
   log(`health after: ${JSON.stringify(health)}`);
   for (const e of tally.examples.slice(0, 5)) log(`example ${e.kind}: ${e.detail.slice(0, 300)}`);
