@@ -6,7 +6,6 @@
  */
 import * as z from 'zod';
 import { GUARDRAILS } from './guardrail-policy';
-import { lazySchema } from './lazy-schema';
 
 /** Longest value kept per text field, in UTF-16 units; longer values are cut and end in TRUNCATED_MARK. */
 export const LOG_FIELD_MAX = {
@@ -26,7 +25,7 @@ export const LOG_FIELD_MAX = {
 export const LOG_MAX_TRIES = 20;
 
 /** One upstream call of a request: which target, how it ended, how long until its first byte. */
-export const LogTry = lazySchema(() =>
+const logTry = () =>
   z.object({
     /** The `provider/model` called. */
     target: z.string().max(LOG_FIELD_MAX.model),
@@ -36,12 +35,11 @@ export const LogTry = lazySchema(() =>
     ttfbMs: z.number().nonnegative(),
     /** The gateway's error code for a failed call (`upstream_timeout`, `rate_limit_error` …); null when it answered. */
     error: z.string().max(LOG_FIELD_MAX.errorCode).nullable(),
-  }),
-);
-export type LogTry = z.infer<typeof LogTry>;
+  });
+export type LogTry = z.infer<ReturnType<typeof logTry>>;
 
 /** What one guardrail found in one direction of a request, and what it did: counts and kinds, never values. */
-export const LogGuardrail = lazySchema(() =>
+const logGuardrail = () =>
   z.object({
     guardrail: z.enum(GUARDRAILS),
     direction: z.enum(['request', 'response']),
@@ -55,9 +53,8 @@ export const LogGuardrail = lazySchema(() =>
     score: z.number().min(0).max(1).nullable().default(null),
     /** Why a guardrail could not judge (`unavailable`): it then let the request through. */
     error: z.string().max(64).nullable().default(null),
-  }),
-);
-export type LogGuardrail = z.infer<typeof LogGuardrail>;
+  });
+export type LogGuardrail = z.infer<ReturnType<typeof logGuardrail>>;
 
 /** At most one verdict per guardrail and direction. */
 export const LOG_MAX_GUARDRAILS = 10;
@@ -74,8 +71,8 @@ export const SPAN_ID = /^(?!0{16})[0-9a-f]{16}$/;
 
 const text = (max: number) => z.string().max(max);
 
-/** The queue message: built on first use (the consumer's parse), not by the request that emits it. */
-export const LogEvent = lazySchema(() => {
+/** The queue message's schema. */
+function logEvent() {
   /** zod 4's number() refuses NaN and ±Infinity, which JSON would turn into null. */
   const finite = z.number();
   return z.object({
@@ -116,16 +113,32 @@ export const LogEvent = lazySchema(() => {
     /** The named route the client called (`model` then holds its name), or null for a `provider/model`. */
     route: text(LOG_FIELD_MAX.route).nullable().default(null),
     /** Every upstream call made, in order (retries and fallbacks); empty for answers that needed none. */
-    tries: z.array(LogTry).max(LOG_MAX_TRIES).default([]),
+    tries: z.array(logTry()).max(LOG_MAX_TRIES).default([]),
     /** What each guardrail found and did; empty when none fired. */
-    guardrails: z.array(LogGuardrail).max(LOG_MAX_GUARDRAILS).default([]),
+    guardrails: z.array(logGuardrail()).max(LOG_MAX_GUARDRAILS).default([]),
     /** The W3C trace the request came in with (`traceparent`), 32 lowercase hex; absent when none. */
     traceId: z.string().regex(TRACE_ID).nullable().optional(),
     /** The caller's span in that trace, 16 lowercase hex; the request's span is its child. */
     parentSpanId: z.string().regex(SPAN_ID).nullable().optional(),
   });
-});
-export type LogEvent = z.infer<typeof LogEvent>;
+}
+export type LogEvent = z.infer<ReturnType<typeof logEvent>>;
+
+let built: ReturnType<typeof logEvent> | null = null;
+function schema() {
+  built ??= logEvent();
+  return built;
+}
+
+/**
+ * The LogEvent schema, built on its first parse (the consumer's, or a test's), not at module load: the
+ * request that emits an event never parses it, and building zod schemas is start-up CPU every new
+ * isolate would pay (DESIGN.md §5, cold start).
+ */
+export const LogEvent = {
+  parse: (value: unknown): LogEvent => schema().parse(value),
+  safeParse: (value: unknown) => schema().safeParse(value),
+};
 
 export interface LogSink {
   send(event: LogEvent): Promise<void>;
