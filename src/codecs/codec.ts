@@ -45,6 +45,12 @@ export interface EncodeContext {
   readonly outputCap: number;
   /** Whether to send `outputCap` when the request set none and the format does not require it. */
   readonly enforceCap: boolean;
+  /**
+   * Where the encoder names what it left out because the provider cannot take it and it only
+   * tunes the provider (cache breakpoints, a reasoning request the model cannot honour): the
+   * gateway reports these in `x-edgeway-dropped` (docs/translation.md).
+   */
+  readonly dropped: string[];
 }
 
 /** Turns a format's stream events into canonical ones; stateful, one per stream. */

@@ -10,14 +10,50 @@ export type ImageSource =
   | { readonly kind: 'url'; readonly url: string }
   | { readonly kind: 'base64'; readonly mediaType: string; readonly data: string };
 
+/**
+ * A prompt-cache breakpoint after the part, tool or system block it is set on (Anthropic's
+ * `cache_control`, Bedrock's `cachePoint`): the prefix up to it may be cached for `ttl`.
+ */
+export interface CacheMarker {
+  readonly ttl: '5m' | '1h';
+}
+
 export interface TextPart {
   readonly type: 'text';
   readonly text: string;
+  readonly cache?: CacheMarker;
 }
 
 export interface ImagePart {
   readonly type: 'image';
   readonly source: ImageSource;
+  readonly cache?: CacheMarker;
+}
+
+/**
+ * Who issued a reasoning signature or redacted reasoning: only a provider of that format can
+ * verify it, so it is sent back to that format alone, byte for byte, and dropped elsewhere.
+ */
+export type ReasoningIssuer = 'anthropic' | 'gemini' | 'bedrock' | 'openai';
+
+/**
+ * The model's reasoning (Anthropic's `thinking` block, OpenAI-compatible `reasoning_content`,
+ * Gemini's thought parts, Bedrock's `reasoningContent`). `text` may be '' (thinking whose
+ * display was omitted, or a Gemini signature that stands alone); `signature` is the issuer's
+ * opaque proof of the text, carried unchanged.
+ */
+export interface ReasoningPart {
+  readonly type: 'reasoning';
+  readonly text: string;
+  readonly signature: string | null;
+  readonly issuer: ReasoningIssuer | null;
+}
+
+/** Reasoning the provider returned encrypted (Anthropic's `redacted_thinking`): opaque, carried unchanged. */
+export interface RedactedReasoningPart {
+  readonly type: 'redacted_reasoning';
+  readonly data: string;
+  readonly issuer: ReasoningIssuer | null;
 }
 
 /** A call the assistant made; `arguments` is the JSON text of the call's input, as OpenAI carries it. */
@@ -26,6 +62,7 @@ export interface ToolCallPart {
   readonly id: string;
   readonly name: string;
   readonly arguments: string;
+  readonly cache?: CacheMarker;
 }
 
 /** The caller's answer to a tool call. */
@@ -34,12 +71,18 @@ export interface ToolResultPart {
   readonly toolCallId: string;
   readonly content: readonly (TextPart | ImagePart)[];
   readonly isError: boolean;
+  readonly cache?: CacheMarker;
 }
 
-export type Part = TextPart | ImagePart | ToolCallPart | ToolResultPart;
+export type Part = TextPart | ImagePart | ToolCallPart | ToolResultPart | ReasoningPart | RedactedReasoningPart;
 
+/**
+ * A turn. `system` turns are instructions given after the conversation began (OpenAI's later
+ * system/developer messages, Anthropic's `role: "system"` messages); they hold text parts only.
+ * Instructions before the first turn are the request's `system`.
+ */
 export interface Message {
-  readonly role: 'user' | 'assistant';
+  readonly role: 'user' | 'assistant' | 'system';
   readonly content: readonly Part[];
 }
 
@@ -48,6 +91,23 @@ export interface Tool {
   readonly description: string | null;
   /** JSON Schema of the tool's input. */
   readonly parameters: Record<string, unknown>;
+  readonly cache?: CacheMarker;
+}
+
+export type ReasoningEffort = 'none' | 'minimal' | 'low' | 'medium' | 'high' | 'xhigh' | 'max';
+
+/**
+ * What the client asked of the model's reasoning. `mode`: 'on' (think: Anthropic `enabled` or
+ * `adaptive`, an OpenAI effort above none), 'off' (Anthropic `disabled`, OpenAI `none`), or
+ * 'default' (only an effort was given). `budgetTokens`: an explicit budget (Anthropic
+ * `budget_tokens`), null when adaptive or unsaid. `display`: whether the reasoning text comes
+ * back ('omitted': signatures only), null when unsaid.
+ */
+export interface Reasoning {
+  readonly mode: 'on' | 'off' | 'default';
+  readonly effort: ReasoningEffort | null;
+  readonly budgetTokens: number | null;
+  readonly display: 'summarized' | 'omitted' | null;
 }
 
 export type ToolChoice =
@@ -66,8 +126,11 @@ export type ResponseFormat =
     };
 
 export interface ChatRequest {
-  /** The system prompt (OpenAI's leading system/developer messages, Anthropic's `system`), or null. */
-  readonly system: string | null;
+  /**
+   * The system prompt (OpenAI's leading system/developer messages, Anthropic's `system`) as text
+   * blocks, each with its cache marker; empty when none.
+   */
+  readonly system: readonly TextPart[];
   readonly messages: readonly Message[];
   /** The client's cap on output tokens; the encoder fills a required one from its context. */
   readonly maxTokens: number | null;
@@ -85,6 +148,15 @@ export interface ChatRequest {
   readonly stream: boolean;
   /** An end-user id for the provider's abuse monitoring (OpenAI `user`, Anthropic `metadata.user_id`). */
   readonly user: string | null;
+  /** Reasoning asked for; null when the client said nothing. */
+  readonly reasoning: Reasoning | null;
+  /** OpenAI's `prompt_cache_key`: routes requests sharing a prefix to the same cache. */
+  readonly promptCacheKey: string | null;
+  /**
+   * Fields the client sent that only tune the provider's behaviour and that the client's codec
+   * dropped (docs/translation.md); the gateway names them in `x-edgeway-dropped`.
+   */
+  readonly dropped: readonly string[];
 }
 
 /**
@@ -104,13 +176,15 @@ export interface TokenUsage {
   readonly cacheWrite: number;
 }
 
+export type AnswerPart = TextPart | ToolCallPart | ReasoningPart | RedactedReasoningPart;
+
 export interface ChatResponse {
   readonly id: string;
   readonly model: string;
   /** Epoch seconds. */
   readonly created: number;
-  /** Text and tool-call parts, in order. */
-  readonly content: readonly (TextPart | ToolCallPart)[];
+  /** Reasoning, text and tool-call parts, in order. */
+  readonly content: readonly AnswerPart[];
   readonly finish: FinishReason | null;
   /** The stop sequence that ended it, when the provider says which. */
   readonly stopSequence: string | null;
@@ -125,6 +199,11 @@ export interface ChatResponse {
 export type StreamEvent =
   | { readonly type: 'start'; readonly id: string; readonly model: string }
   | { readonly type: 'text'; readonly text: string }
+  /** Reasoning text; a run of these (with its signature) is one reasoning part. */
+  | { readonly type: 'reasoning'; readonly text: string }
+  /** Ends the current reasoning part with its issuer's signature. */
+  | { readonly type: 'reasoning_signature'; readonly signature: string; readonly issuer: ReasoningIssuer }
+  | { readonly type: 'redacted_reasoning'; readonly data: string; readonly issuer: ReasoningIssuer }
   | { readonly type: 'tool_call'; readonly index: number; readonly id: string; readonly name: string }
   | { readonly type: 'tool_arguments'; readonly index: number; readonly arguments: string }
   | { readonly type: 'finish'; readonly reason: FinishReason; readonly stopSequence: string | null }

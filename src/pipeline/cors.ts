@@ -53,6 +53,7 @@ const EXPOSE_HEADERS = [
   'x-edgeway-attempts',
   'x-edgeway-target',
   'x-edgeway-route',
+  'x-edgeway-dropped',
   'x-edgeway-cache',
   'x-edgeway-cache-similarity',
   'x-edgeway-guardrails',

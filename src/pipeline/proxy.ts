@@ -134,6 +134,7 @@ export function proxy(endpoint: Endpoint) {
       waitUntil,
     });
     const { route, translation } = call;
+    if (call.dropped.length > 0) out.set('x-edgeway-dropped', call.dropped.join(', '));
     // A stream that did not arrive whole (cut, abandoned, or our code failed before relaying it) leaves no
     // upstream connection open. A JSON body is read to its end at once; a complete stream needs no abort.
     const reader = dispatched.reader;

@@ -36,4 +36,15 @@ export function headersFor(
   return pairs.length === 0 ? NONE : pairs.filter(([name]) => ALLOWED[name] === format);
 }
 
+/**
+ * The names of the pairs a provider of `format` is not sent and that asked for a behaviour (a beta
+ * flag meant for another format); the API version every Anthropic client sends asks for none.
+ */
+export function headersNotFor(format: WireFormat, pairs: readonly (readonly [string, string])[]): string[] {
+  if (pairs.length === 0) return [];
+  return pairs
+    .filter(([name]) => ALLOWED[name] !== format && name !== 'anthropic-version')
+    .map(([name]) => name);
+}
+
 const NONE: readonly (readonly [string, string])[] = [];

@@ -1,7 +1,8 @@
 /**
- * Anthropic Messages requests ⇄ the canonical request (pure). Prompt-caching
- * hints (`cache_control`) are dropped when the target is another format (it
- * has no such hint; OpenAI caches prompts by itself); extended thinking,
+ * Anthropic Messages requests ⇄ the canonical request (pure). Thinking, effort,
+ * structured output (`output_config`), cache breakpoints and mid-conversation
+ * system messages are carried; fields that only tune the provider
+ * (`context_management`, `service_tier`, deferred tools) are dropped and named;
  * documents and server tools have no canonical form and are refused. The
  * rules are in docs/translation.md. Longer than most files: both directions
  * sit together so each rule and its inverse can be read side by side.
@@ -9,6 +10,15 @@
 import type { EncodeContext } from '../codec';
 import type { ChatRequest, ImagePart, ImageSource, Message, Part, TextPart, Tool, ToolChoice } from '../ir';
 import { arr, type Json, jsonText, num, obj, parseArguments, str, unsupported } from '../json';
+import { cacheControl, cacheOf, withCache } from '../cache';
+import { decodeOutputFormat, encodeOutputFormat } from './output-format';
+import {
+  decodeReasoning,
+  decodeRedactedBlock,
+  decodeThinkingBlock,
+  encodeThinking,
+  thinkingBlockUpstream,
+} from './reasoning';
 
 const READ = new Set([
   'model',
@@ -23,14 +33,21 @@ const READ = new Set([
   'tool_choice',
   'stream',
   'metadata',
+  'thinking',
+  'output_config',
 ]);
-/** Dropped: a routing hint that changes nothing in the answer. */
-const DROPPED = new Set(['service_tier']);
+/** Dropped (named in x-edgeway-dropped): they tune the provider's behaviour, not the answer's meaning. */
+const DROPPED = new Set(['service_tier', 'context_management', 'inference_geo']);
 
 export function decodeAnthropicRequest(body: Json): ChatRequest {
+  const dropped: string[] = [];
   for (const key of Object.keys(body)) {
-    if (!READ.has(key) && !DROPPED.has(key)) throw unsupported(key, null);
+    if (DROPPED.has(key)) dropped.push(key);
+    else if (!READ.has(key)) throw unsupported(key, null);
   }
+  const outputConfig = obj(body.output_config);
+  for (const key of Object.keys(outputConfig ?? {}))
+    if (key !== 'effort' && key !== 'format') throw unsupported(`output_config.${key}`, null);
   const choice = obj(body.tool_choice);
   return {
     system: decodeSystem(body.system),
@@ -40,30 +57,32 @@ export function decodeAnthropicRequest(body: Json): ChatRequest {
     topP: num(body.top_p),
     topK: num(body.top_k),
     stop: arr(body.stop_sequences).filter((s): s is string => typeof s === 'string'),
-    tools: arr(body.tools).map(decodeTool),
+    tools: decodeTools(body.tools, dropped),
     toolChoice: decodeToolChoice(choice),
     parallelToolCalls: choice?.disable_parallel_tool_use === true ? false : null,
-    responseFormat: null,
+    responseFormat: decodeOutputFormat(outputConfig),
     n: 1,
     stream: body.stream === true,
     user: str(obj(body.metadata)?.user_id),
+    reasoning: decodeReasoning(body.thinking, outputConfig),
+    promptCacheKey: null,
+    dropped,
   };
 }
 
-function decodeSystem(v: unknown): string | null {
-  if (v === undefined || v === null) return null;
-  if (typeof v === 'string') return v;
-  return arr(v)
-    .map((b, i) => {
-      const block = obj(b) ?? {};
-      if (block.type !== 'text') throw unsupported(`system[${i}].type`, null, `'${String(block.type)}'`);
-      return str(block.text) ?? '';
-    })
-    .join('\n\n');
+function decodeSystem(v: unknown): TextPart[] {
+  if (v === undefined || v === null) return [];
+  if (typeof v === 'string') return v === '' ? [] : [{ type: 'text', text: v }];
+  return arr(v).map((b, i) => {
+    const block = obj(b) ?? {};
+    if (block.type !== 'text') throw unsupported(`system[${i}].type`, null, `'${String(block.type)}'`);
+    return { type: 'text', text: str(block.text) ?? '', ...withCache(cacheOf(block)) };
+  });
 }
 
 function decodeMessage(value: unknown, i: number): Message {
   const m = obj(value) ?? {};
+  if (m.role === 'system') return { role: 'system', content: decodeSystem(m.content) };
   if (m.role !== 'user' && m.role !== 'assistant')
     throw unsupported(`messages[${i}].role`, null, `'${String(m.role)}'`);
   const content: Part[] =
@@ -74,17 +93,23 @@ function decodeMessage(value: unknown, i: number): Message {
 }
 
 function decodeBlock(block: Json, param: string): Part {
+  const cache = withCache(cacheOf(block));
   switch (block.type) {
     case 'text':
-      return { type: 'text', text: str(block.text) ?? '' };
+      return { type: 'text', text: str(block.text) ?? '', ...cache };
     case 'image':
-      return { type: 'image', source: decodeImage(obj(block.source), param) };
+      return { type: 'image', source: decodeImage(obj(block.source), param), ...cache };
+    case 'thinking':
+      return decodeThinkingBlock(block);
+    case 'redacted_thinking':
+      return decodeRedactedBlock(block);
     case 'tool_use':
       return {
         type: 'tool_call',
         id: str(block.id) ?? '',
         name: str(block.name) ?? '',
         arguments: jsonText(block.input),
+        ...cache,
       };
     case 'tool_result': {
       const content: (TextPart | ImagePart)[] =
@@ -102,6 +127,7 @@ function decodeBlock(block: Json, param: string): Part {
         toolCallId: str(block.tool_use_id) ?? '',
         content,
         isError: block.is_error === true,
+        ...cache,
       };
     }
     default:
@@ -116,12 +142,37 @@ function decodeImage(source: Json | null, param: string): ImageSource {
   throw unsupported(`${param}.source.type`, null, `'${String(source?.type)}'`);
 }
 
-function decodeTool(value: unknown, i: number): Tool {
-  const tool = obj(value) ?? {};
-  if ((tool.type !== undefined && tool.type !== 'custom') || typeof tool.name !== 'string')
-    throw unsupported(`tools[${i}].type`, null, `'${String(tool.type)}'`);
-  return { name: tool.name, description: str(tool.description), parameters: obj(tool.input_schema) ?? {} };
+/** Tool fields that only tune how the provider handles the tool; dropped across formats. */
+const TOOL_TUNING = ['strict', 'input_examples', 'eager_input_streaming'];
+
+/**
+ * Client tools. A tool with `defer_loading` is kept from the model until a tool search finds it
+ * (Anthropic's tool search); formats without that search never show it, so it is dropped.
+ */
+function decodeTools(value: unknown, dropped: string[]): Tool[] {
+  const out: Tool[] = [];
+  arr(value).forEach((v, i) => {
+    const tool = obj(v) ?? {};
+    if ((tool.type !== undefined && tool.type !== 'custom') || typeof tool.name !== 'string')
+      throw unsupported(`tools[${i}].type`, null, `'${String(tool.type)}'`);
+    if (tool.defer_loading === true) {
+      note(dropped, 'tools.defer_loading');
+      return;
+    }
+    for (const key of TOOL_TUNING) if (key in tool) note(dropped, `tools.${key}`);
+    out.push({
+      name: tool.name,
+      description: str(tool.description),
+      parameters: obj(tool.input_schema) ?? {},
+      ...withCache(cacheOf(tool)),
+    });
+  });
+  return out;
 }
+
+const note = (dropped: string[], field: string) => {
+  if (!dropped.includes(field)) dropped.push(field);
+};
 
 function decodeToolChoice(choice: Json | null): ToolChoice | null {
   if (!choice) return null;
@@ -137,15 +188,12 @@ const MAX_TEMPERATURE = 1;
 /** The canonical request as an Anthropic Messages body; max_tokens is required, so one is always sent. */
 export function encodeAnthropicRequest(request: ChatRequest, context: EncodeContext): Json {
   if (request.n !== 1) throw unsupported('n', 'anthropic', 'above 1');
-  if (request.responseFormat) throw unsupported('response_format', 'anthropic');
   if (request.temperature !== null && request.temperature > MAX_TEMPERATURE)
     throw unsupported('temperature', 'anthropic', `above ${MAX_TEMPERATURE}`);
-  const body: Json = {
-    model: context.model,
-    max_tokens: request.maxTokens ?? context.outputCap,
-    messages: encodeMessages(request.messages),
-  };
-  if (request.system !== null) body.system = request.system;
+  const maxTokens = request.maxTokens ?? context.outputCap;
+  const body: Json = { model: context.model, max_tokens: maxTokens, messages: encodeMessages(request.messages) };
+  if (request.system.length > 0)
+    body.system = request.system.map((p) => ({ type: 'text', text: p.text, ...cacheControl(p.cache) }));
   if (request.temperature !== null) body.temperature = request.temperature;
   if (request.topP !== null) body.top_p = request.topP;
   if (request.topK !== null) body.top_k = request.topK;
@@ -155,10 +203,18 @@ export function encodeAnthropicRequest(request: ChatRequest, context: EncodeCont
       name: t.name,
       ...(t.description ? { description: t.description } : {}),
       input_schema: { type: 'object', ...t.parameters },
+      ...cacheControl(t.cache),
     }));
   const choice = encodeToolChoice(request);
   if (choice) body.tool_choice = choice;
+  const format = encodeOutputFormat(request, context.model);
+  Object.assign(body, format);
+  // Anthropic refuses thinking with a forced tool choice: the forced JSON tool wins, the reasoning is dropped.
+  const thinking = format.tool_choice ? null : encodeThinking(request, maxTokens, context);
+  if (format.tool_choice && request.reasoning?.mode === 'on') context.dropped.push('reasoning');
+  if (thinking) body.thinking = thinking;
   if (request.user !== null) body.metadata = { user_id: request.user };
+  if (request.promptCacheKey !== null) context.dropped.push('prompt_cache_key');
   if (request.stream) body.stream = true;
   return body;
 }
@@ -177,15 +233,20 @@ function encodeToolChoice(request: ChatRequest): Json | null {
 
 /** Consecutive turns of one role are joined (Anthropic merges them anyway); tool results lead a user turn. */
 function encodeMessages(messages: readonly Message[]): Json[] {
-  const out: { role: string; content: Json[] }[] = [];
+  const out: { role: string; content: Json[] | string }[] = [];
   messages.forEach((m, i) => {
+    if (m.role === 'system') {
+      // Anthropic takes instructions mid-conversation as a `system` message of their own.
+      out.push({ role: 'system', content: m.content.map((p) => (p.type === 'text' ? p.text : '')).join('\n\n') });
+      return;
+    }
     const blocks = m.content.flatMap((p, j) => encodeBlock(p, `messages[${i}].content[${j}]`));
     const last = out.at(-1);
-    if (last && last.role === m.role) last.content.push(...blocks);
+    if (last && last.role === m.role && Array.isArray(last.content)) last.content.push(...blocks);
     else out.push({ role: m.role, content: blocks });
   });
   for (const m of out) {
-    if (m.role === 'user')
+    if (m.role === 'user' && Array.isArray(m.content))
       m.content.sort((a, b) => Number(b.type === 'tool_result') - Number(a.type === 'tool_result'));
   }
   return out;
@@ -195,9 +256,12 @@ function encodeBlock(p: Part, param: string): Json[] {
   switch (p.type) {
     case 'text':
       // Anthropic refuses empty text blocks; an empty string says nothing.
-      return p.text === '' ? [] : [{ type: 'text', text: p.text }];
+      return p.text === '' ? [] : [{ type: 'text', text: p.text, ...cacheControl(p.cache) }];
     case 'image':
-      return [{ type: 'image', source: encodeImage(p.source) }];
+      return [{ type: 'image', source: encodeImage(p.source), ...cacheControl(p.cache) }];
+    case 'reasoning':
+    case 'redacted_reasoning':
+      return thinkingBlockUpstream(p);
     case 'tool_call':
       return [
         {
@@ -205,6 +269,7 @@ function encodeBlock(p: Part, param: string): Json[] {
           id: p.id,
           name: p.name,
           input: parseArguments(p.arguments, `${param}.arguments`),
+          ...cacheControl(p.cache),
         },
       ];
     case 'tool_result':
@@ -220,6 +285,7 @@ function encodeBlock(p: Part, param: string): Json[] {
             )
             .filter((c) => c.type !== 'text' || c.text !== ''),
           ...(p.isError ? { is_error: true } : {}),
+          ...cacheControl(p.cache),
         },
       ];
   }

@@ -1,7 +1,9 @@
 /** Anthropic Messages answers ⇄ the canonical response (pure). */
-import type { ChatResponse, FinishReason, TextPart, ToolCallPart } from '../ir';
+import type { AnswerPart, ChatResponse, FinishReason } from '../ir';
 import { arr, badUpstream, type Json, jsonText, obj, str } from '../json';
 import { merge, ZERO } from '../usage';
+import { JSON_ANSWER_TOOL } from './output-format';
+import { thinkingBlockToClient } from './reasoning';
 import { fromAnthropicUsage, toAnthropicUsage } from './usage';
 
 const STOP_IN: Readonly<Record<string, FinishReason>> = {
@@ -29,11 +31,25 @@ export const finishToAnthropic = (r: FinishReason): string => STOP_OUT[r];
 export function decodeAnthropicResponse(body: unknown): ChatResponse {
   const b = obj(body);
   if (!b || !Array.isArray(b.content)) throw badUpstream('a message without content');
-  const content: (TextPart | ToolCallPart)[] = [];
+  const content: AnswerPart[] = [];
+  let forced = false;
   for (const raw of arr(b.content)) {
     const block = obj(raw) ?? {};
     if (block.type === 'text') content.push({ type: 'text', text: str(block.text) ?? '' });
-    else if (block.type === 'tool_use')
+    else if (block.type === 'thinking')
+      content.push({
+        type: 'reasoning',
+        text: str(block.thinking) ?? '',
+        signature: str(block.signature),
+        issuer: 'anthropic',
+      });
+    else if (block.type === 'redacted_thinking')
+      content.push({ type: 'redacted_reasoning', data: str(block.data) ?? '', issuer: 'anthropic' });
+    else if (block.type === 'tool_use' && block.name === JSON_ANSWER_TOOL) {
+      // The forced tool of a structured answer (./output-format.ts): its input is the answer.
+      forced = true;
+      content.push({ type: 'text', text: jsonText(block.input) });
+    } else if (block.type === 'tool_use')
       content.push({
         type: 'tool_call',
         id: str(block.id) ?? '',
@@ -47,18 +63,18 @@ export function decodeAnthropicResponse(body: unknown): ChatResponse {
     model: str(b.model) ?? '',
     created: Math.floor(Date.now() / 1000),
     content,
-    finish: finishFromAnthropic(b.stop_reason),
+    finish: forced ? 'end' : finishFromAnthropic(b.stop_reason),
     stopSequence: str(b.stop_sequence),
     usage: usage ? merge(ZERO, fromAnthropicUsage(usage)) : null,
   };
 }
 
 export function encodeAnthropicResponse(r: ChatResponse): Json {
-  const content = r.content.map((p) =>
-    p.type === 'text'
-      ? { type: 'text', text: p.text }
-      : { type: 'tool_use', id: p.id, name: p.name, input: inputOf(p.arguments) },
-  );
+  const content = r.content.map((p) => {
+    if (p.type === 'text') return { type: 'text', text: p.text };
+    if (p.type === 'tool_call') return { type: 'tool_use', id: p.id, name: p.name, input: inputOf(p.arguments) };
+    return thinkingBlockToClient(p);
+  });
   return {
     id: r.id,
     type: 'message',

@@ -9,6 +9,8 @@
 import type { Frame, StreamDecoder, StreamEncoder } from '../codec';
 import type { FinishReason, StreamEvent, TokenUsage } from '../ir';
 import { type Json, num, obj, str, eventObject } from '../json';
+import { JSON_ANSWER_TOOL } from './output-format';
+import { wrapSignature } from './reasoning';
 import { finishFromAnthropic, finishToAnthropic } from './response';
 import { merge, ZERO } from '../usage';
 import { fromAnthropicUsage, toAnthropicUsage } from './usage';
@@ -16,6 +18,8 @@ import { fromAnthropicUsage, toAnthropicUsage } from './usage';
 export function anthropicStreamDecoder(): StreamDecoder {
   /** Anthropic block index → tool-call ordinal. */
   const tools = new Map<number, number>();
+  /** The block of the forced structured-answer tool (./output-format.ts), whose input is the answer's text. */
+  let forced = -1;
   return {
     decode({ event, data }) {
       if (data === '') return [];
@@ -35,6 +39,16 @@ export function anthropicStreamDecoder(): StreamDecoder {
         }
         case 'content_block_start': {
           const block = obj(body.content_block) ?? {};
+          if (block.type === 'tool_use' && block.name === JSON_ANSWER_TOOL) {
+            forced = index;
+            return [];
+          }
+          if (block.type === 'thinking') {
+            const text = str(block.thinking);
+            return text ? [{ type: 'reasoning', text }] : [];
+          }
+          if (block.type === 'redacted_thinking')
+            return [{ type: 'redacted_reasoning', data: str(block.data) ?? '', issuer: 'anthropic' }];
           if (block.type === 'tool_use') {
             const ordinal = tools.size;
             tools.set(index, ordinal);
@@ -49,6 +63,12 @@ export function anthropicStreamDecoder(): StreamDecoder {
           const delta = obj(body.delta) ?? {};
           if (delta.type === 'text_delta' && typeof delta.text === 'string')
             return [{ type: 'text', text: delta.text }];
+          if (delta.type === 'thinking_delta' && typeof delta.thinking === 'string')
+            return delta.thinking === '' ? [] : [{ type: 'reasoning', text: delta.thinking }];
+          if (delta.type === 'signature_delta' && typeof delta.signature === 'string')
+            return [{ type: 'reasoning_signature', signature: delta.signature, issuer: 'anthropic' }];
+          if (index === forced && delta.type === 'input_json_delta' && typeof delta.partial_json === 'string')
+            return delta.partial_json === '' ? [] : [{ type: 'text', text: delta.partial_json }];
           const ordinal = tools.get(index);
           if (
             delta.type === 'input_json_delta' &&
@@ -62,7 +82,8 @@ export function anthropicStreamDecoder(): StreamDecoder {
         }
         case 'message_delta': {
           const out: StreamEvent[] = [];
-          const finish = finishFromAnthropic(obj(body.delta)?.stop_reason);
+          const stop = obj(body.delta)?.stop_reason;
+          const finish = forced >= 0 && stop === 'tool_use' ? 'end' : finishFromAnthropic(stop);
           if (finish)
             out.push({ type: 'finish', reason: finish, stopSequence: str(obj(body.delta)?.stop_sequence) });
           const usage = obj(body.usage);
@@ -92,7 +113,7 @@ export function anthropicStreamDecoder(): StreamDecoder {
 export function anthropicStreamEncoder(): StreamEncoder {
   let started = false;
   let nextBlock = 0;
-  let open: { index: number; kind: 'text' | 'tool'; ordinal: number } | null = null;
+  let open: { index: number; kind: 'text' | 'tool' | 'thinking'; ordinal: number } | null = null;
   const toolBlocks = new Map<number, number>();
   let finish: { reason: FinishReason; stopSequence: string | null } | null = null;
   let usage: TokenUsage = ZERO;
@@ -118,6 +139,14 @@ export function anthropicStreamEncoder(): StreamEncoder {
     open = null;
     return [out];
   };
+  const openThinking = (): Frame[] => {
+    if (open?.kind === 'thinking') return [];
+    const out = close();
+    open = { index: nextBlock++, kind: 'thinking', ordinal: -1 };
+    const block = { type: 'thinking', thinking: '', signature: '' };
+    out.push(frame('content_block_start', { index: open.index, content_block: block }));
+    return out;
+  };
   return {
     encode(event) {
       switch (event.type) {
@@ -141,6 +170,27 @@ export function anthropicStreamEncoder(): StreamEncoder {
               delta: { type: 'text_delta', text: event.text },
             }),
           );
+          return out;
+        }
+        case 'reasoning': {
+          const out = [...start('', ''), ...openThinking()];
+          const delta = { type: 'thinking_delta', thinking: event.text };
+          out.push(frame('content_block_delta', { index: open?.index ?? 0, delta }));
+          return out;
+        }
+        case 'reasoning_signature': {
+          // A signature ends its thinking block (a Gemini signature may come with no text before it).
+          const out = [...start('', ''), ...openThinking()];
+          const delta = { type: 'signature_delta', signature: wrapSignature(event.signature, event.issuer) };
+          out.push(frame('content_block_delta', { index: open?.index ?? 0, delta }), ...close());
+          return out;
+        }
+        case 'redacted_reasoning': {
+          const out = [...start('', ''), ...close()];
+          const index = nextBlock++;
+          const block = { type: 'redacted_thinking', data: wrapSignature(event.data, event.issuer) };
+          out.push(frame('content_block_start', { index, content_block: block }));
+          out.push(frame('content_block_stop', { index }));
           return out;
         }
         case 'tool_call': {

@@ -4,6 +4,7 @@
  * naming the field; the few fields dropped are listed in docs/providers/bedrock.md.
  */
 import type { EncodeContext } from '../codec';
+import { systemText } from '../system';
 import type { ChatRequest, ImagePart, Message, Part, TextPart, ToolChoice } from '../ir';
 import { type Json, parseArguments, unsupported } from '../json';
 
@@ -29,7 +30,8 @@ export function encodeBedrockRequest(request: ChatRequest, context: EncodeContex
     throw unsupported('parallel_tool_calls', TARGET, 'set to false');
 
   const body: Json = { messages: encodeMessages(request.messages) };
-  if (request.system !== null && request.system !== '') body.system = [{ text: request.system }];
+  const system = systemText(request);
+  if (system !== null) body.system = [{ text: system }];
 
   const inference: Json = {};
   const cap = request.maxTokens ?? (context.enforceCap ? context.outputCap : null);
@@ -107,6 +109,9 @@ function encodePart(part: Part, param: string): Json[] {
     case 'text':
       // Converse refuses blank text blocks; an empty one carries nothing.
       return part.text === '' ? [] : [{ text: part.text }];
+    case 'reasoning':
+    case 'redacted_reasoning':
+      return [];
     case 'image':
       return [encodeImage(part, param)];
     case 'tool_call':

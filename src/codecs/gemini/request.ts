@@ -7,6 +7,7 @@
  */
 import { badRequest } from '../../core/errors';
 import type { EncodeContext } from '../codec';
+import { systemText } from '../system';
 import { toGeminiParameters, toGeminiSchema } from './schema';
 import type { ChatRequest, Message, Part, ToolChoice } from '../ir';
 import { type Json, parseArguments, unsupported } from '../json';
@@ -24,8 +25,8 @@ export const REPLAYED_SIGNATURE = 'skip_thought_signature_validator';
 export function encodeGeminiRequest(request: ChatRequest, context: EncodeContext): Json {
   if (request.n !== 1) throw unsupported('n', 'gemini', 'above 1');
   const body: Json = { contents: encodeContents(request.messages) };
-  if (request.system !== null && request.system !== '')
-    body.systemInstruction = { parts: [{ text: request.system }] };
+  const system = systemText(request);
+  if (system !== null) body.systemInstruction = { parts: [{ text: system }] };
   if (request.tools.length > 0) {
     body.tools = [
       {
@@ -89,6 +90,9 @@ function encodePart(p: Part, messages: readonly Message[], i: number, j: number)
   switch (p.type) {
     case 'text':
       return p.text === '' ? [] : [{ text: p.text }];
+    case 'reasoning':
+    case 'redacted_reasoning':
+      return [];
     case 'image':
       if (p.source.kind === 'url')
         throw unsupported(param, 'gemini', 'as an image URL (Gemini takes images inline, as base64)');

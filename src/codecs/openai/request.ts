@@ -19,6 +19,9 @@ import type {
   ToolResultPart,
 } from '../ir';
 import { arr, type Json, num, obj, str, unsupported } from '../json';
+import { cacheOf, hasCacheMarkers, withCache } from '../cache';
+import { systemText, turnText } from '../system';
+import { decodeReasoningEffort, decodeReasoningFields, encodeReasoningEffort } from './reasoning';
 
 /** Fields read into the canonical request, or knowingly dropped (documented); anything else is refused. */
 const READ = new Set([
@@ -37,16 +40,14 @@ const READ = new Set([
   'stream',
   'stream_options',
   'user',
-]);
-/** Dropped: OpenAI-side storage and routing hints that change nothing in the answer, and a best-effort seed. */
-const DROPPED = new Set([
-  'store',
-  'metadata',
-  'service_tier',
-  'seed',
+  'reasoning_effort',
   'prompt_cache_key',
-  'safety_identifier',
 ]);
+/**
+ * Dropped (named in x-edgeway-dropped): OpenAI-side storage and routing hints that change nothing
+ * in the answer, a best-effort seed, and the verbosity hint.
+ */
+const DROPPED = new Set(['store', 'metadata', 'service_tier', 'seed', 'safety_identifier', 'verbosity']);
 /** Accepted only at their no-op value. */
 const NEUTRAL: Readonly<Record<string, (v: unknown) => boolean>> = {
   frequency_penalty: (v) => v === 0 || v === null,
@@ -57,10 +58,11 @@ const NEUTRAL: Readonly<Record<string, (v: unknown) => boolean>> = {
 };
 
 export function decodeOpenAiRequest(body: Json): ChatRequest {
+  const dropped: string[] = [];
   for (const key of Object.keys(body)) {
-    if (READ.has(key) || DROPPED.has(key)) continue;
-    if (NEUTRAL[key]?.(body[key])) continue;
-    throw unsupported(key, null);
+    if (READ.has(key)) continue;
+    if (DROPPED.has(key)) dropped.push(key);
+    else if (!NEUTRAL[key]?.(body[key])) throw unsupported(key, null);
   }
   const { system, messages } = decodeMessages(arr(body.messages));
   const stop = body.stop;
@@ -78,20 +80,24 @@ export function decodeOpenAiRequest(body: Json): ChatRequest {
     responseFormat: decodeResponseFormat(body.response_format),
     n: num(body.n) ?? 1,
     stream: body.stream === true,
-    user: str(body.user),
+    user: str(body.user) ?? str(body.safety_identifier),
+    reasoning: decodeReasoningEffort(body.reasoning_effort),
+    promptCacheKey: str(body.prompt_cache_key),
+    dropped,
   };
 }
 
-function decodeMessages(raw: readonly unknown[]): { system: string | null; messages: Message[] } {
-  const system: string[] = [];
+function decodeMessages(raw: readonly unknown[]): { system: TextPart[]; messages: Message[] } {
+  const system: TextPart[] = [];
   const messages: Message[] = [];
   raw.forEach((value, i) => {
     const m = obj(value) ?? {};
     const role = m.role;
     if (role === 'system' || role === 'developer') {
-      if (messages.length > 0)
-        throw unsupported(`messages[${i}].role`, null, 'as a system message after the conversation began');
-      system.push(textOf(m.content, `messages[${i}].content`));
+      const parts = textParts(m.content, `messages[${i}].content`);
+      // Instructions before the first turn are the system prompt; later ones are a system turn.
+      if (messages.length === 0) system.push(...parts);
+      else messages.push({ role: 'system', content: parts });
     } else if (role === 'user') {
       messages.push({ role: 'user', content: userParts(m.content, `messages[${i}].content`) });
     } else if (role === 'assistant') {
@@ -112,17 +118,23 @@ function decodeMessages(raw: readonly unknown[]): { system: string | null; messa
       throw unsupported(`messages[${i}].role`, null, `'${String(role)}'`);
     }
   });
-  return { system: system.length ? system.join('\n\n') : null, messages };
+  return { system, messages };
+}
+
+/** A system or tool message's text parts (each with its cache marker, a convention some clients use on OpenAI's format). */
+function textParts(content: unknown, param: string): TextPart[] {
+  if (typeof content === 'string') return [{ type: 'text', text: content }];
+  return arr(content).map((p, j) => {
+    const part = obj(p);
+    if (part?.type === 'text' && typeof part.text === 'string')
+      return { type: 'text', text: part.text, ...withCache(cacheOf(part)) };
+    throw unsupported(`${param}[${j}].type`, null, 'in this message');
+  });
 }
 
 function textOf(content: unknown, param: string): string {
-  if (typeof content === 'string') return content;
-  return arr(content)
-    .map((p, j) => {
-      const part = obj(p);
-      if (part?.type === 'text' && typeof part.text === 'string') return part.text;
-      throw unsupported(`${param}[${j}].type`, null, 'in this message');
-    })
+  return textParts(content, param)
+    .map((p) => p.text)
     .join('');
 }
 
@@ -130,16 +142,17 @@ function userParts(content: unknown, param: string): (TextPart | ImagePart)[] {
   if (typeof content === 'string') return [{ type: 'text', text: content }];
   return arr(content).map((p, j) => {
     const part = obj(p) ?? {};
-    if (part.type === 'text') return { type: 'text', text: str(part.text) ?? '' };
+    const cache = withCache(cacheOf(part));
+    if (part.type === 'text') return { type: 'text', text: str(part.text) ?? '', ...cache };
     const url = str(obj(part.image_url)?.url);
-    if (part.type === 'image_url' && url) return { type: 'image', source: imageFromUrl(url) };
+    if (part.type === 'image_url' && url) return { type: 'image', source: imageFromUrl(url), ...cache };
     throw unsupported(`${param}[${j}].type`, null, `'${String(part.type)}'`);
   });
 }
 
 function assistantParts(m: Json, i: number): Part[] {
   if (m.function_call != null) throw unsupported(`messages[${i}].function_call`, null);
-  const parts: Part[] = [];
+  const parts: Part[] = decodeReasoningFields(m);
   if (typeof m.content === 'string') {
     if (m.content !== '') parts.push({ type: 'text', text: m.content });
   } else if (Array.isArray(m.content)) {
@@ -171,7 +184,12 @@ function decodeTool(value: unknown, i: number): Tool {
   const fn = obj(tool.function);
   if (tool.type !== 'function' || !fn || typeof fn.name !== 'string')
     throw unsupported(`tools[${i}].type`, null, `'${String(tool.type)}'`);
-  return { name: fn.name, description: str(fn.description), parameters: obj(fn.parameters) ?? {} };
+  return {
+    name: fn.name,
+    description: str(fn.description),
+    parameters: obj(fn.parameters) ?? {},
+    ...withCache(cacheOf(tool)),
+  };
 }
 
 function decodeToolChoice(v: unknown): ToolChoice | null {
@@ -200,8 +218,11 @@ function decodeResponseFormat(v: unknown): ChatRequest['responseFormat'] {
 /** The canonical request as an OpenAI Chat Completions body. */
 export function encodeOpenAiRequest(request: ChatRequest, context: EncodeContext): Json {
   if (request.topK !== null) throw unsupported('top_k', 'openai');
-  const system: Json[] = request.system === null ? [] : [{ role: 'system', content: request.system }];
+  const text = systemText(request);
+  const system: Json[] = text === null ? [] : [{ role: 'system', content: text }];
   const messages = [...system, ...request.messages.flatMap((m, i) => encodeMessage(m, i))];
+  // OpenAI caches prompt prefixes by itself: breakpoints have nowhere to go.
+  if (hasCacheMarkers(request)) context.dropped.push('cache_control');
   const body: Json = { model: context.model, messages };
   const cap = request.maxTokens ?? (context.enforceCap ? context.outputCap : null);
   // OpenAI's own API deprecates max_tokens (reasoning models refuse it); compatible providers still expect it.
@@ -234,6 +255,13 @@ export function encodeOpenAiRequest(request: ChatRequest, context: EncodeContext
       json_schema: { name: format.name, schema: format.schema, strict: format.strict },
     };
   if (request.user !== null) body.user = request.user;
+  const effort = encodeReasoningEffort(request, context.model, context.dropped);
+  if (effort !== null) body.reasoning_effort = effort;
+  if (request.promptCacheKey !== null) {
+    // Only OpenAI's own API is known to take it; compatible providers may refuse an unknown field.
+    if (context.providerId === 'openai') body.prompt_cache_key = request.promptCacheKey;
+    else context.dropped.push('prompt_cache_key');
+  }
   if (request.stream) {
     body.stream = true;
     body.stream_options = { include_usage: true };
@@ -242,6 +270,7 @@ export function encodeOpenAiRequest(request: ChatRequest, context: EncodeContext
 }
 
 function encodeMessage(m: Message, i: number): Json[] {
+  if (m.role === 'system') return [{ role: 'system', content: turnText(m.content) }];
   if (m.role === 'assistant') {
     const text = m.content.flatMap((p) => (p.type === 'text' ? [p.text] : [])).join('');
     const calls = m.content.flatMap((p) =>
@@ -267,6 +296,7 @@ function encodeMessage(m: Message, i: number): Json[] {
       out.push({ role: 'tool', tool_call_id: p.toolCallId, content: p.isError ? `Error: ${text}` : text });
     } else if (p.type === 'text') rest.push({ type: 'text', text: p.text });
     else if (p.type === 'image') rest.push({ type: 'image_url', image_url: { url: imageToUrl(p.source) } });
+    else if (p.type === 'reasoning' || p.type === 'redacted_reasoning') return;
     else
       throw badRequest(
         `messages[${i}].content[${j}]: a tool call in a user message.`,

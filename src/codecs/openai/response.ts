@@ -1,6 +1,7 @@
 /** OpenAI Chat Completions answers ⇄ the canonical response (pure). */
-import type { ChatResponse, FinishReason, TextPart, ToolCallPart } from '../ir';
+import type { AnswerPart, ChatResponse, FinishReason, ReasoningPart, RedactedReasoningPart } from '../ir';
 import { arr, badUpstream, type Json, num, obj, str } from '../json';
+import { decodeReasoningFields, reasoningFields } from './reasoning';
 import { fromOpenAiUsage, toOpenAiUsage } from './usage';
 
 const FINISH_IN: Readonly<Record<string, FinishReason>> = {
@@ -27,7 +28,7 @@ export function decodeOpenAiResponse(body: unknown): ChatResponse {
   if (choices.length > 1) throw badUpstream('more than one choice to a request for one');
   const choice = obj(choices[0]) ?? {};
   const message = obj(choice.message) ?? {};
-  const content: (TextPart | ToolCallPart)[] = [];
+  const content: AnswerPart[] = decodeReasoningFields(message);
   const text = str(message.content) ?? str(message.refusal);
   if (text) content.push({ type: 'text', text });
   for (const c of arr(message.tool_calls)) {
@@ -59,6 +60,9 @@ export function encodeOpenAiResponse(r: ChatResponse): Json {
       ? [{ id: p.id, type: 'function', function: { name: p.name, arguments: p.arguments } }]
       : [],
   );
+  const reasoning = r.content.filter(
+    (p): p is ReasoningPart | RedactedReasoningPart => p.type === 'reasoning' || p.type === 'redacted_reasoning',
+  );
   return {
     id: r.id,
     object: 'chat.completion',
@@ -71,6 +75,7 @@ export function encodeOpenAiResponse(r: ChatResponse): Json {
           role: 'assistant',
           content: text === '' && calls.length > 0 ? null : text,
           refusal: null,
+          ...reasoningFields(reasoning),
           ...(calls.length > 0 ? { tool_calls: calls } : {}),
         },
         logprobs: null,

@@ -9,6 +9,7 @@ import type { StreamEvent, TokenUsage } from '../ir';
 import { arr, type Json, num, obj, str, eventObject } from '../json';
 import { finishFromOpenAi, finishToOpenAi } from './response';
 import { merge, ZERO } from '../usage';
+import { decodeReasoningFields, detailOf } from './reasoning';
 import { fromOpenAiUsage, toOpenAiUsage } from './usage';
 
 export function openAiStreamDecoder(): StreamDecoder {
@@ -37,6 +38,15 @@ export function openAiStreamDecoder(): StreamDecoder {
         const choice = obj(raw) ?? {};
         if ((num(choice.index) ?? 0) !== 0) return 'malformed';
         const delta = obj(choice.delta) ?? {};
+        const thought = str(delta.reasoning_content) ?? str(delta.reasoning);
+        if (thought) out.push({ type: 'reasoning', text: thought });
+        for (const part of decodeReasoningFields({ reasoning_details: delta.reasoning_details })) {
+          if (part.issuer === null) continue;
+          if (part.type === 'redacted_reasoning')
+            out.push({ type: 'redacted_reasoning', data: part.data, issuer: part.issuer });
+          else if (part.signature !== null)
+            out.push({ type: 'reasoning_signature', signature: part.signature, issuer: part.issuer });
+        }
         const text = str(delta.content) ?? str(delta.refusal);
         if (text) out.push({ type: 'text', text });
         for (const c of arr(delta.tool_calls)) {
@@ -62,6 +72,9 @@ export function openAiStreamEncoder(options: { readonly includeUsage: boolean })
   const head = { id: '', model: '', created: 0 };
   let started = false;
   let usage: TokenUsage | null = null;
+  /** The reasoning text of the part in progress, and the parts ended so far (their `reasoning_details` index). */
+  let thinking = '';
+  let parts = 0;
   const chunk = (choices: Json[], extra: Json = {}): Frame => ({
     event: null,
     data: {
@@ -90,6 +103,19 @@ export function openAiStreamEncoder(options: { readonly includeUsage: boolean })
           return start(event.id, event.model);
         case 'text':
           return [...start('', ''), delta({ content: event.text })];
+        case 'reasoning':
+          thinking += event.text;
+          return [...start('', ''), delta({ reasoning_content: event.text })];
+        case 'reasoning_signature':
+        case 'redacted_reasoning': {
+          // The whole part, signature included, in one `reasoning_details` item as it ends.
+          const part =
+            event.type === 'redacted_reasoning'
+              ? { ...event }
+              : { type: 'reasoning' as const, text: thinking, signature: event.signature, issuer: event.issuer };
+          thinking = '';
+          return [...start('', ''), delta({ reasoning_details: [detailOf(part, parts++)] })];
+        }
         case 'tool_call':
           return [
             ...start('', ''),

@@ -6,6 +6,7 @@
  * in docs/providers/workers-ai.md.
  */
 import type { EncodeContext } from '../codec';
+import { systemText } from '../system';
 import type { ChatRequest, ImagePart, Message, TextPart, Tool } from '../ir';
 import { type Json, obj, unsupported } from '../json';
 import { type WorkersAiChatModel, workersAiModel } from './models';
@@ -26,8 +27,8 @@ export function encodeWorkersAiRequest(request: ChatRequest, context: EncodeCont
   if (request.n !== 1) throw unsupported('n', FORMAT, 'above 1');
   if (request.stop.length > 0) throw unsupported('stop', FORMAT, '(Workers AI takes no stop sequences)');
   const messages: Json[] = [];
-  if (request.system !== null && request.system !== '')
-    messages.push({ role: 'system', content: request.system });
+  const system = systemText(request);
+  if (system !== null) messages.push({ role: 'system', content: system });
   request.messages.forEach((m, i) => {
     messages.push(...encodeMessage(m, i, request.messages, model));
   });

@@ -12,6 +12,7 @@ import type { TargetOverrides } from '../../core/route-spec';
 import { GatewayError } from '../../core/errors';
 import type { Deps } from '../../ports';
 import { isLimited, outputCapFor } from '../../limits/durable-limiter';
+import { headersNotFor } from '../../providers/pass-headers';
 import { tenantProviderKey } from '../../providers/tenant-key';
 import type { PlannedTarget } from '../../routing/plan';
 import { providerOf, type Route, resolveRoute } from './resolve';
@@ -22,6 +23,8 @@ export interface PreparedCall {
   readonly route: Route;
   readonly body: string;
   readonly translation: AnswerTranslation | null;
+  /** Client fields and headers the provider was not sent (x-edgeway-dropped). */
+  readonly dropped: readonly string[];
 }
 
 export interface PrepareContext {
@@ -47,13 +50,15 @@ export async function prepareCall(ctx: PrepareContext, planned: PlannedTarget): 
     },
     await keyFor(ctx, planned),
   );
-  const { body, translation } = outbound(request, route.target, {
+  const { body, translation, dropped } = outbound(request, route.target, {
     model: route.upstreamModel,
     providerId: route.providerId,
     outputCap,
     enforceCap: limited(principal),
+    dropped: [],
   });
-  return { planned, route, body, translation };
+  const headers = headersNotFor(route.target.format, ctx.passHeaders);
+  return { planned, route, body, translation, dropped: headers.length ? [...dropped, ...headers] : dropped };
 }
 
 /**

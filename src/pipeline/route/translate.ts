@@ -33,7 +33,11 @@ export interface Outbound {
   readonly body: string;
   /** Null when the provider speaks the client's format. */
   readonly translation: AnswerTranslation | null;
+  /** What the client sent that the translation left out (docs/translation.md): named in x-edgeway-dropped. */
+  readonly dropped: readonly string[];
 }
+
+const NOTHING: readonly string[] = [];
 
 export function outbound(request: ProxyRequest, target: UpstreamTarget, context: EncodeContext): Outbound {
   const clientFormat: ClientFormat = ENDPOINTS[request.endpoint].format;
@@ -47,6 +51,7 @@ export function outbound(request: ProxyRequest, target: UpstreamTarget, context:
         outputCap,
       }),
       translation: null,
+      dropped: NOTHING,
     };
   }
   const upstream = UPSTREAM_CODECS[target.format];
@@ -57,6 +62,7 @@ export function outbound(request: ProxyRequest, target: UpstreamTarget, context:
     const canonical = embedClient.decodeRequest(request.body);
     return {
       body: JSON.stringify(embedUpstream.encodeRequest(canonical, context)),
+      dropped: NOTHING,
       translation: {
         json(parsed) {
           const answer = embedUpstream.decodeResponse(parsed, context.model, canonical);
@@ -70,8 +76,10 @@ export function outbound(request: ProxyRequest, target: UpstreamTarget, context:
     };
   }
   const canonical = client.decodeRequest(request.body);
+  const body = JSON.stringify(upstream.encodeRequest(canonical, context));
   return {
-    body: JSON.stringify(upstream.encodeRequest(canonical, context)),
+    body,
+    dropped: [...new Set([...canonical.dropped, ...context.dropped])],
     translation: {
       json(parsed) {
         const decoded = upstream.decodeResponse(parsed);

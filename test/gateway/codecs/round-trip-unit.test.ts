@@ -14,7 +14,7 @@ import { openAiClient, openAiUpstream } from '../../../src/codecs/openai/index';
 import { serialiseFrame } from '../../../src/codecs/translate-stream';
 import { SseFramer } from '../../../src/sse/framer';
 
-const context: EncodeContext = { model: 'm', providerId: 'acme', outputCap: 4096, enforceCap: false };
+const context: EncodeContext = { model: 'm', providerId: 'acme', outputCap: 4096, enforceCap: false, dropped: [] };
 const text = fc.string({ minLength: 1, maxLength: 40 });
 const id = fc.stringMatching(/^[a-z]{4}_[A-Za-z0-9]{6}$/);
 const name = fc.stringMatching(/^[a-z][a-z_]{0,15}$/);
@@ -103,7 +103,7 @@ const tools = fc.uniqueArray(
 
 const request: fc.Arbitrary<ChatRequest> = fc
   .record({
-    system: fc.option(text, { nil: null }),
+    system: fc.option(text, { nil: null }).map((t) => (t ? [{ type: 'text' as const, text: t }] : [])),
     messages: conversation,
     maxTokens: fc.integer({ min: 1, max: 100_000 }),
     temperature: fc.option(fc.double({ min: 0, max: 1, noNaN: true }), { nil: null }),
@@ -128,6 +128,9 @@ const request: fc.Arbitrary<ChatRequest> = fc
     parallelToolCalls: ts.length === 0 || choice === 'none' ? null : parallel,
     responseFormat: null,
     n: 1,
+    reasoning: null,
+    promptCacheKey: null,
+    dropped: [],
   }));
 
 describe('request round trips', () => {

@@ -17,6 +17,7 @@ const CONTEXT: EncodeContext = {
   providerId: 'bedrock',
   outputCap: 4096,
   enforceCap: false,
+  dropped: [],
 };
 
 const request = canonicalRequest;
@@ -66,7 +67,7 @@ describe('Bedrock codec: requests', () => {
   it('writes system, messages, inference settings and tools in the Converse shape', () => {
     const body = bedrockUpstream.encodeRequest(
       request({
-        system: 'Be brief.',
+        system: [{ type: 'text', text: 'Be brief.' }],
         messages: [
           ...TOOL_TURN,
           {
@@ -189,7 +190,7 @@ describe('Bedrock codec: requests', () => {
   it('sends the reserved output cap only when asked to enforce it', () => {
     expect(bedrockUpstream.encodeRequest(request(), CONTEXT)).not.toHaveProperty('inferenceConfig');
     expect(
-      bedrockUpstream.encodeRequest(request(), { ...CONTEXT, enforceCap: true }).inferenceConfig,
+      bedrockUpstream.encodeRequest(request(), { ...CONTEXT, enforceCap: true, dropped: [] }).inferenceConfig,
     ).toEqual({
       maxTokens: 4096,
     });

@@ -10,6 +10,7 @@ const CONTEXT: EncodeContext = {
   providerId: 'gemini',
   outputCap: 4096,
   enforceCap: true,
+  dropped: [],
 };
 
 const request = canonicalRequest;
@@ -75,7 +76,7 @@ const CALL_TURN: Message[] = [
 describe('Gemini request mapping', () => {
   it('writes the system prompt as systemInstruction and roles as user/model, merging consecutive turns', () => {
     const body = encode({
-      system: 'Be brief.',
+      system: [{ type: 'text', text: 'Be brief.' }],
       messages: [
         { role: 'user', content: [{ type: 'text', text: 'A' }] },
         { role: 'user', content: [{ type: 'text', text: 'B' }] },
@@ -104,7 +105,7 @@ describe('Gemini request mapping', () => {
 
   it('sends the reserved output cap only when the request set none and the cap is enforced', () => {
     expect(encode().generationConfig).toEqual({ maxOutputTokens: 4096 });
-    expect(encode({}, { ...CONTEXT, enforceCap: false }).generationConfig).toBeUndefined();
+    expect(encode({}, { ...CONTEXT, enforceCap: false, dropped: [] }).generationConfig).toBeUndefined();
   });
 
   it('inlines base64 images and refuses image URLs, naming the part', () => {
