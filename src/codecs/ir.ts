@@ -74,7 +74,13 @@ export interface ToolResultPart {
   readonly cache?: CacheMarker;
 }
 
-export type Part = TextPart | ImagePart | ToolCallPart | ToolResultPart | ReasoningPart | RedactedReasoningPart;
+export type Part =
+  | TextPart
+  | ImagePart
+  | ToolCallPart
+  | ToolResultPart
+  | ReasoningPart
+  | RedactedReasoningPart;
 
 /**
  * A turn. `system` turns are instructions given after the conversation began (OpenAI's later

@@ -49,10 +49,13 @@ export function encodeOutputFormat(request: ChatRequest, model: string): Json {
   if (!format) return {};
   if (format.type === 'json_schema' && !NO_NATIVE_FORMAT.test(model))
     return { output_config: { format: { type: 'json_schema', schema: format.schema } } };
-  if (request.tools.length > 0) throw unsupported('response_format', 'anthropic', 'together with tools, for this model');
+  if (request.tools.length > 0)
+    throw unsupported('response_format', 'anthropic', 'together with tools, for this model');
   const schema = format.type === 'json_schema' ? format.schema : { type: 'object' };
   return {
-    tools: [{ name: JSON_ANSWER_TOOL, description: 'Give the answer as this tool\'s input.', input_schema: schema }],
+    tools: [
+      { name: JSON_ANSWER_TOOL, description: "Give the answer as this tool's input.", input_schema: schema },
+    ],
     tool_choice: { type: 'tool', name: JSON_ANSWER_TOOL },
   };
 }

@@ -53,7 +53,11 @@ export function encodeThinking(request: ChatRequest, maxTokens: number, context:
     context.dropped.push('reasoning');
     return null;
   }
-  return { type: 'enabled', budget_tokens: budget, ...(r.display === 'omitted' ? { display: 'omitted' } : {}) };
+  return {
+    type: 'enabled',
+    budget_tokens: budget,
+    ...(r.display === 'omitted' ? { display: 'omitted' } : {}),
+  };
 }
 
 const WRAP = 'edgeway:';
@@ -70,7 +74,8 @@ export function unwrapSignature(value: string): { value: string; issuer: Reasoni
   if (value.startsWith(WRAP)) {
     const colon = value.indexOf(':', WRAP.length);
     const issuer = value.slice(WRAP.length, colon);
-    if (colon > 0 && ISSUERS.has(issuer)) return { value: value.slice(colon + 1), issuer: issuer as ReasoningIssuer };
+    if (colon > 0 && ISSUERS.has(issuer))
+      return { value: value.slice(colon + 1), issuer: issuer as ReasoningIssuer };
   }
   return { value, issuer: 'anthropic' };
 }
@@ -78,7 +83,8 @@ export function unwrapSignature(value: string): { value: string; issuer: Reasoni
 /** A `thinking` block a client sent (signature '' means none: a gateway-made block from an unsigned provider). */
 export function decodeThinkingBlock(block: Json): ReasoningPart {
   const signature = str(block.signature) ?? '';
-  if (signature === '') return { type: 'reasoning', text: str(block.thinking) ?? '', signature: null, issuer: null };
+  if (signature === '')
+    return { type: 'reasoning', text: str(block.thinking) ?? '', signature: null, issuer: null };
   const { value, issuer } = unwrapSignature(signature);
   return { type: 'reasoning', text: str(block.thinking) ?? '', signature: value, issuer };
 }
@@ -97,6 +103,11 @@ export function thinkingBlockUpstream(p: ReasoningPart | RedactedReasoningPart):
 
 /** A thinking block for an Anthropic-format client, carrying whoever's signature there is. */
 export function thinkingBlockToClient(p: ReasoningPart | RedactedReasoningPart): Json {
-  if (p.type === 'redacted_reasoning') return { type: 'redacted_thinking', data: wrapSignature(p.data, p.issuer) };
-  return { type: 'thinking', thinking: p.text, signature: p.signature === null ? '' : wrapSignature(p.signature, p.issuer) };
+  if (p.type === 'redacted_reasoning')
+    return { type: 'redacted_thinking', data: wrapSignature(p.data, p.issuer) };
+  return {
+    type: 'thinking',
+    thinking: p.text,
+    signature: p.signature === null ? '' : wrapSignature(p.signature, p.issuer),
+  };
 }

@@ -191,7 +191,11 @@ export function encodeAnthropicRequest(request: ChatRequest, context: EncodeCont
   if (request.temperature !== null && request.temperature > MAX_TEMPERATURE)
     throw unsupported('temperature', 'anthropic', `above ${MAX_TEMPERATURE}`);
   const maxTokens = request.maxTokens ?? context.outputCap;
-  const body: Json = { model: context.model, max_tokens: maxTokens, messages: encodeMessages(request.messages) };
+  const body: Json = {
+    model: context.model,
+    max_tokens: maxTokens,
+    messages: encodeMessages(request.messages),
+  };
   if (request.system.length > 0)
     body.system = request.system.map((p) => ({ type: 'text', text: p.text, ...cacheControl(p.cache) }));
   if (request.temperature !== null) body.temperature = request.temperature;
@@ -237,7 +241,10 @@ function encodeMessages(messages: readonly Message[]): Json[] {
   messages.forEach((m, i) => {
     if (m.role === 'system') {
       // Anthropic takes instructions mid-conversation as a `system` message of their own.
-      out.push({ role: 'system', content: m.content.map((p) => (p.type === 'text' ? p.text : '')).join('\n\n') });
+      out.push({
+        role: 'system',
+        content: m.content.map((p) => (p.type === 'text' ? p.text : '')).join('\n\n'),
+      });
       return;
     }
     const blocks = m.content.flatMap((p, j) => encodeBlock(p, `messages[${i}].content[${j}]`));

@@ -72,7 +72,8 @@ export function decodeAnthropicResponse(body: unknown): ChatResponse {
 export function encodeAnthropicResponse(r: ChatResponse): Json {
   const content = r.content.map((p) => {
     if (p.type === 'text') return { type: 'text', text: p.text };
-    if (p.type === 'tool_call') return { type: 'tool_use', id: p.id, name: p.name, input: inputOf(p.arguments) };
+    if (p.type === 'tool_call')
+      return { type: 'tool_use', id: p.id, name: p.name, input: inputOf(p.arguments) };
     return thinkingBlockToClient(p);
   });
   return {

@@ -61,7 +61,8 @@ export function encodeOpenAiResponse(r: ChatResponse): Json {
       : [],
   );
   const reasoning = r.content.filter(
-    (p): p is ReasoningPart | RedactedReasoningPart => p.type === 'reasoning' || p.type === 'redacted_reasoning',
+    (p): p is ReasoningPart | RedactedReasoningPart =>
+      p.type === 'reasoning' || p.type === 'redacted_reasoning',
   );
   return {
     id: r.id,

@@ -112,7 +112,12 @@ export function openAiStreamEncoder(options: { readonly includeUsage: boolean })
           const part =
             event.type === 'redacted_reasoning'
               ? { ...event }
-              : { type: 'reasoning' as const, text: thinking, signature: event.signature, issuer: event.issuer };
+              : {
+                  type: 'reasoning' as const,
+                  text: thinking,
+                  signature: event.signature,
+                  issuer: event.issuer,
+                };
           thinking = '';
           return [...start('', ''), delta({ reasoning_details: [detailOf(part, parts++)] })];
         }

@@ -14,7 +14,13 @@ import { openAiClient, openAiUpstream } from '../../../src/codecs/openai/index';
 import { serialiseFrame } from '../../../src/codecs/translate-stream';
 import { SseFramer } from '../../../src/sse/framer';
 
-const context: EncodeContext = { model: 'm', providerId: 'acme', outputCap: 4096, enforceCap: false, dropped: [] };
+const context: EncodeContext = {
+  model: 'm',
+  providerId: 'acme',
+  outputCap: 4096,
+  enforceCap: false,
+  dropped: [],
+};
 const text = fc.string({ minLength: 1, maxLength: 40 });
 const id = fc.stringMatching(/^[a-z]{4}_[A-Za-z0-9]{6}$/);
 const name = fc.stringMatching(/^[a-z][a-z_]{0,15}$/);
