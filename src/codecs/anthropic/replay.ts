@@ -1,7 +1,7 @@
 /**
  * A cached Anthropic message replayed as a well-formed Messages stream (pure): message_start, each
- * content block (text and tool input as one delta), message_delta with the stop reason and usage,
- * then message_stop.
+ * content block (text, thinking and tool input as one delta; a thinking block's signature as its
+ * own delta, as Anthropic streams it), message_delta with the stop reason and usage, then message_stop.
  */
 import type { Json } from '../json';
 
@@ -32,6 +32,14 @@ export function replayAnthropic(body: Json): string {
         index,
         delta: { type: 'text_delta', text: block.text ?? '' },
       });
+    } else if (block.type === 'thinking') {
+      const start = { type: 'thinking', thinking: '', signature: '' };
+      out += named('content_block_start', { type: 'content_block_start', index, content_block: start });
+      for (const delta of [
+        { type: 'thinking_delta', thinking: block.thinking ?? '' },
+        { type: 'signature_delta', signature: block.signature ?? '' },
+      ])
+        out += named('content_block_delta', { type: 'content_block_delta', index, delta });
     } else if (block.type === 'tool_use') {
       out += named('content_block_start', {
         type: 'content_block_start',

@@ -1,7 +1,7 @@
 /**
  * Rebuilds a complete OpenAI chat completion from a stream's parsed chunks, so a streamed answer can
- * be cached once and replayed as JSON or as SSE (pure). Content, refusals, tool calls, finish
- * reasons and usage are kept.
+ * be cached once and replayed as JSON or as SSE (pure). Content, refusals, reasoning (its text and
+ * its `reasoning_details`), tool calls, finish reasons and usage are kept.
  */
 import type { Assembler } from '../codec';
 import { type Json, obj } from '../json';
@@ -17,6 +17,8 @@ interface ToolCall {
 interface Choice {
   content: string | null;
   refusal: string | null;
+  reasoning: string | null;
+  details: unknown[];
   finish: unknown;
   tools: Map<number, ToolCall>;
 }
@@ -33,11 +35,21 @@ export function openAiAssembler(): Assembler {
         const c = obj(raw);
         if (!c) continue;
         const index = typeof c.index === 'number' ? c.index : 0;
-        const choice = choices.get(index) ?? { content: null, refusal: null, finish: null, tools: new Map() };
+        const choice: Choice = choices.get(index) ?? {
+          content: null,
+          refusal: null,
+          reasoning: null,
+          details: [],
+          finish: null,
+          tools: new Map(),
+        };
         choices.set(index, choice);
         const delta = obj(c.delta) ?? {};
         if (typeof delta.content === 'string') choice.content = (choice.content ?? '') + delta.content;
         if (typeof delta.refusal === 'string') choice.refusal = (choice.refusal ?? '') + delta.refusal;
+        if (typeof delta.reasoning_content === 'string')
+          choice.reasoning = (choice.reasoning ?? '') + delta.reasoning_content;
+        if (Array.isArray(delta.reasoning_details)) choice.details.push(...delta.reasoning_details);
         if (c.finish_reason) choice.finish = c.finish_reason;
         for (const rawCall of Array.isArray(delta.tool_calls) ? delta.tool_calls : []) {
           const call = obj(rawCall);
@@ -59,6 +71,8 @@ export function openAiAssembler(): Assembler {
         .sort(([a], [b]) => a - b)
         .map(([index, c]) => {
           const message: Json = { role: 'assistant', content: c.content, refusal: c.refusal };
+          if (c.reasoning !== null) message.reasoning_content = c.reasoning;
+          if (c.details.length) message.reasoning_details = c.details;
           if (c.tools.size) {
             message.tool_calls = [...c.tools.entries()]
               .sort(([a], [b]) => a - b)

@@ -1,6 +1,7 @@
 /**
- * A cached OpenAI completion replayed as a well-formed chat stream (pure): a role chunk, the content,
- * each tool call, the finish reason, usage only when the client asked for it, then `[DONE]`.
+ * A cached OpenAI completion replayed as a well-formed chat stream (pure): a role chunk, the
+ * reasoning (text, then its `reasoning_details`), the content, each tool call, the finish reason,
+ * usage only when the client asked for it, then `[DONE]`.
  */
 import type { Json } from '../json';
 
@@ -25,6 +26,13 @@ export function replayOpenAi(body: Json, includeUsage: boolean): string {
       choices: [{ index, delta: { role: 'assistant', content: '' }, logprobs: null, finish_reason: null }],
       ...extra,
     });
+    const reasoning: Json[] = [];
+    if (typeof message.reasoning_content === 'string' && message.reasoning_content !== '')
+      reasoning.push({ reasoning_content: message.reasoning_content });
+    if (Array.isArray(message.reasoning_details))
+      reasoning.push({ reasoning_details: message.reasoning_details });
+    for (const delta of reasoning)
+      out += frame({ ...base, choices: [{ index, delta, logprobs: null, finish_reason: null }], ...extra });
     if (typeof message.content === 'string' && message.content !== '') {
       out += frame({
         ...base,
