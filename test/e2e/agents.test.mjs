@@ -1,0 +1,248 @@
+// End to end: the agent clients people run, installed from the registry, through Edgeway to the mock LLM in
+// the other wire format. Claude Code (its native binary, with its default thinking, effort, caching and beta
+// headers) completes a task with a tool call on an Anthropic-format and on an OpenAI-format model, and its
+// /context is answered by count_tokens; the Anthropic SDK carries thinking across turns on an OpenAI-format
+// model; the structured-output helpers of the openai SDK, the Vercel AI SDK and LangChain work on an
+// Anthropic-format model. Every client is bounded in time and kept off the internet (a dead proxy for
+// anything but loopback).
+import Anthropic from '@anthropic-ai/sdk';
+import { createOpenAI } from '@ai-sdk/openai';
+import { ChatOpenAI } from '@langchain/openai';
+import { generateObject } from 'ai';
+import { execFile } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import assert from 'node:assert/strict';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import OpenAI from 'openai';
+import { zodResponseFormat } from 'openai/helpers/zod';
+import * as z from 'zod';
+import { ROOT } from '../../scripts/stack.mjs';
+import { startTestStack } from './stack.mjs';
+
+const PORT = 19287;
+const MOCK = `http://127.0.0.1:${PORT + 1}`;
+
+/** Two one-format views of the mock: Anthropic's and OpenAI's. */
+const VARS = {
+  EDGEWAY_PROVIDERS: JSON.stringify([
+    {
+      id: 'claude-only',
+      base_url: `${MOCK}/v1`,
+      format: 'anthropic',
+      api_key_secret: 'PROVIDER_KEY_CLAUDE_ONLY',
+    },
+    { id: 'gpt-only', base_url: `${MOCK}/v1`, api_key_secret: 'PROVIDER_KEY_GPT_ONLY' },
+  ]),
+  PROVIDER_KEY_CLAUDE_ONLY: 'claude-only-key',
+  PROVIDER_KEY_GPT_ONLY: 'gpt-only-key',
+};
+
+const CLAUDE = join(ROOT, 'node_modules', '.bin', 'claude');
+const CLAUDE_TIMEOUT_MS = 90_000;
+
+let stack;
+let home;
+
+before(
+  async () => {
+    stack = await startTestStack(PORT, VARS);
+    home = mkdtempSync(join(tmpdir(), 'edgeway-agents-'));
+  },
+  { timeout: 180_000 },
+);
+
+after(() => {
+  stack?.stop();
+  if (home) rmSync(home, { recursive: true, force: true });
+});
+
+/**
+ * Runs `claude -p` in `cwd` (a fresh directory by default) against the gateway; resolves with its
+ * output. Nothing leaves the machine: its telemetry, updater and error reports are off, and any
+ * host but loopback meets a proxy that does not exist.
+ */
+function claude(model, prompt, { cwd = mkdtempSync(join(home, 'work-')), args = [] } = {}) {
+  const env = {
+    PATH: process.env.PATH,
+    HOME: home,
+    ANTHROPIC_BASE_URL: stack.url,
+    ANTHROPIC_API_KEY: stack.key,
+    ANTHROPIC_SMALL_FAST_MODEL: model,
+    ANTHROPIC_DEFAULT_HAIKU_MODEL: model,
+    CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
+    DISABLE_TELEMETRY: '1',
+    DISABLE_ERROR_REPORTING: '1',
+    DISABLE_AUTOUPDATER: '1',
+    HTTPS_PROXY: 'http://127.0.0.1:9',
+    HTTP_PROXY: 'http://127.0.0.1:9',
+    NO_PROXY: '127.0.0.1,localhost',
+  };
+  return new Promise((resolve, reject) => {
+    execFile(
+      CLAUDE,
+      ['-p', prompt, '--model', model, ...args],
+      { cwd, env, timeout: CLAUDE_TIMEOUT_MS, maxBuffer: 8 * 1024 * 1024 },
+      (err, stdout, stderr) => {
+        if (err) reject(new Error(`claude failed (${err.code ?? err.signal}): ${stderr || stdout}`));
+        else resolve({ stdout, stderr });
+      },
+    );
+  });
+}
+
+/** The gateway's newest log rows for the test tenant (the admin API). */
+async function logs() {
+  const res = await fetch(`${stack.url}/admin/logs?tenant_id=${stack.tenantId}&limit=100`, {
+    headers: { authorization: `Bearer ${stack.adminToken}` },
+  });
+  assert.equal(res.status, 200);
+  return (await res.json()).data;
+}
+
+/** Log rows not in `seen`, once their number has stopped growing (logs arrive through a queue). */
+async function newRows(seen) {
+  let rows = [];
+  for (let i = 0; i < 40; i++) {
+    await new Promise((r) => setTimeout(r, 250));
+    const now = (await logs()).filter((row) => !seen.has(row.id));
+    if (now.length > 0 && now.length === rows.length) return now;
+    rows = now;
+  }
+  return rows;
+}
+
+for (const [format, model] of [
+  ['Anthropic', 'claude-only/echo'],
+  ['OpenAI', 'gpt-only/echo'],
+]) {
+  describe(`Claude Code → ${format}-format model`, () => {
+    test('completes a task with a tool call: the file is written and the answer reads the tool result', async () => {
+      const content = `written through ${format}`;
+      const input = JSON.stringify({ file_path: 'PLACEHOLDER', content });
+      const prompt = (dir) =>
+        `Write the file.\nTOOL Write ${input.replace('PLACEHOLDER', join(dir, 'out.txt'))}`;
+      // The working directory is made first so the prompt can name a path inside it.
+      const cwd = mkdtempSync(join(home, 'task-'));
+      const run = await claude(model, prompt(cwd), {
+        cwd,
+        args: ['--allowedTools', 'Write', '--permission-mode', 'acceptEdits'],
+      });
+      assert.equal(readFileSync(join(cwd, 'out.txt'), 'utf8'), content);
+      assert.match(run.stdout, /Tool result/);
+    });
+
+    test('/context is answered by count_tokens, never by billable calls', async () => {
+      const seen = new Set((await logs()).map((row) => row.id));
+      const run = await claude(model, '/context');
+      assert.match(run.stdout, /Tokens/);
+      const rows = await newRows(seen);
+      assert.ok(rows.length > 0, 'the counts were logged');
+      assert.deepEqual([...new Set(rows.map((row) => row.endpoint))], ['count_tokens']);
+      assert.ok(rows.every((row) => row.status === 200 && row.cost_usd === 0));
+    });
+  });
+}
+
+describe('Anthropic SDK: thinking across turns on an OpenAI-format model', () => {
+  test("the model's reasoning comes back as a thinking block, and the next turn carrying it is accepted", async () => {
+    const anthropic = new Anthropic({
+      apiKey: stack.key,
+      baseURL: stack.url,
+      maxRetries: 0,
+      timeout: 30_000,
+    });
+    const tools = [
+      {
+        name: 'lookup',
+        description: 'Look a word up',
+        input_schema: { type: 'object', properties: { word: { type: 'string' } }, required: ['word'] },
+      },
+    ];
+    const first = await anthropic.messages.create({
+      model: 'gpt-only/echo-think',
+      max_tokens: 4096,
+      thinking: { type: 'enabled', budget_tokens: 2048 },
+      tools,
+      messages: [{ role: 'user', content: 'Look it up.\nTOOL lookup {"word":"gateway"}' }],
+    });
+    assert.equal(first.content[0].type, 'thinking');
+    assert.ok(first.content[0].thinking.length > 0);
+    const call = first.content.find((b) => b.type === 'tool_use');
+    assert.deepEqual(call.input, { word: 'gateway' });
+    const second = await anthropic.messages.create({
+      model: 'gpt-only/echo-think',
+      max_tokens: 4096,
+      thinking: { type: 'enabled', budget_tokens: 2048 },
+      tools,
+      messages: [
+        { role: 'user', content: 'Look it up.\nTOOL lookup {"word":"gateway"}' },
+        { role: 'assistant', content: first.content },
+        { role: 'user', content: [{ type: 'tool_result', tool_use_id: call.id, content: 'a door' }] },
+      ],
+    });
+    assert.equal(second.stop_reason, 'end_turn');
+    assert.match(second.content.find((b) => b.type === 'text').text, /a door/);
+  });
+});
+
+const Person = z.object({ name: z.string(), age: z.number().int(), tags: z.array(z.string()) });
+
+describe('structured output helpers on an Anthropic-format model', () => {
+  test('openai SDK: chat.completions.parse gives the parsed object', async () => {
+    const openai = new OpenAI({
+      apiKey: stack.key,
+      baseURL: `${stack.url}/v1`,
+      maxRetries: 0,
+      timeout: 30_000,
+    });
+    const res = await openai.chat.completions.parse({
+      model: 'claude-only/claude-sonnet-4-5',
+      messages: [{ role: 'user', content: 'Describe a person.' }],
+      response_format: zodResponseFormat(Person, 'person'),
+    });
+    const parsed = res.choices[0].message.parsed;
+    assert.deepEqual(Person.parse(parsed), parsed);
+  });
+
+  test('Vercel AI SDK: generateObject gives an object of the schema', async () => {
+    const provider = createOpenAI({ apiKey: stack.key, baseURL: `${stack.url}/v1` });
+    const { object } = await generateObject({
+      model: provider.chat('claude-only/claude-sonnet-4-5'),
+      schema: Person,
+      prompt: 'Describe a person.',
+      maxRetries: 0,
+      abortSignal: AbortSignal.timeout(30_000),
+    });
+    assert.deepEqual(Person.parse(object), object);
+  });
+
+  test('LangChain: withStructuredOutput gives an object of the schema', async () => {
+    const model = new ChatOpenAI({
+      model: 'claude-only/claude-sonnet-4-5',
+      apiKey: stack.key,
+      configuration: { baseURL: `${stack.url}/v1` },
+      maxRetries: 0,
+      timeout: 30_000,
+    });
+    const object = await model.withStructuredOutput(Person, { name: 'person' }).invoke('Describe a person.');
+    assert.deepEqual(Person.parse(object), object);
+  });
+
+  test('an older Claude without native structured output answers through the forced tool', async () => {
+    const openai = new OpenAI({
+      apiKey: stack.key,
+      baseURL: `${stack.url}/v1`,
+      maxRetries: 0,
+      timeout: 30_000,
+    });
+    const res = await openai.chat.completions.parse({
+      model: 'claude-only/claude-3-5-haiku-latest',
+      messages: [{ role: 'user', content: 'Describe a person.' }],
+      response_format: zodResponseFormat(Person, 'person'),
+    });
+    const parsed = res.choices[0].message.parsed;
+    assert.deepEqual(Person.parse(parsed), parsed);
+  });
+});
