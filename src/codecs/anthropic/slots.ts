@@ -26,7 +26,9 @@ export function anthropicRequestSlots(_endpoint: unknown, body: Json): TextSlot[
   for (const m of body.messages) {
     const message = obj(m);
     if (!message) continue;
-    anthropicBlocks(out, message, 'content', message.role === 'assistant' ? 'assistant' : 'user');
+    const role: SlotRole =
+      message.role === 'assistant' ? 'assistant' : message.role === 'system' ? 'system' : 'user';
+    anthropicBlocks(out, message, 'content', role);
   }
   return out;
 }
