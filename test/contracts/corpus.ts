@@ -1,0 +1,162 @@
+/**
+ * The canonical requests the contract tests send through every upstream codec (../contracts/*.test.mjs):
+ * each is one object, its request written as the fields that differ from a plain one-turn chat.
+ * `refusedBy` names the formats whose codec must refuse the case with a 400 (it has no way to carry
+ * it) instead of sending a body; every other described format's body must fit its provider's description
+ * (Workers AI has no published description here, so it is not checked).
+ */
+import type { WireFormat } from '../../src/core/endpoints';
+import type { ChatRequest, EmbeddingsRequest, Message, Part, TextPart } from '../../src/codecs/ir';
+
+export interface ChatCase {
+  readonly name: string;
+  readonly request: ChatRequest;
+  /** Formats whose codec refuses this request (a 400 naming the field), with why. */
+  readonly refusedBy: Partial<Record<WireFormat, string>>;
+}
+
+const PLAIN: ChatRequest = {
+  system: null,
+  messages: [],
+  maxTokens: null,
+  temperature: null,
+  topP: null,
+  topK: null,
+  stop: [],
+  tools: [],
+  toolChoice: null,
+  parallelToolCalls: null,
+  responseFormat: null,
+  n: 1,
+  stream: false,
+  user: null,
+};
+
+const text = (value: string): TextPart => ({ type: 'text', text: value });
+const user = (...content: Part[]): Message => ({ role: 'user', content });
+const assistant = (...content: Part[]): Message => ({ role: 'assistant', content });
+
+/** One corpus case: a plain chat with `fields` changed. */
+export function chatCase(
+  name: string,
+  fields: Partial<ChatRequest>,
+  refusedBy: ChatCase['refusedBy'] = {},
+): ChatCase {
+  return { name, request: { ...PLAIN, messages: [user(text('Hello there.'))], ...fields }, refusedBy };
+}
+
+const WEATHER = {
+  name: 'get_weather',
+  description: 'The weather in a city.',
+  parameters: {
+    type: 'object',
+    properties: { city: { type: 'string' }, unit: { type: 'string', enum: ['c', 'f'] } },
+    required: ['city'],
+  },
+};
+
+const TOOL_TURNS: Message[] = [
+  user(text('What is the weather in Paris?')),
+  assistant(text('Let me look.'), {
+    type: 'tool_call',
+    id: 'call_1',
+    name: 'get_weather',
+    arguments: '{"city":"Paris"}',
+  }),
+  user({ type: 'tool_result', toolCallId: 'call_1', content: [text('18 C, clear')], isError: false }),
+];
+
+/** A 1×1 transparent PNG. */
+const PNG = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=';
+
+const NO_JSON_MODE = 'Converse has no JSON mode';
+
+export const CHAT_CASES: readonly ChatCase[] = [
+  chatCase('plain text', {}),
+  chatCase('system prompt', { system: 'You are terse.' }),
+  chatCase('multi-turn', {
+    messages: [user(text('Hi.')), assistant(text('Hello! How can I help?')), user(text('Tell me a joke.'))],
+  }),
+  chatCase('output cap, temperature and top_p', { maxTokens: 64, temperature: 0.5, topP: 0.9 }),
+  chatCase('top_k', { topK: 40 }, { openai: 'OpenAI has no top_k' }),
+  chatCase('stop sequences', { stop: ['END', '###'] }),
+  chatCase('stream', { stream: true, maxTokens: 32 }),
+  chatCase('end-user id', { user: 'user-1234' }),
+  chatCase('tools offered, automatic choice', { tools: [WEATHER], toolChoice: { type: 'auto' } }),
+  chatCase('tool forced by name', { tools: [WEATHER], toolChoice: { type: 'tool', name: 'get_weather' } }),
+  chatCase('tool required', { tools: [WEATHER], toolChoice: { type: 'required' } }),
+  chatCase(
+    'parallel tool calls forbidden',
+    { tools: [WEATHER], parallelToolCalls: false },
+    {
+      bedrock: 'Converse cannot forbid parallel tool calls',
+    },
+  ),
+  chatCase('tool call and its result', { tools: [WEATHER], messages: TOOL_TURNS }),
+  chatCase('tool result marked as an error', {
+    tools: [WEATHER],
+    messages: [
+      ...TOOL_TURNS.slice(0, 2),
+      user({ type: 'tool_result', toolCallId: 'call_1', content: [text('city unknown')], isError: true }),
+    ],
+  }),
+  chatCase('image inline (base64)', {
+    messages: [
+      user(text('What is this?'), {
+        type: 'image',
+        source: { kind: 'base64', mediaType: 'image/png', data: PNG },
+      }),
+    ],
+  }),
+  chatCase(
+    'image by URL',
+    {
+      messages: [
+        user(text('What is this?'), {
+          type: 'image',
+          source: { kind: 'url', url: 'https://example.com/a.png' },
+        }),
+      ],
+    },
+    { gemini: 'Gemini takes images inline only', bedrock: 'Converse takes images as bytes only' },
+  ),
+  chatCase(
+    'JSON mode',
+    { responseFormat: { type: 'json_object' } },
+    { anthropic: 'no JSON mode', bedrock: NO_JSON_MODE },
+  ),
+  chatCase(
+    'structured output (json_schema)',
+    {
+      responseFormat: {
+        type: 'json_schema',
+        name: 'answer',
+        schema: { type: 'object', properties: { answer: { type: 'string' } }, required: ['answer'] },
+        strict: true,
+      },
+    },
+    { anthropic: 'no response_format', bedrock: NO_JSON_MODE },
+  ),
+  chatCase(
+    'several choices (n)',
+    { n: 2 },
+    {
+      anthropic: 'one answer per call',
+      bedrock: 'one answer per call',
+      gemini: 'one candidate per call',
+    },
+  ),
+];
+
+export interface EmbeddingsCase {
+  readonly name: string;
+  readonly request: EmbeddingsRequest;
+}
+
+export const EMBEDDINGS_CASES: readonly EmbeddingsCase[] = [
+  { name: 'one text', request: { inputs: ['The food was delicious.'], dimensions: null } },
+  {
+    name: 'several texts, reduced dimensions',
+    request: { inputs: ['one', 'two', 'three'], dimensions: 256 },
+  },
+];

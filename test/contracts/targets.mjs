@@ -1,0 +1,24 @@
+/**
+ * The upstream formats checked against a published description, with the model each call names
+ * and the context the codecs encode with. Workers AI is left out: no description of its models'
+ * inputs is vendored here.
+ */
+export const DESCRIBED = ['openai', 'anthropic', 'gemini', 'bedrock'];
+
+export const MODELS = {
+  openai: 'gpt-4o-mini',
+  anthropic: 'claude-sonnet-4-5',
+  gemini: 'gemini-2.5-flash',
+  bedrock: 'anthropic.claude-3-5-sonnet-20240620-v1:0',
+};
+
+export const encodeContext = (format) => ({
+  model: MODELS[format],
+  providerId: format,
+  outputCap: 1024,
+  enforceCap: true,
+});
+
+/** The description's message for a provider body: a streaming request where the format has its own. */
+export const requestMessage = (messages, stream) =>
+  stream && messages.streamRequest ? 'streamRequest' : 'chatRequest';
