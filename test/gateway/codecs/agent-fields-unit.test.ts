@@ -273,7 +273,58 @@ describe('streamed reasoning across formats', () => {
   });
 });
 
+/** A cache_control value, or none. */
+const control = fc.constantFrom(undefined, { type: 'ephemeral' }, { type: 'ephemeral', ttl: '1h' });
+const withControl = (block: Loose, c: Loose | undefined) => (c ? { ...block, cache_control: c } : block);
+/** An Anthropic request whose system blocks, tools, texts and tool results each may carry a breakpoint. */
+const cachedRequest = fc
+  .record({
+    system: fc.array(fc.tuple(fc.string({ minLength: 1, maxLength: 8 }), control), { maxLength: 3 }),
+    tools: fc.array(control, { maxLength: 2 }),
+    texts: fc.array(fc.tuple(fc.string({ minLength: 1, maxLength: 8 }), control), {
+      minLength: 1,
+      maxLength: 3,
+    }),
+    result: control,
+  })
+  .map(({ system, tools, texts, result }) => ({
+    model: 'm',
+    max_tokens: 100,
+    ...(system.length ? { system: system.map(([text, c]) => withControl({ type: 'text', text }, c)) } : {}),
+    ...(tools.length
+      ? { tools: tools.map((c, i) => withControl({ name: `t${i}`, input_schema: { type: 'object' } }, c)) }
+      : {}),
+    messages: [
+      { role: 'user', content: texts.map(([text, c]) => withControl({ type: 'text', text }, c)) },
+      { role: 'assistant', content: [{ type: 'tool_use', id: 'x', name: 't0', input: {} }] },
+      {
+        role: 'user',
+        content: [
+          withControl(
+            { type: 'tool_result', tool_use_id: 'x', content: [{ type: 'text', text: 'r' }] },
+            result,
+          ),
+        ],
+      },
+    ],
+  }));
+
 describe('cache breakpoints', () => {
+  it('any placement of breakpoints survives the canonical exchange, ttl included', () => {
+    fc.assert(
+      fc.property(cachedRequest, (body) => {
+        const again = anthropicUpstream.encodeRequest(anthropicClient.decodeRequest(body), ctx('m')) as Loose;
+        const marks = (b: Loose) => [
+          ...(b.system ?? []).map((x: Loose) => x.cache_control),
+          ...(b.tools ?? []).map((x: Loose) => x.cache_control),
+          ...b.messages.flatMap((m: Loose) => m.content.map((x: Loose) => x.cache_control)),
+        ];
+        expect(marks(again)).toEqual(marks(body));
+      }),
+      { numRuns: 300 },
+    );
+  });
+
   it('an Anthropic request read and written again keeps every breakpoint and its ttl in place', () => {
     const body = {
       model: 'm',
