@@ -15,7 +15,6 @@
  * request ends. Nothing here cleans up on a branch.
  */
 import { readJsonBody } from '../api/read-body';
-import { modelList } from '../api/models';
 import { CLIENT_CODECS } from '../codecs/index';
 import { misconfigured } from '../config';
 import { ENDPOINTS, type Endpoint } from '../core/endpoints';
@@ -42,7 +41,7 @@ import { planCalls } from './route/targets';
  * be used from (src/pipeline/cors.ts), and the request's metadata header (a
  * bad one is a 400 before any work).
  */
-async function admit(inbound: GatewayCall, allowXApiKey: boolean): Promise<Principal> {
+export async function admit(inbound: GatewayCall, allowXApiKey: boolean): Promise<Principal> {
   const { deps, exchange: x } = inbound;
   const headers = inbound.request.headers;
   if (deps.problems.length > 0) throw misconfigured(deps.problems);
@@ -168,13 +167,6 @@ export function proxy(endpoint: Endpoint) {
   };
 }
 
-/** GET /v1/models: auth, then the models this key may use. */
-export async function models(inbound: GatewayCall): Promise<Response> {
-  const principal = await admit(inbound, false);
-  const { providers } = inbound.deps;
-  return Response.json(modelList(principal, providers.configured(), providers.entries()));
-}
-
 /** Both results, after both have finished (so each registers its own exit step), or the first failure. */
 async function both<A, B>(a: Promise<A>, b: Promise<B>): Promise<[A, B]> {
   const [ra, rb] = await Promise.allSettled([a, b]);
@@ -184,7 +176,7 @@ async function both<A, B>(a: Promise<A>, b: Promise<B>): Promise<[A, B]> {
 }
 
 /** The body's `model` when it is a string; the log is its only reader before the body is validated. */
-function clientModel(body: unknown): string | null {
+export function clientModel(body: unknown): string | null {
   const model = typeof body === 'object' && body !== null ? (body as { model?: unknown }).model : null;
   return typeof model === 'string' ? model : null;
 }
