@@ -27,9 +27,9 @@ export function formatForPath(path: string): ClientFormat {
   return path.startsWith('/v1/messages') ? 'anthropic' : 'openai';
 }
 
-/** The paths that answer in either format, by the client's own headers (/v1/models and /v1/models/{id}). */
+/** The paths that answer in either format, by the client's own headers: /v1/models and /v1/models/{id} (never an empty id). */
 export function isModelsPath(path: string): boolean {
-  return path === '/v1/models' || path.startsWith('/v1/models/');
+  return path === '/v1/models' || (path.startsWith('/v1/models/') && path.length > '/v1/models/'.length);
 }
 
 /**
