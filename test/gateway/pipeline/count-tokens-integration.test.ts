@@ -5,7 +5,7 @@
  * Anthropic-format provider, Gemini's countTokens and Bedrock's CountTokens bodies (the mock serves neither
  * yet), the faults of each mapped as on /v1/messages. Counting is free: nothing reserved, a log row at no cost.
  */
-import { createExecutionContext, env, SELF, waitOnExecutionContext } from 'cloudflare:test';
+import { createExecutionContext, env, waitOnExecutionContext } from 'cloudflare:test';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../../../src/app';
 import type { Limiter } from '../../../src/core/limiter';
