@@ -32,7 +32,7 @@ import { passHeaders } from '../providers/pass-headers';
 import type { GatewayCall } from './call';
 import { guardStage } from './guard';
 import { enforcePolicy } from './policy';
-import { admit, clientModel } from './proxy';
+import { admit, clientModel } from './admit';
 import { attemptsHeader, requestTimeout } from './request-headers';
 import { keyFor } from './route/prepare';
 import { readResponse } from './route/read-upstream';

@@ -13,7 +13,7 @@ import { GatewayError } from '../core/errors';
 import type { Principal } from '../core/principal';
 import { type RouteName, routeNames } from '../storage/route-names';
 import type { GatewayCall } from './call';
-import { admit } from './proxy';
+import { admit } from './admit';
 
 const PREFIX = '/v1/models/';
 

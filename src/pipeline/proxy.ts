@@ -16,40 +16,21 @@
  */
 import { readJsonBody } from '../api/read-body';
 import { CLIENT_CODECS } from '../codecs/index';
-import { misconfigured } from '../config';
 import { ENDPOINTS, type Endpoint } from '../core/endpoints';
 import { capturePayload } from '../core/payload';
 import { passHeaders } from '../providers/pass-headers';
-import type { Principal } from '../core/principal';
 import { parseProxyRequest } from '../core/request';
-import { authenticate } from './auth';
+import { admit, clientModel } from './admit';
 import type { GatewayCall } from './call';
-import { checkOrigin } from './cors';
 import { cachedResponse, hitAnswer, lookupCache, planCache, ROUTE_CACHE_SCOPE } from './cache';
 import { reserve } from './limits';
 import { enforcePolicy } from './policy';
 import { guardedHit, guardStage, refusalError } from './guard';
-import { attemptsHeader, requestMetadata, requestTimeout } from './request-headers';
+import { attemptsHeader, requestTimeout } from './request-headers';
 import { respondJson, respondStream } from './respond';
 import { callTargets, prepareFirst } from './route/fallback';
 import { UPSTREAM_REQUEST_ID, upstreamRequestId } from './route/upstream';
 import { planCalls } from './route/targets';
-
-/**
- * Stage 1 for every /v1 route: a gateway whose configuration has problems
- * refuses (503, src/config.ts); then the principal, the browser origin it may
- * be used from (src/pipeline/cors.ts), and the request's metadata header (a
- * bad one is a 400 before any work).
- */
-export async function admit(inbound: GatewayCall, allowXApiKey: boolean): Promise<Principal> {
-  const { deps, exchange: x } = inbound;
-  const headers = inbound.request.headers;
-  if (deps.problems.length > 0) throw misconfigured(deps.problems);
-  x.principal = await authenticate(headers, allowXApiKey, deps.keys, Date.now());
-  checkOrigin(x.principal, headers);
-  x.metadata = requestMetadata(headers);
-  return x.principal;
-}
 
 export function proxy(endpoint: Endpoint) {
   const spec = ENDPOINTS[endpoint];
@@ -173,10 +154,4 @@ async function both<A, B>(a: Promise<A>, b: Promise<B>): Promise<[A, B]> {
   if (ra.status === 'rejected') throw ra.reason;
   if (rb.status === 'rejected') throw rb.reason;
   return [ra.value, rb.value];
-}
-
-/** The body's `model` when it is a string; the log is its only reader before the body is validated. */
-export function clientModel(body: unknown): string | null {
-  const model = typeof body === 'object' && body !== null ? (body as { model?: unknown }).model : null;
-  return typeof model === 'string' ? model : null;
 }
