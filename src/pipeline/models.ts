@@ -10,6 +10,7 @@
 import { anthropicModel, anthropicModelPage } from '../api/anthropic-models';
 import { type ModelEntry, modelEntries, openAiModel } from '../api/models';
 import { GatewayError } from '../core/errors';
+import { MAX_MODEL_ID_LENGTH } from '../core/request-schemas';
 import type { Principal } from '../core/principal';
 import { type RouteName, routeNames } from '../storage/route-names';
 import type { GatewayCall } from './call';
@@ -36,7 +37,9 @@ export async function models(inbound: GatewayCall): Promise<Response> {
   const entries = await usableModels(inbound, principal, !id.includes('/'));
   const found = entries.find((entry) => entry.id === id);
   if (!found) {
-    throw new GatewayError(404, `The model '${id}' does not exist or you do not have access to it.`, {
+    // No model id is longer than a request may name one, so a longer one is not echoed back.
+    const named = id.length <= MAX_MODEL_ID_LENGTH ? `'${id}'` : 'named';
+    throw new GatewayError(404, `The model ${named} does not exist or you do not have access to it.`, {
       code: 'model_not_found',
       type: 'invalid_request_error',
       param: 'model',

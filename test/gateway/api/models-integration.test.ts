@@ -108,6 +108,13 @@ describe('GET /v1/models/{id} in OpenAI shape', () => {
       });
     }
   });
+  it('does not echo an id longer than any model id a request may name', async () => {
+    const res = await get(`/v1/models/mock/${'x'.repeat(300)}`, bearer(key));
+    expect(res.status).toBe(404);
+    const body = (await res.json()) as { error: { message: string; code: string } };
+    expect(body.error).toMatchObject({ code: 'model_not_found' });
+    expect(body.error.message).not.toContain('xxxx');
+  });
 });
 
 describe('/v1/models in Anthropic shape (anthropic-version sent)', () => {
