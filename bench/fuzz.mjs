@@ -240,7 +240,8 @@ async function fire(c) {
   try {
     const res = await send(c, bytes);
     status = res.status;
-    const answer = { method: c.method, path: new URL(`${base}${c.path}`).pathname, ...res };
+    const anthropicVersion = Object.keys(c.headers).some((h) => h.toLowerCase() === 'anthropic-version');
+    const answer = { method: c.method, path: new URL(`${base}${c.path}`).pathname, anthropicVersion, ...res };
     const broken = mod.violations(answer);
     if (status >= 500) tally.fiveXx++;
     if (broken.some((v) => !v.startsWith('status '))) tally.violations++;

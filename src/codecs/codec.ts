@@ -65,6 +65,19 @@ export interface StreamEncoder {
   errorFrame(message: string, code: string): Frame;
 }
 
+/**
+ * A format's token-counting API (Anthropic's count_tokens, Gemini's countTokens, Bedrock's CountTokens):
+ * free calls that answer how many input tokens a request would be billed.
+ */
+export interface CountTokensCodec {
+  /** The counting URL beside the URL the provider's adapter prepared for a non-streaming chat call. */
+  url(chatUrl: string): string;
+  /** The counting body for the canonical request (`context.model`: the provider's own id). */
+  encodeRequest(request: ChatRequest, context: EncodeContext): Record<string, unknown>;
+  /** The input-token count of a counting answer; throws a 502 GatewayError when it holds none. */
+  decodeResponse(body: unknown): number;
+}
+
 export interface UpstreamCodec {
   readonly format: WireFormat;
   /** The provider's body; throws a 400 GatewayError naming a field the format cannot honour. */
@@ -79,6 +92,8 @@ export interface UpstreamCodec {
     /** `request` is what was asked, for formats that report no token count (the gateway then estimates it). */
     decodeResponse(body: unknown, model: string, request: EmbeddingsRequest): EmbeddingsResponse;
   };
+  /** Where the format has a token-counting API; without one, /v1/messages/count_tokens estimates. */
+  readonly countTokens?: CountTokensCodec;
 }
 
 /** What a same-format provider's body needs beyond the client's own. */

@@ -26,3 +26,18 @@ export const ENDPOINTS: Record<Endpoint, EndpointSpec> = {
 export function formatForPath(path: string): ClientFormat {
   return path.startsWith('/v1/messages') ? 'anthropic' : 'openai';
 }
+
+/** The paths that answer in either format, by the client's own headers: /v1/models and /v1/models/{id} (never an empty id). */
+export function isModelsPath(path: string): boolean {
+  return path === '/v1/models' || (path.startsWith('/v1/models/') && path.length > '/v1/models/'.length);
+}
+
+/**
+ * The client format of a request, for its errors: its path's, except on the models paths, where a request
+ * carrying `anthropic-version` (every Anthropic SDK sends it) is answered in Anthropic's format.
+ */
+export function formatForRequest(path: string, headers: Headers | null): ClientFormat {
+  if (headers !== null && isModelsPath(path))
+    return headers.has('anthropic-version') ? 'anthropic' : 'openai';
+  return formatForPath(path);
+}

@@ -81,7 +81,8 @@ function limitFields(endpoint: Endpoint, body: Record<string, unknown>): LimitFi
   return { maxOutputTokens: null, maxOutputTokensParam: null, choices: 1 };
 }
 
-function fromZod(error: z.ZodError) {
+/** A schema's first issue as the 400 naming its field. */
+export function fromZod(error: z.ZodError) {
   const issue = error.issues[0];
   const path = issue?.path.map(String).join('.') ?? '';
   const what = issue?.message ?? 'Invalid request body';

@@ -11,7 +11,7 @@ import { uuid7 } from '../util/uuid7';
 import { createMiddleware } from 'hono/factory';
 import type { AppEnv } from '../context';
 import { CLIENT_CODECS } from '../codecs/index';
-import { formatForPath } from '../core/endpoints';
+import { formatForRequest } from '../core/endpoints';
 import { GatewayError, errorResponse } from '../core/errors';
 import { Exchange } from '../core/exchange';
 import type { Deps, DepsFor } from '../ports';
@@ -58,9 +58,9 @@ function stampExchange(x: Exchange, headers: Headers): void {
   }
 }
 
-/** An exception as the answer to a request on `path`, in that API's error shape. */
-export function renderFailure(err: unknown, path: string): Response {
-  const envelope = CLIENT_CODECS[formatForPath(path)].errorBody;
+/** An exception as the answer to a request on `path`, in that API's error shape (`headers`: the request's, where they choose it). */
+export function renderFailure(err: unknown, path: string, headers: Headers | null = null): Response {
+  const envelope = CLIENT_CODECS[formatForRequest(path, headers)].errorBody;
   if (err instanceof GatewayError) return errorResponse(err, envelope);
   console.error('unhandled error', err instanceof Error ? `${err.name}: ${err.message}` : String(err));
   return errorResponse(INTERNAL_ERROR(), envelope);

@@ -15,42 +15,22 @@
  * request ends. Nothing here cleans up on a branch.
  */
 import { readJsonBody } from '../api/read-body';
-import { modelList } from '../api/models';
 import { CLIENT_CODECS } from '../codecs/index';
-import { misconfigured } from '../config';
 import { ENDPOINTS, type Endpoint } from '../core/endpoints';
 import { capturePayload } from '../core/payload';
 import { passHeaders } from '../providers/pass-headers';
-import type { Principal } from '../core/principal';
 import { parseProxyRequest } from '../core/request';
-import { authenticate } from './auth';
+import { admit, clientModel } from './admit';
 import type { GatewayCall } from './call';
-import { checkOrigin } from './cors';
 import { cachedResponse, hitAnswer, lookupCache, planCache, ROUTE_CACHE_SCOPE } from './cache';
 import { reserve } from './limits';
 import { enforcePolicy } from './policy';
 import { guardedHit, guardStage, refusalError } from './guard';
-import { attemptsHeader, requestMetadata, requestTimeout } from './request-headers';
+import { attemptsHeader, requestTimeout } from './request-headers';
 import { respondJson, respondStream } from './respond';
 import { callTargets, prepareFirst } from './route/fallback';
 import { UPSTREAM_REQUEST_ID, upstreamRequestId } from './route/upstream';
 import { planCalls } from './route/targets';
-
-/**
- * Stage 1 for every /v1 route: a gateway whose configuration has problems
- * refuses (503, src/config.ts); then the principal, the browser origin it may
- * be used from (src/pipeline/cors.ts), and the request's metadata header (a
- * bad one is a 400 before any work).
- */
-async function admit(inbound: GatewayCall, allowXApiKey: boolean): Promise<Principal> {
-  const { deps, exchange: x } = inbound;
-  const headers = inbound.request.headers;
-  if (deps.problems.length > 0) throw misconfigured(deps.problems);
-  x.principal = await authenticate(headers, allowXApiKey, deps.keys, Date.now());
-  checkOrigin(x.principal, headers);
-  x.metadata = requestMetadata(headers);
-  return x.principal;
-}
 
 export function proxy(endpoint: Endpoint) {
   const spec = ENDPOINTS[endpoint];
@@ -169,23 +149,10 @@ export function proxy(endpoint: Endpoint) {
   };
 }
 
-/** GET /v1/models: auth, then the models this key may use. */
-export async function models(inbound: GatewayCall): Promise<Response> {
-  const principal = await admit(inbound, false);
-  const { providers } = inbound.deps;
-  return Response.json(modelList(principal, providers.configured(), providers.entries()));
-}
-
 /** Both results, after both have finished (so each registers its own exit step), or the first failure. */
 async function both<A, B>(a: Promise<A>, b: Promise<B>): Promise<[A, B]> {
   const [ra, rb] = await Promise.allSettled([a, b]);
   if (ra.status === 'rejected') throw ra.reason;
   if (rb.status === 'rejected') throw rb.reason;
   return [ra.value, rb.value];
-}
-
-/** The body's `model` when it is a string; the log is its only reader before the body is validated. */
-function clientModel(body: unknown): string | null {
-  const model = typeof body === 'object' && body !== null ? (body as { model?: unknown }).model : null;
-  return typeof model === 'string' ? model : null;
 }

@@ -1,5 +1,5 @@
 /**
- * The /v1 router: four paths, found by one map lookup on the path, with no framework between the Worker's
+ * The /v1 router: five paths (and /v1/models/{id}), found by one map lookup on the path, with no framework between the Worker's
  * fetch and the pipeline. Hono serves everything else (src/app.ts); on the gateway's path its context,
  * middleware chain and router were work that bought nothing (what leaving them measured, within the
  * noise: bench/README.md, "/v1 without a framework"). What it gave /v1 is kept, and tested in
@@ -16,7 +16,10 @@ import type { Bindings } from '../env';
 import type { GatewayCall, GatewayHandler } from './call';
 import { preflight } from './cors';
 import { closeExchange, type ExchangeScopeOptions, openExchange, renderFailure } from './exit';
-import { models, proxy } from './proxy';
+import { isModelsPath } from '../core/endpoints';
+import { countTokens } from './count-tokens';
+import { models } from './models';
+import { proxy } from './proxy';
 
 interface GatewayRoute {
   readonly method: 'GET' | 'POST';
@@ -27,6 +30,7 @@ const ROUTES = new Map<string, GatewayRoute>([
   ['/v1/chat/completions', { method: 'POST', handle: proxy('chat') }],
   ['/v1/embeddings', { method: 'POST', handle: proxy('embeddings') }],
   ['/v1/messages', { method: 'POST', handle: proxy('messages') }],
+  ['/v1/messages/count_tokens', { method: 'POST', handle: countTokens }],
   ['/v1/models', { method: 'GET', handle: models }],
 ]);
 
@@ -42,7 +46,7 @@ export function gatewayRouter(options: ExchangeScopeOptions): GatewayFetch {
       deps = depsFor(env);
     } catch (err) {
       // No adapters, no exchange to log: the failure is still answered in the API's shape.
-      return renderFailure(err, path);
+      return renderFailure(err, path, request.headers);
     }
     const call: GatewayCall = { request, env, ctx, deps, exchange: openExchange(path, ctx) };
     let response: Response;
@@ -51,7 +55,7 @@ export function gatewayRouter(options: ExchangeScopeOptions): GatewayFetch {
       response = await routeTo(path, method)(call);
     } catch (err) {
       error = err;
-      response = renderFailure(err, path);
+      response = renderFailure(err, path, request.headers);
     }
     // Outside the try: the exit runs exactly once, after whichever answer.
     return closeExchange(call, response, error);
@@ -70,7 +74,8 @@ export function gatewayRouter(options: ExchangeScopeOptions): GatewayFetch {
 
 /** The handler for a path and method, or one that refuses it (404 or 405, inside the exchange). */
 function routeTo(path: string, method: string): GatewayHandler {
-  const route = ROUTES.get(path);
+  // /v1/models/{id}: ids hold slashes, so every path under /v1/models/ is the one route.
+  const route = ROUTES.get(isModelsPath(path) ? '/v1/models' : path);
   if (route === undefined) throw unknownRoute(method, path);
   if (route.method !== method) {
     throw new GatewayError(405, `Method not allowed. Use ${route.method}.`, {

@@ -112,7 +112,7 @@ function tableEntry(
     deploymentKey: key,
     keyless: row.keyless === true,
     acceptsTenantKeys: row.tenantKeys === true,
-    models: [],
+    models: row.models ?? [],
     build: (apiKey) => tableAdapter(row, apiKey, fetcher),
   };
 }

@@ -28,6 +28,8 @@ export interface ProviderRow {
   readonly tenantKeys?: boolean;
   /** The response header with the provider's request id. */
   readonly requestIdHeader?: string;
+  /** Model ids it serves, for /v1/models (without the `provider/` prefix); a custom row may list its own. */
+  readonly models?: readonly string[];
 }
 
 const CHAT = { chat: 'openai' } as const;
@@ -127,6 +129,17 @@ const CustomRow = z
     endpoints: z.array(z.enum(['chat', 'embeddings', 'messages'])).optional(),
     headers: z.record(HeaderName, z.string().max(1024)).optional(),
     request_id_header: HeaderName.optional(),
+    /** Its model ids (as the server names them), listed by /v1/models as `<id>/<model>`. */
+    models: z
+      .array(
+        z
+          .string()
+          .min(1)
+          .max(200)
+          .regex(/^[\x21-\x7e]+$/, 'printable ASCII without spaces'),
+      )
+      .max(1000)
+      .optional(),
   })
   .refine((r) => (r.endpoints ?? []).every((e) => (e === 'messages') === (r.format === 'anthropic')), {
     path: ['endpoints'],
@@ -166,6 +179,7 @@ export function customProviderRows(secrets: Pick<Secrets, 'EDGEWAY_PROVIDERS'>):
     tenantKeys: r.api_key_secret !== undefined,
     headers: r.headers,
     requestIdHeader: r.request_id_header,
+    models: r.models ?? [],
     serves: Object.fromEntries(
       (r.endpoints ?? (r.format === 'anthropic' ? ['messages'] : ['chat', 'embeddings'])).map((e) => [
         e,

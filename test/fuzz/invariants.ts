@@ -14,11 +14,15 @@ export interface Answer {
   readonly status: number;
   readonly contentType: string;
   readonly body: string;
+  /** The request carried `anthropic-version` (the models paths then answer in Anthropic's envelope). */
+  readonly anthropicVersion?: boolean;
 }
 
-/** The envelope the gateway promises on a path (same rule as src/core/endpoints.ts formatForPath). */
-export function envelopeFor(path: string): Envelope {
+/** The envelope the gateway promises on a path (same rule as src/core/endpoints.ts formatForRequest). */
+export function envelopeFor(path: string, anthropicVersion = false): Envelope {
   if (path === '/dashboard' || path.startsWith('/dashboard/')) return 'dashboard';
+  const models = path === '/v1/models' || (path.startsWith('/v1/models/') && path.length > 11);
+  if (models) return anthropicVersion ? 'anthropic' : 'openai';
   return path.startsWith('/v1/messages') ? 'anthropic' : 'openai';
 }
 
@@ -28,7 +32,7 @@ export function violations(answer: Answer): string[] {
   const { status, path, method } = answer;
   if (status >= 500) out.push(`status ${status}`);
   if (status < 400 || method === 'HEAD') return out;
-  const envelope = envelopeFor(path);
+  const envelope = envelopeFor(path, answer.anthropicVersion === true);
   if (envelope === 'dashboard') {
     if (!/^text\/html\b/i.test(answer.contentType)) out.push(`dashboard error as ${answer.contentType}`);
     return out;

@@ -1,4 +1,5 @@
 /** The Anthropic Messages wire format, client side and upstream side. */
+import { anthropicCountTokens } from './count-tokens';
 import { decodeAnthropicRequest, encodeAnthropicRequest } from './request';
 import { decodeAnthropicResponse, encodeAnthropicResponse } from './response';
 import { anthropicStreamDecoder, anthropicStreamEncoder } from './stream';
@@ -19,6 +20,7 @@ export const anthropicUpstream: UpstreamCodec = {
   decodeResponse: decodeAnthropicResponse,
   streamDecoder: anthropicStreamDecoder,
   decodeError: decodeAnthropicError,
+  countTokens: anthropicCountTokens,
 };
 
 export const anthropicClient: ClientCodec = {

@@ -1,4 +1,5 @@
 /** The Bedrock Converse upstream codec: request, answer, stream and error, each in its own module. */
+import { bedrockCountTokens } from './count-tokens';
 import { encodeBedrockRequest } from './request';
 import { decodeBedrockError, decodeBedrockResponse } from './response';
 import { bedrockStreamDecoder } from './stream';
@@ -10,4 +11,5 @@ export const bedrockUpstream: UpstreamCodec = {
   decodeResponse: decodeBedrockResponse,
   streamDecoder: bedrockStreamDecoder,
   decodeError: decodeBedrockError,
+  countTokens: bedrockCountTokens,
 };

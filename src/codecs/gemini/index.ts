@@ -4,6 +4,7 @@
  * Each direction lives in its own module; this one puts them together.
  * Translation rules: docs/providers/gemini.md.
  */
+import { geminiCountTokens } from './count-tokens';
 import type { UpstreamCodec } from '../codec';
 import { decodeGeminiEmbeddings, encodeGeminiEmbeddings } from './embeddings';
 import { encodeGeminiRequest } from './request';
@@ -17,4 +18,5 @@ export const geminiUpstream: UpstreamCodec = {
   streamDecoder: geminiStreamDecoder,
   decodeError: (body) => decodeGeminiError(body),
   embeddings: { encodeRequest: encodeGeminiEmbeddings, decodeResponse: decodeGeminiEmbeddings },
+  countTokens: geminiCountTokens,
 };

@@ -75,7 +75,11 @@ function limited(principal: Principal): boolean {
   return known;
 }
 
-async function keyFor(ctx: PrepareContext, planned: PlannedTarget): Promise<string | null> {
+/** The tenant's own key for a target's provider when the target may use it; null for the deployment's. */
+export async function keyFor(
+  ctx: Pick<PrepareContext, 'principal' | 'keysSecret'>,
+  planned: PlannedTarget,
+): Promise<string | null> {
   if (planned.credential === 'deployment') return null;
   const providerId = providerOf(planned.model);
   const key = providerId ? await tenantProviderKey(ctx.principal, providerId, ctx.keysSecret) : null;

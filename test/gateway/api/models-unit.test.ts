@@ -1,6 +1,6 @@
 /** GET /v1/models' list: configured providers, their own model lists, tenants' own keys, the key's allow-list. */
 import { describe, expect, it } from 'vitest';
-import { modelList } from '../../../src/api/models';
+import { modelEntries, modelList } from '../../../src/api/models';
 import { KeyRecord } from '../../../src/core/key-record';
 import type { Bindings } from '../../../src/env';
 import { buildRegistry } from '../../../src/providers/registry';
@@ -52,6 +52,50 @@ describe('modelList', () => {
     );
     expect(list).toContain('workers-ai/@cf/a');
     expect(list.every((id) => id.startsWith('workers-ai/'))).toBe(true);
+  });
+});
+
+describe('modelEntries', () => {
+  const routes = [
+    { name: 'fast', createdAt: 1_750_000_000_500 },
+    { name: 'smart', createdAt: 1_760_000_000_000 },
+  ];
+
+  it('lists named routes by the name a client sends, dated by their creation', () => {
+    const listed = modelEntries(principal(), [], [], routes);
+    expect(listed).toEqual([
+      { id: 'fast', created: 1_750_000_000, ownedBy: 'edgeway' },
+      { id: 'smart', created: 1_760_000_000, ownedBy: 'edgeway' },
+    ]);
+  });
+
+  it("keeps routes to the key's allow-list, and never reads a route name as a provider", () => {
+    const listed = modelEntries(principal({ models: ['fast', 'fas'] }), ['fas'], [], routes);
+    expect(listed.map((m) => m.id)).toEqual(['fast']);
+  });
+
+  it('sorts everything by id, provider models and routes together', () => {
+    const listed = modelEntries(principal(), ['custom'], [entry('custom', ['zeta', 'alpha'])], routes);
+    expect(listed.map((m) => m.id)).toEqual(['custom/alpha', 'custom/zeta', 'fast', 'smart']);
+  });
+});
+
+describe('a custom provider row', () => {
+  const base = { DB: {}, KV_KEYS: {} } as unknown as Bindings;
+  const rows = (models: unknown) =>
+    JSON.stringify([{ id: 'vllm', base_url: 'http://10.0.0.5:8000/v1', models }]);
+
+  it('lists the models its row names, as vllm/<model>', () => {
+    const registry = buildRegistry({ ...base, EDGEWAY_PROVIDERS: rows(['llama-3.1-8b', 'qwen2.5-7b']) });
+    const list = ids(modelList(principal(), registry.configured(), registry.entries()));
+    expect(list).toContain('vllm/llama-3.1-8b');
+    expect(list).toContain('vllm/qwen2.5-7b');
+  });
+
+  it('refuses a model id with spaces, naming the row and field', () => {
+    expect(() => buildRegistry({ ...base, EDGEWAY_PROVIDERS: rows(['two words']) })).toThrow(
+      /row 0 \(models\.0\)/,
+    );
   });
 });
 

@@ -94,6 +94,7 @@ async function send(c: FuzzCase): Promise<Answer> {
     status: res.status,
     contentType: res.headers.get('content-type') ?? '',
     body,
+    anthropicVersion: request.headers.has('anthropic-version'),
   };
 }
 
