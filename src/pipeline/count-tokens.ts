@@ -128,7 +128,13 @@ function countBody(
   }
   const kept = Object.fromEntries(Object.entries(request.body).filter(([k]) => !ANSWER_ONLY.includes(k)));
   const canonical = CLIENT_CODECS.anthropic.decodeRequest(kept);
-  const context = { model: route.upstreamModel, providerId: route.providerId, outputCap, enforceCap: false };
+  const context = {
+    model: route.upstreamModel,
+    providerId: route.providerId,
+    outputCap,
+    enforceCap: false,
+    dropped: [],
+  };
   return JSON.stringify(counter.encodeRequest(canonical, context));
 }
 

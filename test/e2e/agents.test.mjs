@@ -139,7 +139,7 @@ for (const [format, model] of [
       assert.match(run.stdout, /Tokens/);
       const rows = await newRows(seen);
       assert.ok(rows.length > 0, 'the counts were logged');
-      assert.deepEqual([...new Set(rows.map((row) => row.endpoint))], ['count_tokens']);
+      assert.deepEqual([...new Set(rows.map((row) => row.endpoint))], ['/v1/messages/count_tokens']);
       assert.ok(rows.every((row) => row.status === 200 && row.cost_usd === 0));
     });
   });

@@ -26,6 +26,7 @@ const context = (model: string): EncodeContext => ({
   providerId: 'p',
   outputCap: 4096,
   enforceCap: true,
+  dropped: [],
 });
 const counter = (format: 'anthropic' | 'gemini' | 'bedrock'): CountTokensCodec => {
   const codec = UPSTREAM_CODECS[format].countTokens;
@@ -69,7 +70,7 @@ describe('Anthropic count_tokens', () => {
 
   it('sends a Messages body without the fields count_tokens refuses', () => {
     const body = counter('anthropic').encodeRequest(
-      canonicalRequest({ system: 'Be brief.', temperature: 0.5, stop: ['x'], tools: [TOOL] }),
+      canonicalRequest({ system: [{ type: 'text', text: 'Be brief.' }], temperature: 0.5, stop: ['x'], tools: [TOOL] }),
       context('claude-x'),
     );
     expect(Object.keys(body).sort()).toEqual(['messages', 'model', 'system', 'tools']);
@@ -96,7 +97,7 @@ describe('Gemini countTokens', () => {
 
   it('wraps the whole generate request, system and tools included, without an output cap', () => {
     const body = counter('gemini').encodeRequest(
-      canonicalRequest({ system: 'Be brief.', tools: [TOOL] }),
+      canonicalRequest({ system: [{ type: 'text', text: 'Be brief.' }], tools: [TOOL] }),
       context('gemini-2.5-flash'),
     );
     expect(body).toEqual({
@@ -138,7 +139,7 @@ describe('Bedrock CountTokens', () => {
 
   it('sends {input: {converse}} with only what CountTokens reads (no inferenceConfig)', () => {
     const body = counter('bedrock').encodeRequest(
-      canonicalRequest({ system: 'Be brief.', temperature: 0.3, maxTokens: 100, tools: [TOOL] }),
+      canonicalRequest({ system: [{ type: 'text', text: 'Be brief.' }], temperature: 0.3, maxTokens: 100, tools: [TOOL] }),
       context('amazon.nova-lite-v1:0'),
     );
     const converse = (body.input as { converse: Record<string, unknown> }).converse;
