@@ -67,13 +67,16 @@ export function signedPartText(part: Readonly<Record<string, unknown>>): string 
   return typeof part.text === 'string' ? part.text : canonicalJson(part.functionCall ?? null);
 }
 
-/** The thoughtSignatures of model parts in history. */
+/** Placeholders Google documents for history it did not produce (e.g. moved from another model): never checked. */
+const DUMMY_SIGNATURES = new Set(['skip_thought_signature_validator', 'context_engineering_is_the_way_to_go']);
+
+/** The thoughtSignatures of model parts in history (dummy placeholders aside). */
 export function signedParts(messages: readonly MessageLike[]): SignedItem[] {
   const out: SignedItem[] = [];
   for (const [i, message] of messages.entries()) {
     if (message.role !== 'assistant' || !Array.isArray(message.content)) continue;
     for (const [j, part] of (message.content as Record<string, unknown>[]).entries())
-      if (part.thoughtSignature !== undefined)
+      if (part.thoughtSignature !== undefined && !DUMMY_SIGNATURES.has(part.thoughtSignature as string))
         out.push({ at: `contents[${i}].parts[${j}]`, kind: 'thought', text: signedPartText(part), token: part.thoughtSignature });
   }
   return out;
