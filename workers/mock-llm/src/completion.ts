@@ -8,7 +8,8 @@
  * `mock.tool_call` / `mock.tool_name`) with arguments made from the tool's
  * input schema; else a `TOOL <name> <json>` line in the last user turn (README
  * "Tool calls agents can complete"). A last turn carrying tool results is
- * answered with text (echo models: `Tool result: ` and the first result).
+ * answered with text (echo models: `Tool result: ` and the first result when
+ * the turn has no text of its own, else the turn's text as usual).
  */
 import type { Controls } from './controls';
 import { canonicalJson, fnv1a } from './hash';
@@ -96,6 +97,7 @@ function forcedCall(input: CompletionInput): ToolSpec | undefined {
   return controls.tool_call ? tools[0] : undefined;
 }
 
+/** `results`: the tool results of a last turn that has no text of its own (else empty). */
 function answerText(input: CompletionInput, results: readonly string[]): string[] {
   const pieces = input.controls.chunk_chars;
   if (input.format !== undefined) {
@@ -124,7 +126,8 @@ export function complete(input: CompletionInput): Completion {
   const directive = turn && input.tools.length > 0 ? directiveIn(turn.text) : undefined;
   if (directive && input.tools.some((t) => t.name === directive.name))
     return { kind: 'tool', name: directive.name, input: directive.input, reasoning };
-  return limited(answerText(input, turn?.results ?? []), limit, reasoning, reasoning.length < wanted);
+  const onlyResults = turn && turn.text.trim() === '' ? turn.results : [];
+  return limited(answerText(input, onlyResults), limit, reasoning, reasoning.length < wanted);
 }
 
 /** Output tokens of a completion, as reported in usage (reasoning included). */
