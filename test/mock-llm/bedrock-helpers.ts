@@ -20,7 +20,8 @@ export const aws = new AwsClient({
 
 export type Operation = 'converse' | 'converse-stream' | 'count-tokens';
 
-export const url = (model: string, operation: Operation) => `${BASE}/model/${encodeURIComponent(model)}/${operation}`;
+export const url = (model: string, operation: Operation) =>
+  `${BASE}/model/${encodeURIComponent(model)}/${operation}`;
 
 export async function signed(
   body: unknown,
@@ -70,4 +71,3 @@ export function decodeStream(bytes: Uint8Array): Message[] {
   }
   return out;
 }
-

@@ -19,7 +19,8 @@ describe('Bedrock fake: reasoning for Anthropic models', () => {
   it('answers reasoningContent with a signed reasoningText first, counted in outputTokens', async () => {
     const body = await answer({ messages: HELLO, inferenceConfig: { maxTokens: 4096 }, ...THINKING });
     const [reasoning, text] = contentOf(body) as [Json, Json];
-    const block = (reasoning.reasoningContent as { reasoningText: { text: string; signature: string } }).reasoningText;
+    const block = (reasoning.reasoningContent as { reasoningText: { text: string; signature: string } })
+      .reasoningText;
     expect(block.text.split(' ')).toHaveLength(24);
     expect(block.signature).toEqual(expect.any(String));
     expect(text).toHaveProperty('text');
@@ -27,7 +28,10 @@ describe('Bedrock fake: reasoning for Anthropic models', () => {
   });
 
   it('streams reasoningContent.text deltas, then the signature, then the answer at index 1', async () => {
-    const res = await converse({ messages: HELLO, ...THINKING, mock: { redacted_thinking: true } }, { stream: true });
+    const res = await converse(
+      { messages: HELLO, ...THINKING, mock: { redacted_thinking: true } },
+      { stream: true },
+    );
     const events = decodeStream(new Uint8Array(await res.arrayBuffer()));
     const deltas = events.filter((e) => e.type === 'contentBlockDelta').map((e) => e.payload);
     const reasoning = deltas.filter((d) => 'reasoningContent' in (d.delta as Json));
@@ -36,7 +40,9 @@ describe('Bedrock fake: reasoning for Anthropic models', () => {
     expect(last.contentBlockIndex).toBe(1);
     expect((last.delta as Json).reasoningContent).toHaveProperty('redactedContent');
     expect(reasoning.some((d) => 'signature' in ((d.delta as Json).reasoningContent as Json))).toBe(true);
-    expect(deltas.filter((d) => 'text' in (d.delta as Json)).every((d) => d.contentBlockIndex === 2)).toBe(true);
+    expect(deltas.filter((d) => 'text' in (d.delta as Json)).every((d) => d.contentBlockIndex === 2)).toBe(
+      true,
+    );
   });
 
   it('accepts its own reasoning back and refuses a modified one', async () => {
@@ -49,7 +55,10 @@ describe('Bedrock fake: reasoning for Anthropic models', () => {
     const [reasoning, text] = contentOf(first) as [Json, Json];
     const edited = {
       reasoningContent: {
-        reasoningText: { ...(reasoning.reasoningContent as { reasoningText: Json }).reasoningText, text: 'edited' },
+        reasoningText: {
+          ...(reasoning.reasoningContent as { reasoningText: Json }).reasoningText,
+          text: 'edited',
+        },
       },
     };
     const res = await converse(turn([edited, text]));
@@ -61,7 +70,9 @@ describe('Bedrock fake: reasoning for Anthropic models', () => {
   });
 
   it('refuses thinking for a model that is not Anthropic, and a budget below 1024', async () => {
-    expect((await converse({ messages: HELLO, ...THINKING }, { model: 'amazon.nova-pro-v1:0' })).status).toBe(400);
+    expect((await converse({ messages: HELLO, ...THINKING }, { model: 'amazon.nova-pro-v1:0' })).status).toBe(
+      400,
+    );
     const low = await converse({
       messages: HELLO,
       additionalModelRequestFields: { thinking: { type: 'enabled', budget_tokens: 100 } },
@@ -72,21 +83,40 @@ describe('Bedrock fake: reasoning for Anthropic models', () => {
 
 describe('Bedrock fake: cache points, structured output, CountTokens, unknown models', () => {
   it('reports a cache write, then a read, for the prefix up to a cachePoint', async () => {
-    const system = [{ text: `${crypto.randomUUID()} ${'x'.repeat(80)}` }, { cachePoint: { type: 'default' } }];
+    const system = [
+      { text: `${crypto.randomUUID()} ${'x'.repeat(80)}` },
+      { cachePoint: { type: 'default' } },
+    ];
     const body = { system, messages: HELLO, mock: { cache_min_tokens: 0 } };
     const prefix = promptTokens([{ content: [system[0]] }]);
     const total = promptTokens([{ content: system }, ...HELLO]);
     const first = (await answer(body)).usage as Json;
-    expect(first).toMatchObject({ cacheWriteInputTokens: prefix, cacheReadInputTokens: 0, inputTokens: total - prefix });
+    expect(first).toMatchObject({
+      cacheWriteInputTokens: prefix,
+      cacheReadInputTokens: 0,
+      inputTokens: total - prefix,
+    });
     expect(first.cacheDetails).toEqual([{ ttl: '5m', inputTokens: prefix }]);
-    expect((await answer(body)).usage).toMatchObject({ cacheReadInputTokens: prefix, cacheWriteInputTokens: 0 });
+    expect((await answer(body)).usage).toMatchObject({
+      cacheReadInputTokens: prefix,
+      cacheWriteInputTokens: 0,
+    });
   });
 
   it('answers outputConfig.textFormat json_schema with JSON valid for the schema', async () => {
-    const schema = { type: 'object', properties: { name: { type: 'string' }, age: { type: 'integer' } }, required: ['name', 'age'] };
+    const schema = {
+      type: 'object',
+      properties: { name: { type: 'string' }, age: { type: 'integer' } },
+      required: ['name', 'age'],
+    };
     const body = await answer({
       messages: HELLO,
-      outputConfig: { textFormat: { type: 'json_schema', structure: { jsonSchema: { schema: JSON.stringify(schema), name: 'person' } } } },
+      outputConfig: {
+        textFormat: {
+          type: 'json_schema',
+          structure: { jsonSchema: { schema: JSON.stringify(schema), name: 'person' } },
+        },
+      },
     });
     expect(JSON.parse((contentOf(body)[0] as { text: string }).text)).toEqual({ name: 'string', age: 0 });
   });
@@ -98,14 +128,23 @@ describe('Bedrock fake: cache points, structured output, CountTokens, unknown mo
         return ((await r.json()) as { inputTokens: number }).inputTokens;
       });
     const system = [{ text: 'Be brief.' }];
-    expect(await count({ converse: { messages: HELLO, system } })).toBe(promptTokens([{ content: system }, ...HELLO]));
-    const invoke = btoa(JSON.stringify({ anthropic_version: 'bedrock-2023-05-31', messages: [{ role: 'user', content: 'hi' }] }));
+    expect(await count({ converse: { messages: HELLO, system } })).toBe(
+      promptTokens([{ content: system }, ...HELLO]),
+    );
+    const invoke = btoa(
+      JSON.stringify({
+        anthropic_version: 'bedrock-2023-05-31',
+        messages: [{ role: 'user', content: 'hi' }],
+      }),
+    );
     expect(await count({ invokeModel: { body: invoke } })).toBe(promptTokens([{ content: 'hi' }]));
   });
 
   it('answers an unknown model id with ValidationException', async () => {
     const res = await converse({ messages: HELLO }, { model: 'cohere.command-r' });
     expect(res.status).toBe(400);
-    expect(((await res.json()) as { message: string }).message).toBe('The provided model identifier is invalid.');
+    expect(((await res.json()) as { message: string }).message).toBe(
+      'The provided model identifier is invalid.',
+    );
   });
 });

@@ -66,7 +66,11 @@ describe('chat: reasoning models', () => {
 
 describe('chat: structured outputs', () => {
   it('answers response_format json_schema with a document valid for the schema', async () => {
-    const schema = { type: 'object', properties: { city: { type: 'string' }, days: { type: 'integer', minimum: 3 } }, required: ['city', 'days'] };
+    const schema = {
+      type: 'object',
+      properties: { city: { type: 'string' }, days: { type: 'integer', minimum: 3 } },
+      required: ['city', 'days'],
+    };
     const body = await chat({
       model: 'mock-small',
       response_format: { type: 'json_schema', json_schema: { name: 'trip', strict: true, schema } },
@@ -80,7 +84,12 @@ describe('chat: structured outputs', () => {
     expect(await chatError({ model: 'echo', response_format: { type: 'yaml' } })).toMatchObject({
       param: 'response_format.type',
     });
-    expect(await chatError({ model: 'echo', response_format: { type: 'json_schema', json_schema: { schema: {} } } })).toMatchObject({
+    expect(
+      await chatError({
+        model: 'echo',
+        response_format: { type: 'json_schema', json_schema: { schema: {} } },
+      }),
+    ).toMatchObject({
       param: 'response_format.json_schema.name',
       code: 'missing_required_parameter',
     });

@@ -92,7 +92,9 @@ describe('Gemini fake: generateContent', () => {
         toolConfig: { functionCallingConfig: { mode: 'ANY', allowedFunctionNames: ['get_weather'] } },
       })
     ).json()) as GeminiAnswer;
-    expect(body.candidates[0]?.content.parts).toEqual([{ functionCall: { name: 'get_weather', args: { city: 'string' } } }]);
+    expect(body.candidates[0]?.content.parts).toEqual([
+      { functionCall: { name: 'get_weather', args: { city: 'string' } } },
+    ]);
     expect(body.candidates[0]?.finishReason).toBe('STOP');
   });
 

@@ -39,7 +39,10 @@ describe('Gemini fake: thinking', () => {
   });
 
   it('counts thoughts without showing them unless includeThoughts, by thinkingLevel', async () => {
-    const body = await generate({ contents: HELLO, generationConfig: { thinkingConfig: { thinkingLevel: 'low' } } });
+    const body = await generate({
+      contents: HELLO,
+      generationConfig: { thinkingConfig: { thinkingLevel: 'low' } },
+    });
     expect(partsOf(body)).toHaveLength(1);
     expect((body.usageMetadata as Json).thoughtsTokenCount).toBe(8);
     const res = await call('/v1beta/models/gemini-3-pro:generateContent', {
@@ -50,13 +53,19 @@ describe('Gemini fake: thinking', () => {
   });
 
   it('checks thought signatures sent back in model turns', async () => {
-    const first = await generate({ contents: HELLO, generationConfig: { thinkingConfig: { thinkingBudget: 4 } } });
+    const first = await generate({
+      contents: HELLO,
+      generationConfig: { thinkingConfig: { thinkingBudget: 4 } },
+    });
     const replay = (part: Json) => ({
       contents: [...HELLO, { role: 'model', parts: [part] }, { role: 'user', parts: [{ text: 'more' }] }],
     });
     const part = partsOf(first)[0] as Json;
     await generate(replay(part));
-    const forged = await call('/v1beta/models/gemini-2.5-flash:generateContent', replay({ ...part, text: 'edited' }));
+    const forged = await call(
+      '/v1beta/models/gemini-2.5-flash:generateContent',
+      replay({ ...part, text: 'edited' }),
+    );
     expect(forged.status).toBe(400);
     expect(((await forged.json()) as { error: { message: string } }).error.message).toMatch(
       /contents\[1\]\.parts\[0\]\.thought_signature: Corrupted thought signature/,
@@ -70,7 +79,11 @@ describe('Gemini fake: structured output, countTokens, implicit caching', () => 
       contents: HELLO,
       generationConfig: {
         responseMimeType: 'application/json',
-        responseJsonSchema: { type: 'object', properties: { n: { type: 'integer', minimum: 2 } }, required: ['n'] },
+        responseJsonSchema: {
+          type: 'object',
+          properties: { n: { type: 'integer', minimum: 2 } },
+          required: ['n'],
+        },
       },
     });
     expect(JSON.parse(String(partsOf(json)[0]?.text))).toEqual({ n: 2 });
@@ -89,7 +102,11 @@ describe('Gemini fake: structured output, countTokens, implicit caching', () => 
     const plain = await call('/v1beta/models/gemini-2.5-flash:countTokens', { contents: HELLO });
     expect(await plain.json()).toMatchObject({ totalTokens: expected });
     const wrapped = await call('/v1beta/models/gemini-2.5-flash:countTokens', {
-      generateContentRequest: { model: 'models/gemini-2.5-flash', contents: HELLO, systemInstruction: { parts: [{ text: 'Be brief.' }] } },
+      generateContentRequest: {
+        model: 'models/gemini-2.5-flash',
+        contents: HELLO,
+        systemInstruction: { parts: [{ text: 'Be brief.' }] },
+      },
     });
     expect(((await wrapped.json()) as { totalTokens: number }).totalTokens).toBe(
       promptTokens([{ content: [{ text: 'Be brief.' }] }, { content: HELLO[0]!.parts }]),

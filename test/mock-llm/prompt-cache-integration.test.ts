@@ -46,7 +46,10 @@ describe('Anthropic prompt caching', () => {
 
   it('reads the last turn’s prefix when the breakpoint moves on, and writes only the new part', async () => {
     const mock = { cache_min_tokens: 0 };
-    const opening = { role: 'user', content: [{ type: 'text', text: filler(20), cache_control: { type: 'ephemeral' } }] };
+    const opening = {
+      role: 'user',
+      content: [{ type: 'text', text: filler(20), cache_control: { type: 'ephemeral' } }],
+    };
     const first = await usageOf({ messages: [opening], mock });
     const written = first.cache_creation_input_tokens;
     expect(written).toBeGreaterThan(0);
@@ -84,10 +87,15 @@ describe('Anthropic prompt caching', () => {
 
 describe('OpenAI automatic prompt caching', () => {
   it('reports cached_tokens in 128-token steps for a repeated prompt of 1024+ tokens', async () => {
-    const messages = [{ role: 'system', content: filler(1500) }, { role: 'user', content: 'hi' }];
+    const messages = [
+      { role: 'system', content: filler(1500) },
+      { role: 'user', content: 'hi' },
+    ];
     const usage = async (body: Record<string, unknown>) =>
       (
-        (await (await postOpenAI('/v1/chat/completions', { model: 'mock-small', messages, ...body })).json()) as {
+        (await (
+          await postOpenAI('/v1/chat/completions', { model: 'mock-small', messages, ...body })
+        ).json()) as {
           usage: { prompt_tokens: number; prompt_tokens_details: { cached_tokens: number } };
         }
       ).usage;

@@ -63,12 +63,16 @@ describe('schemaValue', () => {
   it("reads Google's upper-case types and merges allOf", () => {
     expect(schemaValue({ type: 'OBJECT', properties: { n: { type: 'INTEGER' } } })).toEqual({ n: 0 });
     expect(
-      schemaValue({ allOf: [{ properties: { a: { type: 'string' } } }, { properties: { b: { type: 'boolean' } } }] }),
+      schemaValue({
+        allOf: [{ properties: { a: { type: 'string' } } }, { properties: { b: { type: 'boolean' } } }],
+      }),
     ).toEqual({ a: 'string', b: true });
   });
 
   it('gives tool arguments as an object, {} for a schema that is not one', () => {
-    expect(toolArguments({ type: 'object', properties: { city: { type: 'string' } } })).toEqual({ city: 'string' });
+    expect(toolArguments({ type: 'object', properties: { city: { type: 'string' } } })).toEqual({
+      city: 'string',
+    });
     expect(toolArguments(undefined)).toEqual({});
     expect(toolArguments({ type: 'string' })).toEqual({});
   });

@@ -121,7 +121,9 @@ describe('complete', () => {
   });
 
   it('calls the first tool only when asked and offered one', () => {
-    const tools = [{ name: 'f', schema: { type: 'object', properties: { n: { type: 'integer', minimum: 2 } } } }];
+    const tools = [
+      { name: 'f', schema: { type: 'object', properties: { n: { type: 'integer', minimum: 2 } } } },
+    ];
     expect(complete({ ...base, tools, controls: { ...DEFAULT_CONTROLS, tool_call: true } })).toEqual({
       kind: 'tool',
       name: 'f',

@@ -37,9 +37,16 @@ describe('Messages: extended and adaptive thinking', () => {
   });
 
   it('thinks by effort with adaptive thinking, and returns "" with display omitted', async () => {
-    const low = await message({ messages: ask('hi'), thinking: { type: 'adaptive' }, output_config: { effort: 'low' } });
+    const low = await message({
+      messages: ask('hi'),
+      thinking: { type: 'adaptive' },
+      output_config: { effort: 'low' },
+    });
     expect(String(low.content[0]?.thinking).split(' ')).toHaveLength(8);
-    const omitted = await message({ messages: ask('hi'), thinking: { type: 'adaptive', display: 'omitted' } });
+    const omitted = await message({
+      messages: ask('hi'),
+      thinking: { type: 'adaptive', display: 'omitted' },
+    });
     expect(omitted.content[0]).toMatchObject({ type: 'thinking', thinking: '' });
     expect(omitted.content[0]?.signature).toEqual(expect.any(String));
     expect(omitted.usage.output_tokens).toBe(16 + 24);
@@ -73,7 +80,10 @@ describe('Messages: extended and adaptive thinking', () => {
       index: 0,
       content_block: { type: 'thinking', thinking: '', signature: '' },
     });
-    const deltas = events.filter((e) => e.type === 'content_block_delta') as { index: number; delta: Block }[];
+    const deltas = events.filter((e) => e.type === 'content_block_delta') as {
+      index: number;
+      delta: Block;
+    }[];
     expect(deltas.filter((d) => d.delta.type === 'thinking_delta')).toHaveLength(8);
     const signature = deltas.filter((d) => d.delta.type === 'signature_delta');
     expect(signature).toHaveLength(1);
@@ -87,7 +97,11 @@ describe('Messages: extended and adaptive thinking', () => {
   });
 
   it('accepts its own thinking blocks back and refuses modified ones, naming the block', async () => {
-    const first = await message({ messages: ask('hi'), thinking: { type: 'adaptive' }, mock: { redacted_thinking: true } });
+    const first = await message({
+      messages: ask('hi'),
+      thinking: { type: 'adaptive' },
+      mock: { redacted_thinking: true },
+    });
     const turn = (content: Block[]) => ({
       thinking: { type: 'adaptive' },
       messages: [...ask('hi'), { role: 'assistant', content }, { role: 'user', content: 'again' }],
@@ -110,12 +124,18 @@ describe('Messages: extended and adaptive thinking', () => {
       'thinking.enabled.budget_tokens: Input should be greater than or equal to 1024',
     );
     expect(
-      await errorOf({ messages: ask('x'), max_tokens: 2000, thinking: { type: 'enabled', budget_tokens: 2000 } }),
+      await errorOf({
+        messages: ask('x'),
+        max_tokens: 2000,
+        thinking: { type: 'enabled', budget_tokens: 2000 },
+      }),
     ).toMatch(/^`max_tokens` must be greater than `thinking.budget_tokens`/);
     expect(await errorOf({ messages: ask('x'), thinking: { type: 'enabled' } })).toBe(
       'thinking.enabled.budget_tokens: Field required',
     );
-    expect(await errorOf({ messages: ask('x'), thinking: { type: 'sometimes' } })).toMatch(/^thinking: Input tag/);
+    expect(await errorOf({ messages: ask('x'), thinking: { type: 'sometimes' } })).toMatch(
+      /^thinking: Input tag/,
+    );
     expect(await errorOf({ messages: ask('x'), thinking: { type: 'adaptive', display: 'full' } })).toBe(
       "thinking.adaptive.display: Input should be 'summarized' or 'omitted'",
     );
@@ -132,17 +152,24 @@ describe('Messages: structured outputs and modern request fields', () => {
   it('answers output_config.format json_schema with a JSON document valid for the schema', async () => {
     const schema = {
       type: 'object',
-      properties: { name: { type: 'string' }, age: { type: 'integer', minimum: 1 }, tags: { type: 'array', items: { type: 'string' } } },
+      properties: {
+        name: { type: 'string' },
+        age: { type: 'integer', minimum: 1 },
+        tags: { type: 'array', items: { type: 'string' } },
+      },
       required: ['name', 'age'],
       additionalProperties: false,
     };
-    const body = await message({ messages: ask('x'), output_config: { format: { type: 'json_schema', schema } } });
+    const body = await message({
+      messages: ask('x'),
+      output_config: { format: { type: 'json_schema', schema } },
+    });
     const text = String(body.content[0]?.text);
     expect(JSON.parse(text)).toEqual({ name: 'string', age: 1, tags: ['string'] });
     expect(body.usage.output_tokens).toBe(Math.ceil(text.length / 8));
   });
 
-  it("accepts a Claude Code request: system messages mid-conversation, cache_control, defer_loading, ?beta=true", async () => {
+  it('accepts a Claude Code request: system messages mid-conversation, cache_control, defer_loading, ?beta=true', async () => {
     const body = {
       model: 'echo',
       max_tokens: 32000,
@@ -164,12 +191,24 @@ describe('Messages: structured outputs and modern request fields', () => {
         { role: 'system', content: '# Environment\nYou are powered by the model mock/echo.' },
         {
           role: 'assistant',
-          content: [{ type: 'tool_use', id: 'toolu_01abc', name: 'Write', input: { file_path: 'out.txt', content: 'hello' } }],
+          content: [
+            {
+              type: 'tool_use',
+              id: 'toolu_01abc',
+              name: 'Write',
+              input: { file_path: 'out.txt', content: 'hello' },
+            },
+          ],
         },
         {
           role: 'user',
           content: [
-            { type: 'tool_result', tool_use_id: 'toolu_01abc', content: 'File created', cache_control: { type: 'ephemeral' } },
+            {
+              type: 'tool_result',
+              tool_use_id: 'toolu_01abc',
+              content: 'File created',
+              cache_control: { type: 'ephemeral' },
+            },
           ],
         },
       ],
@@ -182,7 +221,11 @@ describe('Messages: structured outputs and modern request fields', () => {
       .map((e) => (e.delta as { text: string }).text)
       .join('');
     expect(text).toBe('Tool result: File created');
-    const count = await postAnthropic('/v1/messages/count_tokens', { ...body, stream: undefined, max_tokens: undefined });
+    const count = await postAnthropic('/v1/messages/count_tokens', {
+      ...body,
+      stream: undefined,
+      max_tokens: undefined,
+    });
     expect(count.status).toBe(200);
   });
 });

@@ -6,28 +6,37 @@ describe('lastTurn', () => {
     const turn = lastTurn([
       { role: 'user', content: 'old' },
       { role: 'assistant', content: 'hi' },
-      { role: 'user', content: [{ type: 'text', text: 'a' }, { type: 'text', text: 'b' }] },
+      {
+        role: 'user',
+        content: [
+          { type: 'text', text: 'a' },
+          { type: 'text', text: 'b' },
+        ],
+      },
       { role: 'system', content: 'ignored' },
     ]);
     expect(turn).toEqual({ text: 'a\nb', results: [] });
   });
 
   it('finds tool results in every format', () => {
-    expect(lastTurn([{ role: 'user', content: [{ type: 'tool_result', content: 'anthropic' }] }]).results).toEqual([
-      'anthropic',
-    ]);
     expect(
-      lastTurn([{ role: 'user', content: [{ type: 'tool_result', content: [{ type: 'text', text: 'blocks' }] }] }])
-        .results,
+      lastTurn([{ role: 'user', content: [{ type: 'tool_result', content: 'anthropic' }] }]).results,
+    ).toEqual(['anthropic']);
+    expect(
+      lastTurn([
+        { role: 'user', content: [{ type: 'tool_result', content: [{ type: 'text', text: 'blocks' }] }] },
+      ]).results,
     ).toEqual(['blocks']);
     expect(lastTurn([{ role: 'tool', content: 'openai' }]).results).toEqual(['openai']);
     expect(
-      lastTurn([{ role: 'user', content: [{ functionResponse: { name: 'f', response: { output: 'gemini' } } }] }])
-        .results,
+      lastTurn([
+        { role: 'user', content: [{ functionResponse: { name: 'f', response: { output: 'gemini' } } }] },
+      ]).results,
     ).toEqual(['gemini']);
     expect(
-      lastTurn([{ role: 'user', content: [{ toolResult: { toolUseId: 't', content: [{ json: { b: 1 } }] } }] }])
-        .results,
+      lastTurn([
+        { role: 'user', content: [{ toolResult: { toolUseId: 't', content: [{ json: { b: 1 } }] } }] },
+      ]).results,
     ).toEqual(['{"b":1}']);
   });
 });

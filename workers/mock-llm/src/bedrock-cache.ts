@@ -19,7 +19,11 @@ export function hasCachePoint(tools: unknown, system: unknown, messages: readonl
   return marked(tools) || marked(system) || messages.some((m) => marked(m.content));
 }
 
-export function cachePointUnits(tools: unknown, system: unknown, messages: readonly MessageLike[]): CacheUnit[] {
+export function cachePointUnits(
+  tools: unknown,
+  system: unknown,
+  messages: readonly MessageLike[],
+): CacheUnit[] {
   const units: CacheUnit[] = [];
   const mark = (ttl: unknown) => {
     const last = units.pop();

@@ -23,16 +23,24 @@ export interface BedrockOptions {
   readonly format: OutputFormat | undefined;
 }
 
-function parseThinking(raw: unknown, maxTokens: number | undefined, effort: Effort): Parsed<Thinking | undefined> {
+function parseThinking(
+  raw: unknown,
+  maxTokens: number | undefined,
+  effort: Effort,
+): Parsed<Thinking | undefined> {
   if (raw === undefined) return { ok: true, value: undefined };
   if (!isRecord(raw) || !['enabled', 'adaptive', 'disabled'].includes(raw.type as string))
-    return modelError("thinking: Input tag found using 'type' does not match any of the expected tags: 'enabled', 'disabled', 'adaptive'");
+    return modelError(
+      "thinking: Input tag found using 'type' does not match any of the expected tags: 'enabled', 'disabled', 'adaptive'",
+    );
   if (raw.type === 'disabled') return { ok: true, value: undefined };
   if (raw.type === 'enabled') {
     const budget = raw.budget_tokens;
     if (!Number.isInteger(budget)) return modelError('thinking.enabled.budget_tokens: Field required');
     if ((budget as number) < MIN_BUDGET)
-      return modelError(`thinking.enabled.budget_tokens: Input should be greater than or equal to ${MIN_BUDGET}`);
+      return modelError(
+        `thinking.enabled.budget_tokens: Input should be greater than or equal to ${MIN_BUDGET}`,
+      );
     if (maxTokens !== undefined && maxTokens <= (budget as number))
       return modelError('`max_tokens` must be greater than `thinking.budget_tokens`.');
   }
@@ -44,7 +52,9 @@ function parseOutputConfig(raw: unknown): Parsed<{ format: OutputFormat | undefi
   if (!isRecord(raw)) return fail('Malformed input request: outputConfig must be an object.');
   const effort = raw.effort ?? 'high';
   if (typeof effort !== 'string' || !(effort in THINKING_WORDS))
-    return fail(`1 validation error detected: Value '${JSON.stringify(effort)}' at 'outputConfig.effort' failed to satisfy constraint: Member must satisfy enum value set: [low, medium, high, max]`);
+    return fail(
+      `1 validation error detected: Value '${JSON.stringify(effort)}' at 'outputConfig.effort' failed to satisfy constraint: Member must satisfy enum value set: [low, medium, high, max]`,
+    );
   const format = raw.textFormat;
   if (format === undefined) return { ok: true, value: { format: undefined, effort: effort as Effort } };
   if (!isRecord(format) || format.type !== 'json_schema')
@@ -54,14 +64,17 @@ function parseOutputConfig(raw: unknown): Parsed<{ format: OutputFormat | undefi
   const definition = isRecord(format.structure) ? format.structure.jsonSchema : undefined;
   const text = isRecord(definition) ? definition.schema : undefined;
   if (typeof text !== 'string')
-    return fail('Malformed input request: outputConfig.textFormat.structure.jsonSchema.schema must be a JSON string.');
+    return fail(
+      'Malformed input request: outputConfig.textFormat.structure.jsonSchema.schema must be a JSON string.',
+    );
   let schema: unknown;
   try {
     schema = JSON.parse(text);
   } catch {
     schema = undefined;
   }
-  if (!isRecord(schema)) return fail('The provided JSON schema is invalid. Provide a valid JSON schema and try again.');
+  if (!isRecord(schema))
+    return fail('The provided JSON schema is invalid. Provide a valid JSON schema and try again.');
   return { ok: true, value: { format: { kind: 'json_schema', schema }, effort: effort as Effort } };
 }
 
@@ -75,11 +88,14 @@ export function parseBedrockOptions(
   if (!config.ok) return config;
   const extra = body.additionalModelRequestFields;
   if (extra === undefined) return { ok: true, value: { thinking: undefined, format: config.value.format } };
-  if (!isRecord(extra)) return fail('Malformed input request: additionalModelRequestFields must be an object.');
+  if (!isRecord(extra))
+    return fail('Malformed input request: additionalModelRequestFields must be an object.');
   const anthropic = ANTHROPIC_MODEL.test(model);
   const foreign = Object.keys(extra).find((k) => !(anthropic && ANTHROPIC_FIELDS.has(k)));
   if (foreign !== undefined)
-    return modelError(`Malformed input request: extraneous key [${foreign}] is not permitted, please reformat your input and try again.`);
+    return modelError(
+      `Malformed input request: extraneous key [${foreign}] is not permitted, please reformat your input and try again.`,
+    );
   const thinking = parseThinking(extra.thinking, maxTokens, config.value.effort);
   if (!thinking.ok) return thinking;
   return { ok: true, value: { thinking: thinking.value, format: config.value.format } };
@@ -90,10 +106,13 @@ export function reasoningItem(block: unknown, at: string): Parsed<SignedItem> {
   const reasoning = isRecord(block) ? block : {};
   if (isRecord(reasoning.reasoningText)) {
     const { text, signature } = reasoning.reasoningText;
-    if (typeof text !== 'string') return fail(`Malformed input request: ${at}.reasoningContent.reasoningText needs text.`);
+    if (typeof text !== 'string')
+      return fail(`Malformed input request: ${at}.reasoningContent.reasoningText needs text.`);
     return { ok: true, value: { at, kind: 'thinking', text, token: signature } };
   }
   if (typeof reasoning.redactedContent === 'string')
     return { ok: true, value: { at, kind: 'redacted', text: '', token: reasoning.redactedContent } };
-  return fail(`Malformed input request: ${at}.reasoningContent must set exactly one of reasoningText, redactedContent.`);
+  return fail(
+    `Malformed input request: ${at}.reasoningContent must set exactly one of reasoningText, redactedContent.`,
+  );
 }

@@ -52,7 +52,9 @@ const shown = (request: ConverseRequest, completion: Completion) =>
 export function converseBody(request: ConverseRequest, completion: Completion, meta: ConverseMeta): unknown {
   const content: unknown[] = [];
   if (meta.signature !== undefined)
-    content.push({ reasoningContent: { reasoningText: { text: shown(request, completion), signature: meta.signature } } });
+    content.push({
+      reasoningContent: { reasoningText: { text: shown(request, completion), signature: meta.signature } },
+    });
   if (meta.redacted !== undefined) content.push({ reasoningContent: { redactedContent: meta.redacted } });
   content.push(
     completion.kind === 'tool'
@@ -74,23 +76,42 @@ function reasoningEvents(request: ConverseRequest, completion: Completion, meta:
   const out = words.map((text, i) =>
     planEvent('contentBlockDelta', { contentBlockIndex: 0, delta: { reasoningContent: { text } } }, i + 2),
   );
-  out.push(planEvent('contentBlockDelta', { contentBlockIndex: 0, delta: { reasoningContent: { signature: meta.signature } } }, 1));
+  out.push(
+    planEvent(
+      'contentBlockDelta',
+      { contentBlockIndex: 0, delta: { reasoningContent: { signature: meta.signature } } },
+      1,
+    ),
+  );
   out.push(planEvent('contentBlockStop', { contentBlockIndex: 0 }, 2));
   if (meta.redacted !== undefined) {
-    out.push(planEvent('contentBlockDelta', { contentBlockIndex: 1, delta: { reasoningContent: { redactedContent: meta.redacted } } }, 3));
+    out.push(
+      planEvent(
+        'contentBlockDelta',
+        { contentBlockIndex: 1, delta: { reasoningContent: { redactedContent: meta.redacted } } },
+        3,
+      ),
+    );
     out.push(planEvent('contentBlockStop', { contentBlockIndex: 1 }, 4));
   }
   return out;
 }
 
-export function converseStreamPlan(request: ConverseRequest, completion: Completion, meta: ConverseMeta): StreamPlan {
+export function converseStreamPlan(
+  request: ConverseRequest,
+  completion: Completion,
+  meta: ConverseMeta,
+): StreamPlan {
   const index = meta.signature === undefined ? 0 : meta.redacted === undefined ? 1 : 2;
   const before = reasoningEvents(request, completion, meta);
   if (completion.kind === 'tool')
     before.push(
       planEvent(
         'contentBlockStart',
-        { contentBlockIndex: index, start: { toolUse: { toolUseId: meta.toolUseId, name: completion.name } } },
+        {
+          contentBlockIndex: index,
+          start: { toolUse: { toolUseId: meta.toolUseId, name: completion.name } },
+        },
         1,
       ),
     );
@@ -98,14 +119,20 @@ export function converseStreamPlan(request: ConverseRequest, completion: Complet
   // A plain tool call opens its block with the head, as before the reasoning existed.
   if (meta.signature === undefined && completion.kind === 'tool') head.push(before.pop() as string);
   const deltas =
-    completion.kind === 'tool' ? [{ toolUse: { input: JSON.stringify(completion.input) } }] : completion.tokens.map((text) => ({ text }));
+    completion.kind === 'tool'
+      ? [{ toolUse: { input: JSON.stringify(completion.input) } }]
+      : completion.tokens.map((text) => ({ text }));
   return {
     head,
     tokenCount: before.length + deltas.length,
     token: (i) =>
       i < before.length
         ? (before[i] as string)
-        : planEvent('contentBlockDelta', { contentBlockIndex: index, delta: deltas[i - before.length] }, i + 2),
+        : planEvent(
+            'contentBlockDelta',
+            { contentBlockIndex: index, delta: deltas[i - before.length] },
+            i + 2,
+          ),
     tail: [
       planEvent('contentBlockStop', { contentBlockIndex: index }, 3),
       planEvent('messageStop', { stopReason: stopReason(completion) }, 4),

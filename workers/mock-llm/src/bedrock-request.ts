@@ -132,7 +132,10 @@ function checkCachePoint(point: unknown, at: string): Parsed<'plain'> {
   return { ok: true, value: 'plain' };
 }
 
-function checkMessages(raw: unknown, signed: SignedItem[]): Parsed<{ messages: MessageLike[]; tools: boolean }> {
+function checkMessages(
+  raw: unknown,
+  signed: SignedItem[],
+): Parsed<{ messages: MessageLike[]; tools: boolean }> {
   if (raw === undefined) return coral(undefined, 'messages', 'Member must not be null');
   if (!Array.isArray(raw)) return fail('Malformed input request: messages must be a list.');
   let tools = false;
@@ -158,7 +161,11 @@ function checkMessages(raw: unknown, signed: SignedItem[]): Parsed<{ messages: M
         `The content field in the Message object at messages.${i} is empty. Add a ContentBlock object to the content field and try again.`,
       );
     for (let j = 0; j < m.content.length; j++) {
-      const block = checkBlock(m.content[j], `messages.${i}.content.${j}`, m.role === 'assistant' ? signed : null);
+      const block = checkBlock(
+        m.content[j],
+        `messages.${i}.content.${j}`,
+        m.role === 'assistant' ? signed : null,
+      );
       if (!block.ok) return block;
       tools ||= block.value === 'tool';
     }

@@ -67,7 +67,9 @@ function countTokens(record: Record<string, unknown>, model: string): Response {
   if (isRecord(converse)) {
     const parsed = parseConverseRequest(converse, model);
     if (!parsed.ok) return validationError(parsed.message);
-    return jsonResponse({ inputTokens: inputTokens(parsed.value) }, 200, { 'x-amzn-requestid': newAwsRequestId() });
+    return jsonResponse({ inputTokens: inputTokens(parsed.value) }, 200, {
+      'x-amzn-requestid': newAwsRequestId(),
+    });
   }
   if (isRecord(invoke) && typeof invoke.body === 'string') {
     let body: unknown;
@@ -77,7 +79,8 @@ function countTokens(record: Record<string, unknown>, model: string): Response {
       return validationError('Malformed input request: input.invokeModel.body must be base64-encoded JSON.');
     }
     const messages = isRecord(body) && Array.isArray(body.messages) ? (body.messages as MessageLike[]) : [];
-    const system = isRecord(body) && body.system !== undefined ? [{ role: 'system', content: body.system }] : [];
+    const system =
+      isRecord(body) && body.system !== undefined ? [{ role: 'system', content: body.system }] : [];
     return jsonResponse({ inputTokens: promptTokens([...system, ...messages]) }, 200, {
       'x-amzn-requestid': newAwsRequestId(),
     });
@@ -133,10 +136,17 @@ export async function handleBedrock(request: Request): Promise<Response> {
     toolUseId: idFrom('tooluse_', idSeed, 22),
     input: inputTokens(converse),
     cache: converse.cache
-      ? explicitCache(`bedrock\n${modelName(model)}`, converse.cache, converse.controls.cache_min_tokens ?? NO_CACHE_MIN, Date.now())
+      ? explicitCache(
+          `bedrock\n${modelName(model)}`,
+          converse.cache,
+          converse.controls.cache_min_tokens ?? NO_CACHE_MIN,
+          Date.now(),
+        )
       : undefined,
     ...(thinking ? { signature: await sign('thinking', shownText, idSeed) } : {}),
-    ...(thinking && converse.controls.redacted_thinking ? { redacted: await sign('redacted', '', idSeed ^ 0x2545f491) } : {}),
+    ...(thinking && converse.controls.redacted_thinking
+      ? { redacted: await sign('redacted', '', idSeed ^ 0x2545f491) }
+      : {}),
   };
   const headers = { 'x-amzn-requestid': newAwsRequestId() };
   if (!stream) return jsonAnswer(converseBody(converse, completion, meta), headers, converse.controls);

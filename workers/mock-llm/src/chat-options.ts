@@ -42,7 +42,8 @@ export function showsReasoning(model: string): boolean {
 
 function parseEffort(raw: unknown, model: string): Parsed<number> {
   const reasons = isReasoningModel(model);
-  if (raw === undefined || raw === null) return { ok: true, value: reasons ? (REASONING_WORDS.medium as number) : 0 };
+  if (raw === undefined || raw === null)
+    return { ok: true, value: reasons ? (REASONING_WORDS.medium as number) : 0 };
   if (!reasons)
     return fail(
       "Unsupported parameter: 'reasoning_effort' is not supported with this model.",
@@ -111,6 +112,11 @@ export function parseChatOptions(body: Record<string, unknown>, model: string): 
     );
   return {
     ok: true,
-    value: { reasoningWords: words.value, showsReasoning: showsReasoning(model), format: format.value, cacheKey: key ?? '' },
+    value: {
+      reasoningWords: words.value,
+      showsReasoning: showsReasoning(model),
+      format: format.value,
+      cacheKey: key ?? '',
+    },
   };
 }

@@ -58,7 +58,9 @@ function finishReason(completion: Completion): 'stop' | 'length' | 'tool_calls' 
 
 /** The non-streaming `chat.completion` object. */
 export function chatCompletionBody(request: ChatRequest, completion: Completion, meta: ChatMeta): unknown {
-  const reasoning = request.options.showsReasoning ? { reasoning_content: completion.reasoning.join('') } : {};
+  const reasoning = request.options.showsReasoning
+    ? { reasoning_content: completion.reasoning.join('') }
+    : {};
   const message =
     completion.kind === 'tool'
       ? {
@@ -75,7 +77,13 @@ export function chatCompletionBody(request: ChatRequest, completion: Completion,
           refusal: null,
           annotations: [],
         }
-      : { role: 'assistant', content: completion.tokens.join(''), ...reasoning, refusal: null, annotations: [] };
+      : {
+          role: 'assistant',
+          content: completion.tokens.join(''),
+          ...reasoning,
+          refusal: null,
+          annotations: [],
+        };
   return {
     id: meta.id,
     object: 'chat.completion',
@@ -98,7 +106,8 @@ export function chatStreamPlan(request: ChatRequest, completion: Completion, met
     `${prefix}{"index":0,"delta":${delta},"logprobs":null,"finish_reason":${finish === null ? 'null' : `"${finish}"`}}${suffix}`;
 
   const tail = [choice('{}', finishReason(completion))];
-  if (request.includeUsage) tail.push(`${prefix}],"usage":${JSON.stringify(chatUsage(completion, meta))}}\n\n`);
+  if (request.includeUsage)
+    tail.push(`${prefix}],"usage":${JSON.stringify(chatUsage(completion, meta))}}\n\n`);
   tail.push('data: [DONE]\n\n');
   const malformed = `data: {"id":${JSON.stringify(meta.id)},\n\n`;
   const content = {
@@ -109,11 +118,25 @@ export function chatStreamPlan(request: ChatRequest, completion: Completion, met
   const reasoningChunk = (i: number) => choice(`{"reasoning_content":${JSON.stringify(reasoning[i])}}`, null);
 
   if (completion.kind === 'tool') {
-    const call = { index: 0, id: meta.callId, type: 'function', function: { name: completion.name, arguments: '' } };
+    const call = {
+      index: 0,
+      id: meta.callId,
+      type: 'function',
+      function: { name: completion.name, arguments: '' },
+    };
     const opening = { role: 'assistant', content: null, tool_calls: [call], refusal: null };
-    const args = JSON.stringify({ tool_calls: [{ index: 0, function: { arguments: JSON.stringify(completion.input) } }] });
+    const args = JSON.stringify({
+      tool_calls: [{ index: 0, function: { arguments: JSON.stringify(completion.input) } }],
+    });
     if (reasoning.length === 0)
-      return { head: [choice(JSON.stringify(opening), null)], tokenCount: 1, token: () => choice(args, null), tail, malformed, content };
+      return {
+        head: [choice(JSON.stringify(opening), null)],
+        tokenCount: 1,
+        token: () => choice(args, null),
+        tail,
+        malformed,
+        content,
+      };
     // Reasoning first: the call opens after it, in a chunk of its own.
     return {
       head: [choice('{"role":"assistant","content":null,"refusal":null}', null)],

@@ -93,7 +93,12 @@ function functionTools(tools: unknown): ToolSpec[] {
   if (!Array.isArray(tools)) return [];
   const out: ToolSpec[] = [];
   for (const tool of tools)
-    if (isRecord(tool) && tool.type === 'function' && isRecord(tool.function) && typeof tool.function.name === 'string')
+    if (
+      isRecord(tool) &&
+      tool.type === 'function' &&
+      isRecord(tool.function) &&
+      typeof tool.function.name === 'string'
+    )
       out.push({ name: tool.function.name, schema: tool.function.parameters });
   return out;
 }

@@ -17,13 +17,18 @@ import { DEFAULT_CACHE_MIN_TOKENS, implicitCache, messageUnits } from './prompt-
 import { sseResponse } from './sse';
 import { contentText, promptTokens } from './text';
 
-
 /** OpenAI caches prompts of 1024+ tokens in 128-token increments; a lowered minimum lowers the increment with it. */
 function cachedTokens(chat: ChatRequest, prompt: number): number {
   const min = chat.controls.cache_min_tokens ?? DEFAULT_CACHE_MIN_TOKENS;
   if (prompt < min) return 0;
   const scope = `openai\n${modelName(chat.model)}\n${chat.options.cacheKey}`;
-  return implicitCache(scope, messageUnits(chat.messages, contentText), min, Math.max(1, Math.min(128, min)), Date.now());
+  return implicitCache(
+    scope,
+    messageUnits(chat.messages, contentText),
+    min,
+    Math.max(1, Math.min(128, min)),
+    Date.now(),
+  );
 }
 
 export async function handleChat(request: Request): Promise<Response> {

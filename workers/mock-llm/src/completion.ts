@@ -48,7 +48,9 @@ export interface ToolSpec {
 }
 
 /** A structured-output request: a JSON document valid against `schema`, or (json_object) any object. */
-export type OutputFormat = { readonly kind: 'json_schema'; readonly schema: unknown } | { readonly kind: 'json_object' };
+export type OutputFormat =
+  | { readonly kind: 'json_schema'; readonly schema: unknown }
+  | { readonly kind: 'json_object' };
 
 export interface CompletionInput {
   readonly model: string;
@@ -104,7 +106,11 @@ function answerText(input: CompletionInput, results: readonly string[]): string[
     const value =
       input.format.kind === 'json_schema'
         ? schemaValue(input.format.schema)
-        : { text: (isEchoModel(input.model) ? lastUserText(input.messages) : generatedTokens(input.seed, input.controls.tokens).join('')) };
+        : {
+            text: isEchoModel(input.model)
+              ? lastUserText(input.messages)
+              : generatedTokens(input.seed, input.controls.tokens).join(''),
+          };
     return fixedPieces(JSON.stringify(value), pieces ?? JSON_PIECE_CHARS);
   }
   if (!isEchoModel(input.model)) return generatedTokens(input.seed, input.controls.tokens);
@@ -132,7 +138,9 @@ export function complete(input: CompletionInput): Completion {
 
 /** Output tokens of a completion, as reported in usage (reasoning included). */
 export function outputTokens(completion: Completion): number {
-  return completion.reasoning.length + (completion.kind === 'tool' ? TOOL_CALL_TOKENS : completion.tokens.length);
+  return (
+    completion.reasoning.length + (completion.kind === 'tool' ? TOOL_CALL_TOKENS : completion.tokens.length)
+  );
 }
 
 /** The answer's text tokens (none for a tool call). */

@@ -34,7 +34,8 @@ export function parseThinking(raw: unknown): GeminiThinking | undefined {
     throw new Invalid('You can only set only one of thinking budget and thinking level.');
   let words = LEVEL_WORDS.MEDIUM as number;
   if (budget !== undefined) {
-    if (!Number.isInteger(budget) || (budget as number) < -1) throw field(`${AT}.thinking_budget`, 'must be -1, 0 or a positive integer.');
+    if (!Number.isInteger(budget) || (budget as number) < -1)
+      throw field(`${AT}.thinking_budget`, 'must be -1, 0 or a positive integer.');
     if (budget !== -1) words = Math.min(budget as number, LEVEL_WORDS.HIGH as number);
   }
   if (level !== undefined) {
@@ -51,9 +52,13 @@ export function parseThinking(raw: unknown): GeminiThinking | undefined {
 /** The structured output a config asks for, if any. */
 export function parseFormat(config: Record<string, unknown>): OutputFormat | undefined {
   const { responseSchema, responseJsonSchema, responseMimeType } = config;
-  if (responseJsonSchema === undefined) return responseSchema === undefined ? undefined : { kind: 'json_schema', schema: responseSchema };
+  if (responseJsonSchema === undefined)
+    return responseSchema === undefined ? undefined : { kind: 'json_schema', schema: responseSchema };
   if (responseSchema !== undefined)
-    throw field('generation_config.response_json_schema', 'response_schema and response_json_schema cannot both be set.');
+    throw field(
+      'generation_config.response_json_schema',
+      'response_schema and response_json_schema cannot both be set.',
+    );
   if (responseMimeType !== 'application/json')
     throw field(
       'generation_config.response_mime_type',
@@ -68,7 +73,10 @@ export function signedPartText(part: Readonly<Record<string, unknown>>): string 
 }
 
 /** Placeholders Google documents for history it did not produce (e.g. moved from another model): never checked. */
-const DUMMY_SIGNATURES = new Set(['skip_thought_signature_validator', 'context_engineering_is_the_way_to_go']);
+const DUMMY_SIGNATURES = new Set([
+  'skip_thought_signature_validator',
+  'context_engineering_is_the_way_to_go',
+]);
 
 /** The thoughtSignatures of model parts in history (dummy placeholders aside). */
 export function signedParts(messages: readonly MessageLike[]): SignedItem[] {
@@ -77,7 +85,12 @@ export function signedParts(messages: readonly MessageLike[]): SignedItem[] {
     if (message.role !== 'assistant' || !Array.isArray(message.content)) continue;
     for (const [j, part] of (message.content as Record<string, unknown>[]).entries())
       if (part.thoughtSignature !== undefined && !DUMMY_SIGNATURES.has(part.thoughtSignature as string))
-        out.push({ at: `contents[${i}].parts[${j}]`, kind: 'thought', text: signedPartText(part), token: part.thoughtSignature });
+        out.push({
+          at: `contents[${i}].parts[${j}]`,
+          kind: 'thought',
+          text: signedPartText(part),
+          token: part.thoughtSignature,
+        });
   }
   return out;
 }

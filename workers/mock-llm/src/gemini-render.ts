@@ -37,7 +37,8 @@ function finishReason(completion: Completion): string {
   return completion.kind === 'text' && completion.truncated ? 'MAX_TOKENS' : 'STOP';
 }
 
-const signed = (meta: GeminiMeta) => (meta.signature === undefined ? {} : { thoughtSignature: meta.signature });
+const signed = (meta: GeminiMeta) =>
+  meta.signature === undefined ? {} : { thoughtSignature: meta.signature };
 
 function thoughtParts(request: GeminiRequest, completion: Completion): unknown[] {
   return request.thinking?.include && completion.reasoning.length > 0
@@ -55,10 +56,18 @@ function candidates(count: number, content: unknown, extra: Record<string, unkno
   return Array.from({ length: count }, (_, index) => ({ content, ...extra, index }));
 }
 
-export function responseBody(request: GeminiRequest, completion: Completion, meta: GeminiMeta): Record<string, unknown> {
+export function responseBody(
+  request: GeminiRequest,
+  completion: Completion,
+  meta: GeminiMeta,
+): Record<string, unknown> {
   const parts = [...thoughtParts(request, completion), answerPart(completion, meta)];
   return {
-    candidates: candidates(request.candidateCount, { parts, role: 'model' }, { finishReason: finishReason(completion) }),
+    candidates: candidates(
+      request.candidateCount,
+      { parts, role: 'model' },
+      { finishReason: finishReason(completion) },
+    ),
     usageMetadata: usageMetadata(completion, meta),
     modelVersion: meta.model,
     responseId: meta.responseId,

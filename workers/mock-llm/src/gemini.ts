@@ -44,7 +44,10 @@ async function parse(
   const parsed = parseGeminiRequest(body, model);
   if (!parsed.ok) return invalidArgument(parsed.message);
   const forged = parsed.value.signed.length > 0 ? await firstForged(parsed.value.signed) : null;
-  if (forged) return invalidArgument(`* GenerateContentRequest.${forged.at}.thought_signature: Corrupted thought signature.\n`);
+  if (forged)
+    return invalidArgument(
+      `* GenerateContentRequest.${forged.at}.thought_signature: Corrupted thought signature.\n`,
+    );
   return { body, gemini: parsed.value };
 }
 
@@ -72,7 +75,9 @@ async function generate(request: Request, model: string, name: string, stream: b
   const idSeed = requestSeed({ ...body, model }, seed);
   const prompt = promptTokens(promptOf(gemini));
   const answer =
-    completion.kind === 'tool' ? { functionCall: { name: completion.name, args: completion.input } } : { text: completion.tokens.join('') };
+    completion.kind === 'tool'
+      ? { functionCall: { name: completion.name, args: completion.input } }
+      : { text: completion.tokens.join('') };
   const meta: GeminiMeta = {
     model: name,
     responseId: idFrom('', idSeed, 22),
@@ -95,10 +100,16 @@ async function countTokens(request: Request, model: string): Promise<Response> {
   if (!body) return invalidArgument(GEMINI_BAD_JSON);
   const inner = body.generateContentRequest;
   if (inner !== undefined && body.contents !== undefined)
-    return invalidArgument('* CountTokensRequest: contents and generate_content_request cannot both be set.\n');
-  const target = typeof inner === 'object' && inner !== null ? (inner as Record<string, unknown>) : { contents: body.contents };
+    return invalidArgument(
+      '* CountTokensRequest: contents and generate_content_request cannot both be set.\n',
+    );
+  const target =
+    typeof inner === 'object' && inner !== null
+      ? (inner as Record<string, unknown>)
+      : { contents: body.contents };
   const parsed = parseGeminiRequest(target, model);
-  if (!parsed.ok) return invalidArgument(parsed.message.replace('GenerateContentRequest.', 'CountTokensRequest.'));
+  if (!parsed.ok)
+    return invalidArgument(parsed.message.replace('GenerateContentRequest.', 'CountTokensRequest.'));
   const total = promptTokens(promptOf(parsed.value));
   return jsonResponse({ totalTokens: total, promptTokensDetails: [{ modality: 'TEXT', tokenCount: total }] });
 }

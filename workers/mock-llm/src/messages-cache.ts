@@ -84,6 +84,7 @@ export function cacheUnits(
 
 /** True when the request carries any `cache_control` (a cheap scan before building units). */
 export function hasCacheControl(tools: unknown, system: unknown, messages: readonly MessageLike[]): boolean {
-  const marked = (list: unknown) => Array.isArray(list) && list.some((b) => isRecord(b) && b.cache_control !== undefined);
+  const marked = (list: unknown) =>
+    Array.isArray(list) && list.some((b) => isRecord(b) && b.cache_control !== undefined);
   return marked(tools) || marked(system) || messages.some((m) => marked(m.content));
 }

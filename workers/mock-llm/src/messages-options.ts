@@ -28,7 +28,11 @@ export interface MessagesOptions {
 export const THINKING_WORDS: Readonly<Record<Effort, number>> = { low: 8, medium: 16, high: 24, max: 32 };
 const MIN_BUDGET = 1024;
 
-function parseThinking(raw: unknown, maxTokens: number | undefined, effort: Effort): Parsed<Thinking | undefined> {
+function parseThinking(
+  raw: unknown,
+  maxTokens: number | undefined,
+  effort: Effort,
+): Parsed<Thinking | undefined> {
   if (raw === undefined || raw === null) return { ok: true, value: undefined };
   if (!isRecord(raw)) return fail('thinking: Input should be a valid dictionary', 'thinking');
   const type = raw.type;
@@ -66,19 +70,26 @@ function parseOutputConfig(raw: unknown): Parsed<{ effort: Effort; format: Outpu
   if (typeof effort !== 'string' || !(effort in THINKING_WORDS))
     return fail("output_config.effort: Input should be 'low', 'medium', 'high' or 'max'", 'output_config');
   const format = raw.format;
-  if (format === undefined || format === null) return { ok: true, value: { effort: effort as Effort, format: undefined } };
-  if (!isRecord(format)) return fail('output_config.format: Input should be a valid dictionary', 'output_config');
+  if (format === undefined || format === null)
+    return { ok: true, value: { effort: effort as Effort, format: undefined } };
+  if (!isRecord(format))
+    return fail('output_config.format: Input should be a valid dictionary', 'output_config');
   if (format.type !== 'json_schema')
     return fail("output_config.format.type: Input should be 'json_schema'", 'output_config');
-  if (format.schema === undefined) return fail('output_config.format.schema: Field required', 'output_config');
+  if (format.schema === undefined)
+    return fail('output_config.format.schema: Field required', 'output_config');
   if (!isRecord(format.schema))
     return fail('output_config.format.schema: Input should be a valid dictionary', 'output_config');
-  return { ok: true, value: { effort: effort as Effort, format: { kind: 'json_schema', schema: format.schema } } };
+  return {
+    ok: true,
+    value: { effort: effort as Effort, format: { kind: 'json_schema', schema: format.schema } },
+  };
 }
 
 function checkContextManagement(raw: unknown): Parsed<undefined> {
   if (raw === undefined || raw === null) return { ok: true, value: undefined };
-  if (!isRecord(raw)) return fail('context_management: Input should be a valid dictionary', 'context_management');
+  if (!isRecord(raw))
+    return fail('context_management: Input should be a valid dictionary', 'context_management');
   if (raw.edits === undefined) return { ok: true, value: undefined };
   if (!Array.isArray(raw.edits))
     return fail('context_management.edits: Input should be a valid list', 'context_management');

@@ -50,7 +50,12 @@ export function shownThinking(request: MessagesRequest, completion: Completion):
 
 function mainBlock(completion: Completion, meta: MessageMeta, streamed: boolean): Record<string, unknown> {
   if (completion.kind === 'tool')
-    return { type: 'tool_use', id: meta.toolUseId, name: completion.name, input: streamed ? {} : completion.input };
+    return {
+      type: 'tool_use',
+      id: meta.toolUseId,
+      name: completion.name,
+      input: streamed ? {} : completion.input,
+    };
   return { type: 'text', text: streamed ? '' : completion.tokens.join('') };
 }
 
@@ -58,7 +63,11 @@ function mainBlock(completion: Completion, meta: MessageMeta, streamed: boolean)
 export function messageBody(request: MessagesRequest, completion: Completion, meta: MessageMeta): unknown {
   const content: unknown[] = [];
   if (meta.signature !== undefined)
-    content.push({ type: 'thinking', thinking: shownThinking(request, completion), signature: meta.signature });
+    content.push({
+      type: 'thinking',
+      thinking: shownThinking(request, completion),
+      signature: meta.signature,
+    });
   if (meta.redacted !== undefined) content.push({ type: 'redacted_thinking', data: meta.redacted });
   content.push(mainBlock(completion, meta, false));
   return {
@@ -76,7 +85,8 @@ export function messageBody(request: MessagesRequest, completion: Completion, me
 const event = (type: string, json: string): string => `event: ${type}\ndata: ${json}\n\n`;
 const blockStart = (index: number, block: unknown) =>
   event('content_block_start', JSON.stringify({ type: 'content_block_start', index, content_block: block }));
-const blockStop = (index: number) => event('content_block_stop', `{"type":"content_block_stop","index":${index}}`);
+const blockStop = (index: number) =>
+  event('content_block_stop', `{"type":"content_block_stop","index":${index}}`);
 const delta = (index: number, body: string) =>
   `event: content_block_delta\ndata: {"type":"content_block_delta","index":${index},"delta":${body}}\n\n`;
 
@@ -85,8 +95,11 @@ function reasoningEvents(request: MessagesRequest, completion: Completion, meta:
   if (meta.signature === undefined) return [];
   const out = request.options.thinking?.omitted
     ? []
-    : completion.reasoning.map((word) => delta(0, `{"type":"thinking_delta","thinking":${JSON.stringify(word)}}`));
-  let boundary = delta(0, `{"type":"signature_delta","signature":${JSON.stringify(meta.signature)}}`) + blockStop(0);
+    : completion.reasoning.map((word) =>
+        delta(0, `{"type":"thinking_delta","thinking":${JSON.stringify(word)}}`),
+      );
+  let boundary =
+    delta(0, `{"type":"signature_delta","signature":${JSON.stringify(meta.signature)}}`) + blockStop(0);
   let index = 1;
   if (meta.redacted !== undefined) {
     boundary += blockStart(1, { type: 'redacted_thinking', data: meta.redacted }) + blockStop(1);
@@ -97,7 +110,11 @@ function reasoningEvents(request: MessagesRequest, completion: Completion, meta:
 }
 
 /** The Messages stream. message_start reports output_tokens 1, as the real API does; message_delta has the total. */
-export function messageStreamPlan(request: MessagesRequest, completion: Completion, meta: MessageMeta): StreamPlan {
+export function messageStreamPlan(
+  request: MessagesRequest,
+  completion: Completion,
+  meta: MessageMeta,
+): StreamPlan {
   const start = {
     type: 'message_start',
     message: {
@@ -113,8 +130,14 @@ export function messageStreamPlan(request: MessagesRequest, completion: Completi
   };
   const thinking = meta.signature !== undefined;
   const main = thinking ? (meta.redacted !== undefined ? 2 : 1) : 0;
-  const first = thinking ? { type: 'thinking', thinking: '', signature: '' } : mainBlock(completion, meta, true);
-  const head = [event('message_start', JSON.stringify(start)), blockStart(0, first), event('ping', '{"type":"ping"}')];
+  const first = thinking
+    ? { type: 'thinking', thinking: '', signature: '' }
+    : mainBlock(completion, meta, true);
+  const head = [
+    event('message_start', JSON.stringify(start)),
+    blockStart(0, first),
+    event('ping', '{"type":"ping"}'),
+  ];
   const messageDelta = {
     type: 'message_delta',
     delta: { stop_reason: stopReason(completion), stop_sequence: null },

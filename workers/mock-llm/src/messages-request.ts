@@ -40,10 +40,12 @@ function signedBlocks(content: unknown, at: string, out: SignedItem[]): Parsed<u
     if (!isRecord(block)) continue;
     const where = `${at}.${j}`;
     if (block.type === 'thinking') {
-      if (block.signature === undefined) return fail(`${where}.thinking.signature: Field required`, 'messages');
+      if (block.signature === undefined)
+        return fail(`${where}.thinking.signature: Field required`, 'messages');
       out.push({ at: where, kind: 'thinking', text: String(block.thinking ?? ''), token: block.signature });
     } else if (block.type === 'redacted_thinking') {
-      if (block.data === undefined) return fail(`${where}.redacted_thinking.data: Field required`, 'messages');
+      if (block.data === undefined)
+        return fail(`${where}.redacted_thinking.data: Field required`, 'messages');
       out.push({ at: where, kind: 'redacted', text: '', token: block.data });
     }
   }
@@ -76,7 +78,11 @@ function customTools(tools: unknown): ToolSpec[] {
   if (!Array.isArray(tools)) return [];
   const out: ToolSpec[] = [];
   for (const tool of tools)
-    if (isRecord(tool) && (tool.type === undefined || tool.type === 'custom') && typeof tool.name === 'string')
+    if (
+      isRecord(tool) &&
+      (tool.type === undefined || tool.type === 'custom') &&
+      typeof tool.name === 'string'
+    )
       out.push({ name: tool.name, schema: tool.input_schema });
   return out;
 }
@@ -85,7 +91,8 @@ function parseMaxTokens(raw: unknown, required: boolean): Parsed<number | undefi
   if (raw === undefined)
     return required ? fail('max_tokens: Field required', 'max_tokens') : { ok: true, value: undefined };
   if (!Number.isInteger(raw)) return fail('max_tokens: Input should be a valid integer', 'max_tokens');
-  if ((raw as number) < 1) return fail('max_tokens: Input should be greater than or equal to 1', 'max_tokens');
+  if ((raw as number) < 1)
+    return fail('max_tokens: Input should be greater than or equal to 1', 'max_tokens');
   return { ok: true, value: raw as number };
 }
 

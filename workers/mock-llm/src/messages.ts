@@ -92,7 +92,9 @@ export async function handleMessages(request: Request): Promise<Response> {
     input: inputTokens(messages),
     cache,
     ...(thinking ? { signature: await sign('thinking', shownThinking(messages, completion), idSeed) } : {}),
-    ...(thinking && controls.redacted_thinking ? { redacted: await sign('redacted', '', idSeed ^ 0x2545f491) } : {}),
+    ...(thinking && controls.redacted_thinking
+      ? { redacted: await sign('redacted', '', idSeed ^ 0x2545f491) }
+      : {}),
   };
   const headers = { 'request-id': newRequestId() };
   if (!messages.stream) return jsonAnswer(messageBody(messages, completion, meta), headers, controls);

@@ -62,7 +62,12 @@ function prefixHashes(scope: string, units: readonly CacheUnit[]): number[] {
 }
 
 /** Tokens of the longest live cached prefix among the first `count` units (0 if none). */
-function longestHit(hashes: readonly number[], units: readonly CacheUnit[], count: number, now: number): number {
+function longestHit(
+  hashes: readonly number[],
+  units: readonly CacheUnit[],
+  count: number,
+  now: number,
+): number {
   for (let i = count - 1; i >= 0; i--) {
     const hit = entries.get(hashes[i] as number);
     if (hit && hit.until > now) return (units[i] as CacheUnit).tokens;
@@ -71,7 +76,12 @@ function longestHit(hashes: readonly number[], units: readonly CacheUnit[], coun
 }
 
 /** Usage for a prompt with explicit breakpoints; writes what it reports as written. */
-export function explicitCache(scope: string, units: readonly CacheUnit[], min: number, now: number): ExplicitUsage {
+export function explicitCache(
+  scope: string,
+  units: readonly CacheUnit[],
+  min: number,
+  now: number,
+): ExplicitUsage {
   let last = -1;
   for (let i = 0; i < units.length; i++) if (units[i]?.breakpoint) last = i;
   if (last < 0 || (units[last] as CacheUnit).tokens < min) return { read: 0, write5m: 0, write1h: 0 };
@@ -104,7 +114,8 @@ export function implicitCache(
   const hashes = prefixHashes(scope, units);
   const read = longestHit(hashes, units, units.length, now);
   for (let i = 0; i < units.length; i++)
-    if ((units[i] as CacheUnit).tokens >= min) remember(hashes[i] as number, (units[i] as CacheUnit).tokens, now + IMPLICIT_MS);
+    if ((units[i] as CacheUnit).tokens >= min)
+      remember(hashes[i] as number, (units[i] as CacheUnit).tokens, now + IMPLICIT_MS);
   return read < min ? 0 : Math.floor(read / increment) * increment;
 }
 

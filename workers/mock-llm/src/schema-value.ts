@@ -25,7 +25,7 @@ function resolveRef(ref: string, root: Schema): Schema {
 
 /** The schema's type: the first non-null one of a type list, lower-cased; inferred from keywords when absent. */
 function typeOf(schema: Schema): string | undefined {
-  const raw = Array.isArray(schema.type) ? schema.type.find((t) => t !== 'null') ?? 'null' : schema.type;
+  const raw = Array.isArray(schema.type) ? (schema.type.find((t) => t !== 'null') ?? 'null') : schema.type;
   if (typeof raw === 'string') return raw.toLowerCase();
   if (isSchema(schema.properties)) return 'object';
   if (schema.items !== undefined) return 'array';
@@ -58,8 +58,7 @@ function objectFor(schema: Schema, root: Schema, depth: number): Record<string, 
   const required = Array.isArray(schema.required) ? schema.required : [];
   for (const [name, sub] of Object.entries(properties))
     if (depth < MAX_DEPTH || required.includes(name)) out[name] = valueAt(sub, root, depth + 1);
-  for (const name of required)
-    if (typeof name === 'string' && !(name in out)) out[name] = 'string';
+  for (const name of required) if (typeof name === 'string' && !(name in out)) out[name] = 'string';
   return out;
 }
 
@@ -82,7 +81,11 @@ function valueAt(raw: unknown, root: Schema, depth: number): unknown {
   }
   if ('const' in schema) return schema.const;
   if (Array.isArray(schema.enum) && schema.enum.length > 0) return schema.enum[0];
-  const choice = Array.isArray(schema.anyOf) ? schema.anyOf : Array.isArray(schema.oneOf) ? schema.oneOf : null;
+  const choice = Array.isArray(schema.anyOf)
+    ? schema.anyOf
+    : Array.isArray(schema.oneOf)
+      ? schema.oneOf
+      : null;
   if (choice && choice.length > 0) {
     const first = choice.find((s) => !(isSchema(s) && s.type === 'null')) ?? choice[0];
     return valueAt(first, root, depth);

@@ -15,10 +15,13 @@ const encoder = new TextEncoder();
 
 let hmacKey: Promise<CryptoKey> | undefined;
 const key = (): Promise<CryptoKey> =>
-  (hmacKey ??= crypto.subtle.importKey('raw', encoder.encode(SECRET), { name: 'HMAC', hash: 'SHA-256' }, false, [
-    'sign',
-    'verify',
-  ]));
+  (hmacKey ??= crypto.subtle.importKey(
+    'raw',
+    encoder.encode(SECRET),
+    { name: 'HMAC', hash: 'SHA-256' },
+    false,
+    ['sign', 'verify'],
+  ));
 
 /** What a signature vouches for; a thinking signature never verifies a redacted block. */
 export type SignedKind = 'thinking' | 'redacted' | 'thought';
