@@ -39,6 +39,7 @@ describe('schemaValue', () => {
     expect(schemaValue({ type: 'string', maxLength: 3 })).toBe('str');
     expect(schemaValue({ type: 'array', items: { type: 'integer' } })).toEqual([0]);
     expect(schemaValue({ type: 'integer', maximum: -5 })).toBe(-5);
+    expect(schemaValue({ type: 'integer', exclusiveMaximum: 0 })).toBe(-1);
   });
 
   it('follows $ref into $defs and definitions, and ends recursive schemas', () => {

@@ -39,10 +39,14 @@ function numberFor(schema: Schema, integer: boolean): number {
       : typeof schema.exclusiveMinimum === 'number'
         ? schema.exclusiveMinimum + (integer ? 1 : 0.5)
         : undefined;
-  const max = typeof schema.maximum === 'number' ? schema.maximum : undefined;
-  let value = min ?? (max !== undefined && max < 0 ? max : 0);
-  if (integer) value = Math.ceil(value);
-  return value;
+  const max =
+    typeof schema.maximum === 'number'
+      ? schema.maximum
+      : typeof schema.exclusiveMaximum === 'number'
+        ? schema.exclusiveMaximum - (integer ? 1 : 0.5)
+        : undefined;
+  const value = min ?? (max !== undefined && max < 0 ? max : 0);
+  return integer ? Math.ceil(value) : value;
 }
 
 function stringFor(schema: Schema): string {
