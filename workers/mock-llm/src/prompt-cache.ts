@@ -16,7 +16,7 @@
  * Only requests that use caching (breakpoints, or a prompt over the minimum)
  * hash anything. The Map is bounded; the clock is passed in.
  */
-import { canonicalJson, fnv1a } from './hash';
+import { fnv1a } from './hash';
 
 export type CacheTtl = '5m' | '1h';
 
@@ -52,11 +52,15 @@ function remember(hash: number, tokens: number, until: number): void {
   if (!known || known.until < until) entries.set(hash, { tokens, until });
 }
 
-/** The running hash after each unit, seeded by the cache's scope (model, cache key). */
+/**
+ * The running hash after each unit, seeded by the cache's scope (model, cache
+ * key). Plain JSON, not canonical: a client resends its prefix byte for byte,
+ * and the providers' caches match bytes too.
+ */
 function prefixHashes(scope: string, units: readonly CacheUnit[]): number[] {
   let hash = fnv1a(scope);
   return units.map((unit) => {
-    hash = fnv1a(canonicalJson(unit.value), hash);
+    hash = fnv1a(JSON.stringify(unit.value) ?? 'null', hash);
     return hash;
   });
 }
