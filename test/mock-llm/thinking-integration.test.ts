@@ -96,6 +96,38 @@ describe('Messages: extended and adaptive thinking', () => {
     expect((events.at(-2) as { usage: { output_tokens: number } }).usage.output_tokens).toBe(8 + 2);
   });
 
+  it('streams omitted thinking then a scripted tool_use block, as Claude Code receives it', async () => {
+    const res = await postAnthropic('/v1/messages', {
+      model: 'echo',
+      max_tokens: 4096,
+      stream: true,
+      thinking: { type: 'adaptive', display: 'omitted' },
+      tools: [{ name: 'Write', input_schema: { type: 'object' } }],
+      messages: ask('TOOL Write {"file_path":"out.txt","content":"hello"}'),
+    });
+    const events = parseSse(await res.text()).map((e) => JSON.parse(e.data) as Record<string, unknown>);
+    const deltas = events.filter((e) => e.type === 'content_block_delta') as {
+      index: number;
+      delta: Block;
+    }[];
+    expect(deltas.map((d) => [d.index, d.delta.type])).toEqual([
+      [0, 'signature_delta'],
+      [1, 'input_json_delta'],
+    ]);
+    expect(JSON.parse(String(deltas[1]?.delta.partial_json))).toEqual({
+      file_path: 'out.txt',
+      content: 'hello',
+    });
+    expect(events.find((e) => e.type === 'content_block_start' && e.index === 1)).toMatchObject({
+      content_block: { type: 'tool_use', name: 'Write', input: {} },
+    });
+    expect(events.filter((e) => e.type === 'content_block_stop').map((e) => e.index)).toEqual([0, 1]);
+    expect(events.find((e) => e.type === 'message_delta')).toMatchObject({
+      delta: { stop_reason: 'tool_use' },
+      usage: { output_tokens: 24 + 8 },
+    });
+  });
+
   it('accepts its own thinking blocks back and refuses modified ones, naming the block', async () => {
     const first = await message({
       messages: ask('hi'),
