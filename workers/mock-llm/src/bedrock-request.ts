@@ -4,8 +4,10 @@
  * service's own sentences for conversation rules). Pure. Stricter than the
  * real service in one way, on purpose: an unknown top-level field is refused,
  * so a codec that sends one is caught here rather than silently ignored.
- * Longer than most modules: one check per Converse part, kept together so the
- * messages stay in one style.
+ * Content blocks include `cachePoint` and (in assistant turns) `reasoningContent`,
+ * whose signatures are collected for the handler to check; model options live in
+ * bedrock-options.ts, cache units in bedrock-cache.ts. Longer than most modules:
+ * one check per Converse part, kept together so the messages stay in one style.
  */
 import { cachePointUnits, hasCachePoint } from './bedrock-cache';
 import { type BedrockOptions, parseBedrockOptions, reasoningItem } from './bedrock-options';

@@ -5,6 +5,7 @@
  * hold exactly one kind of data, function declarations and their parameter
  * schemas use only the fields of Google's Schema, and tool config is coherent.
  * Problems come back as Google-worded messages for a 400 INVALID_ARGUMENT.
+ * Thinking, structured output and thought signatures are read by gemini-options.ts.
  */
 import type { OutputFormat, ToolSpec } from './completion';
 import { type Controls, parseRequestControls } from './controls';
