@@ -97,6 +97,17 @@ describe('Gemini fake: structured output, countTokens, implicit caching', () => 
     expect(JSON.parse(String(partsOf(google)[0]?.text))).toEqual({ ok: true });
   });
 
+  it('answers text/x.enum with the first enum value as plain text', async () => {
+    const body = await generate({
+      contents: HELLO,
+      generationConfig: {
+        responseMimeType: 'text/x.enum',
+        responseSchema: { type: 'STRING', enum: ['sunny', 'rainy'] },
+      },
+    });
+    expect(partsOf(body)[0]?.text).toBe('sunny');
+  });
+
   it('counts tokens for contents or a generateContentRequest', async () => {
     const expected = promptTokens([{ content: HELLO[0]!.parts }]);
     const plain = await call('/v1beta/models/gemini-2.5-flash:countTokens', { contents: HELLO });

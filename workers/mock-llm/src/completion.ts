@@ -47,8 +47,12 @@ export interface ToolSpec {
   readonly schema: unknown;
 }
 
-/** A structured-output request: a JSON document valid against `schema`, or (json_object) any object. */
+/**
+ * A structured-output request: a JSON document valid against `schema`, (json_object)
+ * any object, or (enum, Gemini's `text/x.enum`) the schema's value as plain text.
+ */
 export type OutputFormat =
+  | { readonly kind: 'enum'; readonly schema: unknown }
   | { readonly kind: 'json_schema'; readonly schema: unknown }
   | { readonly kind: 'json_object' };
 
@@ -103,6 +107,7 @@ function forcedCall(input: CompletionInput): ToolSpec | undefined {
 function answerText(input: CompletionInput, results: readonly string[]): string[] {
   const pieces = input.controls.chunk_chars;
   if (input.format !== undefined) {
+    if (input.format.kind === 'enum') return [String(schemaValue(input.format.schema))];
     const value =
       input.format.kind === 'json_schema'
         ? schemaValue(input.format.schema)

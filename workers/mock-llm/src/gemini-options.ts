@@ -2,7 +2,8 @@
  * The Gemini fake's generation options beyond sampling: `thinkingConfig`
  * (`thinkingBudget`, `includeThoughts`, `thinkingLevel`; budget and level are
  * exclusive, as the real API says) and structured output (`responseSchema` or
- * `responseJsonSchema` with `responseMimeType: application/json`); and the
+ * `responseJsonSchema` with `responseMimeType: application/json`, or an enum
+ * schema with `text/x.enum`, answered with its first value as plain text); and the
  * `thoughtSignature`s a request carries back in model turns, to be checked. Pure.
  */
 import type { OutputFormat } from './completion';
@@ -52,8 +53,12 @@ export function parseThinking(raw: unknown): GeminiThinking | undefined {
 /** The structured output a config asks for, if any. */
 export function parseFormat(config: Record<string, unknown>): OutputFormat | undefined {
   const { responseSchema, responseJsonSchema, responseMimeType } = config;
-  if (responseJsonSchema === undefined)
-    return responseSchema === undefined ? undefined : { kind: 'json_schema', schema: responseSchema };
+  if (responseJsonSchema === undefined) {
+    if (responseSchema === undefined) return undefined;
+    return responseMimeType === 'text/x.enum'
+      ? { kind: 'enum', schema: responseSchema }
+      : { kind: 'json_schema', schema: responseSchema };
+  }
   if (responseSchema !== undefined)
     throw field(
       'generation_config.response_json_schema',
