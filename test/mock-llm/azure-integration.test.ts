@@ -2,7 +2,7 @@ import { SELF } from 'cloudflare:test';
 import { describe, expect, it } from 'vitest';
 import { BASE, parseSse, tryJson, USER_HELLO } from './helpers';
 
-const CHAT = '/openai/deployments/my-gpt4o/chat/completions';
+const CHAT = '/openai/deployments/gpt-4o-prod/chat/completions';
 
 function azure(path: string, body: unknown, headers: Record<string, string> = { 'api-key': 'azure-key' }) {
   return SELF.fetch(`${BASE}${path}`, {
@@ -24,13 +24,13 @@ describe('Azure OpenAI deployment routes', () => {
       choices: { message: { content: string } }[];
     };
     expect(body.object).toBe('chat.completion');
-    expect(body.model).toBe('my-gpt4o');
+    expect(body.model).toBe('gpt-4o-prod');
     expect(body.choices[0]?.message.content).toEqual(expect.any(String));
   });
 
   it('ignores the body model: the deployment decides', async () => {
     const res = await azure(`${CHAT}?api-version=2024-10-21`, { model: 'gpt-3.5', messages: USER_HELLO });
-    expect(((await res.json()) as { model: string }).model).toBe('my-gpt4o');
+    expect(((await res.json()) as { model: string }).model).toBe('gpt-4o-prod');
   });
 
   it('streams chat.completion.chunk events ending in [DONE], usage included when asked', async () => {
@@ -47,12 +47,12 @@ describe('Azure OpenAI deployment routes', () => {
   });
 
   it('answers embeddings at the deployment', async () => {
-    const res = await azure('/openai/deployments/embed-small/embeddings?api-version=2024-10-21', {
+    const res = await azure('/openai/deployments/text-embedding-small/embeddings?api-version=2024-10-21', {
       input: ['a', 'b'],
     });
     expect(res.status).toBe(200);
     const body = (await res.json()) as { model: string; data: { embedding: number[] }[] };
-    expect(body.model).toBe('embed-small');
+    expect(body.model).toBe('text-embedding-small');
     expect(body.data).toHaveLength(2);
   });
 

@@ -1,67 +1,12 @@
-import { EventStreamCodec } from '@smithy/core/event-streams';
 import { AwsClient } from 'aws4fetch';
 import { SELF } from 'cloudflare:test';
 import { describe, expect, it } from 'vitest';
 import { MOCK_ACCESS_KEY_ID, MOCK_SECRET_ACCESS_KEY } from '../../workers/mock-llm/src/bedrock-auth';
 import { promptTokens } from '../../workers/mock-llm/src/text';
+import { aws, converse, decodeStream, MODEL, signed, url } from './bedrock-helpers';
 import { BASE } from './helpers';
-
-const MODEL = 'anthropic.claude-3-5-sonnet-20240620-v1:0';
 const HELLO = [{ role: 'user', content: [{ text: 'Hello there, mock.' }] }];
 const WEATHER = { toolSpec: { name: 'get_weather', inputSchema: { json: { type: 'object' } } } };
-
-const aws = new AwsClient({
-  accessKeyId: MOCK_ACCESS_KEY_ID,
-  secretAccessKey: MOCK_SECRET_ACCESS_KEY,
-  service: 'bedrock',
-  region: 'us-east-1',
-  retries: 0,
-});
-
-const url = (model: string, stream: boolean) =>
-  `${BASE}/model/${encodeURIComponent(model)}/${stream ? 'converse-stream' : 'converse'}`;
-
-async function signed(
-  body: unknown,
-  options: { model?: string; stream?: boolean; client?: AwsClient; headers?: Record<string, string> } = {},
-): Promise<Request> {
-  return (options.client ?? aws).sign(url(options.model ?? MODEL, options.stream ?? false), {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', ...options.headers },
-    body: JSON.stringify(body),
-  });
-}
-
-const converse = async (body: unknown, options: Parameters<typeof signed>[1] = {}) =>
-  SELF.fetch(await signed(body, options));
-
-interface Message {
-  readonly type: string;
-  readonly messageType: string;
-  readonly payload: Record<string, unknown>;
-}
-
-const codec = new EventStreamCodec(
-  (b) => new TextDecoder().decode(b),
-  (s) => new TextEncoder().encode(s),
-);
-
-/** Splits a binary event stream into decoded messages; a message that does not decode throws. */
-function decodeStream(bytes: Uint8Array): Message[] {
-  const out: Message[] = [];
-  for (let at = 0; at < bytes.byteLength; ) {
-    const length = new DataView(bytes.buffer, bytes.byteOffset + at, 4).getUint32(0);
-    const { headers, body } = codec.decode(bytes.subarray(at, at + length));
-    const header = (name: string) => String(headers[name]?.value ?? '');
-    out.push({
-      type: header(':event-type') || header(':exception-type'),
-      messageType: header(':message-type'),
-      payload: JSON.parse(new TextDecoder().decode(body)) as Record<string, unknown>,
-    });
-    at += length;
-  }
-  return out;
-}
 
 async function streamMessages(body: Record<string, unknown>, options: Parameters<typeof signed>[1] = {}) {
   const res = await converse(body, { ...options, stream: true });
@@ -221,7 +166,7 @@ describe('Bedrock fake: ConverseStream', () => {
 
 describe('Bedrock fake: signature checks', () => {
   it('answers 403 MissingAuthenticationTokenException without an Authorization header', async () => {
-    const res = await SELF.fetch(url(MODEL, false), {
+    const res = await SELF.fetch(url(MODEL, 'converse'), {
       method: 'POST',
       body: JSON.stringify({ messages: HELLO }),
     });
@@ -273,7 +218,7 @@ describe('Bedrock fake: signature checks', () => {
       'InvalidSignatureException',
       /scoped to correct service: 'bedrock'/,
     );
-    const old = await aws.sign(url(MODEL, false), {
+    const old = await aws.sign(url(MODEL, 'converse'), {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ messages: HELLO }),

@@ -50,9 +50,9 @@ describe('POST /v1/embeddings', () => {
   });
 
   it('is deterministic per input and differs between inputs and models', async () => {
-    const a = await embed({ model: 'm', input: ['one', 'two', 'one'] });
-    const b = await embed({ model: 'm', input: 'one' });
-    const c = await embed({ model: 'other', input: 'one' });
+    const a = await embed({ model: 'mock-m', input: ['one', 'two', 'one'] });
+    const b = await embed({ model: 'mock-m', input: 'one' });
+    const c = await embed({ model: 'mock-other', input: 'one' });
     expect(a.data.map((d) => d.index)).toEqual([0, 1, 2]);
     expect(a.data[0]!.embedding).toEqual(a.data[2]!.embedding);
     expect(a.data[0]!.embedding).toEqual(b.data[0]!.embedding);
@@ -62,9 +62,9 @@ describe('POST /v1/embeddings', () => {
   });
 
   it('encodes base64 as little-endian float32 equal to the float output', async () => {
-    const floats = await embed({ model: 'm', input: 'same text', dimensions: 64 });
+    const floats = await embed({ model: 'mock-m', input: 'same text', dimensions: 64 });
     const b64 = await embed<string>({
-      model: 'm',
+      model: 'mock-m',
       input: 'same text',
       dimensions: 64,
       encoding_format: 'base64',
@@ -74,11 +74,11 @@ describe('POST /v1/embeddings', () => {
   });
 
   it('accepts token ids, one array or many, counting one prompt token per id', async () => {
-    const one = await embed({ model: 'm', input: [1, 2, 3], dimensions: 8 });
+    const one = await embed({ model: 'mock-m', input: [1, 2, 3], dimensions: 8 });
     expect(one.data).toHaveLength(1);
     expect(one.usage.prompt_tokens).toBe(3);
     const many = await embed({
-      model: 'm',
+      model: 'mock-m',
       input: [
         [1, 2, 3],
         [4, 5],

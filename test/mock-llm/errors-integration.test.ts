@@ -150,8 +150,8 @@ describe('Anthropic request validation', () => {
     ['missing messages', { model: 'claude-mock', max_tokens: 10 }, /^messages: Field required/],
     ['empty messages', { ...base, messages: [] }, /^messages:/],
     [
-      'a system role in messages',
-      { ...base, messages: [{ role: 'system', content: 'x' }] },
+      'a tool role in messages',
+      { ...base, messages: [{ role: 'tool', content: 'x' }] },
       /^messages\.0\.role/,
     ],
     ['an unknown mock control', { ...base, mock: { nope: 1 } }, /mock\.nope/],

@@ -92,17 +92,19 @@ describe('Gemini fake: generateContent', () => {
         toolConfig: { functionCallingConfig: { mode: 'ANY', allowedFunctionNames: ['get_weather'] } },
       })
     ).json()) as GeminiAnswer;
-    expect(body.candidates[0]?.content.parts).toEqual([{ functionCall: { name: 'get_weather', args: {} } }]);
+    expect(body.candidates[0]?.content.parts).toEqual([
+      { functionCall: { name: 'get_weather', args: { city: 'string' } } },
+    ]);
     expect(body.candidates[0]?.finishReason).toBe('STOP');
   });
 
   it('calls a function on mock.tool_call, but never in NONE mode', async () => {
     const asked = (await (
-      await generate('m', { ...HELLO, tools: [WEATHER_TOOL], mock: { tool_call: true } })
+      await generate('gemini-m', { ...HELLO, tools: [WEATHER_TOOL], mock: { tool_call: true } })
     ).json()) as GeminiAnswer;
     expect(asked.candidates[0]?.content.parts[0]).toHaveProperty('functionCall');
     const none = (await (
-      await generate('m', {
+      await generate('gemini-m', {
         ...HELLO,
         tools: [WEATHER_TOOL],
         toolConfig: { functionCallingConfig: { mode: 'NONE' } },
@@ -225,7 +227,7 @@ describe('Gemini fake: validation as the real API does it', () => {
   });
 
   it('answers an unknown method with 404 NOT_FOUND', async () => {
-    const res = await call('/v1beta/models/echo:countTokens', HELLO);
+    const res = await call('/v1beta/models/echo:embedContent', HELLO);
     expect(res.status).toBe(404);
     expect((await errorOf(res)).status).toBe('NOT_FOUND');
   });
@@ -246,14 +248,14 @@ describe('Gemini fake: streamGenerateContent', () => {
   });
 
   it('streams a function call whole in one chunk', async () => {
-    const res = await streamSse('m', {
+    const res = await streamSse('gemini-m', {
       ...HELLO,
       tools: [WEATHER_TOOL],
       toolConfig: { functionCallingConfig: { mode: 'ANY' } },
     });
     const chunks = sseChunks(await res.text()).map((d) => JSON.parse(d) as GeminiAnswer);
     expect(chunks[0]?.candidates[0]?.content.parts).toEqual([
-      { functionCall: { name: 'get_weather', args: {} } },
+      { functionCall: { name: 'get_weather', args: { city: 'string' } } },
     ]);
     expect(chunks.at(-1)?.candidates[0]?.finishReason).toBe('STOP');
   });

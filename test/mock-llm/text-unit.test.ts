@@ -99,7 +99,7 @@ describe('complete', () => {
     messages: [{ role: 'user', content: 'one two three' }],
     seed: 1,
     maxTokens: undefined,
-    firstTool: undefined,
+    tools: [],
     controls: DEFAULT_CONTROLS,
   };
 
@@ -108,20 +108,28 @@ describe('complete', () => {
       kind: 'text',
       tokens: ['one', ' two', ' three'],
       truncated: false,
+      reasoning: [],
     });
     expect(complete({ ...base, model: 'echo', maxTokens: 1 })).toEqual({
       kind: 'text',
       tokens: ['one'],
       truncated: true,
+      reasoning: [],
     });
     expect(complete({ ...base, maxTokens: 16 })).toMatchObject({ truncated: false });
     expect(complete({ ...base, maxTokens: 15 })).toMatchObject({ truncated: true });
   });
 
   it('calls the first tool only when asked and offered one', () => {
-    expect(complete({ ...base, firstTool: 'f', controls: { ...DEFAULT_CONTROLS, tool_call: true } })).toEqual(
-      { kind: 'tool', name: 'f' },
-    );
-    expect(complete({ ...base, firstTool: 'f' }).kind).toBe('text');
+    const tools = [
+      { name: 'f', schema: { type: 'object', properties: { n: { type: 'integer', minimum: 2 } } } },
+    ];
+    expect(complete({ ...base, tools, controls: { ...DEFAULT_CONTROLS, tool_call: true } })).toEqual({
+      kind: 'tool',
+      name: 'f',
+      input: { n: 2 },
+      reasoning: [],
+    });
+    expect(complete({ ...base, tools }).kind).toBe('text');
   });
 });

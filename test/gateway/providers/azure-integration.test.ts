@@ -7,7 +7,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { Loose } from '../answer-helpers';
 import { post, readSse, seedKey } from '../helpers';
 
-const MODEL = 'azure/my-gpt4o';
+const MODEL = 'azure/gpt-4o-prod';
 const USER = [{ role: 'user', content: 'Hello there, mock.' }];
 
 let key: string;
@@ -22,7 +22,7 @@ describe('Azure OpenAI behind /v1/chat/completions', () => {
     expect(res.headers.get('x-edgeway-upstream-request-id')).toMatch(/^[0-9a-f-]{36}$/);
     const body: Loose = await res.json();
     expect(body.object).toBe('chat.completion');
-    expect(body.model).toBe('my-gpt4o');
+    expect(body.model).toBe('gpt-4o-prod');
     expect(body.choices[0].message.content).toEqual(expect.any(String));
     expect(body.usage.prompt_tokens).toBeGreaterThan(0);
   });
@@ -50,7 +50,7 @@ describe('Azure OpenAI behind /v1/chat/completions', () => {
   });
 
   it('embeds at the deployment', async () => {
-    const res = await post('/v1/embeddings', { model: 'azure/embed-small', input: ['a', 'b'] }, key);
+    const res = await post('/v1/embeddings', { model: 'azure/text-embedding-small', input: ['a', 'b'] }, key);
     expect(res.status).toBe(200);
     expect(((await res.json()) as Loose).data).toHaveLength(2);
   });

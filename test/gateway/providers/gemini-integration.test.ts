@@ -85,7 +85,8 @@ describe('an OpenAI client in front of Gemini', () => {
       {
         id: expect.stringMatching(/^call_\w+_0$/),
         type: 'function',
-        function: { name: 'get_weather', arguments: '{}' },
+        // The mock fills the arguments from the tool's parameters schema.
+        function: { name: 'get_weather', arguments: '{"city":"string"}' },
       },
     ]);
     const { body: events } = await harness().call({ ...request, stream: true }, key, readSse);
@@ -95,7 +96,7 @@ describe('an OpenAI client in front of Gemini', () => {
       id: body.choices[0].message.tool_calls[0].id,
       function: { name: 'get_weather' },
     });
-    expect(deltas.map((d: Loose) => d.function.arguments ?? '').join('')).toBe('{}');
+    expect(deltas.map((d: Loose) => d.function.arguments ?? '').join('')).toBe('{"city":"string"}');
     expect(chunks(events).find((c) => c.choices[0]?.finish_reason)?.choices[0].finish_reason).toBe(
       'tool_calls',
     );

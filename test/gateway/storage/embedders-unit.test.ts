@@ -103,7 +103,7 @@ describe('OpenAI-compatible embedder', () => {
   });
 
   it('learns the size of an unknown model from its first answer', async () => {
-    const embedder = openAiEmbedder({ adapter: mock(), model: 'some-large-model' });
+    const embedder = openAiEmbedder({ adapter: mock(), model: 'mock-some-large-model' });
     expect(embedder.dimensions).toBe(0);
     await embedder.embed(['x']);
     expect(embedder.dimensions).toBe(3072);

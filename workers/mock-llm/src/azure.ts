@@ -5,12 +5,14 @@
  * 404 "Resource not found", Azure's answer; not a dated version → 400 "API
  * version not supported") and the `api-key` header (absent → 401). Azure's
  * own errors are `{"error":{"code","message"}}`; every answer carries
- * `apim-request-id` and `x-request-id`. Any deployment name exists; the body's
- * `model` is ignored and the deployment's name answers as the model.
+ * `apim-request-id` and `x-request-id`. A deployment exists when its name is a
+ * model id the mock serves (else 404 DeploymentNotFound); the body's `model` is
+ * ignored and the deployment's name answers as the model.
  */
 import { handleChat } from './chat';
 import { handleEmbeddings } from './embeddings';
 import { jsonResponse, newRequestId } from './http';
+import { isServedModel } from './models';
 
 const ROUTE = /^\/openai\/deployments\/([^/]+)\/(chat\/completions|embeddings)$/;
 /** GA versions are dates, previews dates with `-preview` (learn.microsoft.com, API version lifecycle). */
@@ -18,6 +20,9 @@ const API_VERSION = /^\d{4}-\d{2}-\d{2}(-preview)?$/;
 
 const ACCESS_DENIED =
   'Access denied due to invalid subscription key or wrong API endpoint. Make sure to provide a valid key for an active subscription and use a correct regional API endpoint for your resource.';
+
+const DEPLOYMENT_NOT_FOUND =
+  'The API deployment for this resource does not exist. If you created the deployment within the last 5 minutes, please wait a moment and try again.';
 
 function azureError(status: number, code: string, message: string): Response {
   return jsonResponse({ error: { code, message } }, status, { 'apim-request-id': crypto.randomUUID() });
@@ -33,6 +38,7 @@ export async function handleAzure(request: Request): Promise<Response> {
   if (!key) return azureError(401, '401', ACCESS_DENIED);
 
   const deployment = decodeURIComponent(route[1] ?? '');
+  if (!isServedModel(deployment)) return azureError(404, 'DeploymentNotFound', DEPLOYMENT_NOT_FOUND);
   const text = await request.text();
   let body = text;
   try {

@@ -4,10 +4,17 @@
  * service's own sentences for conversation rules). Pure. Stricter than the
  * real service in one way, on purpose: an unknown top-level field is refused,
  * so a codec that sends one is caught here rather than silently ignored.
- * Longer than most modules: one check per Converse part, kept together so the
- * messages stay in one style.
+ * Content blocks include `cachePoint` and (in assistant turns) `reasoningContent`,
+ * whose signatures are collected for the handler to check; model options live in
+ * bedrock-options.ts, cache units in bedrock-cache.ts. Longer than most modules:
+ * one check per Converse part, kept together so the messages stay in one style.
  */
+import { cachePointUnits, hasCachePoint } from './bedrock-cache';
+import { type BedrockOptions, parseBedrockOptions, reasoningItem } from './bedrock-options';
+import type { ToolSpec } from './completion';
 import { type Controls, parseRequestControls } from './controls';
+import type { CacheUnit } from './prompt-cache';
+import type { SignedItem } from './signature';
 import type { MessageLike } from './text';
 import { fail, isRecord, type Parsed } from './validate';
 
@@ -16,8 +23,15 @@ export interface ConverseRequest {
   /** The system blocks as one more message for the token rule, or undefined. */
   readonly system: MessageLike | undefined;
   readonly maxTokens: number | undefined;
-  /** The tool the answer calls, or undefined for text. */
-  readonly tool: string | undefined;
+  /** The tools offered (name and input schema). */
+  readonly tools: readonly ToolSpec[];
+  /** The tool the tool choice forces (`any`: the first; `tool`: that one), if any. */
+  readonly forcedTool: string | undefined;
+  readonly options: BedrockOptions;
+  /** Cache units when the body has cache points, else undefined. */
+  readonly cache: readonly CacheUnit[] | undefined;
+  /** Reasoning blocks carried back in assistant messages, to check. */
+  readonly signed: readonly SignedItem[];
   readonly controls: Controls;
 }
 
@@ -32,6 +46,8 @@ const FIELDS = new Set([
   'performanceConfig',
   'promptVariables',
   'requestMetadata',
+  'outputConfig',
+  'serviceTier',
   'mock',
 ]);
 const IMAGE_FORMATS = new Set(['png', 'jpeg', 'gif', 'webp']);
@@ -46,9 +62,18 @@ const one = (v: Record<string, unknown>): string | null => {
   return keys.length === 1 ? (keys[0] as string) : null;
 };
 
-function checkBlock(block: unknown, at: string): Parsed<'tool' | 'plain'> {
+function checkBlock(block: unknown, at: string, signed: SignedItem[] | null): Parsed<'tool' | 'plain'> {
   if (!isRecord(block) || one(block) === null)
     return fail(`Malformed input request: the ContentBlock at ${at} must set exactly one member.`);
+  if ('cachePoint' in block) return checkCachePoint(block.cachePoint, at);
+  if ('reasoningContent' in block) {
+    if (signed === null)
+      return fail(`Malformed input request: ${at}.reasoningContent is only allowed in assistant messages.`);
+    const item = reasoningItem(block.reasoningContent, at);
+    if (!item.ok) return item;
+    signed.push(item.value);
+    return { ok: true, value: 'plain' };
+  }
   if ('text' in block) {
     if (typeof block.text !== 'string')
       return coral(block.text, `${at}.member.text`, 'Member must be a string');
@@ -100,7 +125,19 @@ function checkBlock(block: unknown, at: string): Parsed<'tool' | 'plain'> {
   return fail(`Malformed input request: the ContentBlock at ${at} has an unsupported member.`);
 }
 
-function checkMessages(raw: unknown): Parsed<{ messages: MessageLike[]; tools: boolean }> {
+function checkCachePoint(point: unknown, at: string): Parsed<'plain'> {
+  const value = isRecord(point) ? point : {};
+  if (value.type !== 'default')
+    return coral(value.type, `${at}.member.cachePoint.type`, 'Member must satisfy enum value set: [default]');
+  if (value.ttl !== undefined && value.ttl !== '5m' && value.ttl !== '1h')
+    return coral(value.ttl, `${at}.member.cachePoint.ttl`, 'Member must satisfy enum value set: [5m, 1h]');
+  return { ok: true, value: 'plain' };
+}
+
+function checkMessages(
+  raw: unknown,
+  signed: SignedItem[],
+): Parsed<{ messages: MessageLike[]; tools: boolean }> {
   if (raw === undefined) return coral(undefined, 'messages', 'Member must not be null');
   if (!Array.isArray(raw)) return fail('Malformed input request: messages must be a list.');
   let tools = false;
@@ -126,7 +163,11 @@ function checkMessages(raw: unknown): Parsed<{ messages: MessageLike[]; tools: b
         `The content field in the Message object at messages.${i} is empty. Add a ContentBlock object to the content field and try again.`,
       );
     for (let j = 0; j < m.content.length; j++) {
-      const block = checkBlock(m.content[j], `messages.${i}.content.${j}`);
+      const block = checkBlock(
+        m.content[j],
+        `messages.${i}.content.${j}`,
+        m.role === 'assistant' ? signed : null,
+      );
       if (!block.ok) return block;
       tools ||= block.value === 'tool';
     }
@@ -158,14 +199,21 @@ function checkInference(raw: unknown): Parsed<number | undefined> {
   return { ok: true, value: maxTokens as number | undefined };
 }
 
-/** The tools offered (names) and the tool the tool choice forces, if any. */
-function checkTools(raw: unknown): Parsed<{ names: string[]; forced: string | undefined } | undefined> {
+/** The tools offered and the tool the tool choice forces, if any. */
+function checkTools(raw: unknown): Parsed<{ specs: ToolSpec[]; forced: string | undefined } | undefined> {
   if (raw === undefined) return { ok: true, value: undefined };
   if (!isRecord(raw) || !Array.isArray(raw.tools) || raw.tools.length === 0)
     return coral(undefined, 'toolConfig.tools', 'Member must have length greater than or equal to 1');
+  const specs: ToolSpec[] = [];
   const names: string[] = [];
   for (let i = 0; i < raw.tools.length; i++) {
-    const spec = isRecord(raw.tools[i]) ? (raw.tools[i] as Record<string, unknown>).toolSpec : undefined;
+    const entry = raw.tools[i];
+    if (isRecord(entry) && 'cachePoint' in entry) {
+      const point = checkCachePoint(entry.cachePoint, `toolConfig.tools.${i}`);
+      if (!point.ok) return point;
+      continue;
+    }
+    const spec = isRecord(entry) ? entry.toolSpec : undefined;
     if (
       !isRecord(spec) ||
       typeof spec.name !== 'string' ||
@@ -182,12 +230,13 @@ function checkTools(raw: unknown): Parsed<{ names: string[]; forced: string | un
         'Member must satisfy regular expression pattern: [a-zA-Z0-9_-]+',
       );
     names.push(spec.name);
+    specs.push({ name: spec.name, schema: spec.inputSchema.json });
   }
   const choice = raw.toolChoice;
-  if (choice === undefined) return { ok: true, value: { names, forced: undefined } };
+  if (choice === undefined) return { ok: true, value: { specs, forced: undefined } };
   const kind = isRecord(choice) ? one(choice) : null;
-  if (kind === 'auto') return { ok: true, value: { names, forced: undefined } };
-  if (kind === 'any') return { ok: true, value: { names, forced: names[0] } };
+  if (kind === 'auto') return { ok: true, value: { specs, forced: undefined } };
+  if (kind === 'any') return { ok: true, value: { specs, forced: names[0] } };
   const wanted =
     kind === 'tool' && isRecord((choice as Record<string, unknown>).tool)
       ? ((choice as Record<string, Record<string, unknown>>).tool?.name as unknown)
@@ -198,7 +247,7 @@ function checkTools(raw: unknown): Parsed<{ names: string[]; forced: string | un
     return fail(
       `The tool ${wanted} in toolConfig.toolChoice isn't defined in toolConfig.tools. Define the tool and try again.`,
     );
-  return { ok: true, value: { names, forced: wanted } };
+  return { ok: true, value: { specs, forced: wanted } };
 }
 
 /**
@@ -213,41 +262,39 @@ export function parseConverseRequest(body: Record<string, unknown>, model: strin
       );
   const controls = parseRequestControls(body.mock, model);
   if (!controls.ok) return fail(controls.message, controls.param);
-  const messages = checkMessages(body.messages);
+  const signed: SignedItem[] = [];
+  const messages = checkMessages(body.messages, signed);
   if (!messages.ok) return messages;
   if (
     body.system !== undefined &&
-    (!Array.isArray(body.system) || body.system.some((b) => !isRecord(b) || typeof b.text !== 'string'))
+    (!Array.isArray(body.system) ||
+      body.system.some((b) => !isRecord(b) || (typeof b.text !== 'string' && !isRecord(b.cachePoint))))
   )
-    return fail('Malformed input request: system must be a list of {text} blocks.');
+    return fail('Malformed input request: system must be a list of {text} or {cachePoint} blocks.');
   const maxTokens = checkInference(body.inferenceConfig);
   if (!maxTokens.ok) return maxTokens;
   const tools = checkTools(body.toolConfig);
   if (!tools.ok) return tools;
   if (messages.value.tools && tools.value === undefined)
     return fail('The toolConfig field must be defined when using toolUse and toolResult content blocks.');
-  const extra = body.additionalModelRequestFields;
-  if (extra !== undefined) {
-    if (!isRecord(extra))
-      return fail('Malformed input request: additionalModelRequestFields must be an object.');
-    const foreign = Object.keys(extra).find(
-      (k) => !(k === 'top_k' && /^(?:[a-z]{2,4}\.)?anthropic\./.test(model)),
-    );
-    if (foreign !== undefined)
-      return fail(
-        `The model returned the following errors: Malformed input request: extraneous key [${foreign}] is not permitted, please reformat your input and try again.`,
-      );
-  }
-  const c = controls.controls;
-  const tool = tools.value?.forced ?? (c.tool_call ? tools.value?.names[0] : undefined);
+  const options = parseBedrockOptions(body, model, maxTokens.value);
+  if (!options.ok) return options;
+  const toolList = isRecord(body.toolConfig) ? body.toolConfig.tools : undefined;
+  const cache = hasCachePoint(toolList, body.system, messages.value.messages)
+    ? cachePointUnits(toolList, body.system, messages.value.messages)
+    : undefined;
   return {
     ok: true,
     value: {
       messages: messages.value.messages,
       system: body.system === undefined ? undefined : { role: 'system', content: body.system },
       maxTokens: maxTokens.value,
-      tool,
-      controls: c,
+      tools: tools.value?.specs ?? [],
+      forcedTool: tools.value?.forced,
+      options: options.value,
+      cache,
+      signed,
+      controls: controls.controls,
     },
   };
 }

@@ -2,6 +2,8 @@
  * Validation of an OpenAI chat completion request body, with OpenAI's own
  * error messages, params and codes. Pure: body in, typed request or problem out.
  */
+import { type ChatOptions, parseChatOptions } from './chat-options';
+import type { ToolSpec } from './completion';
 import { parseRequestControls, type Controls } from './controls';
 import type { MessageLike } from './text';
 import { fail, isRecord, jsonType, type Parsed } from './validate';
@@ -13,8 +15,11 @@ export interface ChatRequest {
   readonly maxTokens: number | undefined;
   readonly stream: boolean;
   readonly includeUsage: boolean;
-  /** Name of the first `type: "function"` tool, if any. */
-  readonly firstTool: string | undefined;
+  /** The `type: "function"` tools offered (name and parameters schema). */
+  readonly tools: readonly ToolSpec[];
+  /** A function `tool_choice` forces, if any. */
+  readonly forcedTool: string | undefined;
+  readonly options: ChatOptions;
   readonly controls: Controls;
 }
 
@@ -84,18 +89,25 @@ function parseLimit(body: Record<string, unknown>, name: string): Parsed<number 
   return { ok: true, value: raw as number };
 }
 
-function firstFunctionTool(tools: unknown): string | undefined {
-  if (!Array.isArray(tools)) return undefined;
-  for (const tool of tools) {
+function functionTools(tools: unknown): ToolSpec[] {
+  if (!Array.isArray(tools)) return [];
+  const out: ToolSpec[] = [];
+  for (const tool of tools)
     if (
       isRecord(tool) &&
       tool.type === 'function' &&
       isRecord(tool.function) &&
       typeof tool.function.name === 'string'
-    ) {
-      return tool.function.name;
-    }
-  }
+    )
+      out.push({ name: tool.function.name, schema: tool.function.parameters });
+  return out;
+}
+
+/** `required` forces the first tool, `{type: "function", function: {name}}` that one. */
+function forcedTool(choice: unknown, tools: readonly ToolSpec[]): string | undefined {
+  if (choice === 'required') return tools[0]?.name;
+  if (isRecord(choice) && isRecord(choice.function) && typeof choice.function.name === 'string')
+    return choice.function.name;
   return undefined;
 }
 
@@ -135,6 +147,10 @@ export function parseChatRequest(body: Record<string, unknown>): Parsed<ChatRequ
     );
   }
 
+  const chatOptions = parseChatOptions(body, body.model);
+  if (!chatOptions.ok) return chatOptions;
+  const tools = functionTools(body.tools);
+
   const limits = [maxTokens.value, maxCompletionTokens.value].filter((n): n is number => n !== undefined);
   return {
     ok: true,
@@ -144,7 +160,9 @@ export function parseChatRequest(body: Record<string, unknown>): Parsed<ChatRequ
       maxTokens: limits.length > 0 ? Math.min(...limits) : undefined,
       stream,
       includeUsage: options !== null && options.include_usage === true,
-      firstTool: firstFunctionTool(body.tools),
+      tools,
+      forcedTool: forcedTool(body.tool_choice, tools),
+      options: chatOptions.value,
       controls: controls.controls,
     },
   };

@@ -24,6 +24,12 @@ export interface Controls {
   readonly malformed_after?: number;
   /** Answer with a call to the first tool, when the request has tools. */
   readonly tool_call: boolean;
+  /** Answer with a call to the tool of this name, when the request offers it. */
+  readonly tool_name?: string;
+  /** The minimum prompt (in tokens) that prompt caching considers; default 1024, as the providers. */
+  readonly cache_min_tokens?: number;
+  /** With thinking on: add a redacted thinking block (Anthropic, Bedrock) after the thinking. */
+  readonly redacted_thinking?: boolean;
   /** Echo models: stream the text in pieces of this many characters instead of word by word. */
   readonly chunk_chars?: number;
   /** Misbehaving-upstream faults (src/body-faults.ts, src/schedule.ts): sizes in bytes. */
@@ -78,6 +84,9 @@ export const CONTROL_SPECS: Readonly<Record<keyof Controls, Spec>> = {
   stall_ms: MILLIS,
   malformed_after: COUNT,
   tool_call: { kind: 'bool' },
+  tool_name: { kind: 'string', maxLength: 256 },
+  cache_min_tokens: COUNT,
+  redacted_thinking: { kind: 'bool' },
   chunk_chars: { kind: 'int', min: 1, max: 10_000 },
   huge_event_bytes: BYTES,
   unterminated_bytes: BYTES,

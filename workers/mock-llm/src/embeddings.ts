@@ -5,10 +5,11 @@
  */
 import { hasBearerKey, missingOpenAIKey } from './auth';
 import { parseControls, type Controls } from './controls';
-import { invalidRequest, OPENAI_BAD_JSON } from './errors';
+import { invalidRequest, modelNotFound, OPENAI_BAD_JSON } from './errors';
 import { applyPreResponseFaults } from './faults';
 import { fnv1a } from './hash';
 import { jsonResponse, newRequestId, readJsonObject } from './http';
+import { isServedModel } from './models';
 import { embeddingInputTokens } from './text';
 import { fail, type Parsed } from './validate';
 import { embeddingVector, float32Base64 } from './vectors';
@@ -125,6 +126,7 @@ export async function handleEmbeddings(request: Request): Promise<Response> {
   if (!body) return invalidRequest('openai', OPENAI_BAD_JSON);
   const parsed = parseEmbeddingsRequest(body);
   if (!parsed.ok) return invalidRequest('openai', parsed.message, parsed.param, parsed.code);
+  if (!isServedModel(parsed.value.model)) return modelNotFound('openai', parsed.value.model);
   const fault = await applyPreResponseFaults('openai', parsed.value.controls);
   if (fault) return fault;
   return jsonResponse(embeddingsBody(parsed.value), 200, { 'x-request-id': newRequestId() });

@@ -126,3 +126,14 @@ export function injectedErrorDetail(shape: Shape, status: number): ErrorDetail {
 export function injectedError(shape: Shape, status: number): Response {
   return errorResponse(shape, status, injectedErrorDetail(shape, status));
 }
+
+/** The provider's answer for a model it does not serve: OpenAI's 404 `model_not_found`, Anthropic's 404 `not_found_error`. */
+export function modelNotFound(shape: Shape, model: string): Response {
+  return shape === 'openai'
+    ? errorResponse(shape, 404, {
+        type: 'invalid_request_error',
+        code: 'model_not_found',
+        message: `The model \`${model}\` does not exist or you do not have access to it.`,
+      })
+    : errorResponse(shape, 404, { type: 'not_found_error', message: `model: ${model}` });
+}

@@ -5,8 +5,12 @@
  * hold exactly one kind of data, function declarations and their parameter
  * schemas use only the fields of Google's Schema, and tool config is coherent.
  * Problems come back as Google-worded messages for a 400 INVALID_ARGUMENT.
+ * Thinking, structured output and thought signatures are read by gemini-options.ts.
  */
+import type { OutputFormat, ToolSpec } from './completion';
 import { type Controls, parseRequestControls } from './controls';
+import { type GeminiThinking, parseFormat, parseThinking, signedParts } from './gemini-options';
+import type { SignedItem } from './signature';
 import type { MessageLike } from './text';
 import {
   checkKeys,
@@ -25,8 +29,14 @@ export interface GeminiRequest {
   readonly messages: readonly MessageLike[];
   readonly system: MessageLike | undefined;
   readonly maxTokens: number | undefined;
-  /** The function the answer calls when it calls one: the first declared, or the first allowed in ANY mode. */
-  readonly firstTool: string | undefined;
+  /** The functions declared (name and parameters schema). */
+  readonly tools: readonly ToolSpec[];
+  /** The function ANY mode forces: the first allowed, or the first declared. */
+  readonly forcedTool: string | undefined;
+  readonly thinking: GeminiThinking | undefined;
+  readonly format: OutputFormat | undefined;
+  /** thoughtSignatures carried back in model turns, to check. */
+  readonly signed: readonly SignedItem[];
   readonly mode: GeminiMode;
   readonly candidateCount: number;
   readonly controls: Controls;
@@ -156,8 +166,11 @@ export function parseGeminiRequest(body: Record<string, unknown>, model: string)
       if (!isRecord(body.systemInstruction)) throw field('system_instruction', 'must be an object.');
       system = { role: 'system', content: checkParts(body.systemInstruction.parts, 'system_instruction') };
     }
-    const names = checkTools(body.tools);
-    const { mode, allowed } = checkToolConfig(body.toolConfig, names);
+    const tools = checkTools(body.tools);
+    const { mode, allowed } = checkToolConfig(
+      body.toolConfig,
+      tools.map((t) => t.name),
+    );
     const config = checkConfig(body.generationConfig);
     return {
       ok: true,
@@ -165,7 +178,11 @@ export function parseGeminiRequest(body: Record<string, unknown>, model: string)
         messages,
         system,
         maxTokens: config.maxOutputTokens as number | undefined,
-        firstTool: allowed[0] ?? names[0],
+        tools,
+        forcedTool: mode === 'ANY' ? (allowed[0] ?? tools[0]?.name) : undefined,
+        thinking: parseThinking(config.thinkingConfig),
+        format: parseFormat(config),
+        signed: signedParts(messages),
         mode,
         candidateCount: (config.candidateCount as number | undefined) ?? 1,
         controls: controls.controls,

@@ -4,6 +4,7 @@
  * `toolConfig`, with Google's wording, plus the error type and key check that
  * every part of the request validation shares (pure).
  */
+import type { ToolSpec } from './completion';
 import { isRecord } from './validate';
 
 export type GeminiMode = 'AUTO' | 'ANY' | 'NONE' | 'VALIDATED';
@@ -66,11 +67,11 @@ export function checkSchema(schema: unknown, at: string): void {
     throw new Invalid(`Invalid value at '${at}.enum': enum values must be strings.`);
 }
 
-/** Declared function names, in order. */
-export function checkTools(raw: unknown): string[] {
+/** Declared functions (name and parameters schema), in order. */
+export function checkTools(raw: unknown): ToolSpec[] {
   if (raw === undefined) return [];
   if (!Array.isArray(raw)) throw field('tools', 'must be a list.');
-  const names: string[] = [];
+  const names: ToolSpec[] = [];
   raw.forEach((tool, i) => {
     if (!isRecord(tool)) throw field(`tools[${i}]`, 'must be an object.');
     const declarations = tool.functionDeclarations;
@@ -90,7 +91,7 @@ export function checkTools(raw: unknown): string[] {
           'Invalid function name. Must start with a letter or an underscore. Must be alphameric (a-z, A-Z, 0-9), underscores (_), dots (.) or dashes (-), with a maximum length of 64.',
         );
       if (d.parameters !== undefined) checkSchema(d.parameters, `${at}.parameters`);
-      names.push(d.name);
+      names.push({ name: d.name, schema: d.parametersJsonSchema ?? d.parameters });
     });
   });
   return names;

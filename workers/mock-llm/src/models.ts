@@ -1,6 +1,8 @@
 /**
- * GET /v1/models: the ids the mock advertises. Any model id is accepted on the
- * other routes; these are just the ones worth knowing (see README).
+ * GET /v1/models: the ids the mock advertises, and which model ids it serves:
+ * the listed ones and the families below (README "Models"). Any other id gets
+ * the provider's own not-found answer, so a gateway test that names a model no
+ * provider has fails as it would upstream.
  */
 import { hasAnthropicKey, hasBearerKey, missingOpenAIKey } from './auth';
 import { newRequestId } from './http';
@@ -27,4 +29,37 @@ export function handleModels(request: Request): Response {
   return new Response(BODY, {
     headers: { 'content-type': 'application/json', 'x-request-id': newRequestId() },
   });
+}
+
+/** Id prefixes of the model families the mock answers for. */
+const SERVED_PREFIXES = [
+  'echo',
+  'mock-',
+  'claude-',
+  'gpt-',
+  'gemini-',
+  'text-embedding-',
+  'anthropic.',
+  'us.anthropic.',
+  'amazon.',
+  'meta.',
+  '@cf/',
+];
+
+/** The model's name: the id without the controls written after `;`. */
+export function modelName(model: string): string {
+  const cut = model.indexOf(';');
+  return cut < 0 ? model : model.slice(0, cut);
+}
+
+/** True for an id the mock serves (controls after `;` ignored). */
+export function isServedModel(model: string): boolean {
+  const name = modelName(model);
+  return (
+    (MODEL_IDS as readonly string[]).includes(name) ||
+    SERVED_PREFIXES.some((prefix) => name.startsWith(prefix)) ||
+    /^o\d/.test(name) ||
+    name.includes('reason') ||
+    name.includes('think')
+  );
 }
