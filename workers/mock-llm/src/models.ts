@@ -40,7 +40,6 @@ const SERVED_PREFIXES = [
   'gemini-',
   'text-embedding-',
   'anthropic.',
-  'us.anthropic.',
   'amazon.',
   'meta.',
   '@cf/',
@@ -58,6 +57,8 @@ export function isServedModel(model: string): boolean {
   return (
     (MODEL_IDS as readonly string[]).includes(name) ||
     SERVED_PREFIXES.some((prefix) => name.startsWith(prefix)) ||
+    // Bedrock's cross-region inference profiles: us., eu., apac., global. before the model id.
+    /^[a-z]{2,6}\.(?:anthropic|amazon|meta)\./.test(name) ||
     /^o\d/.test(name) ||
     name.includes('reason') ||
     name.includes('think')
