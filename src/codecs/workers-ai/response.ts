@@ -4,9 +4,11 @@
  * binding throws. The binding gives no id, model, time or finish reason, so
  * the adapter (src/providers/workers-ai.ts) stamps each answer with the
  * first three and the cap it sent, and the finish is inferred: tool calls, the
- * cap reached (`length`), or a natural end.
+ * cap reached (`length`), or a natural end. Reasoning models (DeepSeek R1
+ * distills, QwQ, Qwen3) may add `reasoning_content`: the reasoning, unsigned,
+ * before the text.
  */
-import type { ChatResponse, FinishReason, ProviderFault, TextPart, ToolCallPart } from '../ir';
+import type { AnswerPart, ChatResponse, FinishReason, ProviderFault, ToolCallPart } from '../ir';
 import { arr, badUpstream, jsonText, num, obj, str } from '../json';
 import { fromOpenAiUsage } from '../openai/usage';
 
@@ -85,7 +87,9 @@ export function decodeWorkersAiResponse(body: unknown): ChatResponse {
   if (!b || !('response' in b || 'tool_calls' in b))
     throw badUpstream('an answer without response or tool_calls');
   const stamp = readStamp(b[STAMP]);
-  const content: (TextPart | ToolCallPart)[] = [];
+  const content: AnswerPart[] = [];
+  const reasoning = str(b.reasoning_content);
+  if (reasoning) content.push({ type: 'reasoning', text: reasoning, signature: null, issuer: null });
   const text = responseText(b.response);
   if (text) content.push({ type: 'text', text });
   arr(b.tool_calls).forEach((raw, ordinal) => {

@@ -6,6 +6,7 @@
  * event comes first with the id, model and cap. The finish is inferred at
  * `[DONE]` and sent before the usage, as OpenAI orders them; a stream that
  * stops before `[DONE]` never ends, which the relay reports as a cut stream.
+ * A chunk's `reasoning_content` (reasoning models) is a `reasoning` event.
  */
 import type { StreamDecoder } from '../codec';
 import type { StreamEvent, TokenUsage } from '../ir';
@@ -85,6 +86,8 @@ export function workersAiStreamDecoder(): StreamDecoder {
         const message = str(e.message) ?? str(chunk.error) ?? 'upstream error';
         return [...out, { type: 'error', message, errorType: 'api_error' }];
       }
+      const reasoning = str(chunk.reasoning_content);
+      if (reasoning) out.push({ type: 'reasoning', text: reasoning });
       const text = responseText(chunk.response);
       if (text) out.push({ type: 'text', text });
       toolCalls(arr(chunk.tool_calls), out);

@@ -1,0 +1,67 @@
+/**
+ * Reasoning on Bedrock Converse ⇄ the canonical reasoning (pure). Requests: Claude's extended
+ * thinking as `additionalModelRequestFields.thinking` (Anthropic's own shape, which Bedrock
+ * passes to the model) and Nova 2's `reasoningConfig`; other models take no reasoning request
+ * through Converse, so it is dropped and named. Answers and history: `reasoningContent` blocks
+ * (botocore bedrock-runtime service-2.json, ReasoningContentBlock: `reasoningText {text,
+ * signature}` or `redactedContent`, bytes that travel as base64 in JSON), issued by 'bedrock' and
+ * sent back to Bedrock alone, byte for byte.
+ */
+import type { EncodeContext } from '../codec';
+import type { ChatRequest, ReasoningPart, RedactedReasoningPart } from '../ir';
+import { type Json, obj, str } from '../json';
+import { budgetOf, effortOf } from '../reasoning';
+import { claudeThinks, novaReasons } from './models';
+
+/** Claude's smallest thinking budget (Anthropic's extended-thinking guide). */
+const MIN_BUDGET = 1024;
+
+/**
+ * The fields to add to `additionalModelRequestFields` for the request's reasoning (empty when
+ * none). Claude: on → `thinking` enabled with a budget below `maxTokens` (Bedrock refuses one at
+ * or above it); off is Claude's default; 'default' (an effort alone) is dropped, as the Anthropic
+ * codec drops it. `forced`: a tool is forced, which Claude refuses with thinking, so it is dropped.
+ * Nova 2: on and 'default' → `reasoningConfig` with the effort (low, medium or high).
+ */
+export function encodeReasoningFields(
+  request: ChatRequest,
+  maxTokens: number,
+  forced: boolean,
+  context: EncodeContext,
+): Json {
+  const r = request.reasoning;
+  if (!r || r.mode === 'off') return {};
+  if (novaReasons(context.model)) {
+    const effort = effortOf(r);
+    if (effort === 'none') return {};
+    const level = effort === 'minimal' || effort === 'low' ? 'low' : effort === 'medium' ? 'medium' : 'high';
+    return { reasoningConfig: { type: 'enabled', maxReasoningEffort: level } };
+  }
+  if (!claudeThinks(context.model) || r.mode === 'default' || forced) {
+    context.dropped.push('reasoning');
+    return {};
+  }
+  const budget = Math.min(budgetOf(r), maxTokens - 1);
+  if (budget < MIN_BUDGET) {
+    context.dropped.push('reasoning');
+    return {};
+  }
+  return { thinking: { type: 'enabled', budget_tokens: budget } };
+}
+
+/** A reasoning part of the history as a Converse block: only what Bedrock issued, unchanged. */
+export function reasoningBlock(p: ReasoningPart | RedactedReasoningPart): Json[] {
+  if (p.issuer !== 'bedrock') return [];
+  if (p.type === 'redacted_reasoning') return [{ reasoningContent: { redactedContent: p.data } }];
+  const text = { text: p.text, ...(p.signature === null ? {} : { signature: p.signature }) };
+  return [{ reasoningContent: { reasoningText: text } }];
+}
+
+/** A `reasoningContent` block of an answer as a canonical part, or null when it holds neither form. */
+export function reasoningPart(block: Json): ReasoningPart | RedactedReasoningPart | null {
+  const redacted = str(block.redactedContent);
+  if (redacted !== null) return { type: 'redacted_reasoning', data: redacted, issuer: 'bedrock' };
+  const text = obj(block.reasoningText);
+  if (!text) return null;
+  return { type: 'reasoning', text: str(text.text) ?? '', signature: str(text.signature), issuer: 'bedrock' };
+}
