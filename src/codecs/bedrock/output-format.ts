@@ -24,12 +24,27 @@ export function encodeOutputFormat(request: ChatRequest, model: string): OutputF
   if (!format) return { kind: 'none' };
   if (format.type === 'json_schema' && takesOutputFormat(model)) {
     const jsonSchema = { schema: JSON.stringify(format.schema), name: format.name };
-    return { kind: 'native', outputConfig: { textFormat: { type: 'json_schema', structure: { jsonSchema } } } };
+    return {
+      kind: 'native',
+      outputConfig: { textFormat: { type: 'json_schema', structure: { jsonSchema } } },
+    };
   }
   if (!takesForcedTool(model))
-    throw unsupported('response_format', 'bedrock', 'for this model (it has no structured output on Converse)');
-  if (request.tools.length > 0) throw unsupported('response_format', 'bedrock', 'together with tools, for this model');
+    throw unsupported(
+      'response_format',
+      'bedrock',
+      'for this model (it has no structured output on Converse)',
+    );
+  if (request.tools.length > 0)
+    throw unsupported('response_format', 'bedrock', 'together with tools, for this model');
   const schema = format.type === 'json_schema' ? format.schema : { type: 'object' };
-  const spec = { name: JSON_ANSWER_TOOL, description: "Give the answer as this tool's input.", inputSchema: { json: schema } };
-  return { kind: 'tool', tool: { tools: [{ toolSpec: spec }], toolChoice: { tool: { name: JSON_ANSWER_TOOL } } } };
+  const spec = {
+    name: JSON_ANSWER_TOOL,
+    description: "Give the answer as this tool's input.",
+    inputSchema: { json: schema },
+  };
+  return {
+    kind: 'tool',
+    tool: { tools: [{ toolSpec: spec }], toolChoice: { tool: { name: JSON_ANSWER_TOOL } } },
+  };
 }

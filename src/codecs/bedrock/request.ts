@@ -64,7 +64,9 @@ export function encodeBedrockRequest(request: ChatRequest, context: EncodeContex
 
   const body: Json = { messages: encodeMessages(request.messages, point) };
   // Converse refuses blank system blocks (NonEmptyString); each block keeps its own breakpoint.
-  const system = request.system.filter((p) => p.text !== '').flatMap((p) => withPoint({ text: p.text }, p.cache, point));
+  const system = request.system
+    .filter((p) => p.text !== '')
+    .flatMap((p) => withPoint({ text: p.text }, p.cache, point));
   if (system.length > 0) body.system = system;
 
   const inference: Json = {};

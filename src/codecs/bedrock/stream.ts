@@ -91,7 +91,10 @@ export function bedrockStreamDecoder(): StreamDecoder {
         case 'contentBlockStop':
           return start();
         case 'messageStop': {
-          const reason = forced !== null && payload.stopReason === 'tool_use' ? 'end' : finishFromBedrock(payload.stopReason);
+          const reason =
+            forced !== null && payload.stopReason === 'tool_use'
+              ? 'end'
+              : finishFromBedrock(payload.stopReason);
           if (!reason) return 'malformed';
           return [...start(), { type: 'finish', reason, stopSequence: null }];
         }

@@ -114,7 +114,9 @@ function encodeContents(messages: readonly Message[]): Json[] {
  * (Gemini keeps its thoughts itself), nor reasoning another provider issued (Gemini cannot verify it).
  */
 function modelParts(m: Message, messages: readonly Message[], i: number): Json[] {
-  const signed = m.content.some((p) => p.type === 'reasoning' && p.issuer === 'gemini' && p.signature !== null);
+  const signed = m.content.some(
+    (p) => p.type === 'reasoning' && p.issuer === 'gemini' && p.signature !== null,
+  );
   const out: Json[] = [];
   let pending: string | null = null;
   m.content.forEach((p, j) => {
@@ -150,9 +152,7 @@ function encodePart(p: Part, messages: readonly Message[], i: number, j: number)
         throw unsupported(param, 'gemini', 'as an image URL (Gemini takes images inline, as base64)');
       return [{ inlineData: { mimeType: p.source.mediaType, data: p.source.data } }];
     case 'tool_call':
-      return [
-        { functionCall: { name: p.name, args: parseArguments(p.arguments, `${param}.arguments`) } },
-      ];
+      return [{ functionCall: { name: p.name, args: parseArguments(p.arguments, `${param}.arguments`) } }];
     case 'tool_result': {
       if (p.content.some((c) => c.type === 'image'))
         throw unsupported(`${param}.content`, 'gemini', 'with an image in a tool result');

@@ -93,7 +93,8 @@ export function decodeGeminiResponse(body: unknown): ChatResponse {
   /** Appends text to the last part when it is text of the same kind still open, else starts a part. */
   const append = (type: 'text' | 'reasoning', text: string) => {
     const last = content.at(-1);
-    if (type === 'text' && last?.type === 'text') content[content.length - 1] = { type, text: last.text + text };
+    if (type === 'text' && last?.type === 'text')
+      content[content.length - 1] = { type, text: last.text + text };
     else if (type === 'reasoning' && last?.type === 'reasoning' && last.signature === null)
       content[content.length - 1] = { ...last, text: last.text + text };
     else if (type === 'text') content.push({ type, text });
@@ -102,7 +103,8 @@ export function decodeGeminiResponse(body: unknown): ChatResponse {
   /** A signature closes the open unsigned reasoning part, or stands as a reasoning part of its own. */
   const sign = (signature: string) => {
     const last = content.at(-1);
-    if (last?.type === 'reasoning' && last.signature === null) content[content.length - 1] = { ...last, signature };
+    if (last?.type === 'reasoning' && last.signature === null)
+      content[content.length - 1] = { ...last, signature };
     else content.push({ type: 'reasoning', text: '', signature, issuer: 'gemini' });
   };
   let calls = 0;

@@ -74,7 +74,8 @@ function encodeMessage(m: Message, i: number, all: readonly Message[], model: Wo
       if (p.type === 'text') text.push(p);
       else if (p.type === 'tool_call')
         calls.push({ id: p.id, type: 'function', function: { name: p.name, arguments: p.arguments } });
-      else if (p.type === 'reasoning' || p.type === 'redacted_reasoning') return; // the models take no reasoning back
+      else if (p.type === 'reasoning' || p.type === 'redacted_reasoning')
+        return; // the models take no reasoning back
       else throw unsupported(param(j), FORMAT, `as a ${p.type} part in an assistant message`);
     });
     return [

@@ -14,7 +14,13 @@ import {
   TEXT_ANSWER,
 } from '../fixtures/gemini-wire';
 
-const CONTEXT = { model: 'text-embedding-004', providerId: 'gemini', outputCap: 1024, enforceCap: true, dropped: [] };
+const CONTEXT = {
+  model: 'text-embedding-004',
+  providerId: 'gemini',
+  outputCap: 1024,
+  enforceCap: true,
+  dropped: [],
+};
 
 /** Every canonical event a stream decodes to, fed in small byte pieces as a network would deliver it. */
 function decodeStream(text: string, pieceBytes = 7): (readonly StreamEvent[] | 'malformed')[] {

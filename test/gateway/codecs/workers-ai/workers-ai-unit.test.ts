@@ -65,7 +65,13 @@ const flat = (results: (readonly StreamEvent[] | 'malformed')[]): StreamEvent[] 
 describe('Workers AI codec: requests', () => {
   it('writes the system prompt first, the turns as messages, and always a max_tokens (the cap when none is set)', () => {
     const body = encode(
-      request({ system: [{ type: 'text', text: 'Be brief.' }], temperature: 0.2, topP: 0.9, topK: 40, stream: true }),
+      request({
+        system: [{ type: 'text', text: 'Be brief.' }],
+        temperature: 0.2,
+        topP: 0.9,
+        topK: 40,
+        stream: true,
+      }),
     );
     expect(body).toEqual({
       messages: [
