@@ -114,4 +114,50 @@ describe('Workers AI codec: reasoning in answers', () => {
       { type: 'text', text: 'Paris.' },
     ]);
   });
+
+  it("reads the chat.completion shape newer models answer in, its message's reasoning_content included", () => {
+    const answer = workersAiUpstream.decodeResponse({
+      id: 'chatcmpl-1',
+      object: 'chat.completion',
+      choices: [
+        {
+          index: 0,
+          message: { role: 'assistant', content: 'Paris.', reasoning_content: 'France → Paris.' },
+          finish_reason: 'length',
+        },
+      ],
+      usage: { prompt_tokens: 5, completion_tokens: 12, total_tokens: 17 },
+    });
+    expect(answer.content).toEqual([
+      { type: 'reasoning', text: 'France → Paris.', signature: null, issuer: null },
+      { type: 'text', text: 'Paris.' },
+    ]);
+    expect(answer.finish).toBe('length');
+  });
+
+  it('streams chat.completion chunks: reasoning, text and the finish from the first choice', () => {
+    const decoder = workersAiUpstream.streamDecoder();
+    const events: StreamEvent[] = [];
+    const chunk = (delta: object, finish: string | null = null) =>
+      JSON.stringify({
+        object: 'chat.completion.chunk',
+        choices: [{ index: 0, delta, finish_reason: finish }],
+      });
+    for (const data of [
+      chunk({ role: 'assistant', reasoning_content: 'Hmm' }),
+      chunk({ content: 'Paris.' }),
+      chunk({}, 'stop'),
+      '[DONE]',
+    ]) {
+      const out = decoder.decode({ event: null, data });
+      if (out === 'malformed') throw new Error('malformed');
+      events.push(...out);
+    }
+    expect(events.filter((e) => e.type !== 'start')).toEqual([
+      { type: 'reasoning', text: 'Hmm' },
+      { type: 'text', text: 'Paris.' },
+      { type: 'finish', reason: 'end', stopSequence: null },
+      { type: 'end' },
+    ]);
+  });
 });
