@@ -49,12 +49,16 @@ export function encodeReasoningFields(
   return { thinking: { type: 'enabled', budget_tokens: budget } };
 }
 
-/** A reasoning part of the history as a Converse block: only what Bedrock issued, unchanged. */
+/**
+ * A reasoning part of the history as a Converse block: only what Bedrock issued and signed (or
+ * redacted), unchanged. Unsigned reasoning (a model that signs nothing, such as DeepSeek R1 or
+ * Nova 2) is not sent back: nothing needs it, and Claude refuses reasoning without its signature.
+ */
 export function reasoningBlock(p: ReasoningPart | RedactedReasoningPart): Json[] {
   if (p.issuer !== 'bedrock') return [];
   if (p.type === 'redacted_reasoning') return [{ reasoningContent: { redactedContent: p.data } }];
-  const text = { text: p.text, ...(p.signature === null ? {} : { signature: p.signature }) };
-  return [{ reasoningContent: { reasoningText: text } }];
+  if (p.signature === null) return [];
+  return [{ reasoningContent: { reasoningText: { text: p.text, signature: p.signature } } }];
 }
 
 /** A `reasoningContent` block of an answer as a canonical part, or null when it holds neither form. */

@@ -118,13 +118,14 @@ const history = (assistant: Message['content']): Message[] => [
 ];
 
 describe('Bedrock codec: reasoning in the history', () => {
-  it("sends Bedrock's reasoning first in the assistant turn, byte for byte, and nobody else's", () => {
+  it("sends Bedrock's signed reasoning first in the assistant turn, byte for byte, and nobody else's", () => {
     const { body } = encode({
       messages: history([
         { type: 'text', text: 'Let me check.' },
         { type: 'reasoning', text: 'The user wants weather.', signature: SIGNATURE, issuer: 'bedrock' },
         { type: 'redacted_reasoning', data: REDACTED, issuer: 'bedrock' },
         { type: 'reasoning', text: 'Gemini thought', signature: 'gsig', issuer: 'gemini' },
+        { type: 'reasoning', text: 'unsigned', signature: null, issuer: 'bedrock' },
         { type: 'redacted_reasoning', data: 'xx', issuer: 'anthropic' },
         { type: 'tool_call', id: 't1', name: 'get_weather', arguments: '{}' },
       ]),
