@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import type { EncodeContext } from '../../../../src/codecs/codec';
 import { geminiUpstream } from '../../../../src/codecs/gemini/index';
 import { REPLAYED_SIGNATURE } from '../../../../src/codecs/gemini/request';
-import type { ChatRequest, Message, Reasoning, StreamEvent } from '../../../../src/codecs/ir';
+import type { AnswerPart, ChatRequest, Message, Reasoning, StreamEvent } from '../../../../src/codecs/ir';
 import { canonicalRequest } from '../fixtures/canonical';
 
 type Json = Record<string, unknown>;
@@ -93,6 +93,37 @@ describe('Gemini codec: thinkingConfig', () => {
     }
     // Asking a model that does not think not to think is already honoured.
     expect(encode({ reasoning: on({ mode: 'off' }) }, 'gemini-2.0-flash').dropped).toEqual([]);
+  });
+
+  it('never sends a level and a budget together, and keeps every budget in the model range (property)', () => {
+    const ranges: Record<string, [number, number]> = {
+      'gemini-2.5-pro': [128, 32768],
+      'gemini-2.5-flash': [0, 24576],
+      'gemini-2.5-flash-lite': [0, 24576],
+    };
+    const reasoning = fc.record({
+      mode: fc.constantFrom('on', 'off', 'default'),
+      effort: fc.constantFrom(null, 'none', 'minimal', 'low', 'medium', 'high', 'xhigh', 'max'),
+      budgetTokens: fc.option(fc.integer({ min: 0, max: 100000 }), { nil: null }),
+      display: fc.constantFrom(null, 'summarized', 'omitted'),
+    }) as fc.Arbitrary<Reasoning>;
+    const model = fc.constantFrom(...Object.keys(ranges), 'gemini-3-pro-preview', 'gemini-2.0-flash');
+    fc.assert(
+      fc.property(reasoning, model, (r, m) => {
+        const { config, dropped } = encode({ reasoning: r }, m);
+        const thinking = config.thinkingConfig as Json | undefined;
+        if (!thinking) return;
+        expect(dropped).toEqual([]);
+        expect('thinkingLevel' in thinking && 'thinkingBudget' in thinking).toBe(false);
+        const range = ranges[m];
+        const budget = thinking.thinkingBudget as number | undefined;
+        if (budget !== undefined && budget !== 0 && range) {
+          expect(budget).toBeGreaterThanOrEqual(range[0]);
+          expect(budget).toBeLessThanOrEqual(range[1]);
+        }
+        if (budget === 0) expect(m).not.toBe('gemini-2.5-pro');
+      }),
+    );
   });
 
   it('sends nothing when the request says nothing about reasoning', () => {
@@ -254,6 +285,65 @@ describe('Gemini codec: thoughts and signatures in answers', () => {
 function isText(p: Json): boolean {
   return typeof p.text === 'string' && p.thought !== true;
 }
+
+/** Stream events folded into answer parts, by the rules a whole answer is read with. */
+function fold(events: readonly StreamEvent[]): AnswerPart[] {
+  const out: AnswerPart[] = [];
+  for (const e of events) {
+    const last = out.at(-1);
+    if (e.type === 'reasoning') {
+      if (last?.type === 'reasoning' && last.signature === null)
+        out[out.length - 1] = { ...last, text: last.text + e.text };
+      else out.push({ type: 'reasoning', text: e.text, signature: null, issuer: 'gemini' });
+    } else if (e.type === 'reasoning_signature') {
+      if (last?.type === 'reasoning' && last.signature === null)
+        out[out.length - 1] = { ...last, signature: e.signature };
+      else out.push({ type: 'reasoning', text: '', signature: e.signature, issuer: e.issuer });
+    } else if (e.type === 'text') {
+      if (last?.type === 'text') out[out.length - 1] = { type: 'text', text: last.text + e.text };
+      else out.push({ type: 'text', text: e.text });
+    } else if (e.type === 'tool_call') out.push({ type: 'tool_call', id: e.id, name: e.name, arguments: '' });
+    else if (e.type === 'tool_arguments' && last?.type === 'tool_call')
+      out[out.length - 1] = { ...last, arguments: last.arguments + e.arguments };
+  }
+  return out;
+}
+
+describe('Gemini codec: streamed and whole answers agree', () => {
+  const part = fc.oneof(
+    fc.record({ text: fc.string({ maxLength: 8 }), thought: fc.constant(true) }),
+    fc.record({ text: fc.string({ minLength: 1, maxLength: 8 }) }),
+    fc.record({
+      functionCall: fc.record({ name: fc.stringMatching(/^[a-z]{1,6}$/), args: fc.constant({ a: 1 }) }),
+    }),
+  );
+  const signed = fc
+    .tuple(part, fc.option(fc.base64String({ minLength: 4, maxLength: 16 }), { nil: undefined }))
+    .map(([p, sig]): Json => (sig ? { ...p, thoughtSignature: sig } : p));
+
+  it('gives the same reasoning, signatures, text and calls streamed one part per chunk as whole (property)', () => {
+    fc.assert(
+      fc.property(fc.array(signed, { minLength: 1, maxLength: 8 }), (parts) => {
+        const whole = geminiUpstream.decodeResponse(answer(parts)).content;
+        const decoder = geminiUpstream.streamDecoder();
+        const events: StreamEvent[] = [];
+        parts.forEach((p, i) => {
+          const last = i === parts.length - 1;
+          const chunk = {
+            ...answer([p]),
+            candidates: [
+              { content: { parts: [p], role: 'model' }, ...(last ? { finishReason: 'STOP' } : {}) },
+            ],
+          };
+          const out = decoder.decode({ event: null, data: JSON.stringify(chunk) });
+          if (out === 'malformed') throw new Error('malformed');
+          events.push(...out);
+        });
+        expect(fold(events)).toEqual(whole);
+      }),
+    );
+  });
+});
 
 describe('Gemini codec: system turns, cache markers, structured output', () => {
   it('sends a system turn mid-conversation as user text, joined with the next user turn', () => {
