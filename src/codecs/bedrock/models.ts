@@ -4,7 +4,8 @@
  * geography prefix (`us.`, `eu.`, `apac.`, `global.`). Sources: the Bedrock user guide's pages on
  * extended thinking, prompt caching (docs.aws.amazon.com/bedrock/latest/userguide/prompt-caching.html),
  * structured output (…/structured-output.html) and Amazon Nova 2's reasoning
- * (docs.aws.amazon.com/nova/latest/nova2-userguide/using-converse-api.html).
+ * (docs.aws.amazon.com/nova/latest/nova2-userguide/extended-thinking.html) and OpenAI's models
+ * (docs.aws.amazon.com/bedrock/latest/userguide/model-parameters-openai.html).
  */
 
 /** Anthropic Claude, any version. */
@@ -19,6 +20,12 @@ export const claudeThinks = (model: string): boolean =>
 
 /** Amazon Nova 2 models, which reason through `reasoningConfig` in additionalModelRequestFields. */
 export const novaReasons = (model: string): boolean => /(?:^|\.)amazon\.nova-2-/.test(model);
+
+/**
+ * OpenAI's gpt-oss models, which take OpenAI's `reasoning_effort` in additionalModelRequestFields
+ * (the user guide's OpenAI models page: fields Converse has no place for go there).
+ */
+export const gptOssReasons = (model: string): boolean => /(?:^|\.)openai\.gpt-oss-/.test(model);
 
 /** Models that take `cachePoint` blocks: Claude and Nova (others refuse them). */
 export const takesCachePoints = (model: string): boolean => isClaude(model) || isNova(model);

@@ -1,17 +1,17 @@
 /**
  * Reasoning on Bedrock Converse ⇄ the canonical reasoning (pure). Requests: Claude's extended
  * thinking as `additionalModelRequestFields.thinking` (Anthropic's own shape, which Bedrock
- * passes to the model) and Nova 2's `reasoningConfig`; other models take no reasoning request
+ * passes to the model), Nova 2's `reasoningConfig` and gpt-oss's `reasoning_effort`; other models take no reasoning request
  * through Converse, so it is dropped and named. Answers and history: `reasoningContent` blocks
  * (botocore bedrock-runtime service-2.json, ReasoningContentBlock: `reasoningText {text,
  * signature}` or `redactedContent`, bytes that travel as base64 in JSON), issued by 'bedrock' and
  * sent back to Bedrock alone, byte for byte.
  */
 import type { EncodeContext } from '../codec';
-import type { ChatRequest, ReasoningPart, RedactedReasoningPart } from '../ir';
+import type { ChatRequest, ReasoningEffort, ReasoningPart, RedactedReasoningPart } from '../ir';
 import { type Json, obj, str } from '../json';
 import { budgetOf, effortOf } from '../reasoning';
-import { claudeThinks, novaReasons } from './models';
+import { claudeThinks, gptOssReasons, novaReasons } from './models';
 
 /** Claude's smallest thinking budget (Anthropic's extended-thinking guide). */
 const MIN_BUDGET = 1024;
@@ -21,7 +21,8 @@ const MIN_BUDGET = 1024;
  * none). Claude: on → `thinking` enabled with a budget below `maxTokens` (Bedrock refuses one at
  * or above it); off is Claude's default; 'default' (an effort alone) is dropped, as the Anthropic
  * codec drops it. `forced`: a tool is forced, which Claude refuses with thinking, so it is dropped.
- * Nova 2: on and 'default' → `reasoningConfig` with the effort (low, medium or high).
+ * Nova 2 and gpt-oss: on and 'default' → `reasoningConfig` (Nova) or `reasoning_effort` (gpt-oss)
+ * with the effort as low, medium or high.
  */
 export function encodeReasoningFields(
   request: ChatRequest,
@@ -31,11 +32,12 @@ export function encodeReasoningFields(
 ): Json {
   const r = request.reasoning;
   if (!r || r.mode === 'off') return {};
-  if (novaReasons(context.model)) {
-    const effort = effortOf(r);
-    if (effort === 'none') return {};
-    const level = effort === 'minimal' || effort === 'low' ? 'low' : effort === 'medium' ? 'medium' : 'high';
-    return { reasoningConfig: { type: 'enabled', maxReasoningEffort: level } };
+  if (novaReasons(context.model) || gptOssReasons(context.model)) {
+    const level = levelOf(effortOf(r));
+    if (level === null) return {};
+    return novaReasons(context.model)
+      ? { reasoningConfig: { type: 'enabled', maxReasoningEffort: level } }
+      : { reasoning_effort: level };
   }
   if (!claudeThinks(context.model) || r.mode === 'default' || forced) {
     context.dropped.push('reasoning');
@@ -47,6 +49,13 @@ export function encodeReasoningFields(
     return {};
   }
   return { thinking: { type: 'enabled', budget_tokens: budget } };
+}
+
+/** An effort on the low / medium / high scale Nova 2 and gpt-oss take; null for none. */
+function levelOf(effort: ReasoningEffort): 'low' | 'medium' | 'high' | null {
+  if (effort === 'none') return null;
+  if (effort === 'minimal' || effort === 'low') return 'low';
+  return effort === 'medium' ? 'medium' : 'high';
 }
 
 /**

@@ -80,6 +80,11 @@ describe('Bedrock codec: reasoning requests', () => {
     });
   });
 
+  it("asks gpt-oss for OpenAI's reasoning_effort", () => {
+    const { body } = encode({ reasoning: on({ effort: 'medium' }) }, 'openai.gpt-oss-120b-1:0');
+    expect(body.additionalModelRequestFields).toEqual({ reasoning_effort: 'medium' });
+  });
+
   it('drops and names reasoning a model cannot take, with a forced tool, or as an effort alone on Claude', () => {
     for (const [over, model] of [
       [{ reasoning: on() }, HAIKU_35],
