@@ -1,8 +1,8 @@
 /**
  * Reasoning on Bedrock Converse ⇄ the canonical reasoning (pure). Requests: Claude's extended
  * thinking as `additionalModelRequestFields.thinking` (Anthropic's own shape, which Bedrock
- * passes to the model), Nova 2's `reasoningConfig` and gpt-oss's `reasoning_effort`; other models take no reasoning request
- * through Converse, so it is dropped and named. Answers and history: `reasoningContent` blocks
+ * passes to the model), Nova 2's `reasoningConfig` and gpt-oss's `reasoning_effort`; other
+ * models take no reasoning request through Converse, so it is dropped and named. Answers and history: `reasoningContent` blocks
  * (botocore bedrock-runtime service-2.json, ReasoningContentBlock: `reasoningText {text,
  * signature}` or `redactedContent`, bytes that travel as base64 in JSON), issued by 'bedrock' and
  * sent back to Bedrock alone, byte for byte.
@@ -22,7 +22,7 @@ const MIN_BUDGET = 1024;
  * or above it); off is Claude's default; 'default' (an effort alone) is dropped, as the Anthropic
  * codec drops it. `forced`: a tool is forced, which Claude refuses with thinking, so it is dropped.
  * Nova 2 and gpt-oss: on and 'default' → `reasoningConfig` (Nova) or `reasoning_effort` (gpt-oss)
- * with the effort as low, medium or high.
+ * with the effort as low, medium or high; gpt-oss cannot stop reasoning, so off is dropped there.
  */
 export function encodeReasoningFields(
   request: ChatRequest,
@@ -31,7 +31,12 @@ export function encodeReasoningFields(
   context: EncodeContext,
 ): Json {
   const r = request.reasoning;
-  if (!r || r.mode === 'off') return {};
+  if (!r) return {};
+  if (r.mode === 'off') {
+    // gpt-oss always reasons (its lowest effort is low); every other model's default is not to.
+    if (gptOssReasons(context.model)) context.dropped.push('reasoning');
+    return {};
+  }
   if (novaReasons(context.model) || gptOssReasons(context.model)) {
     const level = levelOf(effortOf(r));
     if (level === null) return {};

@@ -83,6 +83,10 @@ describe('Bedrock codec: reasoning requests', () => {
   it("asks gpt-oss for OpenAI's reasoning_effort", () => {
     const { body } = encode({ reasoning: on({ effort: 'medium' }) }, 'openai.gpt-oss-120b-1:0');
     expect(body.additionalModelRequestFields).toEqual({ reasoning_effort: 'medium' });
+    // It cannot stop reasoning: off is dropped and named.
+    const off = encode({ reasoning: on({ mode: 'off' }) }, 'openai.gpt-oss-120b-1:0');
+    expect(off.body).not.toHaveProperty('additionalModelRequestFields');
+    expect(off.dropped).toEqual(['reasoning']);
   });
 
   it('drops and names reasoning a model cannot take, with a forced tool, or as an effort alone on Claude', () => {
