@@ -1,12 +1,17 @@
 /**
  * The canonical request → a Bedrock Converse body (pure). The model id travels
- * in the URL, not the body. What Converse cannot carry is refused with a 400
- * naming the field; the few fields dropped are listed in docs/providers/bedrock.md.
+ * in the URL, not the body. Reasoning (./reasoning.ts), structured output
+ * (./output-format.ts) and cache breakpoints (`cachePoint` blocks) are
+ * translated where the model takes them; what Converse cannot carry is refused
+ * with a 400 naming the field, and what only tunes the provider is dropped and
+ * named. The rules are in docs/providers/bedrock.md.
  */
 import type { EncodeContext } from '../codec';
-import { systemText } from '../system';
-import type { ChatRequest, ImagePart, Message, Part, TextPart, ToolChoice } from '../ir';
+import type { CacheMarker, ChatRequest, ImagePart, Message, Part, TextPart, ToolChoice } from '../ir';
 import { type Json, parseArguments, unsupported } from '../json';
+import { claudeThinks, isClaude, takesCachePoints, takesHourCache } from './models';
+import { encodeOutputFormat } from './output-format';
+import { encodeReasoningFields, reasoningBlock } from './reasoning';
 
 const TARGET = 'bedrock';
 
@@ -19,35 +24,75 @@ const IMAGE_FORMATS: Readonly<Record<string, string>> = {
   'image/webp': 'webp',
 };
 
-/** Model families that take `top_k` through additionalModelRequestFields (Anthropic's name for it). */
-const TOP_K_FAMILIES = /^(?:[a-z]{2,4}\.)?anthropic\./;
+/**
+ * A cache breakpoint as the block that follows what it marks (botocore CachePointBlock:
+ * `type: 'default'` and an optional `ttl` of '5m' or '1h'). Null where the model takes none.
+ */
+type CachePoint = (marker: CacheMarker | undefined) => Json | null;
+
+function cachePoints(context: EncodeContext): CachePoint {
+  if (!takesCachePoints(context.model)) {
+    let noted = false;
+    return (marker) => {
+      if (marker && !noted) {
+        noted = true;
+        context.dropped.push('cache_control');
+      }
+      return null;
+    };
+  }
+  const hour = takesHourCache(context.model);
+  return (marker) => {
+    if (!marker) return null;
+    // An hour is asked of models that keep one; the others cache for their 5 minutes.
+    return { cachePoint: marker.ttl === '1h' && hour ? { type: 'default', ttl: '1h' } : { type: 'default' } };
+  };
+}
+
+/** A block followed by its cache point, if it has one. */
+const withPoint = (block: Json, marker: CacheMarker | undefined, point: CachePoint): Json[] => {
+  const p = point(marker);
+  return p ? [block, p] : [block];
+};
 
 export function encodeBedrockRequest(request: ChatRequest, context: EncodeContext): Json {
   if (request.n !== 1) throw unsupported('n', TARGET, 'above 1 (one answer per call)');
-  if (request.responseFormat !== null)
-    throw unsupported('response_format', TARGET, '(Converse has no JSON mode)');
   if (request.parallelToolCalls === false && request.tools.length > 0)
     throw unsupported('parallel_tool_calls', TARGET, 'set to false');
+  const point = cachePoints(context);
+  const format = encodeOutputFormat(request, context.model);
 
-  const body: Json = { messages: encodeMessages(request.messages) };
-  const system = systemText(request);
-  if (system !== null) body.system = [{ text: system }];
+  const body: Json = { messages: encodeMessages(request.messages, point) };
+  // Converse refuses blank system blocks (NonEmptyString); each block keeps its own breakpoint.
+  const system = request.system
+    .filter((p) => p.text !== '')
+    .flatMap((p) => withPoint({ text: p.text }, p.cache, point));
+  if (system.length > 0) body.system = system;
 
   const inference: Json = {};
-  const cap = request.maxTokens ?? (context.enforceCap ? context.outputCap : null);
+  const thinkingAsked = request.reasoning?.mode === 'on' && claudeThinks(context.model);
+  // Extended thinking needs a cap above its budget: the reserved one is sent when the client set none.
+  const cap = request.maxTokens ?? (context.enforceCap || thinkingAsked ? context.outputCap : null);
   if (cap !== null) inference.maxTokens = cap;
   if (request.temperature !== null) inference.temperature = request.temperature;
   if (request.topP !== null) inference.topP = request.topP;
   if (request.stop.length > 0) inference.stopSequences = request.stop;
   if (Object.keys(inference).length > 0) body.inferenceConfig = inference;
 
+  const additional: Json = {};
   if (request.topK !== null) {
-    if (!TOP_K_FAMILIES.test(context.model)) throw unsupported('top_k', TARGET, 'for this model family');
-    body.additionalModelRequestFields = { top_k: request.topK };
+    if (!isClaude(context.model)) throw unsupported('top_k', TARGET, 'for this model family');
+    additional.top_k = request.topK;
   }
+  const forced =
+    format.kind === 'tool' || request.toolChoice?.type === 'tool' || request.toolChoice?.type === 'required';
+  Object.assign(additional, encodeReasoningFields(request, cap ?? context.outputCap, forced, context));
+  if (Object.keys(additional).length > 0) body.additionalModelRequestFields = additional;
 
-  const toolConfig = encodeTools(request);
+  if (format.kind === 'native') body.outputConfig = format.outputConfig;
+  const toolConfig = format.kind === 'tool' ? format.tool : encodeTools(request, point);
   if (toolConfig) body.toolConfig = toolConfig;
+  if (request.promptCacheKey !== null) context.dropped.push('prompt_cache_key');
   return body;
 }
 
@@ -57,20 +102,26 @@ export function encodeBedrockRequest(request: ChatRequest, context: EncodeContex
  * does not see); with them, Converse requires toolConfig, and sending it would
  * let the model call a tool, so the request is refused.
  */
-function encodeTools(request: ChatRequest): Json | null {
+function encodeTools(request: ChatRequest, point: CachePoint): Json | null {
   if (request.tools.length === 0) return null;
   if (request.toolChoice?.type === 'none') {
     if (hasToolHistory(request.messages))
       throw unsupported('tool_choice', TARGET, "as 'none' in a conversation with tool calls");
     return null;
   }
-  const tools = request.tools.map((t) => ({
-    toolSpec: {
-      name: t.name,
-      ...(t.description ? { description: t.description } : {}),
-      inputSchema: { json: t.parameters },
-    },
-  }));
+  const tools = request.tools.flatMap((t) =>
+    withPoint(
+      {
+        toolSpec: {
+          name: t.name,
+          ...(t.description ? { description: t.description } : {}),
+          inputSchema: { json: t.parameters },
+        },
+      },
+      t.cache,
+      point,
+    ),
+  );
   const choice = encodeToolChoice(request.toolChoice);
   return choice ? { tools, toolChoice: choice } : { tools };
 }
@@ -92,30 +143,40 @@ function hasToolHistory(messages: readonly Message[]): boolean {
   return messages.some((m) => m.content.some((p) => p.type === 'tool_call' || p.type === 'tool_result'));
 }
 
-/** Converse requires alternating roles; consecutive turns of one role are joined, as Anthropic's API does. */
-function encodeMessages(messages: readonly Message[]): Json[] {
+/**
+ * Converse requires alternating roles; consecutive turns of one role are joined, as Anthropic's
+ * API does. A system turn mid-conversation is user text (Converse has instructions only up
+ * front). In the joined turns, reasoning leads an assistant turn and tool results a user turn,
+ * where Claude requires them.
+ */
+function encodeMessages(messages: readonly Message[], point: CachePoint): Json[] {
   const out: { role: string; content: Json[] }[] = [];
   messages.forEach((m, i) => {
-    const content = m.content.flatMap((p, j) => encodePart(p, `messages[${i}].content[${j}]`));
+    const role = m.role === 'assistant' ? 'assistant' : 'user';
+    const content = m.content.flatMap((p, j) => encodePart(p, `messages[${i}].content[${j}]`, point));
     const last = out.at(-1);
-    if (last && last.role === m.role) last.content.push(...content);
-    else out.push({ role: m.role, content });
+    if (last && last.role === role) last.content.push(...content);
+    else out.push({ role, content });
   });
+  for (const m of out) {
+    const lead = m.role === 'assistant' ? 'reasoningContent' : 'toolResult';
+    m.content.sort((a, b) => Number(lead in b) - Number(lead in a));
+  }
   return out;
 }
 
-function encodePart(part: Part, param: string): Json[] {
+function encodePart(part: Part, param: string, point: CachePoint): Json[] {
   switch (part.type) {
     case 'text':
       // Converse refuses blank text blocks; an empty one carries nothing.
-      return part.text === '' ? [] : [{ text: part.text }];
+      return part.text === '' ? [] : withPoint({ text: part.text }, part.cache, point);
     case 'reasoning':
     case 'redacted_reasoning':
-      return [];
+      return reasoningBlock(part);
     case 'image':
-      return [encodeImage(part, param)];
+      return withPoint(encodeImage(part, param), part.cache, point);
     case 'tool_call':
-      return [
+      return withPoint(
         {
           toolUse: {
             toolUseId: part.id,
@@ -123,9 +184,11 @@ function encodePart(part: Part, param: string): Json[] {
             input: parseArguments(part.arguments, `${param}.arguments`),
           },
         },
-      ];
+        part.cache,
+        point,
+      );
     case 'tool_result':
-      return [
+      return withPoint(
         {
           toolResult: {
             toolUseId: part.toolCallId,
@@ -136,7 +199,9 @@ function encodePart(part: Part, param: string): Json[] {
             ...(part.isError ? { status: 'error' } : {}),
           },
         },
-      ];
+        part.cache,
+        point,
+      );
   }
 }
 

@@ -1,10 +1,14 @@
 /**
  * Bedrock Converse answers and errors → the canonical response (pure). Converse
  * returns no id and no model name: the id is generated, the model left empty
- * for the caller to fill from the route.
+ * for the caller to fill from the route. `reasoningContent` blocks are reasoning
+ * issued by 'bedrock' (./reasoning.ts); a call of the forced structured-output
+ * tool (./output-format.ts) is the answer's text.
  */
-import type { ChatResponse, FinishReason, ProviderFault, TextPart, TokenUsage, ToolCallPart } from '../ir';
+import type { AnswerPart, ChatResponse, FinishReason, ProviderFault, TokenUsage } from '../ir';
 import { arr, badUpstream, count, type Json, jsonText, obj, str } from '../json';
+import { JSON_ANSWER_TOOL } from './output-format';
+import { reasoningPart } from './reasoning';
 
 const STOP_REASONS: Readonly<Record<string, FinishReason>> = {
   end_turn: 'end',
@@ -39,20 +43,28 @@ export function decodeBedrockResponse(body: unknown): ChatResponse {
   const b = obj(body);
   const message = obj(obj(b?.output)?.message);
   if (!b || !message) throw badUpstream('a Converse answer without output.message');
-  const content: (TextPart | ToolCallPart)[] = [];
+  const content: AnswerPart[] = [];
+  let forced = false;
   for (const raw of arr(message.content)) {
     const block = obj(raw) ?? {};
     const text = str(block.text);
     const toolUse = obj(block.toolUse);
+    const reasoning = obj(block.reasoningContent);
     if (text !== null) content.push({ type: 'text', text });
-    else if (toolUse)
+    else if (reasoning) {
+      const part = reasoningPart(reasoning);
+      if (part) content.push(part);
+    } else if (toolUse?.name === JSON_ANSWER_TOOL) {
+      forced = true;
+      content.push({ type: 'text', text: jsonText(toolUse.input) });
+    } else if (toolUse)
       content.push({
         type: 'tool_call',
         id: str(toolUse.toolUseId) ?? '',
         name: str(toolUse.name) ?? '',
         arguments: jsonText(toolUse.input),
       });
-    // Reasoning, citations and other blocks have no canonical form: dropped (docs/providers/bedrock.md).
+    // Citations and other blocks have no canonical form: dropped (docs/providers/bedrock.md).
   }
   const usage = obj(b.usage);
   return {
@@ -60,7 +72,7 @@ export function decodeBedrockResponse(body: unknown): ChatResponse {
     model: '',
     created: Math.floor(Date.now() / 1000),
     content,
-    finish: finishFromBedrock(b.stopReason),
+    finish: forced && b.stopReason === 'tool_use' ? 'end' : finishFromBedrock(b.stopReason),
     stopSequence: null,
     usage: usage ? fromBedrockUsage(usage) : null,
   };

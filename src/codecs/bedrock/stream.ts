@@ -10,11 +10,17 @@
  * metadata (the usage), so `end` is emitted after metadata and nothing else. A
  * stream cut anywhere before metadata, even right after messageStop, never
  * ends and is reported as incomplete: its usage would be unknown.
+ *
+ * Reasoning deltas (`delta.reasoningContent`: `text`, `signature`,
+ * `redactedContent`) are `reasoning`, `reasoning_signature` and
+ * `redacted_reasoning` events issued by 'bedrock'. The forced structured-output
+ * tool's input (./output-format.ts) streams as the answer's text.
  */
 import type { StreamDecoder } from '../codec';
 import type { StreamEvent } from '../ir';
+import { JSON_ANSWER_TOOL } from './output-format';
 import { finishFromBedrock, fromBedrockUsage, newAnswerId } from './response';
-import { num, obj, str, eventObject } from '../json';
+import { eventObject, type Json, num, obj, str } from '../json';
 
 /** The SSE event names the adapter writes besides Bedrock's own event types. */
 export const BEDROCK_ERROR_EVENT = 'error';
@@ -25,6 +31,8 @@ export function bedrockStreamDecoder(): StreamDecoder {
   let ended = false;
   /** contentBlockIndex of each tool-use block → its canonical tool-call index. */
   const tools = new Map<number, number>();
+  /** contentBlockIndex of the forced structured-output tool, whose input is the answer's text. */
+  let forced: number | null = null;
 
   const start = (): StreamEvent[] => {
     if (started) return [];
@@ -54,6 +62,10 @@ export function bedrockStreamDecoder(): StreamDecoder {
           const block = num(payload.contentBlockIndex);
           if (!use) return start();
           if (block === null || tools.has(block)) return 'malformed';
+          if (use.name === JSON_ANSWER_TOOL) {
+            forced = block;
+            return start();
+          }
           const index = tools.size;
           tools.set(block, index);
           return [
@@ -65,17 +77,24 @@ export function bedrockStreamDecoder(): StreamDecoder {
           const delta = obj(payload.delta) ?? {};
           const text = str(delta.text);
           if (text !== null) return text === '' ? start() : [...start(), { type: 'text', text }];
+          const reasoning = obj(delta.reasoningContent);
+          if (reasoning) return [...start(), ...reasoningEvents(reasoning)];
           const use = obj(delta.toolUse);
-          if (!use) return start(); // reasoning and citation deltas have no canonical form
-          const index = tools.get(num(payload.contentBlockIndex) ?? -1);
+          if (!use) return start(); // citation and other deltas have no canonical form
           const input = str(use.input);
+          if (forced !== null && num(payload.contentBlockIndex) === forced)
+            return input ? [...start(), { type: 'text', text: input }] : start();
+          const index = tools.get(num(payload.contentBlockIndex) ?? -1);
           if (index === undefined || input === null) return 'malformed';
           return input === '' ? start() : [...start(), { type: 'tool_arguments', index, arguments: input }];
         }
         case 'contentBlockStop':
           return start();
         case 'messageStop': {
-          const reason = finishFromBedrock(payload.stopReason);
+          const reason =
+            forced !== null && payload.stopReason === 'tool_use'
+              ? 'end'
+              : finishFromBedrock(payload.stopReason);
           if (!reason) return 'malformed';
           return [...start(), { type: 'finish', reason, stopSequence: null }];
         }
@@ -93,4 +112,15 @@ export function bedrockStreamDecoder(): StreamDecoder {
       }
     },
   };
+}
+
+/** One reasoning delta: text, the signature that ends its block, or redacted bytes (base64). */
+function reasoningEvents(delta: Json): StreamEvent[] {
+  const text = str(delta.text);
+  if (text !== null) return text === '' ? [] : [{ type: 'reasoning', text }];
+  const signature = str(delta.signature);
+  if (signature !== null) return [{ type: 'reasoning_signature', signature, issuer: 'bedrock' }];
+  const redacted = str(delta.redactedContent);
+  if (redacted !== null) return [{ type: 'redacted_reasoning', data: redacted, issuer: 'bedrock' }];
+  return [];
 }

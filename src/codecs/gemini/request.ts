@@ -1,14 +1,19 @@
 /**
  * The canonical request → a Gemini `generateContent` body (pure): contents of
  * roles user/model with text, inlineData, functionCall and functionResponse
- * parts, `systemInstruction`, `tools.functionDeclarations`, `toolConfig` and
- * `generationConfig`. What Gemini cannot take is refused with a 400 naming it;
- * the rules are in docs/providers/gemini.md.
+ * parts (each model part carrying the thought signature Gemini gave it),
+ * `systemInstruction`, `tools.functionDeclarations`, `toolConfig` and
+ * `generationConfig` (with `thinkingConfig`, ./thinking.ts). What Gemini cannot
+ * take is refused with a 400 naming it; what only tunes another provider (cache
+ * breakpoints, `prompt_cache_key`) is dropped and named. The rules are in
+ * docs/providers/gemini.md.
  */
 import { badRequest } from '../../core/errors';
 import type { EncodeContext } from '../codec';
+import { hasCacheMarkers } from '../cache';
 import { systemText } from '../system';
 import { toGeminiParameters, toGeminiSchema } from './schema';
+import { encodeThinkingConfig, modelThinks } from './thinking';
 import type { ChatRequest, Message, Part, ToolChoice } from '../ir';
 import { type Json, parseArguments, unsupported } from '../json';
 
@@ -16,15 +21,19 @@ import { type Json, parseArguments, unsupported } from '../json';
 const MAX_STOP_SEQUENCES = 5;
 
 /**
- * Sent with every function call we replay: the canonical exchange has nowhere
- * to keep Gemini's own thought signatures, and Gemini 3 refuses a replayed call
- * without one. Google documents this value for history it did not produce.
+ * Sent on the function calls of an assistant turn that carries no signature of
+ * Gemini's own (history another provider, or the client, wrote): Gemini 3
+ * refuses a replayed call without one, and Google documents this value for
+ * history it did not produce (ai.google.dev/gemini-api/docs/thought-signatures).
  */
 export const REPLAYED_SIGNATURE = 'skip_thought_signature_validator';
 
 export function encodeGeminiRequest(request: ChatRequest, context: EncodeContext): Json {
   if (request.n !== 1) throw unsupported('n', 'gemini', 'above 1');
   const body: Json = { contents: encodeContents(request.messages) };
+  // Gemini has no inline cache breakpoint (only `cachedContent` resources and implicit caching).
+  if (hasCacheMarkers(request)) context.dropped.push('cache_control');
+  if (request.promptCacheKey !== null) context.dropped.push('prompt_cache_key');
   const system = systemText(request);
   if (system !== null) body.systemInstruction = { parts: [{ text: system }] };
   if (request.tools.length > 0) {
@@ -59,8 +68,15 @@ function generationConfig(request: ChatRequest, context: EncodeContext): Json {
   if (request.stop.length > 0) config.stopSequences = request.stop;
   const format = request.responseFormat;
   if (format) config.responseMimeType = 'application/json';
-  if (format?.type === 'json_schema')
-    config.responseSchema = toGeminiSchema(format.schema, 'response_format.json_schema.schema');
+  // Gemini 2.5 and later take the JSON Schema itself (`responseJsonSchema`); older models only
+  // the OpenAPI subset (`responseSchema`), converted by ./schema.ts. Google documents the first as
+  // current (ai.google.dev/gemini-api/docs/structured-output); the two are never sent together.
+  if (format?.type === 'json_schema') {
+    if (modelThinks(context.model)) config.responseJsonSchema = format.schema;
+    else config.responseSchema = toGeminiSchema(format.schema, 'response_format.json_schema.schema');
+  }
+  const thinking = encodeThinkingConfig(request.reasoning, context);
+  if (thinking) config.thinkingConfig = thinking;
   return config;
 }
 
@@ -71,11 +87,17 @@ function callingConfig(choice: ToolChoice): Json {
   return { mode: 'ANY', allowedFunctionNames: [choice.name] };
 }
 
-/** Messages as contents; consecutive turns of one role become one content, and empty turns are left out. */
+/**
+ * Messages as contents; consecutive turns of one role become one content, and empty turns are
+ * left out. A system turn mid-conversation is user text (Gemini has instructions only up front).
+ */
 function encodeContents(messages: readonly Message[]): Json[] {
   const contents: { role: string; parts: Json[] }[] = [];
   messages.forEach((m, i) => {
-    const parts = m.content.flatMap((p, j) => encodePart(p, messages, i, j));
+    const parts =
+      m.role === 'assistant'
+        ? modelParts(m, messages, i)
+        : m.content.flatMap((p, j) => encodePart(p, messages, i, j));
     if (parts.length === 0) return;
     const role = m.role === 'assistant' ? 'model' : 'user';
     const last = contents.at(-1);
@@ -83,6 +105,38 @@ function encodeContents(messages: readonly Message[]): Json[] {
     else contents.push({ role, parts });
   });
   return contents;
+}
+
+/**
+ * An assistant turn's parts. A signature Gemini issued travels on the part that follows its
+ * reasoning part (that is where Gemini put it: ./response.ts), byte for byte; one with nothing
+ * after it rides an empty text part, as Gemini streams it. Reasoning text is never sent back
+ * (Gemini keeps its thoughts itself), nor reasoning another provider issued (Gemini cannot verify it).
+ */
+function modelParts(m: Message, messages: readonly Message[], i: number): Json[] {
+  const signed = m.content.some(
+    (p) => p.type === 'reasoning' && p.issuer === 'gemini' && p.signature !== null,
+  );
+  const out: Json[] = [];
+  let pending: string | null = null;
+  m.content.forEach((p, j) => {
+    if (p.type === 'reasoning') {
+      if (p.issuer === 'gemini' && p.signature !== null) {
+        if (pending !== null) out.push({ text: '', thoughtSignature: pending });
+        pending = p.signature;
+      }
+      return;
+    }
+    for (const part of encodePart(p, messages, i, j)) {
+      if (pending !== null) {
+        part.thoughtSignature = pending;
+        pending = null;
+      } else if (part.functionCall && !signed) part.thoughtSignature = REPLAYED_SIGNATURE;
+      out.push(part);
+    }
+  });
+  if (pending !== null) out.push({ text: '', thoughtSignature: pending });
+  return out;
 }
 
 function encodePart(p: Part, messages: readonly Message[], i: number, j: number): Json[] {
@@ -98,12 +152,7 @@ function encodePart(p: Part, messages: readonly Message[], i: number, j: number)
         throw unsupported(param, 'gemini', 'as an image URL (Gemini takes images inline, as base64)');
       return [{ inlineData: { mimeType: p.source.mediaType, data: p.source.data } }];
     case 'tool_call':
-      return [
-        {
-          functionCall: { name: p.name, args: parseArguments(p.arguments, `${param}.arguments`) },
-          thoughtSignature: REPLAYED_SIGNATURE,
-        },
-      ];
+      return [{ functionCall: { name: p.name, args: parseArguments(p.arguments, `${param}.arguments`) } }];
     case 'tool_result': {
       if (p.content.some((c) => c.type === 'image'))
         throw unsupported(`${param}.content`, 'gemini', 'with an image in a tool result');

@@ -2,8 +2,11 @@
  * Reading Gemini's `GenerateContentResponse` (pure): a whole answer, and the
  * pieces the stream decoder shares with it: candidate parts, finish reasons,
  * usage, ids and the error envelope `{error: {code, message, status}}`.
+ * Thought parts (`thought: true`, sent when `includeThoughts` was asked) are
+ * reasoning; a `thoughtSignature` on any part is a reasoning part of its own,
+ * placed before the part it came on, so the request encoder puts it back there.
  */
-import type { ChatResponse, FinishReason, ProviderFault, TextPart, TokenUsage, ToolCallPart } from '../ir';
+import type { AnswerPart, ChatResponse, FinishReason, ProviderFault, TokenUsage } from '../ir';
 import { arr, badUpstream, count, type Json, jsonText, obj, str } from '../json';
 
 /** Finish reasons meaning the provider filtered or refused the output. */
@@ -57,14 +60,22 @@ export function firstCandidate(response: Json): Json | null {
   return obj(arr(response.candidates)[0]);
 }
 
-/** A candidate's parts; thought summaries (`thought: true`) are left out, as they were never asked for. */
+/** A candidate's parts (objects only). */
 export function candidateParts(candidate: Json | null): Json[] {
-  const parts = arr(obj(candidate?.content)?.parts);
-  return parts.flatMap((p) => {
+  return arr(obj(candidate?.content)?.parts).flatMap((p) => {
     const part = obj(p);
-    return part && part.thought !== true ? [part] : [];
+    return part ? [part] : [];
   });
 }
+
+/** A part's thought signature, exactly as Gemini sent it, or null. */
+export const signatureOf = (part: Json): string | null => {
+  const signature = str(part.thoughtSignature);
+  return signature === '' ? null : signature;
+};
+
+/** Whether a part is thought text (a summary of the model's reasoning). */
+export const isThought = (part: Json): boolean => part.thought === true;
 
 /** Why a prompt was blocked before any candidate was generated (`promptFeedback.blockReason`), or null. */
 export function blockReason(response: Json): string | null {
@@ -78,15 +89,37 @@ export function decodeGeminiResponse(body: unknown): ChatResponse {
   const blocked = blockReason(b);
   if (!candidate && !blocked) throw badUpstream('an answer without candidates');
   const responseId = str(b.responseId) ?? '';
-  const content: (TextPart | ToolCallPart)[] = [];
+  const content: AnswerPart[] = [];
+  /** Appends text to the last part when it is text of the same kind still open, else starts a part. */
+  const append = (type: 'text' | 'reasoning', text: string) => {
+    const last = content.at(-1);
+    if (type === 'text' && last?.type === 'text')
+      content[content.length - 1] = { type, text: last.text + text };
+    else if (type === 'reasoning' && last?.type === 'reasoning' && last.signature === null)
+      content[content.length - 1] = { ...last, text: last.text + text };
+    else if (type === 'text') content.push({ type, text });
+    else content.push({ type, text, signature: null, issuer: 'gemini' });
+  };
+  /** A signature closes the open unsigned reasoning part, or stands as a reasoning part of its own. */
+  const sign = (signature: string) => {
+    const last = content.at(-1);
+    if (last?.type === 'reasoning' && last.signature === null)
+      content[content.length - 1] = { ...last, signature };
+    else content.push({ type: 'reasoning', text: '', signature, issuer: 'gemini' });
+  };
   let calls = 0;
   for (const part of candidateParts(candidate)) {
     const call = obj(part.functionCall);
-    if (typeof part.text === 'string' && part.text !== '') {
-      const last = content.at(-1);
-      if (last?.type === 'text') content[content.length - 1] = { type: 'text', text: last.text + part.text };
-      else content.push({ type: 'text', text: part.text });
-    } else if (call) {
+    const signature = signatureOf(part);
+    if (isThought(part)) {
+      const text = str(part.text) ?? '';
+      if (text !== '') append('reasoning', text);
+      if (signature !== null) sign(signature);
+      continue;
+    }
+    if (signature !== null) sign(signature);
+    if (typeof part.text === 'string' && part.text !== '') append('text', part.text);
+    else if (call) {
       const name = str(call.name);
       if (!name) throw badUpstream('a function call without a name');
       content.push({

@@ -10,6 +10,10 @@
  * final `usageMetadata`. So `end` is emitted once a finish has been seen and a
  * chunk at or after it carried usage; a stream that closes before that was
  * cut, and the relay, seeing no `end`, says so. Chunks after `end` are ignored.
+ *
+ * Thought parts are `reasoning` events; a part's `thoughtSignature` is a
+ * `reasoning_signature` event, after the thought text it came on, or before the
+ * event of any other part it came on (as ./response.ts orders a whole answer).
  */
 import type { StreamDecoder } from '../codec';
 import {
@@ -18,6 +22,8 @@ import {
   candidateParts,
   finishFromGemini,
   firstCandidate,
+  isThought,
+  signatureOf,
   usageFromGemini,
 } from './response';
 import type { StreamEvent } from '../ir';
@@ -56,6 +62,16 @@ export function geminiStreamDecoder(): StreamDecoder {
       const candidate = firstCandidate(chunk);
       for (const part of candidateParts(candidate)) {
         const call = obj(part.functionCall);
+        const signature = signatureOf(part);
+        const signed: StreamEvent[] =
+          signature === null ? [] : [{ type: 'reasoning_signature', signature, issuer: 'gemini' }];
+        if (isThought(part)) {
+          const text = str(part.text) ?? '';
+          if (text !== '') out.push({ type: 'reasoning', text });
+          out.push(...signed);
+          continue;
+        }
+        out.push(...signed);
         if (typeof part.text === 'string' && part.text !== '') out.push({ type: 'text', text: part.text });
         else if (call) {
           const name = str(call.name);

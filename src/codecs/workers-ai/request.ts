@@ -2,11 +2,13 @@
  * The canonical request → Workers AI chat inputs for `env.AI.run(model, inputs)`
  * (pure): `messages` of roles system/user/assistant/tool, `tools` in the
  * OpenAI function shape, `response_format`, sampling fields and `max_tokens`.
- * What the model cannot take is refused with a 400 naming it; the rules are
- * in docs/providers/workers-ai.md.
+ * What the model cannot take is refused with a 400 naming it; what only tunes
+ * another provider (reasoning requests, cache breakpoints, `prompt_cache_key`)
+ * is dropped and named. The rules are in docs/providers/workers-ai.md.
  */
+import { hasCacheMarkers } from '../cache';
 import type { EncodeContext } from '../codec';
-import { systemText } from '../system';
+import { systemText, turnText } from '../system';
 import type { ChatRequest, ImagePart, Message, TextPart, Tool } from '../ir';
 import { type Json, obj, unsupported } from '../json';
 import { type WorkersAiChatModel, workersAiModel } from './models';
@@ -30,8 +32,14 @@ export function encodeWorkersAiRequest(request: ChatRequest, context: EncodeCont
   const system = systemText(request);
   if (system !== null) messages.push({ role: 'system', content: system });
   request.messages.forEach((m, i) => {
-    messages.push(...encodeMessage(m, i, request.messages, model));
+    // A system turn mid-conversation stays where it is: the models' chat templates take system messages anywhere.
+    if (m.role === 'system') messages.push({ role: 'system', content: turnText(m.content) });
+    else messages.push(...encodeMessage(m, i, request.messages, model));
   });
+  // None of the listed models takes a reasoning request (their input schemas have no such field), nor cache breakpoints.
+  if (request.reasoning && request.reasoning.mode !== 'off') context.dropped.push('reasoning');
+  if (hasCacheMarkers(request)) context.dropped.push('cache_control');
+  if (request.promptCacheKey !== null) context.dropped.push('prompt_cache_key');
   // Workers AI's own default is 256 tokens: always sending a cap keeps an uncapped request from being cut short.
   const inputs: Json = { messages, max_tokens: request.maxTokens ?? context.outputCap };
   if (request.temperature !== null) inputs.temperature = request.temperature;
@@ -66,6 +74,8 @@ function encodeMessage(m: Message, i: number, all: readonly Message[], model: Wo
       if (p.type === 'text') text.push(p);
       else if (p.type === 'tool_call')
         calls.push({ id: p.id, type: 'function', function: { name: p.name, arguments: p.arguments } });
+      else if (p.type === 'reasoning' || p.type === 'redacted_reasoning')
+        return; // the models take no reasoning back
       else throw unsupported(param(j), FORMAT, `as a ${p.type} part in an assistant message`);
     });
     return [

@@ -4,10 +4,12 @@
  * binding throws. The binding gives no id, model, time or finish reason, so
  * the adapter (src/providers/workers-ai.ts) stamps each answer with the
  * first three and the cap it sent, and the finish is inferred: tool calls, the
- * cap reached (`length`), or a natural end.
+ * cap reached (`length`), or a natural end. Newer models answer in OpenAI's
+ * chat.completion shape instead, whose `reasoning_content` is the reasoning:
+ * unsigned, before the text.
  */
-import type { ChatResponse, FinishReason, ProviderFault, TextPart, ToolCallPart } from '../ir';
-import { arr, badUpstream, jsonText, num, obj, str } from '../json';
+import type { AnswerPart, ChatResponse, FinishReason, ProviderFault, ToolCallPart } from '../ir';
+import { arr, badUpstream, type Json, jsonText, num, obj, str } from '../json';
 import { fromOpenAiUsage } from '../openai/usage';
 
 /** The key (JSON answers) and SSE event name (streams) of the adapter's stamp. */
@@ -80,15 +82,44 @@ export function responseText(v: unknown): string | null {
   return null;
 }
 
+/**
+ * The answer's fields, from either shape the binding answers in: the classic `{response,
+ * tool_calls, reasoning_content}`, or OpenAI's chat.completion that newer models use (its first
+ * choice's message and finish reason; @cloudflare/workers-types ChatCompletionsOutput, where
+ * `message.reasoning_content` carries the reasoning).
+ */
+function answerFields(
+  b: Json,
+): { response: unknown; reasoning: unknown; calls: unknown; finish: unknown } | null {
+  const choice = obj(arr(b.choices)[0]);
+  const message = obj(choice?.message);
+  if (message)
+    return {
+      response: message.content,
+      reasoning: message.reasoning_content,
+      calls: message.tool_calls,
+      finish: choice?.finish_reason,
+    };
+  if (!('response' in b || 'tool_calls' in b)) return null;
+  return {
+    response: b.response,
+    reasoning: b.reasoning_content,
+    calls: b.tool_calls,
+    finish: b.finish_reason,
+  };
+}
+
 export function decodeWorkersAiResponse(body: unknown): ChatResponse {
   const b = obj(body);
-  if (!b || !('response' in b || 'tool_calls' in b))
-    throw badUpstream('an answer without response or tool_calls');
+  const fields = b ? answerFields(b) : null;
+  if (!b || !fields) throw badUpstream('an answer without response or tool_calls');
   const stamp = readStamp(b[STAMP]);
-  const content: (TextPart | ToolCallPart)[] = [];
-  const text = responseText(b.response);
+  const content: AnswerPart[] = [];
+  const reasoning = str(fields.reasoning);
+  if (reasoning) content.push({ type: 'reasoning', text: reasoning, signature: null, issuer: null });
+  const text = responseText(fields.response);
   if (text) content.push({ type: 'text', text });
-  arr(b.tool_calls).forEach((raw, ordinal) => {
+  arr(fields.calls).forEach((raw, ordinal) => {
     const call = readToolCall(raw, stamp, ordinal);
     if (!call) throw badUpstream('a tool call without a name');
     content.push(call);
@@ -101,7 +132,7 @@ export function decodeWorkersAiResponse(body: unknown): ChatResponse {
     created: stamp.created,
     content,
     finish: inferFinish(
-      b.finish_reason,
+      fields.finish,
       content.some((p) => p.type === 'tool_call'),
       decoded?.output ?? null,
       stamp,

@@ -6,6 +6,8 @@
  * event comes first with the id, model and cap. The finish is inferred at
  * `[DONE]` and sent before the usage, as OpenAI orders them; a stream that
  * stops before `[DONE]` never ends, which the relay reports as a cut stream.
+ * Newer models stream OpenAI's chat.completion chunks instead (the same
+ * fields in `choices[0].delta`); their `reasoning_content` is a `reasoning` event.
  */
 import type { StreamDecoder } from '../codec';
 import type { StreamEvent, TokenUsage } from '../ir';
@@ -85,13 +87,30 @@ export function workersAiStreamDecoder(): StreamDecoder {
         const message = str(e.message) ?? str(chunk.error) ?? 'upstream error';
         return [...out, { type: 'error', message, errorType: 'api_error' }];
       }
-      const text = responseText(chunk.response);
+      // Newer models stream OpenAI's chat.completion.chunk: the fields sit in the first choice's delta.
+      const choice = obj(arr(chunk.choices)[0]);
+      const delta = obj(choice?.delta);
+      const fields = delta
+        ? {
+            response: delta.content,
+            reasoning: delta.reasoning_content,
+            calls: delta.tool_calls,
+            finish: choice?.finish_reason,
+          }
+        : {
+            response: chunk.response,
+            reasoning: chunk.reasoning_content,
+            calls: chunk.tool_calls,
+            finish: chunk.finish_reason,
+          };
+      const reasoning = str(fields.reasoning);
+      if (reasoning) out.push({ type: 'reasoning', text: reasoning });
+      const text = responseText(fields.response);
       if (text) out.push({ type: 'text', text });
-      toolCalls(arr(chunk.tool_calls), out);
+      toolCalls(arr(fields.calls), out);
       const u = obj(chunk.usage);
       if (u) usage = fromOpenAiUsage(u);
-      if (chunk.finish_reason !== undefined && chunk.finish_reason !== null)
-        finishReason = chunk.finish_reason;
+      if (fields.finish !== undefined && fields.finish !== null) finishReason = fields.finish;
       return out;
     },
   };

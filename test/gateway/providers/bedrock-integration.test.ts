@@ -147,7 +147,15 @@ describe('an OpenAI client in front of Bedrock', () => {
 
   it.each([
     [{ n: 2 }, 'n'],
-    [{ response_format: { type: 'json_object' } }, 'response_format'],
+    [
+      {
+        response_format: { type: 'json_object' },
+        tools: [
+          { type: 'function', function: { name: 'f', parameters: { type: 'object', properties: {} } } },
+        ],
+      },
+      'response_format',
+    ],
     [
       {
         messages: [

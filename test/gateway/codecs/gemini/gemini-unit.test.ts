@@ -49,6 +49,7 @@ describe('Gemini codec: whole answers', () => {
   it('reads function calls with stable made-up ids, their arguments as JSON text, and STOP as tool_calls', () => {
     const r = geminiUpstream.decodeResponse(FUNCTION_CALL_ANSWER);
     expect(r.content).toEqual([
+      { type: 'reasoning', text: '', signature: 'CiQB0e2Kb4yX', issuer: 'gemini' },
       {
         type: 'tool_call',
         id: 'call_pB8taqfNAeSfz7IP1Pbc8Qw_0',
@@ -69,7 +70,7 @@ describe('Gemini codec: whole answers', () => {
   it("uses the call's own id when Gemini gives one", () => {
     const body = structuredClone(FUNCTION_CALL_ANSWER);
     (body.candidates[0]?.content.parts[0]?.functionCall as Record<string, unknown>).id = 'fc-7';
-    expect(geminiUpstream.decodeResponse(body).content[0]).toMatchObject({ id: 'fc-7' });
+    expect(geminiUpstream.decodeResponse(body).content[1]).toMatchObject({ id: 'fc-7' });
   });
 
   it.each([
@@ -92,15 +93,16 @@ describe('Gemini codec: whole answers', () => {
     expect(r.usage).toEqual({ input: 8, output: 0, cacheRead: 0, cacheWrite: 0 });
   });
 
-  it('leaves thought summaries out of the answer', () => {
+  it('reads thought summaries as reasoning parts before the text', () => {
     const body = structuredClone(TEXT_ANSWER);
     (body.candidates[0]?.content.parts as unknown[] | undefined)?.unshift({
       text: 'Thinking about light…',
       thought: true,
     });
-    expect(geminiUpstream.decodeResponse(body).content).toEqual(
-      TEXT_ANSWER.candidates[0]?.content.parts.map((p) => ({ type: 'text', text: p.text })),
-    );
+    expect(geminiUpstream.decodeResponse(body).content).toEqual([
+      { type: 'reasoning', text: 'Thinking about light…', signature: null, issuer: 'gemini' },
+      ...(TEXT_ANSWER.candidates[0]?.content.parts.map((p) => ({ type: 'text', text: p.text })) ?? []),
+    ]);
   });
 
   it('refuses an answer without candidates as a 502 from the provider', () => {
