@@ -8,7 +8,7 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { anthropicEvent, bedrockError, bedrockEvent, check, MESSAGES, missing } from './contracts.mjs';
+import { anthropicEvent, bedrockError, bedrockEvent, check, MESSAGES } from './contracts.mjs';
 import { exchange } from './exchange.mjs';
 import { KNOWN_MISMATCHES, mismatchLedger } from './known-mismatches.mjs';
 import { loadSubjects } from './load.mjs';
@@ -40,9 +40,7 @@ function assertFits(format, message, ref, value) {
 
 for (const format of DESCRIBED) {
   const codec = UPSTREAM_CODECS[format];
-  describe(`${format}: the mock's answers fit the published description`, {
-    skip: missing(format) ?? false,
-  }, () => {
+  describe(`${format}: the mock's answers fit the published description`, () => {
     for (const { name, request, refusedBy } of CHAT_CASES) {
       if (refusedBy[format]) continue;
       it(name, async () => {
@@ -91,9 +89,7 @@ for (const format of DESCRIBED) {
   });
 }
 
-describe("bedrock: the mock's error answers are the operation's exceptions", {
-  skip: missing('bedrock') ?? false,
-}, () => {
+describe("bedrock: the mock's error answers are the operation's exceptions", () => {
   it('an empty conversation: ValidationException', async () => {
     const answer = await exchange(subjects, 'bedrock', { messages: [] }, { model: MODELS.bedrock });
     const errorType = answer.headers.get('x-amzn-errortype') ?? '';
@@ -120,8 +116,7 @@ describe("anthropic: the mock's token count fits the published description", () 
 
 describe('known mismatches', () => {
   for (const entry of KNOWN_MISMATCHES.filter((item) => item.scope === 'answers')) {
-    const skip = missing(entry.provider) ?? false;
-    it(`${entry.id} still occurs (strike it from known-mismatches.mjs once fixed)`, { skip }, () => {
+    it(`${entry.id} still occurs (strike it from known-mismatches.mjs once fixed)`, () => {
       assert.ok(ledger.met().has(entry.id), `${entry.id} was not met: the departure is gone`);
     });
   }

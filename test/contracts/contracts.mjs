@@ -1,25 +1,21 @@
 /**
  * The providers' descriptions (./specs.mjs) compiled into validators, one per message the gateway
  * sends or reads: `check(ref, value)` returns the places where `value` departs from the
- * description (empty when it fits). The files are converted by ./schemas/ and compiled by ajv
- * (JSON Schema 2020-12), lazily, once per message; a provider whose description is missing has
- * no schemas (its tests skip, ./specs.mjs `missing`).
+ * description (empty when it fits). The files are converted by ./schemas/ where they are not
+ * JSON Schema already (Gemini's proto descriptors) and compiled by ajv (JSON Schema 2020-12),
+ * lazily, once per message. Every description is read when this module loads: one that is
+ * missing or not the one recorded fails every test that imports it (./specs.mjs).
  */
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
-import { botocoreSchemas } from './schemas/botocore.mjs';
+import { deprecatedAsError } from './schemas/deprecated.mjs';
 import { nullableMayBeAbsent } from './schemas/nullable.mjs';
-import { openApiSchemas } from './schemas/openapi.mjs';
 import { protoSchemas } from './schemas/proto.mjs';
-import { missing, readSpec } from './specs.mjs';
-
-export { missing } from './specs.mjs';
+import { readSpec } from './specs.mjs';
 
 const ajv = new Ajv2020({ strict: false, allErrors: true, validateFormats: true });
 addFormats.default(ajv);
-// OpenAI's document marks epoch-second timestamps with this format of its own.
-ajv.addFormat('unixtime', { type: 'number', validate: Number.isInteger });
-// A field the description marks deprecated, in a request (./schemas/openapi.mjs): still taken, but on its way out.
+// A field the description marks deprecated, in a request (./schemas/deprecated.mjs): still taken, but on its way out.
 ajv.addKeyword({
   keyword: 'deprecatedField',
   schemaType: 'boolean',
@@ -27,42 +23,32 @@ ajv.addKeyword({
   validate: (deprecated) => !deprecated,
 });
 
-const LOADERS = {
-  openai() {
-    const openai = readSpec('openai', 'openai.json');
-    ajv.addSchema(openApiSchemas(openai, 'openai', false));
-    // Requests are checked closed: a field the description does not name would be refused.
-    ajv.addSchema(openApiSchemas(openai, 'openai-closed', true));
-  },
-  gemini() {
-    const gemini = readSpec('gemini', 'gemini.json');
-    ajv.addSchema(protoSchemas(gemini, 'gemini-input', 'input'));
-    ajv.addSchema(protoSchemas(gemini, 'gemini-output', 'output'));
-  },
-  bedrock() {
-    bedrock = readSpec('bedrock', 'bedrock.json');
-    ajv.addSchema(botocoreSchemas(bedrock, 'bedrock'));
-  },
-  anthropic() {
-    const { definitions } = readSpec('anthropic', 'anthropic.json');
-    ajv.addSchema({ $id: 'anthropic', definitions });
-    ajv.addSchema({ $id: 'anthropic-answer', definitions: nullableMayBeAbsent(definitions) });
-  },
-};
+const openai = readSpec('openai', 'openai.json').definitions;
+ajv.addSchema({ $id: 'openai', definitions: openai });
+ajv.addSchema({ $id: 'openai-request', definitions: deprecatedAsError(openai) });
 
-/** Botocore's model, kept for its stream events and exceptions (null when missing). */
-let bedrock = null;
-for (const [provider, load] of Object.entries(LOADERS)) if (!missing(provider)) load();
+const anthropic = readSpec('anthropic', 'anthropic.json').definitions;
+ajv.addSchema({ $id: 'anthropic', definitions: anthropic });
+ajv.addSchema({ $id: 'anthropic-answer', definitions: nullableMayBeAbsent(anthropic) });
+
+const gemini = readSpec('gemini', 'gemini.json');
+ajv.addSchema(protoSchemas(gemini, 'gemini-input', 'input'));
+ajv.addSchema(protoSchemas(gemini, 'gemini-output', 'output'));
+
+/** Bedrock's description: JSON Schema under $defs, its operations' errors and its stream's events. */
+const bedrock = readSpec('bedrock', 'bedrock.json');
+ajv.addSchema({ $id: 'bedrock', $defs: bedrock.$defs });
 
 /** Each provider's messages, by the name the tests use, as a reference into the compiled documents. */
 export const MESSAGES = {
   openai: {
-    chatRequest: 'openai-closed#/$defs/CreateChatCompletionRequest',
-    chatResponse: 'openai#/$defs/CreateChatCompletionResponse',
-    streamEvent: 'openai#/$defs/CreateChatCompletionStreamResponse',
-    embeddingsRequest: 'openai-closed#/$defs/CreateEmbeddingRequest',
-    embeddingsResponse: 'openai#/$defs/CreateEmbeddingResponse',
-    error: 'openai#/$defs/ErrorResponse',
+    chatRequest: 'openai-request#/definitions/ChatCompletionCreateParamsNonStreaming',
+    streamRequest: 'openai-request#/definitions/ChatCompletionCreateParamsStreaming',
+    chatResponse: 'openai#/definitions/ChatCompletion',
+    streamEvent: 'openai#/definitions/ChatCompletionChunk',
+    embeddingsRequest: 'openai-request#/definitions/EmbeddingCreateParams',
+    embeddingsResponse: 'openai#/definitions/CreateEmbeddingResponse',
+    error: 'openai#/definitions/ErrorResponse',
   },
   anthropic: {
     chatRequest: 'anthropic#/definitions/MessageCreateParamsNonStreaming',
@@ -94,8 +80,8 @@ export const MESSAGES = {
 
 /** A ConverseStream event's payload, by its `:event-type` (a member of the ConverseStreamOutput union). */
 export function bedrockEvent(type) {
-  const member = bedrock.shapes.ConverseStreamOutput.members[type];
-  return member ? `bedrock#/$defs/${member.shape}` : null;
+  const shape = bedrock.events[type];
+  return shape ? `bedrock#/$defs/${shape}` : null;
 }
 
 /** Anthropic's stream events by their `type`: the members of RawMessageStreamEvent (`ping` is none of them). */
@@ -121,8 +107,8 @@ export function anthropicEvent(type) {
  */
 export function bedrockError(operation, errorType) {
   const name = errorType.split(':')[0];
-  if (!(bedrock.operations[operation].errors ?? []).some((error) => error.shape === name)) return null;
-  return { ref: `bedrock#/$defs/${name}`, status: bedrock.shapes[name].error.httpStatusCode };
+  const status = bedrock.operations[operation].errors[name];
+  return status ? { ref: `bedrock#/$defs/${name}`, status } : null;
 }
 
 const compiled = new Map();

@@ -16,7 +16,7 @@ export interface ChatCase {
 }
 
 const PLAIN: ChatRequest = {
-  system: null,
+  system: [],
   messages: [],
   maxTokens: null,
   temperature: null,
@@ -30,6 +30,9 @@ const PLAIN: ChatRequest = {
   n: 1,
   stream: false,
   user: null,
+  reasoning: null,
+  promptCacheKey: null,
+  dropped: [],
 };
 
 const text = (value: string): TextPart => ({ type: 'text', text: value });
@@ -73,7 +76,7 @@ const NO_JSON_MODE = 'Converse has no JSON mode';
 
 export const CHAT_CASES: readonly ChatCase[] = [
   chatCase('plain text', {}),
-  chatCase('system prompt', { system: 'You are terse.' }),
+  chatCase('system prompt', { system: [text('You are terse.')] }),
   chatCase('multi-turn', {
     messages: [user(text('Hi.')), assistant(text('Hello! How can I help?')), user(text('Tell me a joke.'))],
   }),
@@ -120,11 +123,7 @@ export const CHAT_CASES: readonly ChatCase[] = [
     },
     { gemini: 'Gemini takes images inline only', bedrock: 'Converse takes images as bytes only' },
   ),
-  chatCase(
-    'JSON mode',
-    { responseFormat: { type: 'json_object' } },
-    { anthropic: 'no JSON mode', bedrock: NO_JSON_MODE },
-  ),
+  chatCase('JSON mode', { responseFormat: { type: 'json_object' } }, { bedrock: NO_JSON_MODE }),
   chatCase(
     'structured output (json_schema)',
     {
@@ -135,7 +134,7 @@ export const CHAT_CASES: readonly ChatCase[] = [
         strict: true,
       },
     },
-    { anthropic: 'no response_format', bedrock: NO_JSON_MODE },
+    { bedrock: NO_JSON_MODE },
   ),
   chatCase(
     'several choices (n)',

@@ -31,7 +31,8 @@ export const KNOWN_MISMATCHES = [
     who: 'src/codecs/gemini/schema.ts',
     why:
       "Gemini's Schema.type is the proto enum Type (TYPE_UNSPECIFIED, STRING, NUMBER, INTEGER, BOOLEAN, ARRAY, " +
-      'OBJECT, NULL); the codec keeps JSON Schema\'s lowercase names ("object", "string"). Google\'s own REST ' +
+      'OBJECT, NULL in content.proto as @google-ai/generativelanguage 4.1.0 ships it); ' +
+      'the codec keeps JSON Schema\'s lowercase names ("object", "string"). Google\'s own REST ' +
       'examples send lowercase and the API takes them, so nothing fails today; the exact forms are the ' +
       'uppercase names, or FunctionDeclaration.parametersJsonSchema / GenerationConfig.responseJsonSchema, ' +
       'which take JSON Schema as it is.',
@@ -44,8 +45,8 @@ export const KNOWN_MISMATCHES = [
     error: /^\/user is deprecated by the description/,
     who: 'src/codecs/openai/request.ts',
     why:
-      'OpenAI marks `user` deprecated: "This field is being replaced by `safety_identifier` and ' +
-      '`prompt_cache_key`." It is still taken; the canonical `user` (from Anthropic\'s metadata.user_id) ' +
+      'openai 6.49.0 marks `user` @deprecated in ChatCompletionCreateParamsBase: "This field is being replaced ' +
+      'by `safety_identifier` and `prompt_cache_key`." It is still taken; the canonical `user` (from Anthropic\'s metadata.user_id) ' +
       'could go to `safety_identifier` (at most 64 characters) instead.',
   },
   {

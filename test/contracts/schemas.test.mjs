@@ -2,11 +2,13 @@
  * The converted descriptions refuse what the providers refuse: for each provider, a minimal
  * valid request fits, and the same request with an unknown field, a field of the wrong type or a
  * required field left out does not. This guards the converters (./schemas/) against turning a
- * description into a schema that lets everything through.
+ * description into a schema that lets everything through. Also: each description was made from
+ * the package version installed, and Bedrock's SDK forms are read as the wire's (../refresh/bedrock.mjs).
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { bedrockEvent, check, MESSAGES, missing } from './contracts.mjs';
+import { bedrockError, bedrockEvent, check, MESSAGES } from './contracts.mjs';
+import { installedVersion, PROVENANCE } from './specs.mjs';
 
 const MINIMAL = {
   openai: {
@@ -30,13 +32,13 @@ const MINIMAL = {
   bedrock: {
     body: { messages: [{ role: 'user', content: [{ text: 'Hi' }] }] },
     unknown: (b) => ({ ...b, max_tokens: 16 }),
-    wrongType: (b) => ({ ...b, inferenceConfig: { maxTokens: 1.5 } }),
+    wrongType: (b) => ({ ...b, inferenceConfig: { maxTokens: '16' } }),
     missing: () => ({ messages: [{ role: 'user' }] }),
   },
 };
 
 for (const [provider, { body, ...broken }] of Object.entries(MINIMAL)) {
-  describe(`${provider}: the converted request schema`, { skip: missing(provider) ?? false }, () => {
+  describe(`${provider}: the converted request schema`, () => {
     const ref = MESSAGES[provider].chatRequest;
     it('accepts a minimal request', () => assert.deepEqual(check(ref, body), []));
     for (const [how, change] of Object.entries(broken)) {
@@ -48,23 +50,64 @@ for (const [provider, { body, ...broken }] of Object.entries(MINIMAL)) {
 }
 
 describe('a union member holds exactly one of its fields', () => {
-  it('gemini: a Part is text or inline data, not both', { skip: missing('gemini') ?? false }, () => {
+  it('gemini: a Part is text or inline data, not both', () => {
     const part = { text: 'Hi', inlineData: { mimeType: 'image/png', data: 'AAAA' } };
     assert.notDeepEqual(
       check(MESSAGES.gemini.chatRequest, { contents: [{ role: 'user', parts: [part] }] }),
       [],
     );
   });
-  it('bedrock: a content block is text or an image, not both', { skip: missing('bedrock') ?? false }, () => {
+  it('bedrock: a content block is text or an image, not both', () => {
     const block = { text: 'Hi', image: { format: 'png', source: { bytes: 'AAAA' } } };
     assert.notDeepEqual(
       check(MESSAGES.bedrock.chatRequest, { messages: [{ role: 'user', content: [block] }] }),
       [],
     );
   });
-  it('bedrock: a stream event type the model does not list has no schema', {
-    skip: missing('bedrock') ?? false,
-  }, () => {
+  it('bedrock: a stream event type the model does not list has no schema', () => {
     assert.equal(bedrockEvent('thoughtBubble'), null);
+  });
+});
+
+describe('each description is made from the package installed', () => {
+  for (const [provider, { package: spec }] of Object.entries(PROVENANCE)) {
+    it(`${provider}: ${spec}`, () => {
+      const at = spec.lastIndexOf('@');
+      assert.equal(`${spec.slice(0, at)}@${installedVersion(spec.slice(0, at))}`, spec);
+    });
+  }
+});
+
+describe("bedrock: the SDK's forms read as the wire's", () => {
+  const request = (block) => ({ messages: [{ role: 'user', content: [block] }] });
+  const image = (bytes) => ({ image: { format: 'png', source: { bytes } } });
+  it('a blob is base64 text', () => {
+    assert.deepEqual(check(MESSAGES.bedrock.chatRequest, request(image('iVBORw0KGgo='))), []);
+    assert.notDeepEqual(check(MESSAGES.bedrock.chatRequest, request(image('not base64!'))), []);
+    assert.notDeepEqual(check(MESSAGES.bedrock.chatRequest, request(image([137, 80]))), []);
+  });
+  it("a union has no `$unknown` member (the SDK's, not the wire's)", () => {
+    assert.notDeepEqual(check(MESSAGES.bedrock.chatRequest, request({ $unknown: ['x', 1] })), []);
+  });
+  it('a member bound to the URI (modelId) is not in the body', () => {
+    assert.notDeepEqual(
+      check(MESSAGES.bedrock.chatRequest, { modelId: 'm', ...request({ text: 'Hi' }) }),
+      [],
+    );
+  });
+  it('an enum the types hold is checked (ConversationRole)', () => {
+    const body = { messages: [{ role: 'narrator', content: [{ text: 'Hi' }] }] };
+    assert.notDeepEqual(check(MESSAGES.bedrock.chatRequest, body), []);
+  });
+  it('a document is any JSON (additionalModelRequestFields)', () => {
+    const body = { ...request({ text: 'Hi' }), additionalModelRequestFields: { top_k: 40, x: [null, 'y'] } };
+    assert.deepEqual(check(MESSAGES.bedrock.chatRequest, body), []);
+  });
+  it("an operation's errors carry their HTTP status", () => {
+    assert.equal(
+      bedrockError('Converse', 'ThrottlingException:http://internal.amazon.com/coral/')?.status,
+      429,
+    );
+    assert.equal(bedrockError('CountTokens', 'ModelTimeoutException'), null);
   });
 });

@@ -1,44 +1,50 @@
 /**
  * Where the contract tests find the providers' descriptions, and the check that they are the
- * ones recorded. What was read from the providers' repositories is kept out of this repository:
- * it lives in $CONTRACTS_SPECS, else ../shared/data/contracts beside the checkout (written by
- * refresh-specs.mjs). Anthropic's, made from the npm package, is committed in ./specs/. Every
- * file must have the SHA-256 that ./specs/provenance.json records: a description that changed
- * without its provenance is an error, a missing one skips its provider's tests, saying so.
+ * ones recorded: every one is made from an npm package installed as a devDependency
+ * (refresh-specs.mjs) and committed in ./specs/, with its package@version and SHA-256 in
+ * ./specs/provenance.json. A file missing, changed without its provenance, or made from another
+ * version of its package than the one installed is an error, never a skip: the tests of every
+ * provider run wherever `npm ci` has run.
  */
 import { createHash } from 'node:crypto';
-import { existsSync, readFileSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
-const COMMITTED = join(HERE, 'specs');
-export const SHARED = resolve(HERE, '..', '..', process.env.CONTRACTS_SPECS ?? '../shared/data/contracts');
-const PROVENANCE = JSON.parse(readFileSync(join(COMMITTED, 'provenance.json'), 'utf8'));
+const SPECS = join(HERE, 'specs');
+const ROOT = join(HERE, '..', '..');
+export const PROVENANCE = JSON.parse(readFileSync(join(SPECS, 'provenance.json'), 'utf8'));
 
-/** Why `provider`'s description cannot be read (a sentence), or null when every file of it is there. */
-export function missing(provider) {
-  const files = Object.keys(PROVENANCE[provider]?.files ?? {});
-  if (files.length === 0) return `no description of ${provider} is recorded in specs/provenance.json`;
-  const absent = files.filter((file) => !existsSync(locate(file)));
-  return absent.length === 0
-    ? null
-    : `${absent.join(', ')} not found in ${SHARED} (set CONTRACTS_SPECS, or run npm run contracts:refresh)`;
+/** `name@version` split at the version's `@` (a scoped name starts with one). */
+function splitPackage(spec) {
+  const at = spec.lastIndexOf('@');
+  return { name: spec.slice(0, at), version: spec.slice(at + 1) };
 }
 
-function locate(file) {
-  return existsSync(join(COMMITTED, file)) ? join(COMMITTED, file) : join(SHARED, file);
+/** The version of `name` installed in the checkout's node_modules. */
+export function installedVersion(name) {
+  return JSON.parse(readFileSync(join(ROOT, 'node_modules', name, 'package.json'), 'utf8')).version;
 }
 
-/** One description file of `provider`, parsed, after checking its SHA-256 against the provenance. */
+/** One description file of `provider`, parsed, after checking it against its provenance. */
 export function readSpec(provider, file) {
-  const text = readFileSync(locate(file), 'utf8');
-  const expected = PROVENANCE[provider].files[file];
-  const actual = createHash('sha256').update(text).digest('hex');
-  if (actual !== expected)
+  const record = PROVENANCE[provider];
+  if (!record?.files?.[file])
+    throw new Error(`contracts: specs/provenance.json records no ${file} for ${provider}`);
+  const { name, version } = splitPackage(record.package);
+  const present = installedVersion(name);
+  if (present !== version)
     throw new Error(
-      `${locate(file)} is not the description specs/provenance.json records (sha256 ${actual}, not ${expected}): ` +
-        'run npm run contracts:refresh and commit the provenance it writes',
+      `contracts: ${file} was made from ${record.package}, but ${name}@${present} is installed: ` +
+        'run npm run contracts:refresh and commit test/contracts/specs/',
+    );
+  const text = readFileSync(join(SPECS, file), 'utf8');
+  const actual = createHash('sha256').update(text).digest('hex');
+  if (actual !== record.files[file])
+    throw new Error(
+      `contracts: specs/${file} is not the description specs/provenance.json records (sha256 ${actual}, ` +
+        `not ${record.files[file]}): run npm run contracts:refresh and commit what it writes`,
     );
   return JSON.parse(text);
 }

@@ -1,26 +1,26 @@
 /**
- * Gemini's description: the Generative Language API v1beta protocol buffers (googleapis/googleapis),
- * the source its discovery document is generated from, as descriptors (./proto.mjs) of the
+ * Gemini's description: the Generative Language API v1beta protocol buffers, the source its REST
+ * discovery document is generated from, as Google's own Node client for the API
+ * (@google-ai/generativelanguage) ships them in build/protos/: descriptors (./proto.mjs) of the
  * messages and enums that its generate, count and embed rpcs reach, with their REST bindings.
  */
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { parseProto, resolveType } from './proto.mjs';
 import { closure } from './trim.mjs';
+import { installed } from './typescript.mjs';
 
-/** `{ files, provenance }` read from the mirror (`reader` from trim.mjs `mirrorReader`). */
-export function refreshGemini(reader, fetched) {
-  const repo = 'googleapis/googleapis';
-  const folder = 'google/ai/generativelanguage/v1beta';
-  const protos = reader
-    .git(repo, 'ls-tree', '--name-only', 'HEAD', `${folder}/`)
-    .split('\n')
-    .filter((file) => file.endsWith('.proto'));
+const PACKAGE = '@google-ai/generativelanguage';
+
+/** `{ files, provenance }` read from the package installed under `root` (the checkout). */
+export function refreshGemini(root, fetched) {
+  const { dir, version } = installed(root, PACKAGE);
+  const folder = 'build/protos/google/ai/generativelanguage/v1beta';
+  const protos = readdirSync(join(dir, folder))
+    .filter((file) => file.endsWith('.proto'))
+    .sort();
   const parsed = { messages: {}, enums: {}, rpcs: {} };
-  let commit = null;
-  for (const file of protos) {
-    const { text, sha, date } = reader.file(repo, file);
-    parseProto(text, parsed);
-    if (!commit || date > commit.date) commit = { sha, date };
-  }
+  for (const file of protos) parseProto(readFileSync(join(dir, folder, file), 'utf8'), parsed);
   const known = (name) => name in parsed.messages || name in parsed.enums;
   for (const [name, message] of Object.entries(parsed.messages)) {
     for (const field of message.fields) field.type = resolveType(field.type, name, known);
@@ -52,13 +52,11 @@ export function refreshGemini(reader, fetched) {
     ),
   };
   const provenance = {
-    description: `Generative Language API v1beta protocol buffers (the source of its discovery document): rpcs ${Object.keys(rpcs).join(', ')} with their REST bindings`,
-    repo,
+    description: `Generative Language API v1beta protocol buffers (the source of its discovery document) as ${PACKAGE} ${version} ships them: rpcs ${Object.keys(rpcs).join(', ')} with their REST bindings`,
+    package: `${PACKAGE}@${version}`,
     path: `${folder}/*.proto`,
-    commit: commit.sha,
-    committed: commit.date,
     fetched,
-    url: `https://github.com/${repo}/tree/${commit.sha}/${folder}`,
+    url: `https://www.npmjs.com/package/${PACKAGE}/v/${version}`,
   };
   return { files: { 'gemini.json': description }, provenance };
 }
