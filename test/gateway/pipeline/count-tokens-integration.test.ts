@@ -64,7 +64,7 @@ describe('against the mock LLM', () => {
   });
 
   it("relays the provider's refusal with its status, in Anthropic's envelope, marked as the provider's", async () => {
-    const res = await count({ model: 'mock/echo', messages: [{ role: 'system', content: 'x' }] });
+    const res = await count({ model: 'mock/echo', messages: [{ role: 'robot', content: 'x' }] });
     expect(res.status).toBe(400);
     expect(res.headers.get('x-edgeway-error-source')).toBe('provider');
     expect(await res.json()).toMatchObject({ type: 'error', error: { type: 'invalid_request_error' } });
