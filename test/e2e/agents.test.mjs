@@ -141,7 +141,11 @@ for (const [format, model] of [
       const rows = await newRows(seen);
       assert.ok(rows.length > 0, 'the counts were logged');
       const seenRows = JSON.stringify(rows.map((r) => [r.endpoint, r.status, r.error_code, r.output_tokens]));
-      assert.deepEqual([...new Set(rows.map((row) => row.endpoint))], ['/v1/messages/count_tokens'], seenRows);
+      assert.deepEqual(
+        [...new Set(rows.map((row) => row.endpoint))],
+        ['/v1/messages/count_tokens'],
+        seenRows,
+      );
       assert.ok(rows.every((row) => row.status === 200 && row.cost_usd === 0));
     });
   });

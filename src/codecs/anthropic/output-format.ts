@@ -7,9 +7,7 @@
  */
 import type { ChatRequest, ResponseFormat } from '../ir';
 import { type Json, obj, str, unsupported } from '../json';
-
-/** The forced tool's name; a call of it is the answer, never a tool call the client sees. */
-export const JSON_ANSWER_TOOL = 'edgeway_json_answer';
+import { JSON_ANSWER_TOOL } from '../json-answer';
 
 /** Claude models from before `output_config.format` (they take the forced tool). */
 const NO_NATIVE_FORMAT = /^claude-(?:instant|[123](?:[.-]|$))|^claude-(?:opus|sonnet)-4(?:-0)?(?:-\d{8})?$/;

@@ -2,7 +2,7 @@
 import type { AnswerPart, ChatResponse, FinishReason } from '../ir';
 import { arr, badUpstream, type Json, jsonText, obj, str } from '../json';
 import { merge, ZERO } from '../usage';
-import { JSON_ANSWER_TOOL } from './output-format';
+import { JSON_ANSWER_TOOL } from '../json-answer';
 import { thinkingBlockToClient } from './reasoning';
 import { fromAnthropicUsage, toAnthropicUsage } from './usage';
 

@@ -9,7 +9,7 @@
 import type { Frame, StreamDecoder, StreamEncoder } from '../codec';
 import type { FinishReason, StreamEvent, TokenUsage } from '../ir';
 import { type Json, num, obj, str, eventObject } from '../json';
-import { JSON_ANSWER_TOOL } from './output-format';
+import { JSON_ANSWER_TOOL } from '../json-answer';
 import { wrapSignature } from './reasoning';
 import { finishFromAnthropic, finishToAnthropic } from './response';
 import { merge, ZERO } from '../usage';

@@ -9,10 +9,8 @@
  */
 import type { ChatRequest } from '../ir';
 import { type Json, unsupported } from '../json';
+import { JSON_ANSWER_TOOL } from '../json-answer';
 import { takesForcedTool, takesOutputFormat } from './models';
-
-/** The forced tool's name (the Anthropic codec's too); a call of it is the answer, never a tool call the client sees. */
-export const JSON_ANSWER_TOOL = 'edgeway_json_answer';
 
 export type OutputFormat =
   | { readonly kind: 'none' }

@@ -7,7 +7,7 @@
  */
 import type { AnswerPart, ChatResponse, FinishReason, ProviderFault, TokenUsage } from '../ir';
 import { arr, badUpstream, count, type Json, jsonText, obj, str } from '../json';
-import { JSON_ANSWER_TOOL } from './output-format';
+import { JSON_ANSWER_TOOL } from '../json-answer';
 import { reasoningPart } from './reasoning';
 
 const STOP_REASONS: Readonly<Record<string, FinishReason>> = {

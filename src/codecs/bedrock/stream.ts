@@ -18,7 +18,7 @@
  */
 import type { StreamDecoder } from '../codec';
 import type { StreamEvent } from '../ir';
-import { JSON_ANSWER_TOOL } from './output-format';
+import { JSON_ANSWER_TOOL } from '../json-answer';
 import { finishFromBedrock, fromBedrockUsage, newAnswerId } from './response';
 import { eventObject, type Json, num, obj, str } from '../json';
 

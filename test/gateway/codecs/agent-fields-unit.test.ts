@@ -7,7 +7,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { anthropicClient, anthropicUpstream } from '../../../src/codecs/anthropic/index';
-import { JSON_ANSWER_TOOL } from '../../../src/codecs/anthropic/output-format';
+import { JSON_ANSWER_TOOL } from '../../../src/codecs/json-answer';
 import type { EncodeContext, StreamDecoder, StreamEncoder } from '../../../src/codecs/codec';
 import type { ChatResponse, StreamEvent } from '../../../src/codecs/ir';
 import { openAiClient, openAiUpstream } from '../../../src/codecs/openai/index';

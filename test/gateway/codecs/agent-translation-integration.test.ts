@@ -29,7 +29,13 @@ describe("Claude Code's request on an OpenAI-format model", () => {
     expect(res.status).toBe(200);
     const dropped = (res.headers.get('x-edgeway-dropped') ?? '').split(', ');
     expect(dropped).toEqual(
-      expect.arrayContaining(['context_management', 'tools.defer_loading', 'cache_control', 'reasoning', 'anthropic-beta']),
+      expect.arrayContaining([
+        'context_management',
+        'tools.defer_loading',
+        'cache_control',
+        'reasoning',
+        'anthropic-beta',
+      ]),
     );
     const events = eventData(body);
     expect(events[0]).toMatchObject({ type: 'message_start' });

@@ -70,7 +70,12 @@ describe('Anthropic count_tokens', () => {
 
   it('sends a Messages body without the fields count_tokens refuses', () => {
     const body = counter('anthropic').encodeRequest(
-      canonicalRequest({ system: [{ type: 'text', text: 'Be brief.' }], temperature: 0.5, stop: ['x'], tools: [TOOL] }),
+      canonicalRequest({
+        system: [{ type: 'text', text: 'Be brief.' }],
+        temperature: 0.5,
+        stop: ['x'],
+        tools: [TOOL],
+      }),
       context('claude-x'),
     );
     expect(Object.keys(body).sort()).toEqual(['messages', 'model', 'system', 'tools']);
@@ -139,7 +144,12 @@ describe('Bedrock CountTokens', () => {
 
   it('sends {input: {converse}} with only what CountTokens reads (no inferenceConfig)', () => {
     const body = counter('bedrock').encodeRequest(
-      canonicalRequest({ system: [{ type: 'text', text: 'Be brief.' }], temperature: 0.3, maxTokens: 100, tools: [TOOL] }),
+      canonicalRequest({
+        system: [{ type: 'text', text: 'Be brief.' }],
+        temperature: 0.3,
+        maxTokens: 100,
+        tools: [TOOL],
+      }),
       context('amazon.nova-lite-v1:0'),
     );
     const converse = (body.input as { converse: Record<string, unknown> }).converse;

@@ -7,7 +7,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { bedrockUpstream } from '../../../../src/codecs/bedrock/index';
-import { JSON_ANSWER_TOOL } from '../../../../src/codecs/bedrock/output-format';
+import { JSON_ANSWER_TOOL } from '../../../../src/codecs/json-answer';
 import type { EncodeContext } from '../../../../src/codecs/codec';
 import type { ChatRequest, Message, Reasoning } from '../../../../src/codecs/ir';
 import { concat, decodeAll, encodeEvent, type RecordedEvent, transformToSse } from '../fixtures/bedrock-wire';
