@@ -10,7 +10,7 @@ import { createOpenAI } from '@ai-sdk/openai';
 import { ChatOpenAI } from '@langchain/openai';
 import { generateObject } from 'ai';
 import { execFile } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import assert from 'node:assert/strict';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -24,8 +24,14 @@ import { startTestStack } from './stack.mjs';
 const PORT = 19287;
 const MOCK = `http://127.0.0.1:${PORT + 1}`;
 
-/** Two one-format views of the mock: Anthropic's and OpenAI's. */
+/** Two one-format views of the mock (Anthropic's and OpenAI's), and its fakes of Gemini and Bedrock. */
 const VARS = {
+  GEMINI_API_KEY: 'e2e-gemini-key',
+  GEMINI_BASE_URL: MOCK,
+  AWS_ACCESS_KEY_ID: 'AKIDEXAMPLE',
+  AWS_SECRET_ACCESS_KEY: 'wJalrXUtnFEMI/K7MDENG+bPxRfiCYEXAMPLEKEY',
+  AWS_REGION: 'us-east-1',
+  BEDROCK_BASE_URL: MOCK,
   EDGEWAY_PROVIDERS: JSON.stringify([
     {
       id: 'claude-only',
@@ -92,6 +98,24 @@ function claude(model, prompt, { cwd = mkdtempSync(join(home, 'work-')), args = 
   });
 }
 
+/** The signatures of the thinking blocks in Claude Code's transcript of its session in `cwd`. */
+function transcriptSignatures(cwd) {
+  const projects = join(home, '.claude', 'projects');
+  const dir = readdirSync(projects).find((d) => d === cwd.replace(/[^A-Za-z0-9]/g, '-'));
+  assert.ok(dir, `no transcript for ${cwd}`);
+  const lines = readdirSync(join(projects, dir))
+    .filter((f) => f.endsWith('.jsonl'))
+    .flatMap((f) =>
+      readFileSync(join(projects, dir, f), 'utf8')
+        .split('\n')
+        .filter(Boolean),
+    );
+  return lines.flatMap((line) => {
+    const content = JSON.parse(line).message?.content;
+    return Array.isArray(content) ? content.filter((b) => b.type === 'thinking').map((b) => b.signature) : [];
+  });
+}
+
 /** The gateway's newest log rows for the test tenant (the admin API). */
 async function logs() {
   const res = await fetch(`${stack.url}/admin/logs?tenant_id=${stack.tenantId}&limit=100`, {
@@ -113,9 +137,16 @@ async function newRows(seen = new Set()) {
   return rows;
 }
 
-for (const [format, model] of [
-  ['Anthropic', 'claude-only/echo'],
-  ['OpenAI', 'gpt-only/echo'],
+/**
+ * Models of every format. Echo models answer a tool result with its text; the Gemini and Bedrock
+ * models think (Claude Code asks for thinking), so their signed reasoning travels to Claude Code
+ * and back to the fake that issued and checks it.
+ */
+for (const [format, model, signed] of [
+  ['Anthropic', 'claude-only/echo', /^(?!edgeway:)./],
+  ['OpenAI', 'gpt-only/echo', null],
+  ['Gemini', 'gemini/gemini-2.5-flash', /^edgeway:gemini:./],
+  ['Bedrock', 'bedrock/us.anthropic.claude-sonnet-4-5-20250929-v1:0', /^edgeway:bedrock:./],
 ]) {
   describe(`Claude Code → ${format}-format model`, () => {
     test('completes a task with a tool call: the file is written and the answer reads the tool result', async () => {
@@ -130,7 +161,12 @@ for (const [format, model] of [
         args: ['--allowedTools', 'Write', '--permission-mode', 'acceptEdits'],
       });
       assert.equal(readFileSync(join(cwd, 'out.txt'), 'utf8'), content);
-      assert.match(run.stdout, /Tool result/);
+      if (model.endsWith('/echo')) assert.match(run.stdout, /Tool result/);
+      // The thinking Claude Code kept (and sent back on the tool-result turn, which the provider checked).
+      const signatures = transcriptSignatures(cwd);
+      if (signed)
+        assert.ok(signatures.length > 0 && signatures.every((sig) => signed.test(sig)), String(signatures));
+      else assert.deepEqual(signatures, []);
     });
 
     test('/context is answered by count_tokens, never by billable calls', async () => {
