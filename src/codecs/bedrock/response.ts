@@ -3,8 +3,9 @@
  * returns no id and no model name: the id is generated, the model left empty
  * for the caller to fill from the route.
  */
-import type { ChatResponse, FinishReason, ProviderFault, TextPart, TokenUsage, ToolCallPart } from '../ir';
-import { arr, badUpstream, count, type Json, jsonText, obj, str } from '../json';
+import type { ChatResponse, FinishReason, ProviderFault, TextPart, ToolCallPart } from '../ir';
+import { arr, badUpstream, type Json, jsonText, obj, str } from '../json';
+import { fromBedrockUsage } from './usage';
 
 const STOP_REASONS: Readonly<Record<string, FinishReason>> = {
   end_turn: 'end',
@@ -19,18 +20,6 @@ const STOP_REASONS: Readonly<Record<string, FinishReason>> = {
 /** A Converse stopReason; an unknown one is a natural end. */
 export const finishFromBedrock = (v: unknown): FinishReason | null =>
   typeof v === 'string' ? (STOP_REASONS[v] ?? 'end') : null;
-
-/** Converse's `inputTokens` excludes cache reads and writes; the canonical `input` includes them. */
-export function fromBedrockUsage(u: Json): TokenUsage {
-  const read = count(u.cacheReadInputTokens);
-  const write = count(u.cacheWriteInputTokens);
-  return {
-    input: count(u.inputTokens) + read + write,
-    output: count(u.outputTokens),
-    cacheRead: read,
-    cacheWrite: write,
-  };
-}
 
 /** An id for an answer Converse did not name (the provider's request id is relayed in a header). */
 export const newAnswerId = (): string => `bedrock-${crypto.randomUUID()}`;

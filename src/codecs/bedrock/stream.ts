@@ -13,7 +13,8 @@
  */
 import type { StreamDecoder } from '../codec';
 import type { StreamEvent } from '../ir';
-import { finishFromBedrock, fromBedrockUsage, newAnswerId } from './response';
+import { finishFromBedrock, newAnswerId } from './response';
+import { fromBedrockUsage } from './usage';
 import { num, obj, str, eventObject } from '../json';
 
 /** The SSE event names the adapter writes besides Bedrock's own event types. */

@@ -3,8 +3,9 @@
  * pieces the stream decoder shares with it: candidate parts, finish reasons,
  * usage, ids and the error envelope `{error: {code, message, status}}`.
  */
-import type { ChatResponse, FinishReason, ProviderFault, TextPart, TokenUsage, ToolCallPart } from '../ir';
-import { arr, badUpstream, count, type Json, jsonText, obj, str } from '../json';
+import type { ChatResponse, FinishReason, ProviderFault, TextPart, ToolCallPart } from '../ir';
+import { arr, badUpstream, type Json, jsonText, obj, str } from '../json';
+import { usageFromGemini } from './usage';
 
 /** Finish reasons meaning the provider filtered or refused the output. */
 const FILTERED = new Set([
@@ -28,19 +29,6 @@ export function finishFromGemini(reason: string, hasCalls: boolean): FinishReaso
   if (reason === 'MAX_TOKENS') return 'length';
   if (FILTERED.has(reason)) return 'content_filter';
   return hasCalls ? 'tool_calls' : 'end';
-}
-
-/**
- * Gemini's `promptTokenCount` already includes `cachedContentTokenCount`, as
- * the canonical `input` does; thinking tokens are billed as output.
- */
-export function usageFromGemini(u: Json): TokenUsage {
-  return {
-    input: count(u.promptTokenCount) + count(u.toolUsePromptTokenCount),
-    output: count(u.candidatesTokenCount) + count(u.thoughtsTokenCount),
-    cacheRead: count(u.cachedContentTokenCount),
-    cacheWrite: 0,
-  };
 }
 
 /**

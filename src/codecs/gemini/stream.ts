@@ -18,9 +18,9 @@ import {
   candidateParts,
   finishFromGemini,
   firstCandidate,
-  usageFromGemini,
 } from './response';
 import type { StreamEvent } from '../ir';
+import { usageFromGemini } from './usage';
 import { count, jsonText, obj, str, eventObject } from '../json';
 
 export function geminiStreamDecoder(): StreamDecoder {
