@@ -5,7 +5,14 @@
 import type { Usage } from '../core/usage';
 import type { TokenUsage } from './ir';
 
-export const ZERO: TokenUsage = { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, cacheWrite1h: 0, reasoning: 0 };
+export const ZERO: TokenUsage = {
+  input: 0,
+  output: 0,
+  cacheRead: 0,
+  cacheWrite: 0,
+  cacheWrite1h: 0,
+  reasoning: 0,
+};
 
 export function merge(base: TokenUsage, update: Partial<TokenUsage>): TokenUsage {
   return {

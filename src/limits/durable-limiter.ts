@@ -258,7 +258,8 @@ function worstUsage(price: Price, prompt: number, output: number): Usage {
   const usage = plainUsage(prompt, output);
   const dearest = Math.max(price.input, price.cached, price.cache_write, price.cache_write_1h);
   if (dearest === price.input) return usage;
-  if (dearest === price.cache_write_1h) return { ...usage, cacheWriteTokens: prompt, cacheWrite1hTokens: prompt };
+  if (dearest === price.cache_write_1h)
+    return { ...usage, cacheWriteTokens: prompt, cacheWrite1hTokens: prompt };
   if (dearest === price.cache_write) return { ...usage, cacheWriteTokens: prompt };
   return { ...usage, cachedTokens: prompt };
 }

@@ -105,7 +105,15 @@ export async function setOverride(
         .prepare(
           'INSERT OR REPLACE INTO price_overrides (model, input, output, cached, cache_write, cache_write_1h, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?)',
         )
-        .bind(model, price.input, price.output, price.cached, price.cache_write, price.cache_write_1h, Date.now())
+        .bind(
+          model,
+          price.input,
+          price.output,
+          price.cached,
+          price.cache_write,
+          price.cache_write_1h,
+          Date.now(),
+        )
         .run()
     : await db.prepare('DELETE FROM price_overrides WHERE model = ?').bind(model).run();
   await kv.put(OVERRIDES_KV_KEY, JSON.stringify(await listOverrides(db)));

@@ -24,8 +24,12 @@ export const PriceInput = z.strictObject({
   input: rate.describe('Uncached prompt tokens, USD per 1M'),
   output: rate.describe('Output tokens, reasoning included, USD per 1M'),
   cached: rate.optional().describe('Prompt-cache reads; defaults to the input price'),
-  cache_write: rate.optional().describe('Prompt-cache writes with the 5-minute TTL; defaults to the input price'),
-  cache_write_1h: rate.optional().describe('Prompt-cache writes with the 1-hour TTL; defaults to cache_write'),
+  cache_write: rate
+    .optional()
+    .describe('Prompt-cache writes with the 5-minute TTL; defaults to the input price'),
+  cache_write_1h: rate
+    .optional()
+    .describe('Prompt-cache writes with the 1-hour TTL; defaults to cache_write'),
 });
 
 const PriceFields = {

@@ -56,7 +56,13 @@ export interface AnthropicCounts {
   output: number;
 }
 
-export const noAnthropicCounts = (): AnthropicCounts => ({ input: 0, read: 0, write: 0, write1h: 0, output: 0 });
+export const noAnthropicCounts = (): AnthropicCounts => ({
+  input: 0,
+  read: 0,
+  write: 0,
+  write1h: 0,
+  output: 0,
+});
 
 export function readAnthropicCounts(u: Json, into: AnthropicCounts): void {
   if ('input_tokens' in u) into.input = count(u.input_tokens);

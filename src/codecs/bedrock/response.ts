@@ -4,7 +4,7 @@
  * for the caller to fill from the route.
  */
 import type { ChatResponse, FinishReason, ProviderFault, TextPart, ToolCallPart } from '../ir';
-import { arr, badUpstream, type Json, jsonText, obj, str } from '../json';
+import { arr, badUpstream, jsonText, obj, str } from '../json';
 import { fromBedrockUsage } from './usage';
 
 const STOP_REASONS: Readonly<Record<string, FinishReason>> = {

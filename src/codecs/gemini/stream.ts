@@ -12,13 +12,7 @@
  * cut, and the relay, seeing no `end`, says so. Chunks after `end` are ignored.
  */
 import type { StreamDecoder } from '../codec';
-import {
-  blockReason,
-  callId,
-  candidateParts,
-  finishFromGemini,
-  firstCandidate,
-} from './response';
+import { blockReason, callId, candidateParts, finishFromGemini, firstCandidate } from './response';
 import type { StreamEvent } from '../ir';
 import { usageFromGemini } from './usage';
 import { count, jsonText, obj, str, eventObject } from '../json';

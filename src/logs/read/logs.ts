@@ -68,11 +68,11 @@ export const LogEntry = z.object({
   output_tokens: z.number(),
   cached_tokens: z.number().describe('Prompt-cache reads, part of input_tokens.'),
   // Added by migration 0016: archive lines written before it have none and read 0.
-  cache_write_tokens: z
+  cache_write_tokens: z.number().default(0).describe('Prompt-cache writes (any TTL), part of input_tokens.'),
+  cache_write_1h_tokens: z
     .number()
     .default(0)
-    .describe('Prompt-cache writes (any TTL), part of input_tokens.'),
-  cache_write_1h_tokens: z.number().default(0).describe('The part of cache_write_tokens written with a 1-hour TTL.'),
+    .describe('The part of cache_write_tokens written with a 1-hour TTL.'),
   reasoning_tokens: z.number().default(0).describe('Reasoning (thinking) tokens, part of output_tokens.'),
   cost_usd: z.number().describe('0 for gateway cache hits.'),
   saved_usd: z.number().describe('What a gateway cache hit would have cost.'),

@@ -160,7 +160,10 @@ const usage = fc.record({
   input: fc.integer({ min: 0, max: 100_000 }),
   output: fc.integer({ min: 0, max: 100_000 }),
   cacheRead: fc.integer({ min: 0, max: 1000 }),
+  // What both formats carry: OpenAI has no cache writes, Anthropic no reasoning count (cross-format-usage tests them).
   cacheWrite: fc.constant(0),
+  cacheWrite1h: fc.constant(0),
+  reasoning: fc.constant(0),
 });
 const response: fc.Arbitrary<ChatResponse> = fc
   .record({

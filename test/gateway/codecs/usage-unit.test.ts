@@ -16,7 +16,14 @@ describe('usageFromJson', () => {
         prompt_tokens_details: { cached_tokens: 64 },
       },
     };
-    expect(usageFromJson('openai', body)).toEqual({ inputTokens: 120, outputTokens: 30, cachedTokens: 64 });
+    expect(usageFromJson('openai', body)).toEqual({
+      inputTokens: 120,
+      outputTokens: 30,
+      cachedTokens: 64,
+      cacheWriteTokens: 0,
+      cacheWrite1hTokens: 0,
+      reasoningTokens: 0,
+    });
   });
 
   it('counts no cached tokens when an OpenAI body has no prompt_tokens_details', () => {
@@ -29,7 +36,14 @@ describe('usageFromJson', () => {
       usageFromJson('openai', {
         usage: { prompt_tokens: 5, completion_tokens: 2, prompt_tokens_details: null },
       }),
-    ).toEqual({ inputTokens: 5, outputTokens: 2, cachedTokens: 0 });
+    ).toEqual({
+      inputTokens: 5,
+      outputTokens: 2,
+      cachedTokens: 0,
+      cacheWriteTokens: 0,
+      cacheWrite1hTokens: 0,
+      reasoningTokens: 0,
+    });
   });
 
   it('reads Anthropic usage, counting cache reads and writes as input (Anthropic leaves them out of input_tokens)', () => {
@@ -42,7 +56,14 @@ describe('usageFromJson', () => {
         cache_creation_input_tokens: 100,
       },
     };
-    expect(usageFromJson('anthropic', body)).toEqual({ inputTokens: 148, outputTokens: 12, cachedTokens: 8 });
+    expect(usageFromJson('anthropic', body)).toEqual({
+      inputTokens: 148,
+      outputTokens: 12,
+      cachedTokens: 8,
+      cacheWriteTokens: 0,
+      cacheWrite1hTokens: 0,
+      reasoningTokens: 0,
+    });
   });
 
   it("reads only the names of the format it is given, never the other format's", () => {

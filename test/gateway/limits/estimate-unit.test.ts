@@ -90,7 +90,14 @@ describe('output reserve', () => {
 });
 
 describe('settled usage', () => {
-  const usage = { inputTokens: 20, outputTokens: 30, cachedTokens: 5 };
+  const usage = {
+    inputTokens: 20,
+    outputTokens: 30,
+    cachedTokens: 5,
+    cacheWriteTokens: 0,
+    cacheWrite1hTokens: 0,
+    reasoningTokens: 0,
+  };
 
   it('takes reported usage as is for JSON answers and completed streams; null releases', () => {
     expect(settledUsage(12, usage)).toEqual(usage);
@@ -107,7 +114,14 @@ describe('settled usage', () => {
   });
 
   it('never charges a cut stream less output than it delivered, even with partial usage', () => {
-    const partial = { inputTokens: 20, outputTokens: 1, cachedTokens: 0 };
+    const partial = {
+      inputTokens: 20,
+      outputTokens: 1,
+      cachedTokens: 0,
+      cacheWriteTokens: 0,
+      cacheWrite1hTokens: 0,
+      reasoningTokens: 0,
+    };
     expect(settledUsage(12, partial, { completed: false, deliveredChars: 80 })).toEqual({
       inputTokens: 20,
       outputTokens: 20,

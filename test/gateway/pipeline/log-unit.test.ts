@@ -18,7 +18,14 @@ const principal = KeyRecord.parse({
   expiresAt: null,
   logPayload: true,
 });
-const usage = { inputTokens: 120, outputTokens: 30, cachedTokens: 20 };
+const usage = {
+  inputTokens: 120,
+  outputTokens: 30,
+  cachedTokens: 20,
+  cacheWriteTokens: 0,
+  cacheWrite1hTokens: 0,
+  reasoningTokens: 0,
+};
 const body = { model: 'mock/echo', messages: [{ role: 'user', content: 'hi' }] };
 
 /** An exchange on a clock the test moves; by default authenticated, for mock/echo on the mock provider. */
@@ -116,7 +123,9 @@ describe('buildLogEvent', () => {
   it('prices with the overrides passed in before the table', async () => {
     const { x } = exchange();
     x.answered(jsonAnswer());
-    const overrides = { 'mock/echo': { input: 10, output: 100, cached: 0 } };
+    const overrides = {
+      'mock/echo': { input: 10, output: 100, cached: 0, cache_write: 10, cache_write_1h: 10 },
+    };
     const event = logged(buildLogEvent(x, await x.close(200, null), overrides));
     expect(event.costUsd).toBeCloseTo((100 * 10 + 30 * 100) / 1e6, 12);
   });
@@ -181,7 +190,14 @@ describe('buildLogEvent', () => {
     clock.now = STARTED_AT + 900;
     end(
       jsonAnswer({
-        usage: { inputTokens: 10, outputTokens: 4, cachedTokens: 0 },
+        usage: {
+          inputTokens: 10,
+          outputTokens: 4,
+          cachedTokens: 0,
+          cacheWriteTokens: 0,
+          cacheWrite1hTokens: 0,
+          reasoningTokens: 0,
+        },
         delivery: { completed: false, deliveredChars: 16 },
         lateError: 'stream_interrupted',
       }),
@@ -199,7 +215,14 @@ describe('buildLogEvent', () => {
       latencyMs: 900,
     });
     expect(event.costUsd).toBe(
-      costUsd(priceOf('mock/echo'), { inputTokens: 10, outputTokens: 4, cachedTokens: 0 }),
+      costUsd(priceOf('mock/echo'), {
+        inputTokens: 10,
+        outputTokens: 4,
+        cachedTokens: 0,
+        cacheWriteTokens: 0,
+        cacheWrite1hTokens: 0,
+        reasoningTokens: 0,
+      }),
     );
   });
 

@@ -66,7 +66,7 @@ describe('admin: price overrides', () => {
     expect(put.status).toBe(200);
     expect(put.json).toEqual({ model, input: 0.5, output: 1.5, cached: 0.5, source: 'override' });
     expect((await admin('GET', '/pricing')).json).toMatchObject({
-      overrides: { [model]: { input: 0.5, output: 1.5, cached: 0.5 } },
+      overrides: { [model]: { input: 0.5, output: 1.5, cached: 0.5, cache_write: 0.5, cache_write_1h: 0.5 } },
     });
     expect((await admin('DELETE', `/pricing/${model}`)).json).toMatchObject({ model, source: 'default' });
     expect((await admin('DELETE', `/pricing/${model}`)).status).toBe(404);

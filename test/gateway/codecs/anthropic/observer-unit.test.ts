@@ -21,7 +21,14 @@ describe('anthropicObserver', () => {
     o.observe(ev(JSON.stringify({ type: 'message_delta', usage: { output_tokens: 5 } }), 'message_delta'));
     expect(o.done).toBe(false);
     o.observe(ev(JSON.stringify({ type: 'message_stop' }), 'message_stop'));
-    expect(o.usage).toEqual({ inputTokens: 11, outputTokens: 5, cachedTokens: 0 });
+    expect(o.usage).toEqual({
+      inputTokens: 11,
+      outputTokens: 5,
+      cachedTokens: 0,
+      cacheWriteTokens: 0,
+      cacheWrite1hTokens: 0,
+      reasoningTokens: 0,
+    });
     expect(o.deliveredChars).toBe(3);
     expect(o.done).toBe(true);
   });
@@ -36,7 +43,14 @@ describe('anthropicObserver', () => {
     };
     o.observe(ev(JSON.stringify({ type: 'message_start', message: { usage } }), 'message_start'));
     o.observe(ev(JSON.stringify({ type: 'message_delta', usage: { output_tokens: 7 } }), 'message_delta'));
-    expect(o.usage).toEqual({ inputTokens: 130, outputTokens: 7, cachedTokens: 100 });
+    expect(o.usage).toEqual({
+      inputTokens: 130,
+      outputTokens: 7,
+      cachedTokens: 100,
+      cacheWriteTokens: 0,
+      cacheWrite1hTokens: 0,
+      reasoningTokens: 0,
+    });
   });
 
   it('writes its error frame as an Anthropic error event', () => {
