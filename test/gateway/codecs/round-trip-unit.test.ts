@@ -9,9 +9,10 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { anthropicClient, anthropicUpstream } from '../../../src/codecs/anthropic/index';
 import type { EncodeContext, StreamDecoder, StreamEncoder } from '../../../src/codecs/codec';
-import type { ChatRequest, ChatResponse, Message, StreamEvent } from '../../../src/codecs/ir';
+import type { ChatRequest, ChatResponse, Message, StreamEvent, TokenUsage } from '../../../src/codecs/ir';
 import { openAiClient, openAiUpstream } from '../../../src/codecs/openai/index';
 import { serialiseFrame } from '../../../src/codecs/translate-stream';
+import { merge, ZERO } from '../../../src/codecs/usage';
 import { SseFramer } from '../../../src/sse/framer';
 
 const context: EncodeContext = { model: 'm', providerId: 'acme', outputCap: 4096, enforceCap: false };
@@ -261,14 +262,14 @@ function meaning(events: readonly StreamEvent[]) {
   const calls = new Map<number, { id: string; name: string; arguments: string }>();
   let textOut = '';
   let finish: string | null = null;
-  let final = {};
+  let final: TokenUsage = ZERO;
   let ended = false;
   for (const e of events) {
     if (e.type === 'text') textOut += e.text;
     if (e.type === 'tool_call') calls.set(e.index, { id: e.id, name: e.name, arguments: '' });
     if (e.type === 'tool_arguments') (calls.get(e.index) as { arguments: string }).arguments += e.arguments;
     if (e.type === 'finish') finish = e.reason;
-    if (e.type === 'usage') final = { ...final, ...e.usage };
+    if (e.type === 'usage') final = merge(final, e.usage);
     if (e.type === 'end') ended = true;
   }
   return { text: textOut, calls: [...calls.values()], finish, usage: final, ended };
