@@ -15,11 +15,11 @@ describe('the shipped price table', () => {
     const claude = Object.entries(PRICING.models).filter(([id]) => id.includes('claude'));
     expect(claude.length).toBeGreaterThan(5);
     for (const [id, p] of claude) {
-      expect([id, p.cache_write]).toEqual([id, expect.closeTo(p.input * 1.25, 9)]);
       expect([id, p.cache_write_1h]).toEqual([id, expect.closeTo(p.input * 2, 9)]);
-      // Claude 3 Haiku's published read price is $0.03, not 0.1 × $0.25 (Anthropic's and Bedrock's pricing pages).
-      if (!id.includes('claude-3-haiku'))
-        expect([id, p.cached]).toEqual([id, expect.closeTo(p.input * 0.1, 9)]);
+      // Claude 3 Haiku is published off the multipliers: $0.30 writes and $0.03 reads on a $0.25 input.
+      if (id.includes('claude-3-haiku')) continue;
+      expect([id, p.cache_write]).toEqual([id, expect.closeTo(p.input * 1.25, 9)]);
+      expect([id, p.cached]).toEqual([id, expect.closeTo(p.input * 0.1, 9)]);
     }
   });
 
