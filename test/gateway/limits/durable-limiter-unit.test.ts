@@ -74,6 +74,20 @@ describe('the limits adapter', () => {
     expect(reservation.headers['x-ratelimit-remaining-requests']).toBe('9');
   });
 
+  it('holds every prompt token at the dearest rate it may be billed at: a 1-hour cache write where writes cost more', async () => {
+    const { calls, rpc } = recorder();
+    const limiter = limiterWith(rpc, {
+      'mock/echo': { input: 1000, output: 2000, cached: 100, cache_write: 1250, cache_write_1h: 2000 },
+    });
+    await limiter.reserve(
+      principal({ tenantLimits: { rpm: 10 } }),
+      parseProxyRequest('chat', chatBody('Hello there, mock.')),
+    );
+    expect(calls.reserve[0]).toMatchObject({
+      cost: { tokens: 12 + 1000, nanos: (12 * 2000 + 1000 * 2000) * 1000 },
+    });
+  });
+
   it('leaves the output cap to the client when it set max_tokens', async () => {
     const { rpc } = recorder();
     const reservation = await limiterWith(rpc).reserve(

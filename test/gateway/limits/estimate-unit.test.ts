@@ -110,6 +110,9 @@ describe('settled usage', () => {
       inputTokens: 12,
       outputTokens: 11,
       cachedTokens: 0,
+      cacheWriteTokens: 0,
+      cacheWrite1hTokens: 0,
+      reasoningTokens: 0,
     });
   });
 
@@ -118,14 +121,18 @@ describe('settled usage', () => {
       inputTokens: 20,
       outputTokens: 1,
       cachedTokens: 0,
-      cacheWriteTokens: 0,
-      cacheWrite1hTokens: 0,
+      cacheWriteTokens: 16,
+      cacheWrite1hTokens: 16,
       reasoningTokens: 0,
     };
+    // The cache writes the stream reported are kept: they are priced, and part of the input charged.
     expect(settledUsage(12, partial, { completed: false, deliveredChars: 80 })).toEqual({
       inputTokens: 20,
       outputTokens: 20,
       cachedTokens: 0,
+      cacheWriteTokens: 16,
+      cacheWrite1hTokens: 16,
+      reasoningTokens: 0,
     });
   });
 });

@@ -78,6 +78,32 @@ describe('buildLogEvent', () => {
     expect(event.costUsd).toBe(costUsd(priceOf('mock/mock-large'), usage));
   });
 
+  it('logs cache writes and reasoning tokens, the writes priced by TTL', async () => {
+    const { x } = exchange();
+    x.model = 'mock/claude-mock';
+    const cached = {
+      inputTokens: 3100,
+      outputTokens: 400,
+      cachedTokens: 1000,
+      cacheWriteTokens: 2000,
+      cacheWrite1hTokens: 500,
+      reasoningTokens: 300,
+    };
+    x.answered(jsonAnswer({ usage: cached }));
+    const event = logged(buildLogEvent(x, await x.close(200, null), {}));
+    expect(event).toMatchObject({
+      inputTokens: 3100,
+      outputTokens: 400,
+      cachedTokens: 1000,
+      cacheWriteTokens: 2000,
+      cacheWrite1hTokens: 500,
+      reasoningTokens: 300,
+    });
+    // mock/claude-mock: $3 input, $0.30 cached, $3.75 5-minute writes, $6 1-hour writes, $15 output per 1M tokens.
+    const expected = (100 * 3 + 1000 * 0.3 + 1500 * 3.75 + 500 * 6 + 400 * 15) / 1e6;
+    expect(event.costUsd).toBeCloseTo(expected, 12);
+  });
+
   it('logs a JSON answer with its tokens, its cost at the table price and the latency to the end', async () => {
     const { x, clock } = exchange();
     x.cache = 'MISS';
@@ -107,6 +133,9 @@ describe('buildLogEvent', () => {
       inputTokens: 120,
       outputTokens: 30,
       cachedTokens: 20,
+      cacheWriteTokens: 0,
+      cacheWrite1hTokens: 0,
+      reasoningTokens: 0,
       costUsd: event.costUsd,
       savedUsd: 0,
       latencyMs: 250,
@@ -309,6 +338,9 @@ describe('buildLogEvent', () => {
       inputTokens: 0,
       outputTokens: 0,
       cachedTokens: 0,
+      cacheWriteTokens: 0,
+      cacheWrite1hTokens: 0,
+      reasoningTokens: 0,
       costUsd: 0,
       savedUsd: 0,
       latencyMs: 3,
