@@ -8,7 +8,7 @@
  */
 import { costUsd, priceOf } from '../../src/core/cost';
 import { parseProxyRequest } from '../../src/core/request';
-import type { Usage } from '../../src/core/usage';
+import { plainUsage, type Usage } from '../../src/core/usage';
 import { estimatePromptTokens } from '../../src/limits/estimate';
 import { NANOS_PER_USD, type Charge } from '../../src/limits/protocol';
 
@@ -21,11 +21,7 @@ export const REQUEST = parseProxyRequest('chat', {
   max_tokens: MAX_OUTPUT_TOKENS,
 });
 
-export const USAGE: Usage = {
-  inputTokens: estimatePromptTokens(REQUEST),
-  outputTokens: 12,
-  cachedTokens: 0,
-};
+export const USAGE: Usage = plainUsage(estimatePromptTokens(REQUEST), 12);
 
 /** Rounded up to the nano-dollar like the adapter's own charge (the epsilon absorbs float noise). */
 export const CHARGE: Charge = {

@@ -1,12 +1,15 @@
 // `pricing list|get|set|delete`: per-model price overrides (USD per 1M tokens) over the built-in table.
 import { modelPath, numberFlag, positional } from './util.mjs';
 
-const SET_USAGE = 'pricing set <model> --input <usd> --output <usd> [--cached <usd>]';
+const SET_USAGE =
+  'pricing set <model> --input <usd> --output <usd> [--cached <usd>] [--cache-write <usd>] [--cache-write-1h <usd>]';
 const PRICE_COLUMNS = [
   ['MODEL', (p) => p.model],
   ['INPUT', (p) => p.input],
   ['OUTPUT', (p) => p.output],
   ['CACHED', (p) => p.cached],
+  ['WRITE 5M', (p) => p.cache_write],
+  ['WRITE 1H', (p) => p.cache_write_1h],
   ['SOURCE', (p) => p.source],
 ];
 
@@ -54,9 +57,13 @@ export const pricingCommands = [
         input: numberFlag(fail, 'input', opts.input),
         output: numberFlag(fail, 'output', opts.output),
         cached: numberFlag(fail, 'cached', opts.cached),
+        cache_write: numberFlag(fail, 'cache-write', opts['cache-write']),
+        cache_write_1h: numberFlag(fail, 'cache-write-1h', opts['cache-write-1h']),
       };
       if (body.input == null || body.output == null) fail(`give --input and --output\n\n${SET_USAGE}`);
-      if (body.cached == null) delete body.cached;
+      // Absent prices take the API's defaults (cached and cache_write: the input price; cache_write_1h: cache_write).
+      for (const field of ['cached', 'cache_write', 'cache_write_1h'])
+        if (body[field] == null) delete body[field];
       const p = await ctx.call('PUT', `/pricing/${modelPath(model)}`, body);
       ctx.show(p, () => printPrice(p, ctx.table));
     },
@@ -78,4 +85,6 @@ export const pricingOptions = {
   input: { type: 'string' },
   output: { type: 'string' },
   cached: { type: 'string' },
+  'cache-write': { type: 'string' },
+  'cache-write-1h': { type: 'string' },
 };

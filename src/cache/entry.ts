@@ -8,7 +8,15 @@ export const CachedEntry = z.object({
   endpoint: z.enum(['chat', 'embeddings', 'messages']),
   /** The complete JSON response (assembled from the stream when the original was streamed). */
   body: z.record(z.string(), z.unknown()),
-  usage: z.object({ inputTokens: z.number(), outputTokens: z.number(), cachedTokens: z.number() }),
+  /** The usage the original answer reported; the fields added after the first release default to 0 for older entries. */
+  usage: z.object({
+    inputTokens: z.number(),
+    outputTokens: z.number(),
+    cachedTokens: z.number(),
+    cacheWriteTokens: z.number().default(0),
+    cacheWrite1hTokens: z.number().default(0),
+    reasoningTokens: z.number().default(0),
+  }),
   storedAt: z.number(),
 });
 export type CachedEntry = z.infer<typeof CachedEntry>;

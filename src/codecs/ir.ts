@@ -173,13 +173,22 @@ export interface ChatRequest {
 export type FinishReason = 'end' | 'stop_sequence' | 'length' | 'tool_calls' | 'content_filter';
 
 /** Token counts. `input` counts every prompt token, cached or not (OpenAI's `prompt_tokens`). */
+/**
+ * Token counts in one convention, whatever the format reported: `input` is every prompt token, cached or
+ * not (OpenAI's and Gemini's own count; Anthropic's and Bedrock's `input_tokens` leave the cache out and
+ * are summed back), and `output` every generated token, reasoning included. The rest are parts of those.
+ */
 export interface TokenUsage {
   readonly input: number;
   readonly output: number;
   /** Prompt tokens read from the provider's prompt cache (part of `input`). */
   readonly cacheRead: number;
-  /** Prompt tokens written to the provider's prompt cache (part of `input`; Anthropic only). */
+  /** Prompt tokens written to the provider's prompt cache, whatever their TTL (part of `input`; Anthropic, Bedrock). */
   readonly cacheWrite: number;
+  /** The part of `cacheWrite` written with a 1-hour TTL (the rest has the default 5 minutes). */
+  readonly cacheWrite1h: number;
+  /** Reasoning (thinking) tokens, part of `output` and priced as output (OpenAI, Gemini). */
+  readonly reasoning: number;
 }
 
 export type AnswerPart = TextPart | ToolCallPart | ReasoningPart | RedactedReasoningPart;

@@ -116,6 +116,12 @@ function logEvent() {
     tries: z.array(logTry()).max(LOG_MAX_TRIES).default([]),
     /** What each guardrail found and did; empty when none fired. */
     guardrails: z.array(logGuardrail()).max(LOG_MAX_GUARDRAILS).default([]),
+    /** Prompt-cache writes, any TTL (part of inputTokens, like cachedTokens). */
+    cacheWriteTokens: z.number().int().nonnegative().default(0),
+    /** The part of cacheWriteTokens written with a 1-hour TTL. */
+    cacheWrite1hTokens: z.number().int().nonnegative().default(0),
+    /** Reasoning (thinking) tokens, part of outputTokens. */
+    reasoningTokens: z.number().int().nonnegative().default(0),
     /** The W3C trace the request came in with (`traceparent`), 32 lowercase hex; absent when none. */
     traceId: z.string().regex(TRACE_ID).nullable().optional(),
     /** The caller's span in that trace, 16 lowercase hex; the request's span is its child. */

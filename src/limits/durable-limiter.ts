@@ -20,7 +20,7 @@ import type { Principal } from '../core/principal';
 import { costUsd, priceOf } from '../core/cost';
 import { NOTHING_RESERVED, type Limiter, type Reservation, type StreamEnd } from '../core/limiter';
 import type { Price } from '../core/pricing';
-import type { Usage } from '../core/usage';
+import { plainUsage, type Usage } from '../core/usage';
 import type { Budgets, Limits } from '../core/settings';
 import type { LimitsConfig } from './config';
 import { denialError } from './denial';
@@ -95,15 +95,12 @@ export function durableLimiter(options: DurableLimiterOptions): Limiter {
       const cap = maxTokensLimit(principal.limits, principal.tenantLimits);
       const prompt = estimatePromptTokens(request);
       const overrides = await prices.overrides();
-      const worst = {
-        inputTokens: prompt,
-        outputTokens: outputReserve(request, cap?.limit ?? null, config.defaultMaxTokens),
-        cachedTokens: 0,
-      };
+      const output = outputReserve(request, cap?.limit ?? null, config.defaultMaxTokens);
+      const worst = (p: Price) => charge(p, worstUsage(p, prompt, output));
       // The dearest model that may answer prices the hold, so a fallback never spends past it.
       const candidates = (models.length > 0 ? models : [request.model]).map((m) => priceOf(m, overrides));
-      const price = candidates.reduce((a, b) => (charge(b, worst).nanos > charge(a, worst).nanos ? b : a));
-      const cost = charge(price, worst);
+      const price = candidates.reduce((a, b) => (worst(b).nanos > worst(a).nanos ? b : a));
+      const cost = worst(price);
       if (!isCharge(cost)) throw tooCostly();
       const outputCap =
         request.maxOutputTokens === null && request.endpoint !== 'embeddings'
@@ -253,12 +250,29 @@ const hasRate = (l: Limits) => l.rpm !== undefined || l.tpm !== undefined || l.c
 const hasBudget = (b: Budgets) =>
   [b.tokens, b.usd].some((w) => w !== undefined && (w.day ?? w.month ?? w.total) !== undefined);
 
+/**
+ * A request's worst case at one price: every prompt token billed at the dearest rate a prompt token can
+ * have there (plain input, or a 1-hour cache write at Anthropic's 2×), and the whole output reserve.
+ */
+function worstUsage(price: Price, prompt: number, output: number): Usage {
+  const usage = plainUsage(prompt, output);
+  const dearest = Math.max(price.input, price.cached, price.cache_write, price.cache_write_1h);
+  if (dearest === price.input) return usage;
+  if (dearest === price.cache_write_1h)
+    return { ...usage, cacheWriteTokens: prompt, cacheWrite1hTokens: prompt };
+  if (dearest === price.cache_write) return { ...usage, cacheWriteTokens: prompt };
+  return { ...usage, cachedTokens: prompt };
+}
+
 /** Rounded up to the nano-dollar; the epsilon keeps float noise (0.016 × 1e9 = 16000000.000000002) from adding one. */
 function charge(price: Price, reported: Usage): Charge {
   const usage = {
     inputTokens: whole(reported.inputTokens),
     outputTokens: whole(reported.outputTokens),
     cachedTokens: whole(reported.cachedTokens),
+    cacheWriteTokens: whole(reported.cacheWriteTokens),
+    cacheWrite1hTokens: whole(reported.cacheWrite1hTokens),
+    reasoningTokens: whole(reported.reasoningTokens),
   };
   return {
     tokens: usage.inputTokens + usage.outputTokens,

@@ -19,7 +19,7 @@
 import type { ProxyRequest } from '../core/request';
 import { MAX_OUTPUT_TOKENS } from '../core/request-schemas';
 import type { StreamEnd } from '../core/limiter';
-import type { Usage } from '../core/usage';
+import { NO_USAGE, type Usage } from '../core/usage';
 import type { Limits } from '../core/settings';
 
 export const IMAGE_TOKENS = 765;
@@ -122,8 +122,8 @@ export function settledUsage(promptEstimate: number, usage: Usage | null, stream
   if (!stream) return usage;
   if (stream.completed && usage) return usage;
   return {
+    ...(usage ?? NO_USAGE),
     inputTokens: usage && usage.inputTokens > 0 ? usage.inputTokens : promptEstimate,
     outputTokens: Math.max(usage?.outputTokens ?? 0, Math.ceil(stream.deliveredChars / 4)),
-    cachedTokens: usage?.cachedTokens ?? 0,
   };
 }

@@ -7,12 +7,13 @@
  * KV's own propagation (about 60 s).
  */
 import * as z from 'zod';
-import { Price } from '../core/pricing';
+import { type Price, StoredPrice } from '../core/pricing';
 
 export const OVERRIDES_KV_KEY = 'pricing:overrides';
 export const OVERRIDES_TTL_MS = 10_000;
 
-export const PriceOverrides = z.record(z.string(), Price);
+/** The published set; a value written before cache writes were priced reads with their defaults. */
+export const PriceOverrides = z.record(z.string(), StoredPrice);
 export type PriceOverrides = Readonly<Record<string, Price>>;
 
 export interface PriceBook {
@@ -67,14 +68,28 @@ interface OverrideRow {
   input: number;
   output: number;
   cached: number;
+  /** NULL in rows written before migration 0016: the defaults apply. */
+  cache_write: number | null;
+  cache_write_1h: number | null;
 }
 
 export async function listOverrides(db: D1Database): Promise<Record<string, Price>> {
   const { results } = await db
-    .prepare('SELECT model, input, output, cached FROM price_overrides ORDER BY model')
+    .prepare(
+      'SELECT model, input, output, cached, cache_write, cache_write_1h FROM price_overrides ORDER BY model',
+    )
     .all<OverrideRow>();
   return Object.fromEntries(
-    results.map((r) => [r.model, Price.parse({ input: r.input, output: r.output, cached: r.cached })]),
+    results.map((r) => [
+      r.model,
+      StoredPrice.parse({
+        input: r.input,
+        output: r.output,
+        cached: r.cached,
+        cache_write: r.cache_write ?? undefined,
+        cache_write_1h: r.cache_write_1h ?? undefined,
+      }),
+    ]),
   );
 }
 
@@ -88,9 +103,17 @@ export async function setOverride(
   const result = price
     ? await db
         .prepare(
-          'INSERT OR REPLACE INTO price_overrides (model, input, output, cached, updated_at) VALUES (?, ?, ?, ?, ?)',
+          'INSERT OR REPLACE INTO price_overrides (model, input, output, cached, cache_write, cache_write_1h, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?)',
         )
-        .bind(model, price.input, price.output, price.cached, Date.now())
+        .bind(
+          model,
+          price.input,
+          price.output,
+          price.cached,
+          price.cache_write,
+          price.cache_write_1h,
+          Date.now(),
+        )
         .run()
     : await db.prepare('DELETE FROM price_overrides WHERE model = ?').bind(model).run();
   await kv.put(OVERRIDES_KV_KEY, JSON.stringify(await listOverrides(db)));

@@ -38,6 +38,9 @@ export const LOG_COLUMNS = [
   'guardrails',
   'archive_key',
   'payload_archived',
+  'cache_write_tokens',
+  'cache_write_1h_tokens',
+  'reasoning_tokens',
 ] as const;
 
 export type LogColumn = (typeof LOG_COLUMNS)[number];
@@ -84,6 +87,9 @@ export function toRow(e: LogEvent): LogRow {
     // Set where the row's producer batch is known (consume/messages.ts) and kept only when an archive is bound (store.ts).
     archive_key: null,
     payload_archived: 0,
+    cache_write_tokens: e.cacheWriteTokens,
+    cache_write_1h_tokens: e.cacheWrite1hTokens,
+    reasoning_tokens: e.reasoningTokens,
   };
 }
 

@@ -143,13 +143,33 @@ test('limits set merges into the stored limits, limits get reports them beside u
 });
 
 test('pricing set, get, list and delete an override of a model id with a slash', async () => {
-  const set = await json('pricing', 'set', 'mock/priced', '--input', '1.5', '--output', '3');
-  assert.deepEqual(set, { model: 'mock/priced', input: 1.5, output: 3, cached: 1.5, source: 'override' });
+  const set = await json(
+    'pricing',
+    'set',
+    'mock/priced',
+    '--input',
+    '1.5',
+    '--output',
+    '3',
+    '--cache-write',
+    '1.875',
+  );
+  assert.deepEqual(set, {
+    model: 'mock/priced',
+    input: 1.5,
+    output: 3,
+    cached: 1.5,
+    cache_write: 1.875,
+    cache_write_1h: 1.875,
+    source: 'override',
+  });
   assert.equal((await json('pricing', 'get', 'mock/priced')).source, 'override');
   assert.deepEqual((await json('pricing', 'list')).overrides['mock/priced'], {
     input: 1.5,
     output: 3,
     cached: 1.5,
+    cache_write: 1.875,
+    cache_write_1h: 1.875,
   });
   assert.notEqual((await json('pricing', 'delete', 'mock/priced')).source, 'override');
   assert.equal((await json('pricing', 'list')).overrides['mock/priced'], undefined);

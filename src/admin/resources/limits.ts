@@ -13,7 +13,7 @@ import type { AppEnv } from '../../context';
 import { GatewayError } from '../../core/errors';
 import { listOverrides, setOverride } from '../../limits/price-overrides';
 import { UsageReport, usageReport } from '../../limits/report';
-import { PRICING, type Price } from '../../core/pricing';
+import { PRICING, type Price, priceWithDefaults } from '../../core/pricing';
 import type { Operation } from '../operation';
 import { tenantNotFound } from './tenants';
 import { readBody } from '../validate';
@@ -21,23 +21,35 @@ import { readBody } from '../validate';
 const rate = z.number().nonnegative().max(1_000_000).describe('USD per 1M tokens');
 
 export const PriceInput = z.strictObject({
-  input: rate,
-  output: rate,
-  cached: rate.optional().describe('Cached input; defaults to the input price'),
+  input: rate.describe('Uncached prompt tokens, USD per 1M'),
+  output: rate.describe('Output tokens, reasoning included, USD per 1M'),
+  cached: rate.optional().describe('Prompt-cache reads; defaults to the input price'),
+  cache_write: rate
+    .optional()
+    .describe('Prompt-cache writes with the 5-minute TTL; defaults to the input price'),
+  cache_write_1h: rate
+    .optional()
+    .describe('Prompt-cache writes with the 1-hour TTL; defaults to cache_write'),
 });
 
-export const EffectivePrice = z.object({
-  model: z.string(),
+const PriceFields = {
   input: z.number(),
   output: z.number(),
   cached: z.number(),
+  cache_write: z.number(),
+  cache_write_1h: z.number(),
+};
+
+export const EffectivePrice = z.object({
+  model: z.string(),
+  ...PriceFields,
   source: z.enum(['override', 'catalog', 'default']),
 });
 export type EffectivePrice = z.infer<typeof EffectivePrice>;
 
 export const PriceList = z.object({
-  default: z.object({ input: z.number(), output: z.number(), cached: z.number() }),
-  overrides: z.record(z.string(), z.object({ input: z.number(), output: z.number(), cached: z.number() })),
+  default: z.object(PriceFields),
+  overrides: z.record(z.string(), z.object(PriceFields)),
 });
 
 const usageDoc = { id: 'UsageReport', schema: UsageReport };
@@ -144,11 +156,7 @@ export function limitsRouter(now: () => number = Date.now) {
   router.put('/pricing/:model{.+}', async (c) => {
     const model = c.req.param('model');
     const input = await readBody(c, PriceInput);
-    await setOverride(c.var.adminDb, c.env.KV_KEYS, model, {
-      input: input.input,
-      output: input.output,
-      cached: input.cached ?? input.input,
-    });
+    await setOverride(c.var.adminDb, c.env.KV_KEYS, model, priceWithDefaults(input));
     return c.json(effective(model, await listOverrides(c.var.adminDb)));
   });
 

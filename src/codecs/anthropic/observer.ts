@@ -12,7 +12,8 @@ import {
   type StreamObserver,
   stateObserver,
 } from '../../sse/observer';
-import { count, eventObject, type Json, obj } from '../json';
+import { eventObject, type Json, obj } from '../json';
+import { noAnthropicCounts, readAnthropicCounts, usageOfCounts } from './usage';
 
 export function anthropicObserver(
   options: { onChunk?: ChunkListener; capture?: number; rewriter?: EventRewriter } = {},
@@ -20,18 +21,11 @@ export function anthropicObserver(
   const state: ObservedState = { done: false, usage: null, upstreamError: null };
   const delivered = deliveryCounter(options.capture);
   // Anthropic's input_tokens leaves out cache reads and writes; the gateway's inputTokens counts every prompt token.
-  const raw = { input: 0, read: 0, write: 0, output: 0 };
+  const raw = noAnthropicCounts();
   const readUsage = (u: Json | null) => {
     if (!u) return;
-    if ('input_tokens' in u) raw.input = count(u.input_tokens);
-    if ('cache_read_input_tokens' in u) raw.read = count(u.cache_read_input_tokens);
-    if ('cache_creation_input_tokens' in u) raw.write = count(u.cache_creation_input_tokens);
-    if ('output_tokens' in u) raw.output = count(u.output_tokens);
-    state.usage = {
-      inputTokens: raw.input + raw.read + raw.write,
-      outputTokens: raw.output,
-      cachedTokens: raw.read,
-    };
+    readAnthropicCounts(u, raw);
+    state.usage = usageOfCounts(raw);
   };
   return stateObserver(
     state,

@@ -5,10 +5,11 @@
  * issued by 'bedrock' (./reasoning.ts); a call of the forced structured-output
  * tool (./output-format.ts) is the answer's text.
  */
-import type { AnswerPart, ChatResponse, FinishReason, ProviderFault, TokenUsage } from '../ir';
-import { arr, badUpstream, count, type Json, jsonText, obj, str } from '../json';
+import type { AnswerPart, ChatResponse, FinishReason, ProviderFault } from '../ir';
+import { arr, badUpstream, jsonText, obj, str } from '../json';
 import { JSON_ANSWER_TOOL } from '../json-answer';
 import { reasoningPart } from './reasoning';
+import { fromBedrockUsage } from './usage';
 
 const STOP_REASONS: Readonly<Record<string, FinishReason>> = {
   end_turn: 'end',
@@ -23,18 +24,6 @@ const STOP_REASONS: Readonly<Record<string, FinishReason>> = {
 /** A Converse stopReason; an unknown one is a natural end. */
 export const finishFromBedrock = (v: unknown): FinishReason | null =>
   typeof v === 'string' ? (STOP_REASONS[v] ?? 'end') : null;
-
-/** Converse's `inputTokens` excludes cache reads and writes; the canonical `input` includes them. */
-export function fromBedrockUsage(u: Json): TokenUsage {
-  const read = count(u.cacheReadInputTokens);
-  const write = count(u.cacheWriteInputTokens);
-  return {
-    input: count(u.inputTokens) + read + write,
-    output: count(u.outputTokens),
-    cacheRead: read,
-    cacheWrite: write,
-  };
-}
 
 /** An id for an answer Converse did not name (the provider's request id is relayed in a header). */
 export const newAnswerId = (): string => `bedrock-${crypto.randomUUID()}`;

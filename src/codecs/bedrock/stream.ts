@@ -19,7 +19,8 @@
 import type { StreamDecoder } from '../codec';
 import type { StreamEvent } from '../ir';
 import { JSON_ANSWER_TOOL } from '../json-answer';
-import { finishFromBedrock, fromBedrockUsage, newAnswerId } from './response';
+import { finishFromBedrock, newAnswerId } from './response';
+import { fromBedrockUsage } from './usage';
 import { eventObject, type Json, num, obj, str } from '../json';
 
 /** The SSE event names the adapter writes besides Bedrock's own event types. */

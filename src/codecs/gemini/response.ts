@@ -6,8 +6,9 @@
  * reasoning; a `thoughtSignature` on any part is a reasoning part of its own,
  * placed before the part it came on, so the request encoder puts it back there.
  */
-import type { AnswerPart, ChatResponse, FinishReason, ProviderFault, TokenUsage } from '../ir';
-import { arr, badUpstream, count, type Json, jsonText, obj, str } from '../json';
+import type { AnswerPart, ChatResponse, FinishReason, ProviderFault } from '../ir';
+import { arr, badUpstream, type Json, jsonText, obj, str } from '../json';
+import { usageFromGemini } from './usage';
 
 /** Finish reasons meaning the provider filtered or refused the output. */
 const FILTERED = new Set([
@@ -31,19 +32,6 @@ export function finishFromGemini(reason: string, hasCalls: boolean): FinishReaso
   if (reason === 'MAX_TOKENS') return 'length';
   if (FILTERED.has(reason)) return 'content_filter';
   return hasCalls ? 'tool_calls' : 'end';
-}
-
-/**
- * Gemini's `promptTokenCount` already includes `cachedContentTokenCount`, as
- * the canonical `input` does; thinking tokens are billed as output.
- */
-export function usageFromGemini(u: Json): TokenUsage {
-  return {
-    input: count(u.promptTokenCount) + count(u.toolUsePromptTokenCount),
-    output: count(u.candidatesTokenCount) + count(u.thoughtsTokenCount),
-    cacheRead: count(u.cachedContentTokenCount),
-    cacheWrite: 0,
-  };
 }
 
 /**

@@ -24,9 +24,9 @@ import {
   firstCandidate,
   isThought,
   signatureOf,
-  usageFromGemini,
 } from './response';
 import type { StreamEvent } from '../ir';
+import { usageFromGemini } from './usage';
 import { count, jsonText, obj, str, eventObject } from '../json';
 
 export function geminiStreamDecoder(): StreamDecoder {

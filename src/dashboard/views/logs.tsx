@@ -222,6 +222,8 @@ export function LogDetailPage(props: { log: LogDetail }) {
       'Tokens in / out / cached',
       `${fmtInt(l.input_tokens)} / ${fmtInt(l.output_tokens)} / ${fmtInt(l.cached_tokens)}`,
     ],
+    ['Cache writes (of which 1 h)', `${fmtInt(l.cache_write_tokens)} (${fmtInt(l.cache_write_1h_tokens)})`],
+    ['Reasoning tokens', fmtInt(l.reasoning_tokens)],
     ['Cost', fmtUsd(l.cost_usd)],
     ['Saved by cache', fmtUsd(l.saved_usd)],
     ['Latency', fmtMs(Math.round(l.latency_ms))],

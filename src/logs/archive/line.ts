@@ -23,7 +23,9 @@ export function archiveLine(row: LogRow): string {
     `"status":${num(row.status)},"error_source":${str(row.error_source)},"error_code":${str(row.error_code)},` +
     `"cache":${str(row.cache)},"stream":${bool(row.stream)},"stream_completed":${boolOrNull(row.stream_completed)},` +
     `"input_tokens":${num(row.input_tokens)},"output_tokens":${num(row.output_tokens)},` +
-    `"cached_tokens":${num(row.cached_tokens)},"cost_usd":${num(row.cost_usd)},"saved_usd":${num(row.saved_usd)},` +
+    `"cached_tokens":${num(row.cached_tokens)},"cache_write_tokens":${num(row.cache_write_tokens)},` +
+    `"cache_write_1h_tokens":${num(row.cache_write_1h_tokens)},"reasoning_tokens":${num(row.reasoning_tokens)},` +
+    `"cost_usd":${num(row.cost_usd)},"saved_usd":${num(row.saved_usd)},` +
     `"latency_ms":${num(row.latency_ms)},"ttft_ms":${num(row.ttft_ms)},"attempts":${num(row.attempts)},` +
     `"route":${str(row.route)},"tries":${json(row.tries, '[]')},"guardrails":${json(row.guardrails, '[]')},` +
     `"metadata":${json(row.metadata, 'null')},"has_payload":${payload ? 'true' : 'false'},` +

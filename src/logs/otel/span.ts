@@ -65,6 +65,8 @@ export function toSpan(event: LogEvent): OtlpSpan {
       'gen_ai.usage.input_tokens': event.inputTokens,
       'gen_ai.usage.output_tokens': event.outputTokens,
       'gen_ai.usage.cache_read.input_tokens': event.cachedTokens > 0 ? event.cachedTokens : null,
+      'gen_ai.usage.cache_creation.input_tokens': event.cacheWriteTokens > 0 ? event.cacheWriteTokens : null,
+      'gen_ai.usage.reasoning.output_tokens': event.reasoningTokens > 0 ? event.reasoningTokens : null,
       'error.type': event.errorCode,
       'http.response.status_code': event.status,
       'url.path': event.endpoint,

@@ -60,6 +60,9 @@ export function normaliseEvent(event: LogEvent, now: number): LogEvent {
     inputTokens: count(event.inputTokens),
     outputTokens: count(event.outputTokens),
     cachedTokens: count(event.cachedTokens),
+    cacheWriteTokens: count(event.cacheWriteTokens),
+    cacheWrite1hTokens: count(event.cacheWrite1hTokens),
+    reasoningTokens: count(event.reasoningTokens),
     costUsd: amount(event.costUsd),
     latencyMs: amount(event.latencyMs),
     ttftMs:

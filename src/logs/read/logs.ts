@@ -66,7 +66,14 @@ export const LogEntry = z.object({
   stream_completed: z.boolean().nullable(),
   input_tokens: z.number(),
   output_tokens: z.number(),
-  cached_tokens: z.number(),
+  cached_tokens: z.number().describe('Prompt-cache reads, part of input_tokens.'),
+  // Added by migration 0016: archive lines written before it have none and read 0.
+  cache_write_tokens: z.number().default(0).describe('Prompt-cache writes (any TTL), part of input_tokens.'),
+  cache_write_1h_tokens: z
+    .number()
+    .default(0)
+    .describe('The part of cache_write_tokens written with a 1-hour TTL.'),
+  reasoning_tokens: z.number().default(0).describe('Reasoning (thinking) tokens, part of output_tokens.'),
   cost_usd: z.number().describe('0 for gateway cache hits.'),
   saved_usd: z.number().describe('What a gateway cache hit would have cost.'),
   latency_ms: z.number(),
@@ -140,7 +147,7 @@ export function detailOfRow(row: Record<string, unknown>): LogDetail {
 }
 
 const LIST_COLUMNS = `id, time, tenant_id, key_id, endpoint, provider, model, status, error_source, error_code, cache, stream,
-  stream_completed, input_tokens, output_tokens, cached_tokens, cost_usd, saved_usd, latency_ms, ttft_ms, attempts, metadata,
+  stream_completed, input_tokens, output_tokens, cached_tokens, cache_write_tokens, cache_write_1h_tokens, reasoning_tokens, cost_usd, saved_usd, latency_ms, ttft_ms, attempts, metadata,
   route, tries, guardrails,
   (request_payload IS NOT NULL OR response_payload IS NOT NULL OR payload_archived = 1) AS has_payload, payload_truncated`;
 

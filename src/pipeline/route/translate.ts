@@ -13,7 +13,7 @@ import { translatingObserver } from '../../codecs/translate-stream';
 import { gatewayUsage } from '../../codecs/usage';
 import { type ClientFormat, ENDPOINTS } from '../../core/endpoints';
 import type { ProxyRequest } from '../../core/request';
-import type { Usage } from '../../core/usage';
+import { plainUsage, type Usage } from '../../core/usage';
 import type { UpstreamTarget } from '../../providers/types';
 import type { ChunkListener, EventRewriter, StreamObserver } from '../../sse/observer';
 
@@ -66,7 +66,7 @@ export function outbound(request: ProxyRequest, target: UpstreamTarget, context:
       translation: {
         json(parsed) {
           const answer = embedUpstream.decodeResponse(parsed, context.model, canonical);
-          const usage = { inputTokens: answer.inputTokens, outputTokens: 0, cachedTokens: 0 };
+          const usage = plainUsage(answer.inputTokens, 0);
           return { body: embedClient.encodeResponse(answer), usage };
         },
         streamObserver: () => {

@@ -9,9 +9,10 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { anthropicClient, anthropicUpstream } from '../../../src/codecs/anthropic/index';
 import type { EncodeContext, StreamDecoder, StreamEncoder } from '../../../src/codecs/codec';
-import type { ChatRequest, ChatResponse, Message, StreamEvent } from '../../../src/codecs/ir';
+import type { ChatRequest, ChatResponse, Message, StreamEvent, TokenUsage } from '../../../src/codecs/ir';
 import { openAiClient, openAiUpstream } from '../../../src/codecs/openai/index';
 import { serialiseFrame } from '../../../src/codecs/translate-stream';
+import { merge, ZERO } from '../../../src/codecs/usage';
 import { SseFramer } from '../../../src/sse/framer';
 
 const context: EncodeContext = {
@@ -169,7 +170,10 @@ const usage = fc.record({
   input: fc.integer({ min: 0, max: 100_000 }),
   output: fc.integer({ min: 0, max: 100_000 }),
   cacheRead: fc.integer({ min: 0, max: 1000 }),
+  // What both formats carry: OpenAI has no cache writes, Anthropic no reasoning count (cross-format-usage tests them).
   cacheWrite: fc.constant(0),
+  cacheWrite1h: fc.constant(0),
+  reasoning: fc.constant(0),
 });
 const response: fc.Arbitrary<ChatResponse> = fc
   .record({
@@ -267,14 +271,14 @@ function meaning(events: readonly StreamEvent[]) {
   const calls = new Map<number, { id: string; name: string; arguments: string }>();
   let textOut = '';
   let finish: string | null = null;
-  let final = {};
+  let final: TokenUsage = ZERO;
   let ended = false;
   for (const e of events) {
     if (e.type === 'text') textOut += e.text;
     if (e.type === 'tool_call') calls.set(e.index, { id: e.id, name: e.name, arguments: '' });
     if (e.type === 'tool_arguments') (calls.get(e.index) as { arguments: string }).arguments += e.arguments;
     if (e.type === 'finish') finish = e.reason;
-    if (e.type === 'usage') final = { ...final, ...e.usage };
+    if (e.type === 'usage') final = merge(final, e.usage);
     if (e.type === 'end') ended = true;
   }
   return { text: textOut, calls: [...calls.values()], finish, usage: final, ended };

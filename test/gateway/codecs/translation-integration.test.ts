@@ -41,7 +41,14 @@ describe('an OpenAI client in front of an Anthropic-format provider', () => {
     // The mock counts the system prompt as one more message: 3 + (4 + 3) + (4 + 5) = 19.
     expect(body.usage).toMatchObject({ prompt_tokens: 19, completion_tokens: 3, total_tokens: 22 });
     expect(res.headers.get('x-edgeway-upstream-request-id')).toBeTruthy();
-    expect(h.counts.settles[0]?.usage).toEqual({ inputTokens: 19, outputTokens: 3, cachedTokens: 0 });
+    expect(h.counts.settles[0]?.usage).toEqual({
+      inputTokens: 19,
+      outputTokens: 3,
+      cachedTokens: 0,
+      cacheWriteTokens: 0,
+      cacheWrite1hTokens: 0,
+      reasoningTokens: 0,
+    });
     expect(h.counts.events[0]).toMatchObject({
       status: 200,
       inputTokens: 19,
@@ -73,7 +80,14 @@ describe('an OpenAI client in front of an Anthropic-format provider', () => {
     const usage = chunks.at(-1);
     expect(usage.choices).toEqual([]);
     expect(usage.usage).toMatchObject({ prompt_tokens: 11, completion_tokens: 3 });
-    expect(h.counts.settles[0]?.usage).toEqual({ inputTokens: 11, outputTokens: 3, cachedTokens: 0 });
+    expect(h.counts.settles[0]?.usage).toEqual({
+      inputTokens: 11,
+      outputTokens: 3,
+      cachedTokens: 0,
+      cacheWriteTokens: 0,
+      cacheWrite1hTokens: 0,
+      reasoningTokens: 0,
+    });
     expect(h.counts.settles[0]?.stream?.completed).toBe(true);
 
     const { body: plain } = await harness().call(
@@ -252,7 +266,14 @@ describe('an Anthropic client in front of an OpenAI-format provider', () => {
       delta: { stop_reason: 'end_turn' },
       usage: { input_tokens: 11, output_tokens: 3 },
     });
-    expect(h.counts.settles[0]?.usage).toEqual({ inputTokens: 11, outputTokens: 3, cachedTokens: 0 });
+    expect(h.counts.settles[0]?.usage).toEqual({
+      inputTokens: 11,
+      outputTokens: 3,
+      cachedTokens: 0,
+      cacheWriteTokens: 0,
+      cacheWrite1hTokens: 0,
+      reasoningTokens: 0,
+    });
   });
 
   it('streams a tool call as a tool_use block with input_json_delta', async () => {

@@ -21,7 +21,14 @@ function exchange() {
 }
 
 const answer: Answer = {
-  usage: { inputTokens: 3, outputTokens: 4, cachedTokens: 0 },
+  usage: {
+    inputTokens: 3,
+    outputTokens: 4,
+    cachedTokens: 0,
+    cacheWriteTokens: 0,
+    cacheWrite1hTokens: 0,
+    reasoningTokens: 0,
+  },
   delivery: { completed: true, deliveredChars: 10 },
   whole: null,
   lateError: null,

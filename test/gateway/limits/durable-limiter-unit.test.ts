@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import type { Price } from '../../../src/core/pricing';
 import { parseProxyRequest } from '../../../src/core/request';
 import { readLimitsConfig } from '../../../src/limits/config';
 import { durableLimiter } from '../../../src/limits/durable-limiter';
@@ -28,10 +29,7 @@ function recorder() {
 
 const principal = principalWith;
 
-function limiterWith(
-  rpc: LimiterRpc,
-  overrides: Record<string, { input: number; output: number; cached: number }> = {},
-) {
+function limiterWith(rpc: LimiterRpc, overrides: Record<string, Price> = {}) {
   return durableLimiter({
     objectFor: () => rpc,
     prices: { overrides: async () => overrides, invalidate: () => {} },
@@ -46,7 +44,14 @@ describe('the limits adapter', () => {
       principal({ limits: { max_tokens: 50 } }),
       parseProxyRequest('chat', chatBody('hi')),
     );
-    await reservation.settle({ inputTokens: 1, outputTokens: 1, cachedTokens: 0 });
+    await reservation.settle({
+      inputTokens: 1,
+      outputTokens: 1,
+      cachedTokens: 0,
+      cacheWriteTokens: 0,
+      cacheWrite1hTokens: 0,
+      reasoningTokens: 0,
+    });
     expect(calls.reserve).toHaveLength(0);
     expect(calls.settle).toHaveLength(0);
     expect(reservation.headers).toEqual({});
@@ -54,7 +59,9 @@ describe('the limits adapter', () => {
 
   it('reserves the prompt estimate plus the output cap, priced with the admin override', async () => {
     const { calls, rpc } = recorder();
-    const limiter = limiterWith(rpc, { 'mock/echo': { input: 1000, output: 2000, cached: 0 } });
+    const limiter = limiterWith(rpc, {
+      'mock/echo': { input: 1000, output: 2000, cached: 0, cache_write: 1000, cache_write_1h: 1000 },
+    });
     const reservation = await limiter.reserve(
       principal({ tenantLimits: { rpm: 10 } }),
       parseProxyRequest('chat', chatBody('Hello there, mock.')),
@@ -65,6 +72,20 @@ describe('the limits adapter', () => {
     });
     expect(reservation.outputCap).toBe(1000);
     expect(reservation.headers['x-ratelimit-remaining-requests']).toBe('9');
+  });
+
+  it('holds every prompt token at the dearest rate it may be billed at: a 1-hour cache write where writes cost more', async () => {
+    const { calls, rpc } = recorder();
+    const limiter = limiterWith(rpc, {
+      'mock/echo': { input: 1000, output: 2000, cached: 100, cache_write: 1250, cache_write_1h: 2000 },
+    });
+    await limiter.reserve(
+      principal({ tenantLimits: { rpm: 10 } }),
+      parseProxyRequest('chat', chatBody('Hello there, mock.')),
+    );
+    expect(calls.reserve[0]).toMatchObject({
+      cost: { tokens: 12 + 1000, nanos: (12 * 2000 + 1000 * 2000) * 1000 },
+    });
   });
 
   it('leaves the output cap to the client when it set max_tokens', async () => {
@@ -83,8 +104,22 @@ describe('the limits adapter', () => {
     const request = parseProxyRequest('chat', chatBody('Hello there, mock.'));
 
     const json = await limiter.reserve(key, request);
-    await json.settle({ inputTokens: 12, outputTokens: 3, cachedTokens: 0 });
-    await json.settle({ inputTokens: 99, outputTokens: 99, cachedTokens: 0 });
+    await json.settle({
+      inputTokens: 12,
+      outputTokens: 3,
+      cachedTokens: 0,
+      cacheWriteTokens: 0,
+      cacheWrite1hTokens: 0,
+      reasoningTokens: 0,
+    });
+    await json.settle({
+      inputTokens: 99,
+      outputTokens: 99,
+      cachedTokens: 0,
+      cacheWriteTokens: 0,
+      cacheWrite1hTokens: 0,
+      reasoningTokens: 0,
+    });
     const cut = await limiter.reserve(key, request);
     await cut.settle(null, { completed: false, deliveredChars: 10 });
     const failed = await limiter.reserve(key, request);

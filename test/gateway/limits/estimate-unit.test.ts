@@ -90,7 +90,14 @@ describe('output reserve', () => {
 });
 
 describe('settled usage', () => {
-  const usage = { inputTokens: 20, outputTokens: 30, cachedTokens: 5 };
+  const usage = {
+    inputTokens: 20,
+    outputTokens: 30,
+    cachedTokens: 5,
+    cacheWriteTokens: 0,
+    cacheWrite1hTokens: 0,
+    reasoningTokens: 0,
+  };
 
   it('takes reported usage as is for JSON answers and completed streams; null releases', () => {
     expect(settledUsage(12, usage)).toEqual(usage);
@@ -103,15 +110,29 @@ describe('settled usage', () => {
       inputTokens: 12,
       outputTokens: 11,
       cachedTokens: 0,
+      cacheWriteTokens: 0,
+      cacheWrite1hTokens: 0,
+      reasoningTokens: 0,
     });
   });
 
   it('never charges a cut stream less output than it delivered, even with partial usage', () => {
-    const partial = { inputTokens: 20, outputTokens: 1, cachedTokens: 0 };
+    const partial = {
+      inputTokens: 20,
+      outputTokens: 1,
+      cachedTokens: 0,
+      cacheWriteTokens: 16,
+      cacheWrite1hTokens: 16,
+      reasoningTokens: 0,
+    };
+    // The cache writes the stream reported are kept: they are priced, and part of the input charged.
     expect(settledUsage(12, partial, { completed: false, deliveredChars: 80 })).toEqual({
       inputTokens: 20,
       outputTokens: 20,
       cachedTokens: 0,
+      cacheWriteTokens: 16,
+      cacheWrite1hTokens: 16,
+      reasoningTokens: 0,
     });
   });
 });

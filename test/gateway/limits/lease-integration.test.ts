@@ -13,7 +13,9 @@ import { chatBody } from '../helpers';
 import { dump } from '../limits-helpers';
 
 // $1,000 per 1M tokens: one token is 1,000,000 nano-dollars.
-const PRICE = { 'mock/echo': { input: 1_000, output: 1_000, cached: 0 } };
+const PRICE = {
+  'mock/echo': { input: 1_000, output: 1_000, cached: 0, cache_write: 1_000, cache_write_1h: 1_000 },
+};
 const NANOS_PER_TOKEN = 1_000_000;
 // 'one two three four' with max_tokens 10: a worst case of 12 + 10 = 22 tokens.
 const REQUEST = parseProxyRequest('chat', chatBody('one two three four', { max_tokens: 10 }));
@@ -78,7 +80,14 @@ async function burst(principal: Principal, n: number, isolates: number, output: 
       const out = output(i);
       settledNanos += (12 + out) * NANOS_PER_TOKEN;
       excessNanos += Math.max(0, 12 + out - WORST) * NANOS_PER_TOKEN;
-      return r.settle({ inputTokens: 12, outputTokens: out, cachedTokens: 0 });
+      return r.settle({
+        inputTokens: 12,
+        outputTokens: out,
+        cachedTokens: 0,
+        cacheWriteTokens: 0,
+        cacheWrite1hTokens: 0,
+        reasoningTokens: 0,
+      });
     }),
   );
   await Promise.all(admitted.map((r) => r.background));
@@ -131,7 +140,16 @@ describe('leases across isolates', () => {
     for (let i = 0; i < 300; i++) {
       const r = await adapter.reserve(principal, REQUEST);
       last = r.headers['x-ratelimit-remaining-requests'] ?? '';
-      pending.push(r.settle({ inputTokens: 12, outputTokens: 4, cachedTokens: 0 }));
+      pending.push(
+        r.settle({
+          inputTokens: 12,
+          outputTokens: 4,
+          cachedTokens: 0,
+          cacheWriteTokens: 0,
+          cacheWrite1hTokens: 0,
+          reasoningTokens: 0,
+        }),
+      );
       if (r.background) pending.push(r.background);
     }
     // One isolate alone: the header counts every request exactly.

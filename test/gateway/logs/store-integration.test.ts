@@ -46,6 +46,9 @@ function fullRow(id: string, over: Partial<LogRow> = {}): LogRow {
     guardrails: '[{"guardrail":"pii","action":"redact","count":2}]',
     archive_key: null,
     payload_archived: 0,
+    cache_write_tokens: 45,
+    cache_write_1h_tokens: 12,
+    reasoning_tokens: 321,
     ...over,
   };
 }

@@ -18,7 +18,14 @@ const principal = KeyRecord.parse({
   expiresAt: null,
   logPayload: true,
 });
-const usage = { inputTokens: 120, outputTokens: 30, cachedTokens: 20 };
+const usage = {
+  inputTokens: 120,
+  outputTokens: 30,
+  cachedTokens: 20,
+  cacheWriteTokens: 0,
+  cacheWrite1hTokens: 0,
+  reasoningTokens: 0,
+};
 const body = { model: 'mock/echo', messages: [{ role: 'user', content: 'hi' }] };
 
 /** An exchange on a clock the test moves; by default authenticated, for mock/echo on the mock provider. */
@@ -71,6 +78,32 @@ describe('buildLogEvent', () => {
     expect(event.costUsd).toBe(costUsd(priceOf('mock/mock-large'), usage));
   });
 
+  it('logs cache writes and reasoning tokens, the writes priced by TTL', async () => {
+    const { x } = exchange();
+    x.model = 'mock/claude-mock';
+    const cached = {
+      inputTokens: 3100,
+      outputTokens: 400,
+      cachedTokens: 1000,
+      cacheWriteTokens: 2000,
+      cacheWrite1hTokens: 500,
+      reasoningTokens: 300,
+    };
+    x.answered(jsonAnswer({ usage: cached }));
+    const event = logged(buildLogEvent(x, await x.close(200, null), {}));
+    expect(event).toMatchObject({
+      inputTokens: 3100,
+      outputTokens: 400,
+      cachedTokens: 1000,
+      cacheWriteTokens: 2000,
+      cacheWrite1hTokens: 500,
+      reasoningTokens: 300,
+    });
+    // mock/claude-mock: $3 input, $0.30 cached, $3.75 5-minute writes, $6 1-hour writes, $15 output per 1M tokens.
+    const expected = (100 * 3 + 1000 * 0.3 + 1500 * 3.75 + 500 * 6 + 400 * 15) / 1e6;
+    expect(event.costUsd).toBeCloseTo(expected, 12);
+  });
+
   it('logs a JSON answer with its tokens, its cost at the table price and the latency to the end', async () => {
     const { x, clock } = exchange();
     x.cache = 'MISS';
@@ -100,6 +133,9 @@ describe('buildLogEvent', () => {
       inputTokens: 120,
       outputTokens: 30,
       cachedTokens: 20,
+      cacheWriteTokens: 0,
+      cacheWrite1hTokens: 0,
+      reasoningTokens: 0,
       costUsd: event.costUsd,
       savedUsd: 0,
       latencyMs: 250,
@@ -116,7 +152,9 @@ describe('buildLogEvent', () => {
   it('prices with the overrides passed in before the table', async () => {
     const { x } = exchange();
     x.answered(jsonAnswer());
-    const overrides = { 'mock/echo': { input: 10, output: 100, cached: 0 } };
+    const overrides = {
+      'mock/echo': { input: 10, output: 100, cached: 0, cache_write: 10, cache_write_1h: 10 },
+    };
     const event = logged(buildLogEvent(x, await x.close(200, null), overrides));
     expect(event.costUsd).toBeCloseTo((100 * 10 + 30 * 100) / 1e6, 12);
   });
@@ -181,7 +219,14 @@ describe('buildLogEvent', () => {
     clock.now = STARTED_AT + 900;
     end(
       jsonAnswer({
-        usage: { inputTokens: 10, outputTokens: 4, cachedTokens: 0 },
+        usage: {
+          inputTokens: 10,
+          outputTokens: 4,
+          cachedTokens: 0,
+          cacheWriteTokens: 0,
+          cacheWrite1hTokens: 0,
+          reasoningTokens: 0,
+        },
         delivery: { completed: false, deliveredChars: 16 },
         lateError: 'stream_interrupted',
       }),
@@ -199,7 +244,14 @@ describe('buildLogEvent', () => {
       latencyMs: 900,
     });
     expect(event.costUsd).toBe(
-      costUsd(priceOf('mock/echo'), { inputTokens: 10, outputTokens: 4, cachedTokens: 0 }),
+      costUsd(priceOf('mock/echo'), {
+        inputTokens: 10,
+        outputTokens: 4,
+        cachedTokens: 0,
+        cacheWriteTokens: 0,
+        cacheWrite1hTokens: 0,
+        reasoningTokens: 0,
+      }),
     );
   });
 
@@ -286,6 +338,9 @@ describe('buildLogEvent', () => {
       inputTokens: 0,
       outputTokens: 0,
       cachedTokens: 0,
+      cacheWriteTokens: 0,
+      cacheWrite1hTokens: 0,
+      reasoningTokens: 0,
       costUsd: 0,
       savedUsd: 0,
       latencyMs: 3,

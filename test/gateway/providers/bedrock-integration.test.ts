@@ -39,7 +39,14 @@ describe('an OpenAI client in front of Bedrock', () => {
     expect(body.choices[0].finish_reason).toBe('stop');
     expect(body.usage).toMatchObject({ prompt_tokens: 19, completion_tokens: 3, total_tokens: 22 });
     expect(res.headers.get('x-edgeway-upstream-request-id')).toMatch(/^[0-9a-f-]{36}$/);
-    expect(h.counts.settles[0]?.usage).toEqual({ inputTokens: 19, outputTokens: 3, cachedTokens: 0 });
+    expect(h.counts.settles[0]?.usage).toEqual({
+      inputTokens: 19,
+      outputTokens: 3,
+      cachedTokens: 0,
+      cacheWriteTokens: 0,
+      cacheWrite1hTokens: 0,
+      reasoningTokens: 0,
+    });
     expect(h.counts.events[0]).toMatchObject({
       status: 200,
       inputTokens: 19,
@@ -66,7 +73,14 @@ describe('an OpenAI client in front of Bedrock', () => {
     expect(data.map((c) => c.choices[0]?.delta?.content ?? '').join('')).toBe('one two three');
     expect(data.find((c) => c.choices[0]?.finish_reason)?.choices[0].finish_reason).toBe('stop');
     expect(data.at(-1).usage).toMatchObject({ prompt_tokens: 11, completion_tokens: 3 });
-    expect(h.counts.settles[0]?.usage).toEqual({ inputTokens: 11, outputTokens: 3, cachedTokens: 0 });
+    expect(h.counts.settles[0]?.usage).toEqual({
+      inputTokens: 11,
+      outputTokens: 3,
+      cachedTokens: 0,
+      cacheWriteTokens: 0,
+      cacheWrite1hTokens: 0,
+      reasoningTokens: 0,
+    });
     expect(h.counts.settles[0]?.stream?.completed).toBe(true);
   });
 

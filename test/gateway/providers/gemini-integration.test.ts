@@ -47,6 +47,9 @@ describe('an OpenAI client in front of Gemini', () => {
       inputTokens: HELLO_PROMPT,
       outputTokens: 3,
       cachedTokens: 0,
+      cacheWriteTokens: 0,
+      cacheWrite1hTokens: 0,
+      reasoningTokens: 0,
     });
     expect(h.counts.events[0]).toMatchObject({ status: 200, provider: 'gemini', outputTokens: 3 });
   });
@@ -68,6 +71,9 @@ describe('an OpenAI client in front of Gemini', () => {
       inputTokens: HELLO_PROMPT,
       outputTokens: 3,
       cachedTokens: 0,
+      cacheWriteTokens: 0,
+      cacheWrite1hTokens: 0,
+      reasoningTokens: 0,
     });
     expect(h.counts.settles[0]?.stream?.completed).toBe(true);
   });

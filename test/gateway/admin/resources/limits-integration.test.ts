@@ -1,3 +1,4 @@
+import { env } from 'cloudflare:test';
 import { describe, expect, it } from 'vitest';
 import { UsageReport } from '../../../../src/limits/report';
 import { priceOf } from '../../../../src/core/cost';
@@ -64,9 +65,17 @@ describe('admin: price overrides', () => {
     expect((await admin('GET', `/pricing/${model}`)).json).toMatchObject({ model, source: 'default' });
     const put = await admin('PUT', `/pricing/${model}`, { input: 0.5, output: 1.5 });
     expect(put.status).toBe(200);
-    expect(put.json).toEqual({ model, input: 0.5, output: 1.5, cached: 0.5, source: 'override' });
+    expect(put.json).toEqual({
+      model,
+      input: 0.5,
+      output: 1.5,
+      cached: 0.5,
+      cache_write: 0.5,
+      cache_write_1h: 0.5,
+      source: 'override',
+    });
     expect((await admin('GET', '/pricing')).json).toMatchObject({
-      overrides: { [model]: { input: 0.5, output: 1.5, cached: 0.5 } },
+      overrides: { [model]: { input: 0.5, output: 1.5, cached: 0.5, cache_write: 0.5, cache_write_1h: 0.5 } },
     });
     expect((await admin('DELETE', `/pricing/${model}`)).json).toMatchObject({ model, source: 'default' });
     expect((await admin('DELETE', `/pricing/${model}`)).status).toBe(404);
@@ -74,6 +83,32 @@ describe('admin: price overrides', () => {
       source: 'catalog',
       input: 0.15,
     });
+  });
+
+  it('overrides the cache prices: reads, 5-minute writes, and 1-hour writes defaulting to the 5-minute price', async () => {
+    const model = 'anthropic/claude-test-override';
+    const both = await admin('PUT', `/pricing/${model}`, {
+      input: 3,
+      output: 15,
+      cached: 0.3,
+      cache_write: 3.75,
+      cache_write_1h: 6,
+    });
+    expect(both.json).toMatchObject({
+      cached: 0.3,
+      cache_write: 3.75,
+      cache_write_1h: 6,
+      source: 'override',
+    });
+    const one = await admin('PUT', `/pricing/${model}`, { input: 3, output: 15, cache_write: 3.75 });
+    expect(one.json).toMatchObject({ cached: 3, cache_write: 3.75, cache_write_1h: 3.75 });
+    const audit = await env.DB.prepare(
+      "SELECT after FROM audit_log WHERE resource = 'price' AND resource_id = ? ORDER BY seq DESC LIMIT 1",
+    )
+      .bind(model)
+      .first<{ after: string }>();
+    expect(JSON.parse(audit?.after ?? '{}')).toMatchObject({ cache_write: 3.75, cache_write_1h: 3.75 });
+    expect((await admin('DELETE', `/pricing/${model}`)).status).toBe(200);
   });
 
   it('rejects a negative or unknown price field with a 400 naming it', async () => {

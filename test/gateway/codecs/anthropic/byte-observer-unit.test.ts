@@ -39,7 +39,14 @@ describe('anthropicByteObserver', () => {
     const v = both(events, full, fast);
     expect(v.fast).toEqual(v.full);
     expectSameEnd(full, fast);
-    expect(fast.usage).toEqual({ inputTokens: 14, outputTokens: 9, cachedTokens: 4 });
+    expect(fast.usage).toEqual({
+      inputTokens: 14,
+      outputTokens: 9,
+      cachedTokens: 4,
+      cacheWriteTokens: 0,
+      cacheWrite1hTokens: 0,
+      reasoningTokens: 0,
+    });
     expect(fast.deliveredChars).toBe(full.deliveredChars + 2);
   });
 

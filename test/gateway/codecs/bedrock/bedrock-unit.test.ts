@@ -277,7 +277,7 @@ describe('Bedrock codec: answers and errors', () => {
       content: [{ type: 'text', text: 'The capital of France is Paris.' }],
       finish: 'end',
       stopSequence: null,
-      usage: { input: 1038, output: 10, cacheRead: 1024, cacheWrite: 0 },
+      usage: { input: 1038, output: 10, cacheRead: 1024, cacheWrite: 0, cacheWrite1h: 0, reasoning: 0 },
     });
     expect(answer.id).toMatch(/^bedrock-/);
   });
@@ -294,7 +294,14 @@ describe('Bedrock codec: answers and errors', () => {
       },
     ]);
     expect(answer.finish).toBe('tool_calls');
-    expect(answer.usage).toEqual({ input: 412, output: 76, cacheRead: 0, cacheWrite: 0 });
+    expect(answer.usage).toEqual({
+      input: 412,
+      output: 76,
+      cacheRead: 0,
+      cacheWrite: 0,
+      cacheWrite1h: 0,
+      reasoning: 0,
+    });
   });
 
   it('maps every stop reason', () => {
@@ -340,7 +347,10 @@ describe('Bedrock codec: streams', () => {
       { type: 'tool_call', index: 1, id: 'tooluse_Q8GpxY0QQ9qtdz1OiiQJ9A', name: 'get_time' },
       { type: 'tool_arguments', index: 1, arguments: '{"tz": "Europe/Paris"}' },
       { type: 'finish', reason: 'tool_calls', stopSequence: null },
-      { type: 'usage', usage: { input: 436, output: 118, cacheRead: 0, cacheWrite: 0 } },
+      {
+        type: 'usage',
+        usage: { input: 436, output: 118, cacheRead: 0, cacheWrite: 0, cacheWrite1h: 0, reasoning: 0 },
+      },
       { type: 'end' },
     ]);
   });

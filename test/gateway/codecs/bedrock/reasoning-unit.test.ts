@@ -242,7 +242,10 @@ describe('Bedrock codec: reasoning in answers', () => {
       { type: 'redacted_reasoning', data: REDACTED, issuer: 'bedrock' },
       { type: 'text', text: 'Sunny.' },
       { type: 'finish', reason: 'end', stopSequence: null },
-      { type: 'usage', usage: { input: 5, output: 9, cacheRead: 0, cacheWrite: 0 } },
+      {
+        type: 'usage',
+        usage: { input: 5, output: 9, cacheRead: 0, cacheWrite: 0, cacheWrite1h: 0, reasoning: 0 },
+      },
       { type: 'end' },
     ]);
   });
@@ -414,7 +417,10 @@ describe('Bedrock codec: structured output', () => {
       { type: 'text', text: '{"city":' },
       { type: 'text', text: '"Paris"}' },
       { type: 'finish', reason: 'end', stopSequence: null },
-      { type: 'usage', usage: { input: 5, output: 9, cacheRead: 0, cacheWrite: 0 } },
+      {
+        type: 'usage',
+        usage: { input: 5, output: 9, cacheRead: 0, cacheWrite: 0, cacheWrite1h: 0, reasoning: 0 },
+      },
       { type: 'end' },
     ]);
   });

@@ -43,7 +43,14 @@ describe('Gemini codec: whole answers', () => {
     expect(r.model).toBe('gemini-2.5-flash');
     expect(r.content).toEqual([{ type: 'text', text: 'The sky is blue because of Rayleigh scattering.' }]);
     expect(r.finish).toBe('end');
-    expect(r.usage).toEqual({ input: 2057, output: 23, cacheRead: 2048, cacheWrite: 0 });
+    expect(r.usage).toEqual({
+      input: 2057,
+      output: 23,
+      cacheRead: 2048,
+      cacheWrite: 0,
+      cacheWrite1h: 0,
+      reasoning: 12,
+    });
   });
 
   it('reads function calls with stable made-up ids, their arguments as JSON text, and STOP as tool_calls', () => {
@@ -90,7 +97,14 @@ describe('Gemini codec: whole answers', () => {
     const r = geminiUpstream.decodeResponse(BLOCKED_PROMPT);
     expect(r.content).toEqual([]);
     expect(r.finish).toBe('content_filter');
-    expect(r.usage).toEqual({ input: 8, output: 0, cacheRead: 0, cacheWrite: 0 });
+    expect(r.usage).toEqual({
+      input: 8,
+      output: 0,
+      cacheRead: 0,
+      cacheWrite: 0,
+      cacheWrite1h: 0,
+      reasoning: 0,
+    });
   });
 
   it('reads thought summaries as reasoning parts before the text', () => {
@@ -130,7 +144,10 @@ describe('Gemini codec: streams', () => {
       { type: 'tool_call', index: 0, id: 'call_q3UtaoKmLuKWz7IP_0', name: 'get_weather' },
       { type: 'tool_arguments', index: 0, arguments: '{"city":"Paris"}' },
       { type: 'finish', reason: 'tool_calls', stopSequence: null },
-      { type: 'usage', usage: { input: 61, output: 19, cacheRead: 0, cacheWrite: 0 } },
+      {
+        type: 'usage',
+        usage: { input: 61, output: 19, cacheRead: 0, cacheWrite: 0, cacheWrite1h: 0, reasoning: 0 },
+      },
       { type: 'end' },
     ]);
   });
@@ -148,7 +165,10 @@ describe('Gemini codec: streams', () => {
     ]);
     expect(events.slice(-3)).toEqual([
       { type: 'finish', reason: 'length', stopSequence: null },
-      { type: 'usage', usage: { input: 5, output: 4, cacheRead: 0, cacheWrite: 0 } },
+      {
+        type: 'usage',
+        usage: { input: 5, output: 4, cacheRead: 0, cacheWrite: 0, cacheWrite1h: 0, reasoning: 0 },
+      },
       { type: 'end' },
     ]);
   });
@@ -161,7 +181,10 @@ describe('Gemini codec: streams', () => {
       { type: 'finish', reason: 'end', stopSequence: null },
     ]);
     expect(chunk({ usageMetadata: { promptTokenCount: 3, candidatesTokenCount: 1 } })).toEqual([
-      { type: 'usage', usage: { input: 3, output: 1, cacheRead: 0, cacheWrite: 0 } },
+      {
+        type: 'usage',
+        usage: { input: 3, output: 1, cacheRead: 0, cacheWrite: 0, cacheWrite1h: 0, reasoning: 0 },
+      },
       { type: 'end' },
     ]);
     expect(chunk({ candidates: [{ content: { parts: [{ text: 'late' }] } }] })).toEqual([]);

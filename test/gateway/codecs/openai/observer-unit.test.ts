@@ -15,7 +15,14 @@ describe('openAiObserver', () => {
     expect(o.observe(ev(JSON.stringify({ choices: [{ delta: { content: 'Hi' } }] })))).toBe('forward');
     expect(o.observe(ev(usageChunk))).toBe('drop');
     expect(o.observe(ev('[DONE]'))).toBe('forward');
-    expect(o.usage).toEqual({ inputTokens: 7, outputTokens: 3, cachedTokens: 2 });
+    expect(o.usage).toEqual({
+      inputTokens: 7,
+      outputTokens: 3,
+      cachedTokens: 2,
+      cacheWriteTokens: 0,
+      cacheWrite1hTokens: 0,
+      reasoningTokens: 0,
+    });
     expect(o.deliveredChars).toBe(2);
     expect(o.done).toBe(true);
   });

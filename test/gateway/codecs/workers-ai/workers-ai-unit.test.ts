@@ -238,7 +238,7 @@ describe('Workers AI codec: whole answers', () => {
       content: [{ type: 'text', text: TEXT_ANSWER.response }],
       finish: 'end',
       stopSequence: null,
-      usage: { input: 21, output: 11, cacheRead: 0, cacheWrite: 0 },
+      usage: { input: 21, output: 11, cacheRead: 0, cacheWrite: 0, cacheWrite1h: 0, reasoning: 0 },
     });
   });
 
@@ -261,7 +261,14 @@ describe('Workers AI codec: whole answers', () => {
       ['chatcmpl-tool-9a1b2c3d4e5f', 'get_weather', '{"city": "Paris"}'],
       ['chatcmpl-tool-0f1e2d3c4b5a', 'get_time', '{"zone": "Europe/Paris"}'],
     ]);
-    expect(r.usage).toEqual({ input: 240, output: 40, cacheRead: 128, cacheWrite: 0 });
+    expect(r.usage).toEqual({
+      input: 240,
+      output: 40,
+      cacheRead: 128,
+      cacheWrite: 0,
+      cacheWrite1h: 0,
+      reasoning: 0,
+    });
   });
 
   it('reads JSON mode’s object answer as its JSON text', () => {
@@ -307,7 +314,10 @@ describe('Workers AI codec: streams', () => {
       { type: 'text', text: ' is' },
       { type: 'text', text: ' blue.' },
       { type: 'finish', reason: 'end', stopSequence: null },
-      { type: 'usage', usage: { input: 21, output: 4, cacheRead: 0, cacheWrite: 0 } },
+      {
+        type: 'usage',
+        usage: { input: 21, output: 4, cacheRead: 0, cacheWrite: 0, cacheWrite1h: 0, reasoning: 0 },
+      },
       { type: 'end' },
     ]);
   });

@@ -170,6 +170,19 @@ describe('a log event as a span', () => {
     expect(a).not.toHaveProperty('edgeway.payload.request');
   });
 
+  it('carries cache writes and reasoning tokens when there are any, and leaves them out when there are none', () => {
+    const a = attrs(
+      toSpan(logEvent({ inputTokens: 900, outputTokens: 60, cacheWriteTokens: 800, reasoningTokens: 40 })),
+    );
+    expect(a).toMatchObject({
+      'gen_ai.usage.cache_creation.input_tokens': '800',
+      'gen_ai.usage.reasoning.output_tokens': '40',
+    });
+    const none = attrs(toSpan(logEvent({})));
+    expect(none).not.toHaveProperty('gen_ai.usage.cache_creation.input_tokens');
+    expect(none).not.toHaveProperty('gen_ai.usage.reasoning.output_tokens');
+  });
+
   it('marks a 5xx and a provider failure as errors, and a gateway refusal only with error.type', () => {
     const failed = toSpan(logEvent({ status: 502, errorSource: 'provider', errorCode: 'upstream_timeout' }));
     expect(failed.status).toEqual({ code: STATUS_ERROR, message: 'upstream_timeout' });
