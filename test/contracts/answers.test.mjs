@@ -41,7 +41,7 @@ function assertFits(format, message, ref, value) {
 for (const format of DESCRIBED) {
   const codec = UPSTREAM_CODECS[format];
   describe(`${format}: the mock's answers fit the published description`, () => {
-    for (const { name, request, refusedBy } of CHAT_CASES) {
+    for (const { name, request, refusedBy, forgedFor } of CHAT_CASES) {
       if (refusedBy[format]) continue;
       it(name, async () => {
         const body = codec.encodeRequest(request, encodeContext(format));
@@ -49,6 +49,12 @@ for (const format of DESCRIBED) {
           model: MODELS[format],
           stream: request.stream,
         });
+        if (forgedFor?.includes(format)) {
+          // The signatures reached the provider where it checks them, and it refused them.
+          assert.equal(answer.status, 400, JSON.stringify(answer.json));
+          assert.match(JSON.stringify(answer.json), /signature/i);
+          return;
+        }
         assert.equal(answer.status, 200, JSON.stringify(answer.json));
         if (!request.stream) {
           assertFits(format, 'chatResponse', MESSAGES[format].chatResponse, answer.json);

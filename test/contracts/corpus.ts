@@ -6,13 +6,26 @@
  * (Workers AI has no published description here, so it is not checked).
  */
 import type { WireFormat } from '../../src/core/endpoints';
-import type { ChatRequest, EmbeddingsRequest, Message, Part, TextPart } from '../../src/codecs/ir';
+import type {
+  ChatRequest,
+  EmbeddingsRequest,
+  Message,
+  Part,
+  Reasoning,
+  ReasoningEffort,
+  TextPart,
+} from '../../src/codecs/ir';
 
 export interface ChatCase {
   readonly name: string;
   readonly request: ChatRequest;
   /** Formats whose codec refuses this request (a 400 naming the field), with why. */
   readonly refusedBy: Partial<Record<WireFormat, string>>;
+  /**
+   * Formats whose body carries reasoning signatures the mock never issued: it must refuse them with
+   * a 400 naming the signature, as the providers do (the request itself must still fit the description).
+   */
+  readonly forgedFor?: readonly WireFormat[];
 }
 
 const PLAIN: ChatRequest = {
@@ -36,6 +49,12 @@ const PLAIN: ChatRequest = {
 };
 
 const text = (value: string): TextPart => ({ type: 'text', text: value });
+const effort = (e: ReasoningEffort): Reasoning => ({
+  mode: 'on',
+  effort: e,
+  budgetTokens: null,
+  display: null,
+});
 const user = (...content: Part[]): Message => ({ role: 'user', content });
 const assistant = (...content: Part[]): Message => ({ role: 'assistant', content });
 
@@ -44,8 +63,14 @@ export function chatCase(
   name: string,
   fields: Partial<ChatRequest>,
   refusedBy: ChatCase['refusedBy'] = {},
+  forgedFor: readonly WireFormat[] = [],
 ): ChatCase {
-  return { name, request: { ...PLAIN, messages: [user(text('Hello there.'))], ...fields }, refusedBy };
+  return {
+    name,
+    request: { ...PLAIN, messages: [user(text('Hello there.'))], ...fields },
+    refusedBy,
+    forgedFor,
+  };
 }
 
 const WEATHER = {
@@ -71,8 +96,6 @@ const TOOL_TURNS: Message[] = [
 
 /** A 1×1 transparent PNG. */
 const PNG = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=';
-
-const NO_JSON_MODE = 'Converse has no JSON mode';
 
 export const CHAT_CASES: readonly ChatCase[] = [
   chatCase('plain text', {}),
@@ -123,19 +146,76 @@ export const CHAT_CASES: readonly ChatCase[] = [
     },
     { gemini: 'Gemini takes images inline only', bedrock: 'Converse takes images as bytes only' },
   ),
-  chatCase('JSON mode', { responseFormat: { type: 'json_object' } }, { bedrock: NO_JSON_MODE }),
-  chatCase(
-    'structured output (json_schema)',
-    {
-      responseFormat: {
-        type: 'json_schema',
-        name: 'answer',
-        schema: { type: 'object', properties: { answer: { type: 'string' } }, required: ['answer'] },
-        strict: true,
-      },
+  chatCase('JSON mode', { responseFormat: { type: 'json_object' } }),
+  chatCase('structured output (json_schema)', {
+    responseFormat: {
+      type: 'json_schema',
+      name: 'answer',
+      schema: { type: 'object', properties: { answer: { type: 'string' } }, required: ['answer'] },
+      strict: true,
     },
-    { bedrock: NO_JSON_MODE },
+  }),
+  chatCase('reasoning by effort', { maxTokens: 4096, reasoning: effort('high') }),
+  chatCase('reasoning by budget, its text omitted', {
+    maxTokens: 4096,
+    reasoning: { mode: 'on', effort: null, budgetTokens: 2048, display: 'omitted' },
+  }),
+  chatCase('reasoning off', { reasoning: { mode: 'off', effort: null, budgetTokens: null, display: null } }),
+  chatCase(
+    'signed reasoning of every issuer in the history, before a tool call (signatures the mock never issued)',
+    {
+      maxTokens: 4096,
+      reasoning: effort('medium'),
+      tools: [WEATHER],
+      messages: [
+        user(text('Weather in Oslo?')),
+        assistant(
+          {
+            type: 'reasoning',
+            text: 'Anthropic thought.',
+            signature: 'EqQBCkYIBxgCKkA=',
+            issuer: 'anthropic',
+          },
+          { type: 'reasoning', text: '', signature: 'CiQBdGhvdWdodA==', issuer: 'gemini' },
+          { type: 'reasoning', text: 'Bedrock thought.', signature: 'c2lnbmF0dXJl', issuer: 'bedrock' },
+          { type: 'redacted_reasoning', data: 'cmVkYWN0ZWQ=', issuer: 'anthropic' },
+          { type: 'tool_call', id: 'call_1', name: 'get_weather', arguments: '{"city":"Oslo"}' },
+        ),
+        user({
+          type: 'tool_result',
+          toolCallId: 'call_1',
+          content: [text('Sunny, 21 C.')],
+          isError: false,
+        }),
+      ],
+    },
+    {},
+    ['anthropic', 'gemini', 'bedrock'],
   ),
+  chatCase('prompt-cache breakpoints (5 minutes and 1 hour) on system, tools, text and a tool result', {
+    system: [text('You are terse.'), { type: 'text', text: 'Long shared context.', cache: { ttl: '1h' } }],
+    tools: [{ ...WEATHER, cache: { ttl: '5m' } }],
+    messages: [
+      user({ type: 'text', text: 'Weather in Oslo?', cache: { ttl: '5m' } }),
+      assistant({ type: 'tool_call', id: 'call_1', name: 'get_weather', arguments: '{"city":"Oslo"}' }),
+      user({
+        type: 'tool_result',
+        toolCallId: 'call_1',
+        content: [text('Sunny, 21 C.')],
+        isError: false,
+        cache: { ttl: '5m' },
+      }),
+    ],
+  }),
+  chatCase('a system turn mid-conversation', {
+    messages: [
+      user(text('Hi.')),
+      assistant(text('Hello!')),
+      { role: 'system', content: [text('From now on answer in French.')] },
+      user(text('How are you?')),
+    ],
+  }),
+  chatCase('prompt cache key', { promptCacheKey: 'tenant-42-session-7' }),
   chatCase(
     'several choices (n)',
     { n: 2 },

@@ -9,14 +9,15 @@ export const MODELS = {
   openai: 'gpt-4o-mini',
   anthropic: 'claude-sonnet-4-5',
   gemini: 'gemini-2.5-flash',
-  bedrock: 'anthropic.claude-3-5-sonnet-20240620-v1:0',
+  bedrock: 'anthropic.claude-sonnet-4-5-20250929-v1:0',
 };
 
 export const encodeContext = (format) => ({
   model: MODELS[format],
   providerId: format,
-  outputCap: 1024,
+  outputCap: 4096,
   enforceCap: true,
+  dropped: [],
 });
 
 /** The description's message for a provider body: a streaming request where the format has its own. */

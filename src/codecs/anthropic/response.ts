@@ -69,11 +69,14 @@ export function decodeAnthropicResponse(body: unknown): ChatResponse {
   };
 }
 
+/** Who called a tool: the model itself (Anthropic's answers always say; code execution is the other caller). */
+export const DIRECT = { type: 'direct' } as const;
+
 export function encodeAnthropicResponse(r: ChatResponse): Json {
   const content = r.content.map((p) => {
     if (p.type === 'text') return { type: 'text', text: p.text };
     if (p.type === 'tool_call')
-      return { type: 'tool_use', id: p.id, name: p.name, input: inputOf(p.arguments) };
+      return { type: 'tool_use', id: p.id, name: p.name, input: inputOf(p.arguments), caller: DIRECT };
     return thinkingBlockToClient(p);
   });
   return {

@@ -11,7 +11,7 @@ import type { FinishReason, StreamEvent, TokenUsage } from '../ir';
 import { type Json, num, obj, str, eventObject } from '../json';
 import { JSON_ANSWER_TOOL } from '../json-answer';
 import { wrapSignature } from './reasoning';
-import { finishFromAnthropic, finishToAnthropic } from './response';
+import { DIRECT, finishFromAnthropic, finishToAnthropic } from './response';
 import { merge, ZERO } from '../usage';
 import { fromAnthropicUsage, toAnthropicUsage } from './usage';
 
@@ -197,7 +197,7 @@ export function anthropicStreamEncoder(): StreamEncoder {
           const out = [...start('', ''), ...close()];
           open = { index: nextBlock++, kind: 'tool', ordinal: event.index };
           toolBlocks.set(event.index, open.index);
-          const block = { type: 'tool_use', id: event.id, name: event.name, input: {} };
+          const block = { type: 'tool_use', id: event.id, name: event.name, input: {}, caller: DIRECT };
           out.push(frame('content_block_start', { index: open.index, content_block: block }));
           return out;
         }

@@ -55,6 +55,8 @@ function mainBlock(completion: Completion, meta: MessageMeta, streamed: boolean)
       id: meta.toolUseId,
       name: completion.name,
       input: streamed ? {} : completion.input,
+      // Who called the tool: the model itself (Anthropic's answers always say; code execution is the other caller).
+      caller: { type: 'direct' },
     };
   return { type: 'text', text: streamed ? '' : completion.tokens.join('') };
 }
