@@ -249,6 +249,7 @@ describe('Workers AI behind /v1/messages', () => {
         id: expect.stringMatching(/^call_/),
         name: 'get_weather',
         input: { city: 'Hello there' },
+        caller: { type: 'direct' },
       },
     ]);
 
