@@ -6,6 +6,7 @@
  * (Workers AI has no published description here, so it is not checked).
  */
 import type { WireFormat } from '../../src/core/endpoints';
+import { canonicalRequest } from '../gateway/codecs/fixtures/canonical';
 import type {
   ChatRequest,
   EmbeddingsRequest,
@@ -28,25 +29,8 @@ export interface ChatCase {
   readonly forgedFor?: readonly WireFormat[];
 }
 
-const PLAIN: ChatRequest = {
-  system: [],
-  messages: [],
-  maxTokens: null,
-  temperature: null,
-  topP: null,
-  topK: null,
-  stop: [],
-  tools: [],
-  toolChoice: null,
-  parallelToolCalls: null,
-  responseFormat: null,
-  n: 1,
-  stream: false,
-  user: null,
-  reasoning: null,
-  promptCacheKey: null,
-  dropped: [],
-};
+/** A plain request: every option unset (the codec tests' canonical request, without its turn). */
+const PLAIN: ChatRequest = canonicalRequest({ messages: [] });
 
 const text = (value: string): TextPart => ({ type: 'text', text: value });
 const effort = (e: ReasoningEffort): Reasoning => ({

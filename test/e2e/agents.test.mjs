@@ -231,20 +231,25 @@ describe('Anthropic SDK: thinking across turns on an OpenAI-format model', () =>
 
 const Person = z.object({ name: z.string(), age: z.number().int(), tags: z.array(z.string()) });
 
+/** A person parsed by the openai SDK's `parse` helper from `model`'s structured answer. */
+async function parsedPerson(model) {
+  const openai = new OpenAI({
+    apiKey: stack.key,
+    baseURL: `${stack.url}/v1`,
+    maxRetries: 0,
+    timeout: 30_000,
+  });
+  const res = await openai.chat.completions.parse({
+    model,
+    messages: [{ role: 'user', content: 'Describe a person.' }],
+    response_format: zodResponseFormat(Person, 'person'),
+  });
+  return res.choices[0].message.parsed;
+}
+
 describe('structured output helpers on an Anthropic-format model', () => {
   test('openai SDK: chat.completions.parse gives the parsed object', async () => {
-    const openai = new OpenAI({
-      apiKey: stack.key,
-      baseURL: `${stack.url}/v1`,
-      maxRetries: 0,
-      timeout: 30_000,
-    });
-    const res = await openai.chat.completions.parse({
-      model: 'claude-only/claude-sonnet-4-5',
-      messages: [{ role: 'user', content: 'Describe a person.' }],
-      response_format: zodResponseFormat(Person, 'person'),
-    });
-    const parsed = res.choices[0].message.parsed;
+    const parsed = await parsedPerson('claude-only/claude-sonnet-4-5');
     assert.deepEqual(Person.parse(parsed), parsed);
   });
 
@@ -273,18 +278,7 @@ describe('structured output helpers on an Anthropic-format model', () => {
   });
 
   test('an older Claude without native structured output answers through the forced tool', async () => {
-    const openai = new OpenAI({
-      apiKey: stack.key,
-      baseURL: `${stack.url}/v1`,
-      maxRetries: 0,
-      timeout: 30_000,
-    });
-    const res = await openai.chat.completions.parse({
-      model: 'claude-only/claude-3-5-haiku-latest',
-      messages: [{ role: 'user', content: 'Describe a person.' }],
-      response_format: zodResponseFormat(Person, 'person'),
-    });
-    const parsed = res.choices[0].message.parsed;
+    const parsed = await parsedPerson('claude-only/claude-3-5-haiku-latest');
     assert.deepEqual(Person.parse(parsed), parsed);
   });
 });
