@@ -93,7 +93,13 @@ describe('POST /v1/messages (JSON)', () => {
     const body = await message({ ...BASE, tools, mock: { tool_call: true } });
     expect(body.stop_reason).toBe('tool_use');
     expect(body.content).toEqual([
-      { type: 'tool_use', id: expect.stringMatching(/^toolu_01/), name: 'lookup', input: {} },
+      {
+        type: 'tool_use',
+        id: expect.stringMatching(/^toolu_01/),
+        name: 'lookup',
+        input: {},
+        caller: { type: 'direct' },
+      },
     ]);
     expect(body.usage.output_tokens).toBe(8);
   });
