@@ -22,22 +22,6 @@ export const KNOWN_MISMATCHES = [
       'is not said. The codec sends them when the client set them.',
   },
   {
-    id: 'gemini-schema-type-case',
-    scope: 'requests',
-    provider: 'gemini',
-    message: /^(chatRequest|streamRequest)$/,
-    error:
-      /^\/(tools\/\d+\/functionDeclarations\/\d+\/parameters|generationConfig\/responseSchema)(\/(properties\/[^/]+|items))*\/type must be equal to one of the allowed values/,
-    who: 'src/codecs/gemini/schema.ts',
-    why:
-      "Gemini's Schema.type is the proto enum Type (TYPE_UNSPECIFIED, STRING, NUMBER, INTEGER, BOOLEAN, ARRAY, " +
-      'OBJECT, NULL in content.proto as @google-ai/generativelanguage 4.1.0 ships it); ' +
-      'the codec keeps JSON Schema\'s lowercase names ("object", "string"). Google\'s own REST ' +
-      'examples send lowercase and the API takes them, so nothing fails today; the exact forms are the ' +
-      'uppercase names, or FunctionDeclaration.parametersJsonSchema / GenerationConfig.responseJsonSchema, ' +
-      'which take JSON Schema as it is.',
-  },
-  {
     id: 'openai-deprecated-user',
     scope: 'requests',
     provider: 'openai',

@@ -69,12 +69,12 @@ after(() => {
  * output. Nothing leaves the machine: its telemetry, updater and error reports are off, and any
  * host but loopback meets a proxy that does not exist.
  */
-function claude(model, prompt, { cwd = mkdtempSync(join(home, 'work-')), args = [] } = {}) {
+function claude(model, prompt, { cwd = mkdtempSync(join(home, 'work-')), args = [], key = stack.key } = {}) {
   const env = {
     PATH: process.env.PATH,
     HOME: home,
     ANTHROPIC_BASE_URL: stack.url,
-    ANTHROPIC_API_KEY: stack.key,
+    ANTHROPIC_API_KEY: key,
     ANTHROPIC_SMALL_FAST_MODEL: model,
     ANTHROPIC_DEFAULT_HAIKU_MODEL: model,
     CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
@@ -116,22 +116,30 @@ function transcriptSignatures(cwd) {
   });
 }
 
-/** The gateway's newest log rows for the test tenant (the admin API). */
-async function logs() {
-  const res = await fetch(`${stack.url}/admin/logs?tenant_id=${stack.tenantId}&limit=100`, {
-    headers: { authorization: `Bearer ${stack.adminToken}` },
+/** A new gateway key of the test tenant: its secret and id. */
+async function newKey(name) {
+  const res = await fetch(`${stack.url}/admin/keys`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${stack.adminToken}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ tenant_id: stack.tenantId, name }),
   });
-  assert.equal(res.status, 200);
-  return (await res.json()).data;
+  assert.equal(res.status, 201);
+  const body = await res.json();
+  return { secret: body.key, id: body.id };
 }
 
-/** Log rows not in `seen`, once their number has stopped growing (logs arrive through a queue). */
-async function newRows(seen = new Set()) {
+/** The log rows of one key, once they have stopped arriving (logs reach D1 through a batching queue). */
+async function rowsOf(keyId) {
   let rows = [];
-  for (let i = 0; i < 40; i++) {
-    await new Promise((r) => setTimeout(r, 250));
-    const now = (await logs()).filter((row) => !seen.has(row.id));
-    if (now.length === rows.length && (now.length > 0 || i > 3)) return now;
+  let still = 0;
+  for (let i = 0; i < 60 && still < 4; i++) {
+    await new Promise((r) => setTimeout(r, 500));
+    const res = await fetch(`${stack.url}/admin/logs?key_id=${keyId}&limit=100`, {
+      headers: { authorization: `Bearer ${stack.adminToken}` },
+    });
+    assert.equal(res.status, 200);
+    const now = (await res.json()).data;
+    still = now.length > 0 && now.length === rows.length ? still + 1 : 0;
     rows = now;
   }
   return rows;
@@ -170,11 +178,11 @@ for (const [format, model, signed] of [
     });
 
     test('/context is answered by count_tokens, never by billable calls', async () => {
-      // Earlier tests' rows may still be on their way: wait for them before taking the snapshot.
-      const seen = new Set((await newRows()).map((row) => row.id));
-      const run = await claude(model, '/context');
+      // A key of its own, so its log rows are this command's alone.
+      const key = await newKey(`context-${format}`);
+      const run = await claude(model, '/context', { key: key.secret });
       assert.match(run.stdout, /Tokens/);
-      const rows = await newRows(seen);
+      const rows = await rowsOf(key.id);
       assert.ok(rows.length > 0, 'the counts were logged');
       const seenRows = JSON.stringify(rows.map((r) => [r.endpoint, r.status, r.error_code, r.output_tokens]));
       assert.deepEqual(
@@ -182,7 +190,10 @@ for (const [format, model, signed] of [
         ['/v1/messages/count_tokens'],
         seenRows,
       );
-      assert.ok(rows.every((row) => row.status === 200 && row.cost_usd === 0));
+      assert.ok(
+        rows.every((row) => row.status === 200 && row.cost_usd === 0),
+        seenRows,
+      );
     });
   });
 }

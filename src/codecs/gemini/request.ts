@@ -12,7 +12,7 @@ import { badRequest } from '../../core/errors';
 import type { EncodeContext } from '../codec';
 import { hasCacheMarkers } from '../cache';
 import { systemText } from '../system';
-import { toGeminiParameters, toGeminiSchema } from './schema';
+import { takesInput, toGeminiSchema } from './schema';
 import { encodeThinkingConfig, modelThinks } from './thinking';
 import type { ChatRequest, Message, Part, ToolChoice } from '../ir';
 import { type Json, parseArguments, unsupported } from '../json';
@@ -39,14 +39,11 @@ export function encodeGeminiRequest(request: ChatRequest, context: EncodeContext
   if (request.tools.length > 0) {
     body.tools = [
       {
-        functionDeclarations: request.tools.map((t, i) => {
-          const parameters = toGeminiParameters(t.parameters, `tools[${i}].function.parameters`);
-          return {
-            name: t.name,
-            ...(t.description ? { description: t.description } : {}),
-            ...(parameters ? { parameters } : {}),
-          };
-        }),
+        functionDeclarations: request.tools.map((t, i) => ({
+          name: t.name,
+          ...(t.description ? { description: t.description } : {}),
+          ...declaredInput(t.parameters, `tools[${i}].function.parameters`, context.model),
+        })),
       },
     ];
     if (request.toolChoice) body.toolConfig = { functionCallingConfig: callingConfig(request.toolChoice) };
@@ -54,6 +51,19 @@ export function encodeGeminiRequest(request: ChatRequest, context: EncodeContext
   const config = generationConfig(request, context);
   if (Object.keys(config).length > 0) body.generationConfig = config;
   return body;
+}
+
+/**
+ * A function's input schema. Gemini 2.5 and later take the JSON Schema itself
+ * (`parametersJsonSchema`: `allOf`, `$ref` and the rest, as agents' tools use them); older models
+ * only the OpenAPI subset (`parameters`), converted by ./schema.ts, which refuses what it cannot
+ * express. A tool taking no input declares none.
+ */
+function declaredInput(schema: Json, param: string, model: string): Json {
+  if (!takesInput(schema)) return {};
+  return modelThinks(model)
+    ? { parametersJsonSchema: schema }
+    : { parameters: toGeminiSchema(schema, param) };
 }
 
 function generationConfig(request: ChatRequest, context: EncodeContext): Json {

@@ -56,16 +56,13 @@ function refuse(param: string, why: string): never {
   );
 }
 
-/**
- * The Gemini form of a JSON Schema, or null when it describes an object with
- * no properties (Gemini refuses an OBJECT without properties; a tool taking no
- * input is declared without `parameters`).
- */
-export function toGeminiParameters(schema: Json, param: string): Json | null {
+/** Whether a tool's input schema declares any input (an object with no properties declares none). */
+export function takesInput(schema: Json): boolean {
   const props = obj(schema.properties);
-  if ((schema.type === 'object' || schema.type === undefined) && (!props || Object.keys(props).length === 0))
-    return null;
-  return toGeminiSchema(schema, param);
+  return !(
+    (schema.type === 'object' || schema.type === undefined) &&
+    (!props || Object.keys(props).length === 0)
+  );
 }
 
 export function toGeminiSchema(schema: Json, param: string): Json {

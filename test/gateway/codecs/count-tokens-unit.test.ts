@@ -112,7 +112,9 @@ describe('Gemini countTokens', () => {
         systemInstruction: { parts: [{ text: 'Be brief.' }] },
         tools: [
           {
-            functionDeclarations: [{ name: 'get_weather', description: 'Weather', parameters: PARAMETERS }],
+            functionDeclarations: [
+              { name: 'get_weather', description: 'Weather', parametersJsonSchema: PARAMETERS },
+            ],
           },
         ],
       },

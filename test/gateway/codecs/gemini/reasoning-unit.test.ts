@@ -400,3 +400,29 @@ describe('Gemini codec: system turns, cache markers, structured output', () => {
     expect(mode.config).toEqual({ responseMimeType: 'application/json' });
   });
 });
+
+describe('Gemini codec: tool input schemas', () => {
+  // Claude Code's SendMessage tool: an `allOf` that the OpenAPI subset of `parameters` cannot express.
+  const tools = [
+    {
+      name: 'send',
+      description: null,
+      parameters: {
+        type: 'object',
+        properties: { to: { allOf: [{ type: 'string' }, { minLength: 1 }] } },
+        required: ['to'],
+      },
+    },
+  ];
+
+  it('gives a 2.5 model the JSON Schema itself (parametersJsonSchema), whatever keywords it uses', () => {
+    const { body } = encode({ tools });
+    expect(body.tools).toEqual([
+      { functionDeclarations: [{ name: 'send', parametersJsonSchema: tools[0]?.parameters }] },
+    ]);
+  });
+
+  it('converts it for an older model, and refuses there what the subset cannot express', () => {
+    expect(() => encode({ tools }, 'gemini-2.0-flash')).toThrow(/allOf/);
+  });
+});
