@@ -24,7 +24,14 @@ import { plainUsage, type Usage } from '../core/usage';
 import type { Budgets, Limits } from '../core/settings';
 import type { LimitsConfig } from './config';
 import { denialError } from './denial';
-import { estimatePromptTokens, maxTokensLimit, outputReserve, perChoiceCap, settledUsage } from './estimate';
+import {
+  cacheWriteTtl,
+  estimatePromptTokens,
+  maxTokensLimit,
+  outputReserve,
+  perChoiceCap,
+  settledUsage,
+} from './estimate';
 import { quotaHeaders } from './headers';
 import type { PriceBook } from './price-overrides';
 import {
@@ -96,7 +103,8 @@ export function durableLimiter(options: DurableLimiterOptions): Limiter {
       const prompt = estimatePromptTokens(request);
       const overrides = await prices.overrides();
       const output = outputReserve(request, cap?.limit ?? null, config.defaultMaxTokens);
-      const worst = (p: Price) => charge(p, worstUsage(p, prompt, output));
+      const ttl = request.endpoint === 'embeddings' ? null : cacheWriteTtl(request.body);
+      const worst = (p: Price) => charge(p, worstUsage(p, prompt, output, ttl));
       // The dearest model that may answer prices the hold, so a fallback never spends past it.
       const candidates = (models.length > 0 ? models : [request.model]).map((m) => priceOf(m, overrides));
       const price = candidates.reduce((a, b) => (worst(b).nanos > worst(a).nanos ? b : a));
@@ -251,16 +259,18 @@ const hasBudget = (b: Budgets) =>
   [b.tokens, b.usd].some((w) => w !== undefined && (w.day ?? w.month ?? w.total) !== undefined);
 
 /**
- * A request's worst case at one price: every prompt token billed at the dearest rate a prompt token can
- * have there (plain input, or a 1-hour cache write at Anthropic's 2×), and the whole output reserve.
+ * A request's worst case at one price: every prompt token billed at the dearest rate a prompt token of
+ * this request can have there (plain input, a cache read, or, when its breakpoints ask for one, a
+ * cache write of their TTL: 1.25× or 2× input at Anthropic), and the whole output reserve.
  */
-function worstUsage(price: Price, prompt: number, output: number): Usage {
+function worstUsage(price: Price, prompt: number, output: number, ttl: '1h' | '5m' | null): Usage {
   const usage = plainUsage(prompt, output);
-  const dearest = Math.max(price.input, price.cached, price.cache_write, price.cache_write_1h);
+  const write5m = ttl ? price.cache_write : 0;
+  const write1h = ttl === '1h' ? price.cache_write_1h : 0;
+  const dearest = Math.max(price.input, price.cached, write5m, write1h);
   if (dearest === price.input) return usage;
-  if (dearest === price.cache_write_1h)
-    return { ...usage, cacheWriteTokens: prompt, cacheWrite1hTokens: prompt };
-  if (dearest === price.cache_write) return { ...usage, cacheWriteTokens: prompt };
+  if (dearest === write1h) return { ...usage, cacheWriteTokens: prompt, cacheWrite1hTokens: prompt };
+  if (dearest === write5m) return { ...usage, cacheWriteTokens: prompt };
   return { ...usage, cachedTokens: prompt };
 }
 

@@ -74,6 +74,30 @@ export function estimatePromptTokens(request: ProxyRequest): number {
   return total;
 }
 
+/**
+ * The longest prompt-cache TTL a request's breakpoints ask for (`cache_control` on the request, a
+ * system block, a tool or a content block, in either API's body), or null when it sets none: only
+ * a request with breakpoints can be billed for cache writes (providers that cache by themselves,
+ * as OpenAI does, do not charge for writing).
+ */
+export function cacheWriteTtl(body: Json): '1h' | '5m' | null {
+  let ttl: '1h' | '5m' | null = null;
+  const see = (holder: unknown) => {
+    if (!isObject(holder) || !isObject(holder.cache_control)) return;
+    ttl = holder.cache_control.ttl === '1h' ? '1h' : (ttl ?? '5m');
+  };
+  const each = (list: unknown, visit: (item: unknown) => void) => {
+    if (Array.isArray(list)) for (const item of list) visit(item);
+  };
+  see(body);
+  each(body.system, see);
+  each(body.tools, see);
+  each(body.messages, (m) => {
+    if (isObject(m)) each(m.content, see);
+  });
+  return ttl;
+}
+
 function embeddingTokens(input: unknown): number {
   if (typeof input === 'string') return textTokens(input);
   if (!Array.isArray(input)) return 0;

@@ -74,17 +74,27 @@ describe('the limits adapter', () => {
     expect(reservation.headers['x-ratelimit-remaining-requests']).toBe('9');
   });
 
-  it('holds every prompt token at the dearest rate it may be billed at: a 1-hour cache write where writes cost more', async () => {
-    const { calls, rpc } = recorder();
-    const limiter = limiterWith(rpc, {
-      'mock/echo': { input: 1000, output: 2000, cached: 100, cache_write: 1250, cache_write_1h: 2000 },
+  it('holds every prompt token at the dearest rate it may be billed at: a write only of the TTL its breakpoints ask for', async () => {
+    const price = { input: 1000, output: 2000, cached: 100, cache_write: 1250, cache_write_1h: 2000 };
+    const held = async (content: unknown) => {
+      const { calls, rpc } = recorder();
+      await limiterWith(rpc, { 'mock/echo': price }).reserve(
+        principal({ tenantLimits: { rpm: 10 } }),
+        parseProxyRequest('chat', { model: 'mock/echo', messages: [{ role: 'user', content }] }),
+      );
+      return calls.reserve[0]?.cost;
+    };
+    const text = 'Hello there, mock.';
+    // No breakpoint: nothing can be written, the prompt is held at the input price (12 prompt tokens).
+    expect(await held(text)).toMatchObject({ tokens: 12 + 1000, nanos: (12 * 1000 + 1000 * 2000) * 1000 });
+    // A 5-minute breakpoint: held at the 5-minute write price.
+    const marked = (cache_control: unknown) => [{ type: 'text', text, cache_control }];
+    expect(await held(marked({ type: 'ephemeral' }))).toMatchObject({
+      nanos: (12 * 1250 + 1000 * 2000) * 1000,
     });
-    await limiter.reserve(
-      principal({ tenantLimits: { rpm: 10 } }),
-      parseProxyRequest('chat', chatBody('Hello there, mock.')),
-    );
-    expect(calls.reserve[0]).toMatchObject({
-      cost: { tokens: 12 + 1000, nanos: (12 * 2000 + 1000 * 2000) * 1000 },
+    // A 1-hour breakpoint: held at the 1-hour write price.
+    expect(await held(marked({ type: 'ephemeral', ttl: '1h' }))).toMatchObject({
+      nanos: (12 * 2000 + 1000 * 2000) * 1000,
     });
   });
 
