@@ -49,7 +49,7 @@ export function encodeThinking(request: ChatRequest, maxTokens: number, context:
     return null;
   }
   const budget = Math.min(budgetOf(r), maxTokens - 1);
-  if (budget < MIN_BUDGET) {
+  if (budget < MIN_BUDGET || !thinkingFits(request)) {
     context.dropped.push('reasoning');
     return null;
   }
@@ -58,6 +58,24 @@ export function encodeThinking(request: ChatRequest, maxTokens: number, context:
     budget_tokens: budget,
     ...(r.display === 'omitted' ? { display: 'omitted' } : {}),
   };
+}
+
+/**
+ * Whether Anthropic takes thinking beside the rest of the request: not with a tool choice that
+ * forces a call, and not when the assistant turn being continued called tools without a thinking
+ * block Anthropic signed first (its history came from another provider, or from a turn without
+ * thinking): Anthropic refuses both.
+ */
+function thinkingFits(request: ChatRequest): boolean {
+  const choice = request.toolChoice?.type;
+  if (choice === 'required' || choice === 'tool') return false;
+  const last = [...request.messages].reverse().find((m) => m.role === 'assistant');
+  if (!last?.content.some((p) => p.type === 'tool_call')) return true;
+  const first = last.content[0];
+  return (
+    (first?.type === 'reasoning' && first.issuer === 'anthropic' && first.signature !== null) ||
+    (first?.type === 'redacted_reasoning' && first.issuer === 'anthropic')
+  );
 }
 
 const WRAP = 'edgeway:';

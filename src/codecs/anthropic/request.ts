@@ -198,9 +198,6 @@ export function encodeAnthropicRequest(request: ChatRequest, context: EncodeCont
   };
   if (request.system.length > 0)
     body.system = request.system.map((p) => ({ type: 'text', text: p.text, ...cacheControl(p.cache) }));
-  if (request.temperature !== null) body.temperature = request.temperature;
-  if (request.topP !== null) body.top_p = request.topP;
-  if (request.topK !== null) body.top_k = request.topK;
   if (request.stop.length > 0) body.stop_sequences = request.stop;
   if (request.tools.length > 0)
     body.tools = request.tools.map((t) => ({
@@ -217,10 +214,31 @@ export function encodeAnthropicRequest(request: ChatRequest, context: EncodeCont
   const thinking = format.tool_choice ? null : encodeThinking(request, maxTokens, context);
   if (format.tool_choice && request.reasoning?.mode === 'on') context.dropped.push('reasoning');
   if (thinking) body.thinking = thinking;
+  Object.assign(body, sampling(request, thinking !== null, context));
   if (request.user !== null) body.metadata = { user_id: request.user };
   if (request.promptCacheKey !== null) context.dropped.push('prompt_cache_key');
   if (request.stream) body.stream = true;
   return body;
+}
+
+/** Thinking takes top_p from 0.95 up only, and no temperature other than 1 nor top_k (Anthropic's rules). */
+const THINKING_MIN_TOP_P = 0.95;
+
+/**
+ * The sampling settings. With thinking on, those Anthropic refuses beside it are dropped and named:
+ * they tune the sampling, while the client asked for the reasoning itself.
+ */
+function sampling(request: ChatRequest, thinking: boolean, context: EncodeContext): Json {
+  const out: Json = {};
+  const keep = (field: string, value: number | null, allowed: (v: number) => boolean) => {
+    if (value === null) return;
+    if (!thinking || allowed(value)) out[field] = value;
+    else context.dropped.push(field);
+  };
+  keep('temperature', request.temperature, (v) => v === 1);
+  keep('top_p', request.topP, (v) => v >= THINKING_MIN_TOP_P);
+  keep('top_k', request.topK, () => false);
+  return out;
 }
 
 function encodeToolChoice(request: ChatRequest): Json | null {

@@ -95,6 +95,77 @@ describe('reasoning from an OpenAI client to Claude', () => {
   });
 });
 
+describe("Anthropic's rules for thinking, met instead of refused", () => {
+  const ask = (over: Loose) =>
+    openAiClient.decodeRequest({
+      model: 'm',
+      max_completion_tokens: 20_000,
+      reasoning_effort: 'low',
+      messages: [{ role: 'user', content: 'hi' }],
+      ...over,
+    });
+
+  it('drops and names the sampling settings thinking does not take; keeps those it does', () => {
+    const context = ctx('claude-sonnet-4-5');
+    const body = anthropicUpstream.encodeRequest(ask({ temperature: 0.2, top_p: 0.5 }), context) as Loose;
+    expect(body.thinking).toMatchObject({ type: 'enabled' });
+    expect(body.temperature).toBeUndefined();
+    expect(body.top_p).toBeUndefined();
+    expect(context.dropped).toEqual(['temperature', 'top_p']);
+    const kept = anthropicUpstream.encodeRequest(
+      ask({ temperature: 1, top_p: 0.97 }),
+      ctx('claude-sonnet-4-5'),
+    );
+    expect(kept).toMatchObject({ temperature: 1, top_p: 0.97 });
+  });
+
+  it('leaves the sampling settings alone without thinking', () => {
+    const body = anthropicUpstream.encodeRequest(
+      ask({ reasoning_effort: undefined, temperature: 0.2 }),
+      ctx('c'),
+    );
+    expect(body.temperature).toBe(0.2);
+  });
+
+  it('drops the reasoning beside a forced tool choice, or when the tool turn it continues has no Anthropic thinking', () => {
+    const tools = [{ type: 'function', function: { name: 't', parameters: { type: 'object' } } }];
+    const forced = ctx('claude-sonnet-4-5');
+    expect(
+      anthropicUpstream.encodeRequest(ask({ tools, tool_choice: 'required' }), forced).thinking,
+    ).toBeUndefined();
+    expect(forced.dropped).toEqual(['reasoning']);
+    const history = [
+      { role: 'user', content: 'go' },
+      {
+        role: 'assistant',
+        content: null,
+        tool_calls: [{ id: 'c1', type: 'function', function: { name: 't', arguments: '{}' } }],
+      },
+      { role: 'tool', tool_call_id: 'c1', content: 'ok' },
+    ];
+    const unsigned = ctx('claude-sonnet-4-5');
+    expect(
+      anthropicUpstream.encodeRequest(ask({ tools, messages: history }), unsigned).thinking,
+    ).toBeUndefined();
+    expect(unsigned.dropped).toEqual(['reasoning']);
+    const signed = history.map((m) =>
+      m.role === 'assistant'
+        ? {
+            ...m,
+            reasoning_details: [
+              { type: 'reasoning.text', text: 'x', signature: 's', format: 'anthropic-claude-v1' },
+            ],
+          }
+        : m,
+    );
+    expect(
+      anthropicUpstream.encodeRequest(ask({ tools, messages: signed }), ctx('c')).thinking,
+    ).toMatchObject({
+      type: 'enabled',
+    });
+  });
+});
+
 /** An Anthropic answer with thinking (signed), redacted thinking and a tool call. */
 function anthropicAnswer(text: string, sig: string, redacted: string): Loose {
   return {
