@@ -2,7 +2,7 @@
  * Reasoning shared by every format (pure): an effort as a thinking budget and back, for formats
  * that speak one where the client spoke the other. The table is documented in docs/translation.md.
  */
-import type { Reasoning, ReasoningEffort } from './ir';
+import type { ChatRequest, Reasoning, ReasoningEffort, ReasoningIssuer } from './ir';
 
 /** Thinking budgets (tokens) an effort stands for where a format takes a budget (Anthropic, Gemini 2.5, Bedrock). */
 const BUDGETS: Readonly<Record<ReasoningEffort, number>> = {
@@ -36,3 +36,41 @@ export const isEffort = (v: unknown): v is ReasoningEffort => typeof v === 'stri
 /** Reasoning text in a part or a run of parts: what a format without signatures can still show. */
 export const joinReasoning = (parts: readonly { type: string; text?: string }[]): string =>
   parts.map((p) => (p.type === 'reasoning' ? (p.text ?? '') : '')).join('');
+
+/**
+ * Whether the assistant turn a request continues lets Claude think (on Anthropic's API or Bedrock):
+ * a turn that called tools must start with the thinking block its issuer signed, or Claude refuses
+ * the request with thinking on (the history came from another provider, or from a turn without).
+ */
+export function continuesSignedTurn(request: ChatRequest, issuer: ReasoningIssuer): boolean {
+  const last = [...request.messages].reverse().find((m) => m.role === 'assistant');
+  if (!last?.content.some((p) => p.type === 'tool_call')) return true;
+  const first = last.content[0];
+  if (first?.type === 'redacted_reasoning') return first.issuer === issuer;
+  return first?.type === 'reasoning' && first.issuer === issuer && first.signature !== null;
+}
+
+/** Claude takes top_p from 0.95 up only beside thinking, and no temperature other than 1 nor top_k. */
+const THINKING_MIN_TOP_P = 0.95;
+
+/**
+ * The sampling settings Claude takes (on Anthropic's API or Bedrock): all of them without thinking;
+ * beside thinking, those it refuses there are left out (null) and named in `dropped`, since they
+ * tune the sampling while the client asked for the reasoning itself.
+ */
+export function claudeSampling(
+  request: ChatRequest,
+  thinking: boolean,
+  dropped: string[],
+): { temperature: number | null; topP: number | null; topK: number | null } {
+  const keep = (field: string, value: number | null, allowed: (v: number) => boolean) => {
+    if (value === null || !thinking || allowed(value)) return value;
+    dropped.push(field);
+    return null;
+  };
+  return {
+    temperature: keep('temperature', request.temperature, (v) => v === 1),
+    topP: keep('top_p', request.topP, (v) => v >= THINKING_MIN_TOP_P),
+    topK: keep('top_k', request.topK, () => false),
+  };
+}

@@ -8,7 +8,7 @@
 import type { EncodeContext } from '../codec';
 import type { ChatRequest, Reasoning, ReasoningIssuer, ReasoningPart, RedactedReasoningPart } from '../ir';
 import { type Json, num, obj, str, unsupported } from '../json';
-import { budgetOf, isEffort } from '../reasoning';
+import { budgetOf, continuesSignedTurn, isEffort } from '../reasoning';
 
 /** Anthropic's smallest thinking budget. */
 export const MIN_BUDGET = 1024;
@@ -60,22 +60,10 @@ export function encodeThinking(request: ChatRequest, maxTokens: number, context:
   };
 }
 
-/**
- * Whether Anthropic takes thinking beside the rest of the request: not with a tool choice that
- * forces a call, and not when the assistant turn being continued called tools without a thinking
- * block Anthropic signed first (its history came from another provider, or from a turn without
- * thinking): Anthropic refuses both.
- */
+/** Anthropic refuses thinking beside a tool choice that forces a call, and continuing a tool turn it did not sign. */
 function thinkingFits(request: ChatRequest): boolean {
   const choice = request.toolChoice?.type;
-  if (choice === 'required' || choice === 'tool') return false;
-  const last = [...request.messages].reverse().find((m) => m.role === 'assistant');
-  if (!last?.content.some((p) => p.type === 'tool_call')) return true;
-  const first = last.content[0];
-  return (
-    (first?.type === 'reasoning' && first.issuer === 'anthropic' && first.signature !== null) ||
-    (first?.type === 'redacted_reasoning' && first.issuer === 'anthropic')
-  );
+  return choice !== 'required' && choice !== 'tool' && continuesSignedTurn(request, 'anthropic');
 }
 
 const WRAP = 'edgeway:';

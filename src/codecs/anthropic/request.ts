@@ -11,6 +11,7 @@ import type { EncodeContext } from '../codec';
 import type { ChatRequest, ImagePart, ImageSource, Message, Part, TextPart, Tool, ToolChoice } from '../ir';
 import { arr, type Json, jsonText, num, obj, parseArguments, str, unsupported } from '../json';
 import { cacheControl, cacheOf, withCache } from '../cache';
+import { claudeSampling } from '../reasoning';
 import { decodeOutputFormat, encodeOutputFormat } from './output-format';
 import {
   decodeReasoning,
@@ -214,31 +215,14 @@ export function encodeAnthropicRequest(request: ChatRequest, context: EncodeCont
   const thinking = format.tool_choice ? null : encodeThinking(request, maxTokens, context);
   if (format.tool_choice && request.reasoning?.mode === 'on') context.dropped.push('reasoning');
   if (thinking) body.thinking = thinking;
-  Object.assign(body, sampling(request, thinking !== null, context));
+  const { temperature, topP, topK } = claudeSampling(request, thinking !== null, context.dropped);
+  if (temperature !== null) body.temperature = temperature;
+  if (topP !== null) body.top_p = topP;
+  if (topK !== null) body.top_k = topK;
   if (request.user !== null) body.metadata = { user_id: request.user };
   if (request.promptCacheKey !== null) context.dropped.push('prompt_cache_key');
   if (request.stream) body.stream = true;
   return body;
-}
-
-/** Thinking takes top_p from 0.95 up only, and no temperature other than 1 nor top_k (Anthropic's rules). */
-const THINKING_MIN_TOP_P = 0.95;
-
-/**
- * The sampling settings. With thinking on, those Anthropic refuses beside it are dropped and named:
- * they tune the sampling, while the client asked for the reasoning itself.
- */
-function sampling(request: ChatRequest, thinking: boolean, context: EncodeContext): Json {
-  const out: Json = {};
-  const keep = (field: string, value: number | null, allowed: (v: number) => boolean) => {
-    if (value === null) return;
-    if (!thinking || allowed(value)) out[field] = value;
-    else context.dropped.push(field);
-  };
-  keep('temperature', request.temperature, (v) => v === 1);
-  keep('top_p', request.topP, (v) => v >= THINKING_MIN_TOP_P);
-  keep('top_k', request.topK, () => false);
-  return out;
 }
 
 function encodeToolChoice(request: ChatRequest): Json | null {

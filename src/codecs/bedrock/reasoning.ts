@@ -10,7 +10,7 @@
 import type { EncodeContext } from '../codec';
 import type { ChatRequest, ReasoningEffort, ReasoningPart, RedactedReasoningPart } from '../ir';
 import { type Json, obj, str } from '../json';
-import { budgetOf, effortOf } from '../reasoning';
+import { budgetOf, continuesSignedTurn, effortOf } from '../reasoning';
 import { claudeThinks, gptOssReasons, novaReasons } from './models';
 
 /** Claude's smallest thinking budget (Anthropic's extended-thinking guide). */
@@ -20,7 +20,8 @@ const MIN_BUDGET = 1024;
  * The fields to add to `additionalModelRequestFields` for the request's reasoning (empty when
  * none). Claude: on → `thinking` enabled with a budget below `maxTokens` (Bedrock refuses one at
  * or above it); off is Claude's default; 'default' (an effort alone) is dropped, as the Anthropic
- * codec drops it. `forced`: a tool is forced, which Claude refuses with thinking, so it is dropped.
+ * codec drops it. `forced`: a tool is forced, which Claude refuses with thinking, so it is dropped;
+ * so is thinking that would continue a tool turn Bedrock did not sign (Claude refuses that too).
  * Nova 2 and gpt-oss: on and 'default' → `reasoningConfig` (Nova) or `reasoning_effort` (gpt-oss)
  * with the effort as low, medium or high; gpt-oss cannot stop reasoning, so off is dropped there.
  */
@@ -44,7 +45,12 @@ export function encodeReasoningFields(
       ? { reasoningConfig: { type: 'enabled', maxReasoningEffort: level } }
       : { reasoning_effort: level };
   }
-  if (!claudeThinks(context.model) || r.mode === 'default' || forced) {
+  if (
+    !claudeThinks(context.model) ||
+    r.mode === 'default' ||
+    forced ||
+    !continuesSignedTurn(request, 'bedrock')
+  ) {
     context.dropped.push('reasoning');
     return {};
   }

@@ -7,6 +7,7 @@
  * named. The rules are in docs/providers/bedrock.md.
  */
 import type { EncodeContext } from '../codec';
+import { claudeSampling } from '../reasoning';
 import type { CacheMarker, ChatRequest, ImagePart, Message, Part, TextPart, ToolChoice } from '../ir';
 import { type Json, parseArguments, unsupported } from '../json';
 import { claudeThinks, isClaude, takesCachePoints, takesHourCache } from './models';
@@ -69,24 +70,30 @@ export function encodeBedrockRequest(request: ChatRequest, context: EncodeContex
     .flatMap((p) => withPoint({ text: p.text }, p.cache, point));
   if (system.length > 0) body.system = system;
 
-  const inference: Json = {};
   const thinkingAsked = request.reasoning?.mode === 'on' && claudeThinks(context.model);
   // Extended thinking needs a cap above its budget: the reserved one is sent when the client set none.
   const cap = request.maxTokens ?? (context.enforceCap || thinkingAsked ? context.outputCap : null);
+  const forced =
+    format.kind === 'tool' || request.toolChoice?.type === 'tool' || request.toolChoice?.type === 'required';
+  const reasoning = encodeReasoningFields(request, cap ?? context.outputCap, forced, context);
+  // Beside Claude's thinking, the sampling settings it refuses are dropped and named.
+  const sampling = isClaude(context.model)
+    ? claudeSampling(request, reasoning.thinking !== undefined, context.dropped)
+    : { temperature: request.temperature, topP: request.topP, topK: request.topK };
+
+  const inference: Json = {};
   if (cap !== null) inference.maxTokens = cap;
-  if (request.temperature !== null) inference.temperature = request.temperature;
-  if (request.topP !== null) inference.topP = request.topP;
+  if (sampling.temperature !== null) inference.temperature = sampling.temperature;
+  if (sampling.topP !== null) inference.topP = sampling.topP;
   if (request.stop.length > 0) inference.stopSequences = request.stop;
   if (Object.keys(inference).length > 0) body.inferenceConfig = inference;
 
   const additional: Json = {};
-  if (request.topK !== null) {
+  if (sampling.topK !== null) {
     if (!isClaude(context.model)) throw unsupported('top_k', TARGET, 'for this model family');
-    additional.top_k = request.topK;
+    additional.top_k = sampling.topK;
   }
-  const forced =
-    format.kind === 'tool' || request.toolChoice?.type === 'tool' || request.toolChoice?.type === 'required';
-  Object.assign(additional, encodeReasoningFields(request, cap ?? context.outputCap, forced, context));
+  Object.assign(additional, reasoning);
   if (Object.keys(additional).length > 0) body.additionalModelRequestFields = additional;
 
   if (format.kind === 'native') body.outputConfig = format.outputConfig;

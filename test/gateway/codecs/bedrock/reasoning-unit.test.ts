@@ -60,12 +60,10 @@ describe('Bedrock codec: reasoning requests', () => {
     expect(tight.dropped).toEqual(['reasoning']);
   });
 
-  it('keeps top_k beside thinking', () => {
-    const { body } = encode({ reasoning: on({ budgetTokens: 2048 }), topK: 5 });
-    expect(body.additionalModelRequestFields).toEqual({
-      top_k: 5,
-      thinking: { type: 'enabled', budget_tokens: 2048 },
-    });
+  it('drops and names top_k beside thinking (Claude refuses it there)', () => {
+    const { body, dropped } = encode({ reasoning: on({ budgetTokens: 2048 }), topK: 5 });
+    expect(body.additionalModelRequestFields).toEqual({ thinking: { type: 'enabled', budget_tokens: 2048 } });
+    expect(dropped).toEqual(['top_k']);
   });
 
   it('asks Nova 2 for reasoning by effort', () => {
@@ -423,5 +421,59 @@ describe('Bedrock codec: structured output', () => {
       },
       { type: 'end' },
     ]);
+  });
+});
+
+describe("Bedrock codec: Claude's rules for thinking, met instead of refused", () => {
+  it('drops and names the sampling settings thinking does not take; keeps them without thinking', () => {
+    const { body, dropped } = encode({
+      reasoning: on({ budgetTokens: 2048 }),
+      maxTokens: 8000,
+      temperature: 0.2,
+      topP: 0.5,
+      topK: 5,
+    });
+    expect(body.additionalModelRequestFields).toEqual({ thinking: { type: 'enabled', budget_tokens: 2048 } });
+    expect(body.inferenceConfig).toEqual({ maxTokens: 8000 });
+    expect(dropped).toEqual(['temperature', 'top_p', 'top_k']);
+    const plain = encode({ maxTokens: 8000, temperature: 0.2, topP: 0.5, topK: 5 });
+    expect(plain.body.inferenceConfig).toEqual({ maxTokens: 8000, temperature: 0.2, topP: 0.5 });
+    expect(plain.body.additionalModelRequestFields).toEqual({ top_k: 5 });
+  });
+
+  it('drops the reasoning when the tool turn it continues has no thinking Bedrock signed', () => {
+    const call = { type: 'tool_call' as const, id: 'c1', name: 'get_weather', arguments: '{}' };
+    const history = (first: Message['content']): Message[] => [
+      { role: 'user', content: [{ type: 'text', text: 'Weather?' }] },
+      { role: 'assistant', content: [...first, call] },
+      {
+        role: 'user',
+        content: [
+          {
+            type: 'tool_result',
+            toolCallId: 'c1',
+            content: [{ type: 'text', text: 'Sunny' }],
+            isError: false,
+          },
+        ],
+      },
+    ];
+    const tools = [
+      {
+        name: 'get_weather',
+        description: null,
+        parameters: { type: 'object', properties: { city: { type: 'string' } } },
+      },
+    ];
+    const unsigned = encode({ reasoning: on(), maxTokens: 8000, tools, messages: history([]) });
+    expect(unsigned.body.additionalModelRequestFields).toBeUndefined();
+    expect(unsigned.dropped).toEqual(['reasoning']);
+    const signed = encode({
+      reasoning: on(),
+      maxTokens: 8000,
+      tools,
+      messages: history([{ type: 'reasoning', text: 't', signature: 's', issuer: 'bedrock' }]),
+    });
+    expect(signed.body.additionalModelRequestFields).toMatchObject({ thinking: { type: 'enabled' } });
   });
 });
