@@ -33,10 +33,6 @@ export function effortOf(reasoning: Reasoning): ReasoningEffort {
 const EFFORTS: ReadonlySet<string> = new Set(Object.keys(BUDGETS));
 export const isEffort = (v: unknown): v is ReasoningEffort => typeof v === 'string' && EFFORTS.has(v);
 
-/** Reasoning text in a part or a run of parts: what a format without signatures can still show. */
-export const joinReasoning = (parts: readonly { type: string; text?: string }[]): string =>
-  parts.map((p) => (p.type === 'reasoning' ? (p.text ?? '') : '')).join('');
-
 /**
  * Whether the assistant turn a request continues lets Claude think (on Anthropic's API or Bedrock):
  * a turn that called tools must start with the thinking block its issuer signed, or Claude refuses

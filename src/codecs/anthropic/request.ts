@@ -12,6 +12,7 @@ import type { ChatRequest, ImagePart, ImageSource, Message, Part, TextPart, Tool
 import { arr, type Json, jsonText, num, obj, parseArguments, str, unsupported } from '../json';
 import { cacheControl, cacheOf, withCache } from '../cache';
 import { claudeSampling } from '../reasoning';
+import { turnText } from '../system';
 import { decodeOutputFormat, encodeOutputFormat } from './output-format';
 import {
   decodeReasoning,
@@ -245,7 +246,7 @@ function encodeMessages(messages: readonly Message[]): Json[] {
       // Anthropic takes instructions mid-conversation as a `system` message of their own.
       out.push({
         role: 'system',
-        content: m.content.map((p) => (p.type === 'text' ? p.text : '')).join('\n\n'),
+        content: turnText(m.content),
       });
       return;
     }

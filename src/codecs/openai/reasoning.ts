@@ -12,7 +12,7 @@ import { effortOf, isEffort } from '../reasoning';
 
 /** OpenAI-format models that take `reasoning_effort`: OpenAI's o-series and GPT-5, gpt-oss, and ids naming reasoning. */
 const REASONS = /(?:^|[/.:-])(?:o\d|gpt-5|gpt-oss)|reason|think|(?:^|[/-])r1(?:$|[-:])|qwq/i;
-export const modelReasons = (model: string): boolean => REASONS.test(model);
+const modelReasons = (model: string): boolean => REASONS.test(model);
 
 export function decodeReasoningEffort(v: unknown): ChatRequest['reasoning'] {
   if (v === undefined || v === null) return null;
