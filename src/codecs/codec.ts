@@ -136,13 +136,31 @@ export interface TextRewriter {
   finish(open: string[]): RewrittenEvent[];
 }
 
+/**
+ * What a client codec may need beyond the canonical answer to write it: the request it answers.
+ * Formats whose answers echo the request (the Responses API repeats its instructions, tools and
+ * settings, and names each response by id) read it; the others ignore it.
+ */
+export interface AnswerContext {
+  /** The canonical request the answer is for. */
+  readonly request: ChatRequest;
+  /** The client's validated body, as it sent it (after the gateway expanded any stored conversation). */
+  readonly body: Record<string, unknown>;
+  /** The id this answer is known by to the client (the Responses API's `resp_…`): minted by the gateway. */
+  readonly responseId: string;
+}
+
 /** A format our public API speaks. The stages ask it; they never branch on the format themselves. */
 export interface ClientCodec {
   readonly format: ClientFormat;
   /** The client's validated body; throws a 400 GatewayError naming a field with no canonical equivalent. */
   decodeRequest(body: Record<string, unknown>): ChatRequest;
-  encodeResponse(response: ChatResponse): Record<string, unknown>;
-  streamEncoder(options: { readonly includeUsage: boolean }): StreamEncoder;
+  /** The answer in this format; `context` is given by the gateway, and may be absent in tests. */
+  encodeResponse(response: ChatResponse, context?: AnswerContext): Record<string, unknown>;
+  streamEncoder(options: {
+    readonly includeUsage: boolean;
+    readonly context?: AnswerContext;
+  }): StreamEncoder;
   readonly embeddings?: {
     decodeRequest(body: Record<string, unknown>): EmbeddingsRequest;
     encodeResponse(response: EmbeddingsResponse): Record<string, unknown>;
