@@ -41,7 +41,9 @@ describe('responsesByteObserver', () => {
 
   it('records an upstream error event and a failed response, and flags a delta that is not a JSON object', () => {
     const fast = responsesByteObserver();
-    fast.observeBytes!(enc(frame({ type: 'error', sequence_number: 0, code: null, message: 'busy', param: null })));
+    fast.observeBytes!(
+      enc(frame({ type: 'error', sequence_number: 0, code: null, message: 'busy', param: null })),
+    );
     expect(fast.upstreamError).toBe('busy');
     expect(fast.done).toBe(false);
     const failed = responsesByteObserver();
@@ -63,7 +65,9 @@ describe('responsesByteObserver', () => {
 
   it('leaves an event without an event line to the parsing observer', () => {
     const fast = responsesByteObserver();
-    fast.observeBytes!(enc(`data: ${JSON.stringify({ type: 'response.output_text.delta', delta: 'Hi' })}\n\n`));
+    fast.observeBytes!(
+      enc(`data: ${JSON.stringify({ type: 'response.output_text.delta', delta: 'Hi' })}\n\n`),
+    );
     expect(fast.deliveredChars).toBe(2);
   });
 });

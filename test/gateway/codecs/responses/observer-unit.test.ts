@@ -84,7 +84,13 @@ describe('responsesObserver', () => {
     const o = responsesObserver();
     expect(
       o.observe(
-        ev({ type: 'error', sequence_number: 2, code: 'rate_limit_exceeded', message: 'Slow down.', param: null }),
+        ev({
+          type: 'error',
+          sequence_number: 2,
+          code: 'rate_limit_exceeded',
+          message: 'Slow down.',
+          param: null,
+        }),
       ),
     ).toBe('forward');
     expect(o.upstreamError).toBe('Slow down.');

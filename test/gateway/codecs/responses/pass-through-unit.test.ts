@@ -36,7 +36,9 @@ describe('responsesPassThrough', () => {
       'message.output_text.logprobs',
       'reasoning.encrypted_content',
     ]);
-    expect(sent({ include: ['reasoning.encrypted_content'] }).include).toEqual(['reasoning.encrypted_content']);
+    expect(sent({ include: ['reasoning.encrypted_content'] }).include).toEqual([
+      'reasoning.encrypted_content',
+    ]);
     expect(sent({ store: false }).include).toBeUndefined();
   });
 

@@ -10,7 +10,10 @@ const REASONING_ID = 'rs_68c1f2a1b6d48190a2f3c4d5e6f7a8b90a1b2c3d4e5f6a7b';
 const MESSAGE_ID = 'msg_68c1f2a3c7e08190b1a2c3d4e5f6a7b80a1b2c3d4e5f6a7b';
 const CALL_ITEM_ID = 'fc_68c1f2a4d8f18190c2b3d4e5f6a7b8c90a1b2c3d4e5f6a7b';
 
-export const SUMMARY = ['**Checking the weather**\n\nThe user asks', ' about Paris; I should call get_weather.'];
+export const SUMMARY = [
+  '**Checking the weather**\n\nThe user asks',
+  ' about Paris; I should call get_weather.',
+];
 export const TEXT = ['Let me check', ' the weather in', ' Paris for you.'];
 export const ARGUMENTS = ['{"city":', '"Paris"}'];
 export const ENCRYPTED = 'gAAAAABowfKhQ3vR2m9XkT1pL8sYw0ZcN5uJbE7aVtF4oHq6iD-rsGx==';
@@ -21,21 +24,21 @@ const reasoning = {
   summary: [{ type: 'summary_text', text: SUMMARY.join('') }],
   encrypted_content: ENCRYPTED,
 };
-const message = {
+const messageOf = (text: string) => ({
   id: MESSAGE_ID,
   type: 'message',
   status: 'completed',
-  content: [{ type: 'output_text', annotations: [], logprobs: [], text: TEXT.join('') }],
+  content: [{ type: 'output_text', annotations: [], logprobs: [], text }],
   role: 'assistant',
-};
-const call = {
+});
+const callOf = (args: string) => ({
   id: CALL_ITEM_ID,
   type: 'function_call',
   status: 'completed',
-  arguments: ARGUMENTS.join(''),
+  arguments: args,
   call_id: 'call_Qx7mB2vN9kL4pR1sT8wY3zA6',
   name: 'get_weather',
-};
+});
 
 export const USAGE = {
   input_tokens: 312,
@@ -90,86 +93,94 @@ const inProgress = {
   metadata: {},
 };
 
-/** The whole response, as response.completed carries it. */
-export const COMPLETED = {
+/** The whole response, as response.completed carries it, for the given message text and call arguments. */
+export const completedWith = (text: string, args: string) => ({
   ...inProgress,
   status: 'completed',
   completed_at: 1757541031,
-  output: [reasoning, message, call],
+  output: [reasoning, messageOf(text), callOf(args)],
   usage: USAGE,
-};
+});
+export const COMPLETED = completedWith(TEXT.join(''), ARGUMENTS.join(''));
 
 const at = (item_id: string, output_index: number) => ({ item_id, output_index });
 const summary = { ...at(REASONING_ID, 0), summary_index: 0 };
 const part = { ...at(MESSAGE_ID, 1), content_index: 0 };
 
 /** The events' data in order, each with its `type` and without its sequence number (added below). */
-const EVENTS: Record<string, unknown>[] = [
-  { type: 'response.created', response: { ...inProgress, completed_at: null } },
-  { type: 'response.in_progress', response: { ...inProgress, completed_at: null } },
-  {
-    type: 'response.output_item.added',
-    output_index: 0,
-    item: { id: REASONING_ID, type: 'reasoning', summary: [] },
-  },
-  { type: 'response.reasoning_summary_part.added', ...summary, part: { type: 'summary_text', text: '' } },
-  ...SUMMARY.map((delta) => ({
-    type: 'response.reasoning_summary_text.delta',
-    ...summary,
-    delta,
-    obfuscation: 'Xq3',
-  })),
-  { type: 'response.reasoning_summary_text.done', ...summary, text: SUMMARY.join('') },
-  {
-    type: 'response.reasoning_summary_part.done',
-    ...summary,
-    part: { type: 'summary_text', text: SUMMARY.join('') },
-  },
-  { type: 'response.output_item.done', output_index: 0, item: reasoning },
-  {
-    type: 'response.output_item.added',
-    output_index: 1,
-    item: { id: MESSAGE_ID, type: 'message', status: 'in_progress', content: [], role: 'assistant' },
-  },
-  {
-    type: 'response.content_part.added',
-    ...part,
-    part: { type: 'output_text', annotations: [], logprobs: [], text: '' },
-  },
-  ...TEXT.map((delta) => ({
-    type: 'response.output_text.delta',
-    ...part,
-    delta,
-    logprobs: [],
-    obfuscation: 'k9Zp1',
-  })),
-  { type: 'response.output_text.done', ...part, text: TEXT.join(''), logprobs: [] },
-  { type: 'response.content_part.done', ...part, part: message.content[0] },
-  { type: 'response.output_item.done', output_index: 1, item: message },
-  {
-    type: 'response.output_item.added',
-    output_index: 2,
-    item: { ...call, status: 'in_progress', arguments: '' },
-  },
-  ...ARGUMENTS.map((delta) => ({
-    type: 'response.function_call_arguments.delta',
-    ...at(CALL_ITEM_ID, 2),
-    delta,
-    obfuscation: 'r2',
-  })),
-  {
-    type: 'response.function_call_arguments.done',
-    ...at(CALL_ITEM_ID, 2),
-    name: 'get_weather',
-    arguments: ARGUMENTS.join(''),
-  },
-  { type: 'response.output_item.done', output_index: 2, item: call },
-  { type: 'response.completed', response: COMPLETED },
-];
+const eventsWith = (text: string[], args: string[]): Record<string, unknown>[] => {
+  const message = messageOf(text.join(''));
+  const call = callOf(args.join(''));
+  return [
+    { type: 'response.created', response: { ...inProgress, completed_at: null } },
+    { type: 'response.in_progress', response: { ...inProgress, completed_at: null } },
+    {
+      type: 'response.output_item.added',
+      output_index: 0,
+      item: { id: REASONING_ID, type: 'reasoning', summary: [] },
+    },
+    { type: 'response.reasoning_summary_part.added', ...summary, part: { type: 'summary_text', text: '' } },
+    ...SUMMARY.map((delta) => ({
+      type: 'response.reasoning_summary_text.delta',
+      ...summary,
+      delta,
+      obfuscation: 'Xq3',
+    })),
+    { type: 'response.reasoning_summary_text.done', ...summary, text: SUMMARY.join('') },
+    {
+      type: 'response.reasoning_summary_part.done',
+      ...summary,
+      part: { type: 'summary_text', text: SUMMARY.join('') },
+    },
+    { type: 'response.output_item.done', output_index: 0, item: reasoning },
+    {
+      type: 'response.output_item.added',
+      output_index: 1,
+      item: { id: MESSAGE_ID, type: 'message', status: 'in_progress', content: [], role: 'assistant' },
+    },
+    {
+      type: 'response.content_part.added',
+      ...part,
+      part: { type: 'output_text', annotations: [], logprobs: [], text: '' },
+    },
+    ...text.map((delta) => ({
+      type: 'response.output_text.delta',
+      ...part,
+      delta,
+      logprobs: [],
+      obfuscation: 'k9Zp1',
+    })),
+    { type: 'response.output_text.done', ...part, text: text.join(''), logprobs: [] },
+    { type: 'response.content_part.done', ...part, part: message.content[0] },
+    { type: 'response.output_item.done', output_index: 1, item: message },
+    {
+      type: 'response.output_item.added',
+      output_index: 2,
+      item: { ...call, status: 'in_progress', arguments: '' },
+    },
+    ...args.map((delta) => ({
+      type: 'response.function_call_arguments.delta',
+      ...at(CALL_ITEM_ID, 2),
+      delta,
+      obfuscation: 'r2',
+    })),
+    {
+      type: 'response.function_call_arguments.done',
+      ...at(CALL_ITEM_ID, 2),
+      name: 'get_weather',
+      arguments: args.join(''),
+    },
+    { type: 'response.output_item.done', output_index: 2, item: call },
+    { type: 'response.completed', response: completedWith(text.join(''), args.join('')) },
+  ];
+};
 
-/** The recorded stream's events' data, numbered from 0 (fresh copies each call: observers rewrite in place). */
-export function recordedEvents(): Record<string, unknown>[] {
-  return structuredClone(EVENTS).map((data, sequence_number) => {
+/**
+ * The recorded stream's events' data, numbered from 0, with its message text and call arguments in
+ * the given deltas (fresh objects each call: observers rewrite events in place).
+ */
+export function recordedEvents(text = TEXT, args = ARGUMENTS): Record<string, unknown>[] {
+  return structuredClone(eventsWith(text, args)).map((data, sequence_number) => {
     const { type, ...rest } = data;
     return { type, sequence_number, ...rest };
   });

@@ -39,11 +39,26 @@ const VARIED = {
         {
           type: 'output_text',
           text: 'See the docs.',
-          annotations: [{ type: 'url_citation', url: 'https://example.com', title: 'Docs', start_index: 4, end_index: 12 }],
+          annotations: [
+            {
+              type: 'url_citation',
+              url: 'https://example.com',
+              title: 'Docs',
+              start_index: 4,
+              end_index: 12,
+            },
+          ],
         },
       ],
     },
-    { id: 'ctc_1', type: 'custom_tool_call', status: 'completed', call_id: 'call_2', name: 'shell', input: 'ls -la' },
+    {
+      id: 'ctc_1',
+      type: 'custom_tool_call',
+      status: 'completed',
+      call_id: 'call_2',
+      name: 'shell',
+      input: 'ls -la',
+    },
     { id: 'ws_1', type: 'web_search_call', status: 'completed', action: { type: 'search', query: 'paris' } },
   ],
 };
@@ -102,7 +117,9 @@ describe('replayResponses', () => {
     expect(rebuilt).toEqual(VARIED);
     expect(events.at(-1)?.type).toBe('response.incomplete');
     expect(observer.done).toBe(true);
-    expect(observer.deliveredChars).toBe('I will not do that.'.length + 'See the docs.'.length + 'ls -la'.length);
+    expect(observer.deliveredChars).toBe(
+      'I will not do that.'.length + 'See the docs.'.length + 'ls -la'.length,
+    );
     const types = events.map((e) => e.type);
     for (const type of [
       'response.reasoning_text.delta',
@@ -114,7 +131,12 @@ describe('replayResponses', () => {
   });
 
   it('ends a failed response with response.failed, which the observer reads as an upstream error', () => {
-    const failed = { ...COMPLETED, status: 'failed', output: [], error: { code: 'server_error', message: 'boom' } };
+    const failed = {
+      ...COMPLETED,
+      status: 'failed',
+      output: [],
+      error: { code: 'server_error', message: 'boom' },
+    };
     const { events, observer, rebuilt } = replayedThrough(failed);
     expect(events.at(-1)?.type).toBe('response.failed');
     expect(observer.upstreamError).toBe('boom');

@@ -77,20 +77,14 @@ describe('responsesRequestSlots', () => {
     const body = request();
     const slots = responsesRequestSlots(ENDPOINT, body);
     for (const [i, s] of slots.entries()) s.set(`<${i}>`);
-    const expected = request();
-    expected.instructions = '<0>';
-    const input = expected.input as Record<string, any>[];
-    input[0]!.content[0].text = '<1>';
-    input[1]!.content[0].text = '<2>';
-    input[3]!.arguments = '<3>';
-    input[4]!.output = '<4>';
-    input[5]!.content[0].text = '<5>';
-    input[5]!.content[1].refusal = '<6>';
-    input[6]!.input = '<7>';
-    input[7]!.output[0].text = '<8>';
-    input[8]!.output[0].text = '<9>';
-    input[9]!.content = '<10>';
-    expect(body).toEqual(expected);
+    // The client's JSON with exactly those strings replaced (each text occurs once in it).
+    let expected = JSON.stringify(request());
+    for (const [i, text] of responsesRequestSlots(ENDPOINT, request())
+      .map((s) => s.text)
+      .entries())
+      expected = expected.replace(JSON.stringify(text), JSON.stringify(`<${i}>`));
+    expect(JSON.stringify(body)).toBe(expected);
+    expect(responsesRequestSlots(ENDPOINT, body).map((s) => s.text)).toEqual(slots.map((_, i) => `<${i}>`));
   });
 
   it('reads a string input as the user’s text', () => {
