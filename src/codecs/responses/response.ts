@@ -65,14 +65,14 @@ export function toolCallItem(
 /** The output items of an answer, in order. */
 export function outputItems(r: ChatResponse, responseId: string, custom: ReadonlySet<string>): Json[] {
   const items: Json[] = [];
+  /** The run of text parts the last message item holds, rewritten as the run grows. */
   let texts: string[] | null = null;
   for (const p of r.content) {
     if (p.type === 'text') {
       if (texts) texts.push(p.text);
-      else {
-        texts = [p.text];
-        items.push(messageItem(itemId('msg', responseId, items.length), texts));
-      }
+      else texts = [p.text];
+      const last = texts.length > 1 ? items.length - 1 : items.length;
+      items[last] = messageItem(itemId('msg', responseId, last), texts);
       continue;
     }
     texts = null;
