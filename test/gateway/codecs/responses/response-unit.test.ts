@@ -105,7 +105,14 @@ describe('encoding an answer', () => {
   });
 
   it('writes reasoning, text runs and calls as items in order; custom tools as custom_tool_call with the raw input', () => {
-    const body = { model: 'm', input: 'q', tools: [{ type: 'custom', name: 'apply_patch' }, { type: 'function', name: 'f', parameters: {}, strict: false }] };
+    const body = {
+      model: 'm',
+      input: 'q',
+      tools: [
+        { type: 'custom', name: 'apply_patch' },
+        { type: 'function', name: 'f', parameters: {}, strict: false },
+      ],
+    };
     const json = encodeResponsesResponse(
       answer({
         content: [
@@ -122,8 +129,18 @@ describe('encoding an answer', () => {
       contextFor(body),
     );
     expect(json.output).toEqual([
-      { id: 'rs_gw123_0', type: 'reasoning', summary: [{ type: 'summary_text', text: 'hmm' }], encrypted_content: 'edgeway:anthropic:EqQB' },
-      { id: 'rs_gw123_1', type: 'reasoning', summary: [], encrypted_content: 'edgeway:anthropic:redacted:Emw' },
+      {
+        id: 'rs_gw123_0',
+        type: 'reasoning',
+        summary: [{ type: 'summary_text', text: 'hmm' }],
+        encrypted_content: 'edgeway:anthropic:EqQB',
+      },
+      {
+        id: 'rs_gw123_1',
+        type: 'reasoning',
+        summary: [],
+        encrypted_content: 'edgeway:anthropic:redacted:Emw',
+      },
       { id: 'rs_gw123_2', type: 'reasoning', summary: [], encrypted_content: 'gAAA' },
       {
         id: 'msg_gw123_3',
@@ -135,8 +152,21 @@ describe('encoding an answer', () => {
           { type: 'output_text', text: 'b', annotations: [], logprobs: [] },
         ],
       },
-      { id: 'ctc_gw123_4', type: 'custom_tool_call', call_id: 'call_1', name: 'apply_patch', input: '*** Begin Patch' },
-      { id: 'fc_gw123_5', type: 'function_call', status: 'completed', call_id: 'call_2', name: 'f', arguments: '{"x":1}' },
+      {
+        id: 'ctc_gw123_4',
+        type: 'custom_tool_call',
+        call_id: 'call_1',
+        name: 'apply_patch',
+        input: '*** Begin Patch',
+      },
+      {
+        id: 'fc_gw123_5',
+        type: 'function_call',
+        status: 'completed',
+        call_id: 'call_2',
+        name: 'f',
+        arguments: '{"x":1}',
+      },
     ]);
     expect(json.status).toBe('completed');
   });
@@ -161,7 +191,12 @@ describe('decoding an answer', () => {
     status: 'completed',
     model: 'gpt-5.1',
     output: [
-      { id: 'rs_1', type: 'reasoning', summary: [{ type: 'summary_text', text: 'First.' }], encrypted_content: 'gAAAAB' },
+      {
+        id: 'rs_1',
+        type: 'reasoning',
+        summary: [{ type: 'summary_text', text: 'First.' }],
+        encrypted_content: 'gAAAAB',
+      },
       { id: 'ws_1', type: 'web_search_call', status: 'completed', action: { type: 'search', query: 'x' } },
       {
         id: 'msg_1',
@@ -170,7 +205,14 @@ describe('decoding an answer', () => {
         role: 'assistant',
         content: [{ type: 'output_text', text: 'Hi.', annotations: [] }],
       },
-      { id: 'fc_1', type: 'function_call', status: 'completed', call_id: 'call_1', name: 'f', arguments: '{}' },
+      {
+        id: 'fc_1',
+        type: 'function_call',
+        status: 'completed',
+        call_id: 'call_1',
+        name: 'f',
+        arguments: '{}',
+      },
     ],
     usage: {
       input_tokens: 36,
@@ -205,15 +247,19 @@ describe('decoding an answer', () => {
   it('answers 502 for a body that is not a response, and relays a failed one as the provider’s error', () => {
     expect(() => decodeResponsesResponse({ choices: [] })).toThrow(GatewayError);
     try {
-      decodeResponsesResponse({ ...body, status: 'failed', error: { code: 'server_error', message: 'boom' } });
+      decodeResponsesResponse({
+        ...body,
+        status: 'failed',
+        error: { code: 'server_error', message: 'boom' },
+      });
       expect.unreachable();
     } catch (err) {
       expect(err).toBeInstanceOf(GatewayError);
-      expect([(err as GatewayError).status, (err as GatewayError).message, (err as GatewayError).source]).toEqual([
-        502,
-        'boom',
-        'provider',
-      ]);
+      expect([
+        (err as GatewayError).status,
+        (err as GatewayError).message,
+        (err as GatewayError).source,
+      ]).toEqual([502, 'boom', 'provider']);
     }
   });
 });
@@ -227,7 +273,14 @@ describe('usage and errors', () => {
       output_tokens_details: { reasoning_tokens: 256 },
       total_tokens: 2306,
     };
-    const canonical = { input: 2006, output: 300, cacheRead: 1920, cacheWrite: 50, cacheWrite1h: 0, reasoning: 256 };
+    const canonical = {
+      input: 2006,
+      output: 300,
+      cacheRead: 1920,
+      cacheWrite: 50,
+      cacheWrite1h: 0,
+      reasoning: 256,
+    };
     expect(fromResponsesUsage(wire)).toEqual(canonical);
     expect(toResponsesUsage(canonical)).toEqual(wire);
   });
@@ -241,7 +294,12 @@ describe('usage and errors', () => {
 
   it("reads a provider's error from OpenAI's envelope", () => {
     const fault = decodeResponsesError({
-      error: { message: 'Invalid value', type: 'invalid_request_error', param: 'input', code: 'invalid_value' },
+      error: {
+        message: 'Invalid value',
+        type: 'invalid_request_error',
+        param: 'input',
+        code: 'invalid_value',
+      },
     });
     expect(fault).toEqual({ message: 'Invalid value', type: 'invalid_request_error', code: 'invalid_value' });
   });

@@ -62,7 +62,12 @@ describe('encoding a stream', () => {
   });
 
   it('opens with an in-progress response without output or usage', () => {
-    expect(out[0]?.response).toMatchObject({ id: 'resp_chatcmpl-1', status: 'in_progress', output: [], usage: null });
+    expect(out[0]?.response).toMatchObject({
+      id: 'resp_chatcmpl-1',
+      status: 'in_progress',
+      output: [],
+      usage: null,
+    });
   });
 
   it('ends with the whole response: the items as the JSON answer names them, and the usage', () => {
@@ -147,7 +152,9 @@ describe('encoding a stream', () => {
   it("writes a provider's in-stream error, and the gateway's, as an error event", () => {
     const encoder = responsesStreamEncoder({ includeUsage: false });
     encoder.encode({ type: 'start', id: 'x', model: 'm' });
-    expect(data(encoder.encode({ type: 'error', message: 'overloaded', errorType: 'overloaded_error' }))).toEqual([
+    expect(
+      data(encoder.encode({ type: 'error', message: 'overloaded', errorType: 'overloaded_error' })),
+    ).toEqual([
       { type: 'error', sequence_number: 2, code: 'overloaded_error', message: 'overloaded', param: null },
     ]);
     expect(encoder.errorFrame('cut', 'stream_timeout')).toEqual({
@@ -159,31 +166,92 @@ describe('encoding a stream', () => {
 
 /** A Responses stream as OpenAI sends it (abridged objects), for the upstream decoder. */
 const recorded: [string, Record<string, unknown>][] = [
-  ['response.created', { response: { id: 'resp_up', object: 'response', status: 'in_progress', model: 'gpt-5.1', output: [] } }],
+  [
+    'response.created',
+    { response: { id: 'resp_up', object: 'response', status: 'in_progress', model: 'gpt-5.1', output: [] } },
+  ],
   ['response.in_progress', { response: { id: 'resp_up', status: 'in_progress' } }],
   ['response.output_item.added', { output_index: 0, item: { id: 'rs_1', type: 'reasoning', summary: [] } }],
-  ['response.reasoning_summary_part.added', { item_id: 'rs_1', output_index: 0, summary_index: 0, part: { type: 'summary_text', text: '' } }],
-  ['response.reasoning_summary_text.delta', { item_id: 'rs_1', output_index: 0, summary_index: 0, delta: 'One.' }],
-  ['response.reasoning_summary_part.added', { item_id: 'rs_1', output_index: 0, summary_index: 1, part: { type: 'summary_text', text: '' } }],
-  ['response.reasoning_summary_text.delta', { item_id: 'rs_1', output_index: 0, summary_index: 1, delta: 'Two.' }],
-  ['response.output_item.done', { output_index: 0, item: { id: 'rs_1', type: 'reasoning', summary: [], encrypted_content: 'gAAA' } }],
-  ['response.output_item.added', { output_index: 1, item: { id: 'msg_1', type: 'message', status: 'in_progress', role: 'assistant', content: [] } }],
-  ['response.output_text.delta', { item_id: 'msg_1', output_index: 1, content_index: 0, delta: 'Hi', logprobs: [] }],
-  ['response.output_text.done', { item_id: 'msg_1', output_index: 1, content_index: 0, text: 'Hi', logprobs: [] }],
-  ['response.output_item.added', { output_index: 2, item: { id: 'fc_1', type: 'function_call', status: 'in_progress', call_id: 'call_1', name: 'f', arguments: '' } }],
+  [
+    'response.reasoning_summary_part.added',
+    { item_id: 'rs_1', output_index: 0, summary_index: 0, part: { type: 'summary_text', text: '' } },
+  ],
+  [
+    'response.reasoning_summary_text.delta',
+    { item_id: 'rs_1', output_index: 0, summary_index: 0, delta: 'One.' },
+  ],
+  [
+    'response.reasoning_summary_part.added',
+    { item_id: 'rs_1', output_index: 0, summary_index: 1, part: { type: 'summary_text', text: '' } },
+  ],
+  [
+    'response.reasoning_summary_text.delta',
+    { item_id: 'rs_1', output_index: 0, summary_index: 1, delta: 'Two.' },
+  ],
+  [
+    'response.output_item.done',
+    { output_index: 0, item: { id: 'rs_1', type: 'reasoning', summary: [], encrypted_content: 'gAAA' } },
+  ],
+  [
+    'response.output_item.added',
+    {
+      output_index: 1,
+      item: { id: 'msg_1', type: 'message', status: 'in_progress', role: 'assistant', content: [] },
+    },
+  ],
+  [
+    'response.output_text.delta',
+    { item_id: 'msg_1', output_index: 1, content_index: 0, delta: 'Hi', logprobs: [] },
+  ],
+  [
+    'response.output_text.done',
+    { item_id: 'msg_1', output_index: 1, content_index: 0, text: 'Hi', logprobs: [] },
+  ],
+  [
+    'response.output_item.added',
+    {
+      output_index: 2,
+      item: {
+        id: 'fc_1',
+        type: 'function_call',
+        status: 'in_progress',
+        call_id: 'call_1',
+        name: 'f',
+        arguments: '',
+      },
+    },
+  ],
   ['response.function_call_arguments.delta', { item_id: 'fc_1', output_index: 2, delta: '{"a":' }],
   ['response.function_call_arguments.delta', { item_id: 'fc_1', output_index: 2, delta: '1}' }],
-  ['response.output_item.added', { output_index: 3, item: { id: 'ctc_1', type: 'custom_tool_call', call_id: 'call_2', name: 'p', input: '' } }],
+  [
+    'response.output_item.added',
+    {
+      output_index: 3,
+      item: { id: 'ctc_1', type: 'custom_tool_call', call_id: 'call_2', name: 'p', input: '' },
+    },
+  ],
   ['response.custom_tool_call_input.delta', { item_id: 'ctc_1', output_index: 3, delta: 'line "1"\n' }],
   ['response.custom_tool_call_input.delta', { item_id: 'ctc_1', output_index: 3, delta: 'end' }],
-  ['response.output_item.done', { output_index: 3, item: { id: 'ctc_1', type: 'custom_tool_call', call_id: 'call_2', name: 'p', input: 'line "1"\nend' } }],
+  [
+    'response.output_item.done',
+    {
+      output_index: 3,
+      item: { id: 'ctc_1', type: 'custom_tool_call', call_id: 'call_2', name: 'p', input: 'line "1"\nend' },
+    },
+  ],
   [
     'response.completed',
     {
       response: {
         id: 'resp_up',
         status: 'completed',
-        usage: { input_tokens: 9, input_tokens_details: { cached_tokens: 0 }, output_tokens: 7, output_tokens_details: { reasoning_tokens: 3 }, total_tokens: 16 },
+        usage: {
+          input_tokens: 9,
+          input_tokens_details: { cached_tokens: 0 },
+          output_tokens: 7,
+          output_tokens_details: { reasoning_tokens: 3 },
+          total_tokens: 16,
+        },
       },
     },
   ],
@@ -193,7 +261,10 @@ describe('decoding an upstream stream', () => {
   const decode = (events: [string, Record<string, unknown>][]) => {
     const decoder = responsesStreamDecoder();
     return events.flatMap(([type, body], i) => {
-      const out = decoder.decode({ event: type, data: JSON.stringify({ type, sequence_number: i, ...body }) });
+      const out = decoder.decode({
+        event: type,
+        data: JSON.stringify({ type, sequence_number: i, ...body }),
+      });
       if (out === 'malformed') throw new Error('malformed');
       return out;
     });
@@ -216,15 +287,25 @@ describe('decoding an upstream stream', () => {
       { type: 'tool_arguments', index: 1, arguments: 'end' },
       { type: 'tool_arguments', index: 1, arguments: '"}' },
       { type: 'finish', reason: 'tool_calls', stopSequence: null },
-      { type: 'usage', usage: { input: 9, output: 7, cacheRead: 0, cacheWrite: 0, cacheWrite1h: 0, reasoning: 3 } },
+      {
+        type: 'usage',
+        usage: { input: 9, output: 7, cacheRead: 0, cacheWrite: 0, cacheWrite1h: 0, reasoning: 3 },
+      },
       { type: 'end' },
     ]);
-    const custom = events.flatMap((e) => (e.type === 'tool_arguments' && e.index === 1 ? [e.arguments] : [])).join('');
+    const custom = events
+      .flatMap((e) => (e.type === 'tool_arguments' && e.index === 1 ? [e.arguments] : []))
+      .join('');
     expect(JSON.parse(custom)).toEqual({ input: 'line "1"\nend' });
   });
 
   it('reads a failed response and an error event as errors, and refuses what is not JSON', () => {
-    const failed = decode([['response.failed', { response: { status: 'failed', error: { code: 'server_error', message: 'boom' } } }]]);
+    const failed = decode([
+      [
+        'response.failed',
+        { response: { status: 'failed', error: { code: 'server_error', message: 'boom' } } },
+      ],
+    ]);
     expect(failed).toEqual([{ type: 'error', message: 'boom', errorType: 'server_error' }]);
     expect(decode([['error', { code: 'rate_limit_exceeded', message: 'slow down', param: null }]])).toEqual([
       { type: 'error', message: 'slow down', errorType: 'rate_limit_exceeded' },
@@ -233,7 +314,12 @@ describe('decoding an upstream stream', () => {
   });
 
   it('reads an incomplete response as cut by the cap', () => {
-    const events = decode([['response.incomplete', { response: { status: 'incomplete', incomplete_details: { reason: 'max_output_tokens' } } }]]);
+    const events = decode([
+      [
+        'response.incomplete',
+        { response: { status: 'incomplete', incomplete_details: { reason: 'max_output_tokens' } } },
+      ],
+    ]);
     expect(events).toEqual([{ type: 'finish', reason: 'length', stopSequence: null }, { type: 'end' }]);
   });
 });
