@@ -344,7 +344,8 @@ export function encodeResponsesRequest(request: ChatRequest, context: EncodeCont
     // Called statelessly, the provider gives back its reasoning only encrypted, to be sent back next turn.
     body.include = ['reasoning.encrypted_content'];
   }
-  if (request.user !== null) body.user = request.user;
+  // `user` is deprecated on the Responses API; its abuse-monitoring role is `safety_identifier`'s.
+  if (request.user !== null) body.safety_identifier = request.user;
   if (request.promptCacheKey !== null) {
     if (context.providerId === 'openai') body.prompt_cache_key = request.promptCacheKey;
     else context.dropped.push('prompt_cache_key');
