@@ -125,8 +125,10 @@ export function decodeResponsesRequest(body: Json): ChatRequest {
   if (text?.verbosity !== undefined && text.verbosity !== null) dropped.push('text.verbosity');
   const user = str(body.user);
   if (user !== null && str(body.safety_identifier) !== null) dropped.push('safety_identifier');
-  // With no tool the model can call (every one was a hosted tool), there is no choice to make.
   const choice = decodeToolChoice(body.tool_choice, dropped);
+  // With no tool the model can call (every one was a hosted tool), there is no choice to make.
+  const choiceless = tools.length === 0 && choice !== null && choice.type !== 'none';
+  if (choiceless && choice.type !== 'auto') dropped.push('tool_choice');
   return {
     system: [...(instructions ? [{ type: 'text' as const, text: instructions }] : []), ...system],
     messages,
@@ -136,7 +138,7 @@ export function decodeResponsesRequest(body: Json): ChatRequest {
     topK: null,
     stop: [],
     tools,
-    toolChoice: tools.length === 0 && choice?.type !== 'none' ? null : choice,
+    toolChoice: choiceless ? null : choice,
     parallelToolCalls: body.parallel_tool_calls === false && tools.length > 0 ? false : null,
     responseFormat: decodeTextFormat(text?.format),
     n: 1,

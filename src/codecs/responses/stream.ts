@@ -245,8 +245,9 @@ export function responsesStreamEncoder(options: {
           const item = calls.get(event.index);
           if (!item) return [];
           item.call.arguments += event.arguments;
+          // Arguments of a call whose item already closed (calls interleaved) still reach the final response.
+          if (item !== open) output[item.index] = toolCallItem(item.id, item.call, item.custom);
           if (item.custom) return [];
-          if (item !== open) output[item.index] = toolCallItem(item.id, item.call, false);
           const at = { item_id: item.id, output_index: item.index };
           return [frame('response.function_call_arguments.delta', { ...at, delta: event.arguments })];
         }

@@ -318,6 +318,16 @@ describe('decoding settings', () => {
     expect([err.status, err.param]).toEqual([400, 'tool_choice']);
   });
 
+  it('sends no tool choice when every tool was one only OpenAI runs, naming a forced one', () => {
+    const r = decodeResponsesRequest({ ...base, tools: [{ type: 'web_search' }], tool_choice: 'required' });
+    expect([r.tools, r.toolChoice, r.dropped]).toEqual([[], null, ['tools[web_search]', 'tool_choice']]);
+    expect(
+      decodeResponsesRequest({ ...base, tools: [{ type: 'web_search' }], tool_choice: 'none' }).toolChoice,
+    ).toEqual({
+      type: 'none',
+    });
+  });
+
   it('turns a custom tool into a tool with one string argument described by its grammar', () => {
     const r = decodeResponsesRequest({
       ...base,

@@ -136,6 +136,25 @@ describe('encoding a stream', () => {
     });
   });
 
+  it('keeps the arguments of a call that arrive after the next call began in the final response', () => {
+    const out2 = data(
+      encodeAll([
+        { type: 'start', id: 'x', model: 'm' },
+        { type: 'tool_call', index: 0, id: 'call_a', name: 'f' },
+        { type: 'tool_call', index: 1, id: 'call_b', name: 'g' },
+        { type: 'tool_arguments', index: 0, arguments: '{"late":true}' },
+        { type: 'tool_arguments', index: 1, arguments: '{}' },
+        { type: 'end' },
+      ]),
+    );
+    const final = out2.at(-1)?.response as { output: { arguments: string }[] };
+    expect(final.output.map((i) => i.arguments)).toEqual(['{"late":true}', '{}']);
+    expect(out2.find((d) => d.type === 'response.function_call_arguments.delta')).toMatchObject({
+      item_id: 'fc_x_0',
+      delta: '{"late":true}',
+    });
+  });
+
   it('writes redacted reasoning as a reasoning item with wrapped encrypted content and no summary', () => {
     const out2 = data(
       encodeAll([
