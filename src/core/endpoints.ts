@@ -9,7 +9,7 @@ export const CLIENT_FORMATS = ['openai', 'anthropic', 'responses'] as const;
 export type ClientFormat = (typeof CLIENT_FORMATS)[number];
 
 /** Every wire format a provider may speak; each has a codec (src/codecs/). */
-export type WireFormat = ClientFormat | 'gemini' | 'bedrock' | 'workers-ai';
+export type WireFormat = ClientFormat | 'responses' | 'gemini' | 'bedrock' | 'workers-ai';
 
 export interface EndpointSpec {
   /** Path under the provider's base URL. */
