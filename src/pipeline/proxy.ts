@@ -68,6 +68,7 @@ export function proxy(endpoint: Endpoint) {
       request,
       passHeaders: passHeaders(headers),
       keysSecret: env.PROVIDER_KEYS_SECRET,
+      responseId: responseIdFor(x.id),
     };
     const first = await prepareFirst(x, plan, prepare);
     x.target = first.call.planned.model;
@@ -147,6 +148,11 @@ export function proxy(endpoint: Endpoint) {
     x.answered(answer);
     return response;
   };
+}
+
+/** The id a translated answer is known by where the client's format names answers: the request's own, hex. */
+function responseIdFor(requestId: string): string {
+  return `resp_${requestId.replaceAll('-', '')}`;
 }
 
 /** Both results, after both have finished (so each registers its own exit step), or the first failure. */

@@ -3,11 +3,12 @@
  * each part in its own module. The same-format machinery (pass-through, observers, assembly, replay,
  * slots, rewriting) lives beside these in its own modules.
  */
-import type { UpstreamCodec } from '../codec';
-import { decodeResponsesError } from './error';
-import { encodeResponsesRequest } from './request';
-import { decodeResponsesResponse } from './response';
-import { responsesStreamDecoder } from './stream';
+import type { ClientCodec, UpstreamCodec } from '../codec';
+import { decodeResponsesError, responsesErrorBody } from './error';
+import { responsesRelay } from './relay';
+import { decodeResponsesRequest, encodeResponsesRequest } from './request';
+import { decodeResponsesResponse, encodeResponsesResponse } from './response';
+import { responsesStreamDecoder, responsesStreamEncoder } from './stream';
 
 export const responsesUpstream: UpstreamCodec = {
   format: 'responses',
@@ -15,6 +16,18 @@ export const responsesUpstream: UpstreamCodec = {
   decodeResponse: decodeResponsesResponse,
   streamDecoder: responsesStreamDecoder,
   decodeError: decodeResponsesError,
+};
+
+export const responsesClient: ClientCodec = {
+  format: 'responses',
+  decodeRequest: decodeResponsesRequest,
+  encodeResponse: encodeResponsesResponse,
+  streamEncoder: responsesStreamEncoder,
+  acceptsApiKeyHeader: false,
+  errorBody: responsesErrorBody,
+  // An OpenAI provider's own error type is the envelope's, as on Chat Completions.
+  relaysErrorType: true,
+  ...responsesRelay,
 };
 
 export { responsesErrorBody } from './error';

@@ -20,7 +20,7 @@ import {
 } from '../../sse/observer';
 import { eventObject, type Json, num, obj, str } from '../json';
 import { DELIVERED_DELTAS, eventType, isTerminal } from './relay-events';
-import { responsesUsage } from './usage-read';
+import { responsesUsage } from './usage';
 
 /** The sequence number the next event gets: one past the last one relayed. */
 export interface Sequence {

@@ -12,7 +12,7 @@ import { responsesPassThrough } from './pass-through';
 import { replayResponses } from './replay';
 import { responsesAnswerSlots, responsesRequestSlots } from './slots';
 import { responsesTextRewriter } from './text-rewriter';
-import { responsesUsage } from './usage-read';
+import { responsesUsage } from './usage';
 
 export type RelayMembers = Pick<
   ClientCodec,

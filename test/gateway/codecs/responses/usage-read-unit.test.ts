@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { responsesUsage } from '../../../../src/codecs/responses/usage-read';
+import { responsesUsage } from '../../../../src/codecs/responses/usage';
 import { COMPLETED } from './relay-fixture';
 
 const GATEWAY = {
