@@ -28,25 +28,34 @@ export interface Conversation {
 const STANDALONE: Conversation = { previousResponseId: null, context: 0 };
 
 export interface Expanded {
-  /** The body to go on with: the one given when it names no previous response. */
-  readonly body: ResponsesBody;
+  /**
+   * The body to go on with: the one given when it names no previous response (or is not an object: the
+   * request's schema then refuses it). An expanded body keeps `previous_response_id` for the answer's
+   * echo; nothing sends it upstream (the codecs leave it out).
+   */
+  readonly body: unknown;
   readonly conversation: Conversation;
 }
 
 export async function expandConversation(
   call: GatewayCall,
   principal: Principal,
-  body: ResponsesBody,
+  body: unknown,
 ): Promise<Expanded> {
-  const previous = body.previous_response_id;
+  if (typeof body !== 'object' || body === null || Array.isArray(body))
+    return { body, conversation: STANDALONE };
+  const previous = (body as ResponsesBody).previous_response_id;
   if (previous === undefined || previous === null) return { body, conversation: STANDALONE };
   if (typeof previous !== 'string') {
     throw badRequest("'previous_response_id' must be a string.", 'previous_response_id', 'invalid_type');
   }
   const record = await call.deps.responses.get(principal.tenantId, previous, Date.now());
   if (!record) throw previousNotFound(previous);
-  const expanded = continueConversation(record, body);
-  return { body: expanded.body, conversation: { previousResponseId: previous, context: expanded.context } };
+  const expanded = continueConversation(record, body as ResponsesBody);
+  return {
+    body: { ...expanded.body, previous_response_id: previous },
+    conversation: { previousResponseId: previous, context: expanded.context },
+  };
 }
 
 export function previousNotFound(id: string): GatewayError {
