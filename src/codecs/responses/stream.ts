@@ -4,7 +4,8 @@
  * (`response.output_item.added`), its deltas, its `…done` events and `response.output_item.done` with
  * the whole item, then `response.completed` (or `response.incomplete`) carrying the whole response;
  * every event numbered by `sequence_number`, and no `[DONE]`. Items are closed as the next begins,
- * and named as the JSON answer names them (./response.ts). The decoder reads an upstream's.
+ * and named as the JSON answer names them (./response.ts). The decoder reads an upstream's. Longer
+ * than most files: the two directions sit together, as in the other formats' stream modules.
  */
 import type { AnswerContext, Frame, StreamDecoder, StreamEncoder } from '../codec';
 import type { FinishReason, StreamEvent, TokenUsage } from '../ir';
