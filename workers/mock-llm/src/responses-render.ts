@@ -189,7 +189,11 @@ function segments(
     const done = fixed('response.output_item.done', { output_index: index, item });
     if (item.type === 'reasoning') {
       const summary = item.summary as { text: string }[];
-      out.push(fixed('response.output_item.added', { output_index: index, item: { ...item, summary: [] } }));
+      // The reasoning is sealed once it is done: the added item has no encrypted_content yet.
+      const { encrypted_content: _sealed, ...opening } = item;
+      out.push(
+        fixed('response.output_item.added', { output_index: index, item: { ...opening, summary: [] } }),
+      );
       if (summary.length > 0) {
         const text = summary[0]?.text ?? '';
         const part = { ...at, summary_index: 0 };
