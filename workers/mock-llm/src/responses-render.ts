@@ -327,7 +327,7 @@ export function responsesStreamPlan(
     tokens += segment.count;
   }
   if (runs.length === 0) head.push(...loose.splice(0, 2));
-  const main = runs.at(-1);
+  const first = runs[0];
   return {
     head,
     tokenCount: tokens,
@@ -340,7 +340,7 @@ export function responsesStreamPlan(
     tail: loose,
     malformed: 'event: response.output_text.delta\ndata: {"type":"response.output_text.delta",\n\n',
     content: {
-      open: `event: response.output_text.delta\ndata: {"type":"response.output_text.delta","sequence_number":${main?.seq ?? head.length},"delta":"`,
+      open: `event: response.output_text.delta\ndata: {"type":"response.output_text.delta","sequence_number":${first?.seq ?? head.length},"delta":"`,
       close: '"}\n\n',
     },
   };
