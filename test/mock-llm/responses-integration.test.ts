@@ -453,6 +453,40 @@ describe('POST /v1/responses (stream)', () => {
     });
   });
 
+  it('streams a summarized reasoning item, then the message, numbering every event in order', async () => {
+    const events = await createStream({
+      model: 'gpt-5-mini',
+      input: HELLO,
+      reasoning: { effort: 'low', summary: 'concise' },
+    });
+    expectWellFormed(events);
+    const kinds = types(events);
+    const firstText = kinds.indexOf('response.output_text.delta');
+    expect(kinds.slice(firstText - 6, firstText)).toEqual([
+      'response.reasoning_summary_text.delta',
+      'response.reasoning_summary_text.done',
+      'response.reasoning_summary_part.done',
+      'response.output_item.done',
+      'response.output_item.added',
+      'response.content_part.added',
+    ]);
+    const summary = events
+      .filter((e) => e.data.type === 'response.reasoning_summary_text.delta')
+      .map((e) => e.data.delta)
+      .join('');
+    const final = finalResponse(events);
+    const reasoning = (final.output as Item[])[0];
+    expect(reasoning?.summary).toEqual([{ type: 'summary_text', text: summary }]);
+    expect(events.filter((e) => e.data.type === 'response.output_text.delta')).toHaveLength(16);
+    expect((final.output as Item[]).map((item) => item.type)).toEqual(['reasoning', 'message']);
+  });
+
+  it('paces deltas with pace_ms and keeps the events well formed', async () => {
+    const events = await createStream({ model: 'echo', input: HELLO, mock: { pace_ms: 1 } });
+    expectWellFormed(events);
+    expect(events.at(-1)?.data.type).toBe('response.completed');
+  });
+
   it('leaves out obfuscation when stream_options.include_obfuscation is false', async () => {
     const events = await createStream({
       model: 'echo',

@@ -55,7 +55,10 @@ function storedInput(items: readonly Item[], seed: number): Item[] {
       typeof item.id === 'string'
         ? item.id
         : idFrom(ITEM_PREFIX[String(item.type)] ?? 'item_', seed ^ Math.imul(i + 101, 0x27d4eb2d), 48);
-    if (item.type !== 'message') return { id, ...item };
+    // Listed items carry a status where OpenAI's item types have one.
+    const status =
+      item.type === 'function_call' || item.type === 'function_call_output' ? { status: 'completed' } : {};
+    if (item.type !== 'message') return { id, ...status, ...item };
     const kind = item.role === 'assistant' ? 'output_text' : 'input_text';
     const content =
       typeof item.content === 'string'
