@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { promptTokens } from '../../workers/mock-llm/src/text';
-import { postOpenAI } from './helpers';
+import { SELF } from 'cloudflare:test';
+import { BASE, postOpenAI } from './helpers';
 import {
   create,
   createStream,
@@ -524,7 +525,17 @@ describe('Azure v1 responses route', () => {
     );
     expect(res.status).toBe(200);
     expect(res.headers.get('apim-request-id')).toBeTruthy();
-    expect((await res.json()) as Json).toMatchObject({ object: 'response', model: 'echo' });
+    const created = (await res.json()) as Json;
+    expect(created).toMatchObject({ object: 'response', model: 'echo' });
+    // Stored under the key, whichever header carried it.
+    const stored = await SELF.fetch(`${BASE}/openai/v1/responses/${String(created.id)}?api-version=preview`, {
+      headers: { authorization: 'Bearer az' },
+    });
+    expect(await stored.json()).toEqual(created);
+    const badVersion = await SELF.fetch(`${BASE}/openai/v1/responses/${String(created.id)}?api-version=v9`, {
+      headers: { 'api-key': 'az' },
+    });
+    expect(badVersion.status).toBe(400);
     const missing = await postOpenAI(
       '/openai/v1/responses',
       { model: 'nope', input: HELLO },
