@@ -40,10 +40,11 @@ const summary = (thing) =>
     .map(([field, value]) => `  ${field.padEnd(14)}${JSON.stringify(value)}`)
     .join('\n');
 
-const TENANT_USAGE = 'tenants update <tenant_id> [--name <name>] [--file patch.json]';
+const TENANT_USAGE =
+  'tenants update <tenant_id> [--name <name>] [--on-unsupported drop|refuse] [--file patch.json]';
 const KEY_USAGE =
   'keys update <key_id> [--name <name>] [--models a,b] [--origins a,b] [--expires <ISO date>|never]\n' +
-  '      [--log-payload on|off] [--file patch.json]';
+  '      [--log-payload on|off] [--on-unsupported drop|refuse] [--file patch.json]';
 
 export const updateCommands = [
   {
@@ -53,7 +54,8 @@ export const updateCommands = [
     help: 'changes a tenant; --file holds any fields of the body (limits, budgets, metadata…)',
     async run(ctx) {
       const id = positional(ctx, 0, 'tenant_id', TENANT_USAGE);
-      const t = await ctx.call('PATCH', `/tenants/${encodeURIComponent(id)}`, patchBody(ctx, TENANT_USAGE));
+      const body = patchBody(ctx, TENANT_USAGE, { on_unsupported: ctx.opts['on-unsupported'] });
+      const t = await ctx.call('PATCH', `/tenants/${encodeURIComponent(id)}`, body);
       ctx.show(t, () => console.log(`Updated tenant ${t.id}:\n${summary(t)}`));
     },
   },
@@ -76,6 +78,7 @@ export const updateCommands = [
         origins: opts.origins === undefined ? undefined : commaList(opts.origins),
         expires_at: expires,
         log_payload: onOff(ctx, 'log-payload', opts['log-payload']),
+        on_unsupported: opts['on-unsupported'],
       });
       const k = await ctx.call('PATCH', `/keys/${encodeURIComponent(id)}`, body);
       ctx.show(k, () => console.log(`Updated key ${k.id} (${k.hint}):\n${summary(k)}`));
@@ -83,4 +86,4 @@ export const updateCommands = [
   },
 ];
 
-export const updateOptions = { 'log-payload': { type: 'string' } };
+export const updateOptions = { 'log-payload': { type: 'string' }, 'on-unsupported': { type: 'string' } };

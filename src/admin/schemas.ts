@@ -10,6 +10,7 @@ import { decodeCursor } from '../storage/page';
 import { GuardrailPolicy } from '../core/guardrail-policy';
 import { AllowedOrigins } from '../core/origins';
 import { AlertSettings, AlertWebhook, Budgets, CacheSettings, Limits } from '../core/settings';
+import { OnUnsupported } from '../core/unsupported-policy';
 import { validateDenyList } from '../guardrails/denylist/denylist';
 import { ProviderKeyInfo } from '../storage/provider-keys';
 
@@ -34,6 +35,7 @@ export const TenantCreate = z.strictObject({
   guardrails: Guardrails.optional(),
   alerts: AlertSettings.optional(),
   alert_webhook: AlertWebhook.nullable().optional(),
+  on_unsupported: OnUnsupported.optional(),
   metadata: Metadata.optional(),
 });
 
@@ -48,6 +50,7 @@ export const TenantUpdate = z
     alert_webhook: AlertWebhook.nullable()
       .optional()
       .describe('Where budget alerts are POSTed; null removes it.'),
+    on_unsupported: OnUnsupported.optional(),
     metadata: Metadata.optional(),
   })
   .refine(nonEmpty, 'send at least one field to change');
@@ -61,6 +64,7 @@ const KeySettings = {
   guardrails: Guardrails.optional(),
   origins: AllowedOrigins.optional(),
   alerts: AlertSettings.optional(),
+  on_unsupported: OnUnsupported.optional(),
   log_payload: z.boolean().optional(),
   metadata: Metadata.optional(),
   expires_at: Timestamp.nullable()

@@ -9,6 +9,7 @@ import { GuardrailPolicy } from '../core/guardrail-policy';
 import { AllowedOrigins } from '../core/origins';
 import { ROUTE_NAME } from '../core/route-spec';
 import { AlertSettings, Budgets, CacheSettings, Limits } from '../core/settings';
+import { OnUnsupported } from '../core/unsupported-policy';
 
 export const Timestamp = z.number().int().nonnegative().describe('Epoch milliseconds.');
 
@@ -51,6 +52,7 @@ export const Tenant = z.object({
   guardrails: GuardrailPolicy.default({}),
   alerts: AlertSettings.default({ thresholds: [] }),
   alert_webhook: z.string().nullable().default(null),
+  on_unsupported: OnUnsupported.default('drop'),
   metadata: Metadata,
   created_at: Timestamp,
   updated_at: Timestamp,
@@ -70,6 +72,7 @@ export const ApiKey = z.object({
   guardrails: GuardrailPolicy.default({}),
   origins: AllowedOrigins.default([]),
   alerts: AlertSettings.default({ thresholds: [] }),
+  on_unsupported: OnUnsupported.default('drop'),
   log_payload: z.boolean().describe('Whether prompts and completions are stored in the logs.'),
   metadata: Metadata,
   expires_at: Timestamp.nullable(),

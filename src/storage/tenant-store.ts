@@ -5,6 +5,7 @@
  */
 import type { GuardrailPolicy } from '../core/guardrail-policy';
 import type { AlertSettings, Budgets, Limits } from '../core/settings';
+import type { OnUnsupported } from '../core/unsupported-policy';
 import { ID_PREFIX, Tenant, jsonColumn, type Metadata } from './entities';
 import { PAGE_ORDER, afterCursor, toPage, type Page, type PageRequest } from './page';
 import { randomToken } from '../util/crypto';
@@ -16,6 +17,7 @@ export interface TenantInput {
   guardrails?: GuardrailPolicy;
   alerts?: AlertSettings;
   alert_webhook?: string | null;
+  on_unsupported?: OnUnsupported;
   metadata?: Metadata;
 }
 
@@ -46,6 +48,7 @@ interface TenantRow {
   guardrails: string;
   alerts: string;
   alert_webhook: string | null;
+  on_unsupported: string;
   metadata: string;
   created_at: number;
   updated_at: number;
@@ -68,7 +71,7 @@ export class D1TenantStore implements TenantStore {
   async create(input: TenantInput, now: number): Promise<Tenant> {
     const row = await this.db
       .prepare(
-        'INSERT INTO tenants (id, name, limits, budgets, guardrails, alerts, alert_webhook, metadata, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING *',
+        'INSERT INTO tenants (id, name, limits, budgets, guardrails, alerts, alert_webhook, on_unsupported, metadata, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING *',
       )
       .bind(
         ID_PREFIX.tenant + randomToken(12),
@@ -78,6 +81,7 @@ export class D1TenantStore implements TenantStore {
         JSON.stringify(input.guardrails ?? {}),
         JSON.stringify(input.alerts ?? {}),
         input.alert_webhook ?? null,
+        input.on_unsupported ?? 'drop',
         JSON.stringify(input.metadata ?? {}),
         now,
         now,
@@ -122,6 +126,7 @@ export class D1TenantStore implements TenantStore {
     if (patch.guardrails !== undefined) set('guardrails', JSON.stringify(patch.guardrails));
     if (patch.alerts !== undefined) set('alerts', JSON.stringify(patch.alerts));
     if (patch.alert_webhook !== undefined) set('alert_webhook', patch.alert_webhook);
+    if (patch.on_unsupported !== undefined) set('on_unsupported', patch.on_unsupported);
     if (patch.metadata !== undefined) set('metadata', JSON.stringify(patch.metadata));
     const row = await this.db
       .prepare(`UPDATE tenants SET ${sets.join(', ')} WHERE id = ? RETURNING *`)

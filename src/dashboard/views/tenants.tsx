@@ -13,6 +13,7 @@ import { describeBudgets, describeLimits, describeModels, KeySettingsFields } fr
 import { GuardrailsSection } from './guardrails';
 import { ActionForm, Badge, Failure, Field, Notice, Pager, Time } from './parts';
 import { ProviderKeysSection } from './provider-keys';
+import { TenantUnsupportedSection } from './unsupported-policy';
 
 export function TenantStatusButton(props: { tenant: Tenant; session: SignedIn; back: 'list' | 'tenant' }) {
   const { tenant } = props;
@@ -167,10 +168,12 @@ export function TenantPage(props: {
   guardrails: FormValues;
   /** The alert settings form's values: the stored ones, or what was sent when they were refused. */
   alertValues: FormValues;
+  /** The translation form's values: the stored setting, or what was sent when it was refused. */
+  translation: FormValues;
   failure?: ApiFailure | null;
   values?: FormValues;
   /** Which form the failure and values belong to. */
-  failed?: 'key' | 'provider-key' | 'guardrails' | 'alerts';
+  failed?: 'key' | 'provider-key' | 'guardrails' | 'alerts' | 'translation';
   notice?: string | null;
 }) {
   const { tenant, session } = props;
@@ -212,7 +215,11 @@ export function TenantPage(props: {
             session={session}
             class="stack"
           >
-            <KeySettingsFields values={keyForm.values ?? {}} failure={keyForm.failure} />
+            <KeySettingsFields
+              values={keyForm.values ?? {}}
+              failure={keyForm.failure}
+              tenantOnUnsupported={tenant.on_unsupported}
+            />
             <div>
               <button type="submit">Create key</button>
             </div>
@@ -235,6 +242,14 @@ export function TenantPage(props: {
         scope="tenant"
         values={props.guardrails}
         failure={props.failed === 'guardrails' ? props.failure : null}
+      />
+      <TenantUnsupportedSection
+        session={session}
+        action={`/dashboard/tenants/${encodeURIComponent(tenant.id)}/translation`}
+        stored={tenant.on_unsupported}
+        values={props.translation}
+        failure={props.failed === 'translation' ? props.failure : null}
+        editable={may('PATCH /admin/tenants/{id}')}
       />
       <AlertSettingsSection
         session={session}
