@@ -1,5 +1,6 @@
 /** The on_unsupported decision (pure): nothing dropped or nobody refusing passes; otherwise a 400 naming every dropped field. */
 import { describe, expect, it } from 'vitest';
+import { KeyRecord } from '../../../src/core/key-record';
 import {
   OnUnsupported,
   stricterOnUnsupported,
@@ -65,5 +66,18 @@ describe('stricterOnUnsupported', () => {
     expect(OnUnsupported.safeParse('refuse').success).toBe(true);
     expect(OnUnsupported.safeParse('block').success).toBe(false);
     expect(OnUnsupported.safeParse(null).success).toBe(false);
+  });
+});
+
+describe('the key record', () => {
+  it('reads a record cached before the setting existed as drop for the key and its tenant', () => {
+    const legacy = KeyRecord.parse({
+      id: 'k',
+      tenantId: 't',
+      status: 'active',
+      models: null,
+      expiresAt: null,
+    });
+    expect([legacy.onUnsupported, legacy.tenantOnUnsupported]).toEqual(['drop', 'drop']);
   });
 });
