@@ -1,6 +1,7 @@
 /**
  * The tenants list (with create, disable, enable) and one tenant's page (its keys, budget, create-key
- * form, provider keys, guardrails, budget-alert settings). Each form is shown only when the signed-in admin may make the change.
+ * form, provider keys, guardrails, what translations do with fields they cannot carry, budget-alert
+ * settings). Each form is shown only when the signed-in admin may make the change.
  */
 import type { ApiFailure } from '../admin-api';
 import { can } from '../can';
