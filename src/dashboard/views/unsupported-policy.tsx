@@ -76,7 +76,7 @@ export function TenantUnsupportedSection(props: {
           <ActionForm action={props.action} session={props.session} class="stack">
             <OnUnsupportedField values={props.values} failure={props.failure} />
             <div>
-              <button type="submit">Save</button>
+              <button type="submit">Save translation setting</button>
             </div>
           </ActionForm>
         </>
