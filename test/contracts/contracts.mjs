@@ -27,6 +27,11 @@ const openai = readSpec('openai', 'openai.json').definitions;
 ajv.addSchema({ $id: 'openai', definitions: openai });
 ajv.addSchema({ $id: 'openai-request', definitions: deprecatedAsError(openai) });
 
+/** OpenAI's Responses API (`POST /v1/responses`); its errors are the chat API's envelope. */
+const responses = readSpec('openai', 'openai-responses.json').definitions;
+ajv.addSchema({ $id: 'openai-responses', definitions: responses });
+ajv.addSchema({ $id: 'openai-responses-request', definitions: deprecatedAsError(responses) });
+
 const anthropic = readSpec('anthropic', 'anthropic.json').definitions;
 ajv.addSchema({ $id: 'anthropic', definitions: anthropic });
 ajv.addSchema({ $id: 'anthropic-answer', definitions: nullableMayBeAbsent(anthropic) });
@@ -48,6 +53,13 @@ export const MESSAGES = {
     streamEvent: 'openai#/definitions/ChatCompletionChunk',
     embeddingsRequest: 'openai-request#/definitions/EmbeddingCreateParams',
     embeddingsResponse: 'openai#/definitions/CreateEmbeddingResponse',
+    error: 'openai#/definitions/ErrorResponse',
+  },
+  responses: {
+    chatRequest: 'openai-responses-request#/definitions/ResponseCreateParamsNonStreaming',
+    streamRequest: 'openai-responses-request#/definitions/ResponseCreateParamsStreaming',
+    chatResponse: 'openai-responses#/definitions/Response',
+    streamEvent: 'openai-responses#/definitions/ResponseStreamEvent',
     error: 'openai#/definitions/ErrorResponse',
   },
   anthropic: {
@@ -109,6 +121,21 @@ export function bedrockError(operation, errorType) {
   const name = errorType.split(':')[0];
   const status = bedrock.operations[operation].errors[name];
   return status ? { ref: `bedrock#/$defs/${name}`, status } : null;
+}
+
+/** The Responses API's stream events by their `type`: each member of ResponseStreamEvent names its own. */
+const RESPONSES_EVENTS = Object.fromEntries(
+  responses.ResponseStreamEvent.anyOf.map(({ $ref }) => {
+    const name = $ref.replace('#/definitions/', '');
+    return [responses[name].properties.type.const, name];
+  }),
+);
+
+/** A Responses stream event's schema, by its `type`; null for a type ResponseStreamEvent does not list. */
+export function responsesEvent(type) {
+  return Object.hasOwn(RESPONSES_EVENTS, type)
+    ? `openai-responses#/definitions/${RESPONSES_EVENTS[type]}`
+    : null;
 }
 
 const compiled = new Map();
