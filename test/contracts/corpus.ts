@@ -4,6 +4,10 @@
  * `refusedBy` names the formats whose codec must refuse the case with a 400 (it has no way to carry
  * it) instead of sending a body; every other described format's body must fit its provider's description
  * (Workers AI has no published description here, so it is not checked).
+ *
+ * Beside them, RESPONSES_CASES: requests as a client sends them to `POST /v1/responses`, read by the
+ * Responses client codec, then sent to every upstream format (translated) or passed through to a
+ * Responses upstream, and answered back in the Responses format.
  */
 import type { WireFormat } from '../../src/core/endpoints';
 import { canonicalRequest } from '../gateway/codecs/fixtures/canonical';
@@ -222,4 +226,201 @@ export const EMBEDDINGS_CASES: readonly EmbeddingsCase[] = [
     name: 'several texts, reduced dimensions',
     request: { inputs: ['one', 'two', 'three'], dimensions: 256 },
   },
+];
+
+/**
+ * A Responses API request as a client sends it to `POST /v1/responses`, read by the Responses
+ * client codec; `refusedBy` as in ChatCase, for the upstream formats it is translated to.
+ */
+export interface ResponsesCase {
+  readonly name: string;
+  readonly body: Record<string, unknown>;
+  readonly refusedBy: Partial<Record<WireFormat, string>>;
+}
+
+/** One Responses case: `fields` over a plain one-turn request (the model is the client's alias). */
+function responsesCase(
+  name: string,
+  fields: Record<string, unknown>,
+  refusedBy: ResponsesCase['refusedBy'] = {},
+): ResponsesCase {
+  return { name, body: { model: 'contract-model', input: 'Hello there.', ...fields }, refusedBy };
+}
+
+const WEATHER_FUNCTION = { type: 'function', ...WEATHER, strict: false };
+const PATCH_TOOL = {
+  type: 'custom',
+  name: 'apply_patch',
+  description: 'Apply a patch to the working tree.',
+  format: { type: 'grammar', syntax: 'lark', definition: 'start: /[^\\n]+(\\n[^\\n]+)*/' },
+};
+const ASK_WEATHER = { role: 'user', content: 'What is the weather in Paris?' };
+const WEATHER_CALL = {
+  type: 'function_call',
+  call_id: 'call_1',
+  name: 'get_weather',
+  arguments: '{"city":"Paris"}',
+};
+const WEATHER_OUTPUT = { type: 'function_call_output', call_id: 'call_1', output: '18 C, clear' };
+/** A reasoning item as an earlier answer returned it (the encrypted content is OpenAI's own form). */
+const REASONING_ITEM = {
+  type: 'reasoning',
+  id: 'rs_1',
+  summary: [{ type: 'summary_text', text: 'The user wants the weather; call the tool.' }],
+  encrypted_content: 'gAAAAABoContractEncryptedReasoning==',
+};
+
+export const RESPONSES_CASES: readonly ResponsesCase[] = [
+  responsesCase('string input', {}),
+  responsesCase('string input, streamed', { stream: true }),
+  responsesCase('instructions, sampling and an output cap', {
+    instructions: 'You are terse.',
+    input: 'Tell me a joke.',
+    max_output_tokens: 64,
+    temperature: 0.5,
+    top_p: 0.9,
+  }),
+  responsesCase('message items: developer, user parts with an image, an earlier answer', {
+    input: [
+      { role: 'developer', content: 'Answer in French.' },
+      {
+        type: 'message',
+        role: 'user',
+        content: [
+          { type: 'input_text', text: 'What is this?' },
+          { type: 'input_image', image_url: `data:image/png;base64,${PNG}`, detail: 'auto' },
+        ],
+      },
+      {
+        type: 'message',
+        id: 'msg_1',
+        role: 'assistant',
+        status: 'completed',
+        content: [{ type: 'output_text', text: 'Un pixel.', annotations: [] }],
+      },
+      { role: 'user', content: 'And now?' },
+    ],
+  }),
+  responsesCase('a function call and its output', {
+    tools: [WEATHER_FUNCTION],
+    tool_choice: 'auto',
+    parallel_tool_calls: true,
+    input: [ASK_WEATHER, WEATHER_CALL, WEATHER_OUTPUT],
+  }),
+  responsesCase('a function tool forced by name, streamed', {
+    tools: [WEATHER_FUNCTION],
+    tool_choice: { type: 'function', name: 'get_weather' },
+    input: [ASK_WEATHER],
+    stream: true,
+  }),
+  responsesCase('a function tool required', {
+    tools: [WEATHER_FUNCTION],
+    tool_choice: 'required',
+    input: [ASK_WEATHER],
+  }),
+  responsesCase('a reasoning item replayed before a function call, encrypted content asked for', {
+    tools: [WEATHER_FUNCTION],
+    reasoning: { effort: 'medium', summary: 'auto' },
+    include: ['reasoning.encrypted_content'],
+    store: false,
+    input: [ASK_WEATHER, REASONING_ITEM, WEATHER_CALL, WEATHER_OUTPUT],
+  }),
+  responsesCase('reasoning summarised', {
+    reasoning: { effort: 'low', summary: 'auto' },
+    input: 'Think it over: is 91 prime?',
+  }),
+  responsesCase('reasoning summarised, streamed', {
+    reasoning: { effort: 'low', summary: 'detailed' },
+    input: 'Think it over: is 91 prime?',
+    stream: true,
+  }),
+  responsesCase('reasoning off', { reasoning: { effort: 'none' } }),
+  responsesCase('a custom tool forced', {
+    tools: [PATCH_TOOL],
+    tool_choice: { type: 'custom', name: 'apply_patch' },
+    input: 'Add a README.',
+  }),
+  responsesCase('a custom tool forced, streamed', {
+    tools: [PATCH_TOOL],
+    tool_choice: { type: 'custom', name: 'apply_patch' },
+    input: 'Add a README.',
+    stream: true,
+  }),
+  responsesCase('a custom tool call and its output', {
+    tools: [PATCH_TOOL, WEATHER_FUNCTION],
+    input: [
+      { role: 'user', content: 'Add a README.' },
+      { type: 'custom_tool_call', call_id: 'call_2', name: 'apply_patch', input: '*** Add File: README.md' },
+      { type: 'custom_tool_call_output', call_id: 'call_2', output: 'Done.' },
+    ],
+  }),
+  responsesCase('structured output (text.format json_schema)', {
+    text: {
+      format: {
+        type: 'json_schema',
+        name: 'answer',
+        schema: {
+          type: 'object',
+          properties: { answer: { type: 'string' } },
+          required: ['answer'],
+          additionalProperties: false,
+        },
+        strict: true,
+      },
+    },
+  }),
+  responsesCase('structured output (text.format json_schema), streamed', {
+    text: {
+      format: {
+        type: 'json_schema',
+        name: 'answer',
+        schema: { type: 'object', properties: { answer: { type: 'string' } }, required: ['answer'] },
+      },
+    },
+    stream: true,
+  }),
+  responsesCase('JSON mode (text.format json_object)', {
+    text: { format: { type: 'json_object' } },
+    input: 'Reply in JSON.',
+  }),
+  responsesCase('prompt cache key, safety identifier and metadata', {
+    prompt_cache_key: 'tenant-42-session-7',
+    safety_identifier: 'user-1234',
+    metadata: { ticket: 'T-1' },
+  }),
+  responsesCase('as Codex sends it: hosted tools beside function tools, summary only, streamed', {
+    instructions: 'You are a coding agent.',
+    input: [
+      { type: 'message', role: 'developer', content: [{ type: 'input_text', text: 'Sandbox: read-only.' }] },
+      { type: 'message', role: 'user', content: [{ type: 'input_text', text: 'List the files.' }] },
+    ],
+    tools: [
+      {
+        type: 'function',
+        name: 'shell',
+        description: 'Runs a shell command.',
+        parameters: {
+          type: 'object',
+          properties: { command: { type: 'array', items: { type: 'string' } } },
+          required: ['command'],
+          additionalProperties: false,
+        },
+        strict: false,
+      },
+      { type: 'web_search' },
+      {
+        type: 'namespace',
+        name: 'mcp__docs',
+        description: 'Documentation tools.',
+        tools: [{ type: 'function', name: 'search', parameters: { type: 'object', properties: {} } }],
+      },
+    ],
+    tool_choice: 'auto',
+    parallel_tool_calls: false,
+    reasoning: { summary: 'auto' },
+    store: false,
+    include: ['reasoning.encrypted_content'],
+    prompt_cache_key: 'codex-session-1',
+    stream: true,
+  }),
 ];

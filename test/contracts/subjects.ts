@@ -5,4 +5,4 @@
 export { UPSTREAM_CODECS } from '../../src/codecs/index';
 export { default as mockLlm } from '../../workers/mock-llm/src/index';
 export { MOCK_ACCESS_KEY_ID, MOCK_SECRET_ACCESS_KEY } from '../../workers/mock-llm/src/bedrock-auth';
-export { CHAT_CASES, EMBEDDINGS_CASES } from './corpus';
+export { CHAT_CASES, EMBEDDINGS_CASES, RESPONSES_CASES } from './corpus';
