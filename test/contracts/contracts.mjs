@@ -138,6 +138,21 @@ export function responsesEvent(type) {
     : null;
 }
 
+/** The schema of one stream event of `format` ({ event, data } as ./exchange.mjs reads it). */
+export function streamEventRef(format, event) {
+  if (format === 'bedrock') return bedrockEvent(event.event);
+  if (format === 'anthropic') return anthropicEvent(event.data.type);
+  if (format === 'responses') return responsesEvent(event.data.type);
+  return MESSAGES[format].streamEvent;
+}
+
+/** A stream event's payload as its description has it: Bedrock pads each with a `p` field of random length, set aside. */
+export function eventPayload(format, data) {
+  if (format !== 'bedrock') return data;
+  const { p, ...rest } = data;
+  return rest;
+}
+
 const compiled = new Map();
 
 /** Where `value` departs from `ref` (a MESSAGES entry or bedrockEvent()), one line each; [] when it fits. */

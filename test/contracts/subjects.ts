@@ -1,8 +1,12 @@
 /**
- * What the contract tests exercise, in one module that load.mjs bundles for Node: the upstream
- * codecs, the mock LLM's fetch handler, and the corpus of canonical requests.
+ * What the contract tests exercise, in one module that load.mjs bundles for Node: the codecs, the
+ * gateway's codec step (a client's request to a provider's body, the provider's answer back to the
+ * client's format), the mock LLM's fetch handler, and the corpus of requests.
  */
-export { UPSTREAM_CODECS } from '../../src/codecs/index';
+export { CLIENT_CODECS, UPSTREAM_CODECS } from '../../src/codecs/index';
+export { badRequest } from '../../src/core/errors';
+export { parseProxyRequest } from '../../src/core/request';
+export { outbound } from '../../src/pipeline/route/translate';
 export { default as mockLlm } from '../../workers/mock-llm/src/index';
 export { MOCK_ACCESS_KEY_ID, MOCK_SECRET_ACCESS_KEY } from '../../workers/mock-llm/src/bedrock-auth';
 export { CHAT_CASES, EMBEDDINGS_CASES, RESPONSES_CASES } from './corpus';
