@@ -236,6 +236,8 @@ export interface ResponsesCase {
   readonly name: string;
   readonly body: Record<string, unknown>;
   readonly refusedBy: Partial<Record<WireFormat, string>>;
+  /** As in ChatCase: formats whose body carries reasoning the mock never sealed or signed, which it must refuse. */
+  readonly forgedFor: readonly WireFormat[];
 }
 
 /** One Responses case: `fields` over a plain one-turn request (the model is the client's alias). */
@@ -243,8 +245,9 @@ function responsesCase(
   name: string,
   fields: Record<string, unknown>,
   refusedBy: ResponsesCase['refusedBy'] = {},
+  forgedFor: readonly WireFormat[] = [],
 ): ResponsesCase {
-  return { name, body: { model: 'contract-model', input: 'Hello there.', ...fields }, refusedBy };
+  return { name, body: { model: 'contract-model', input: 'Hello there.', ...fields }, refusedBy, forgedFor };
 }
 
 const WEATHER_FUNCTION = { type: 'function', ...WEATHER, strict: false };
@@ -262,7 +265,10 @@ const WEATHER_CALL = {
   arguments: '{"city":"Paris"}',
 };
 const WEATHER_OUTPUT = { type: 'function_call_output', call_id: 'call_1', output: '18 C, clear' };
-/** A reasoning item as an earlier answer returned it (the encrypted content is OpenAI's own form). */
+/**
+ * A reasoning item as an earlier answer returned it, its encrypted content in OpenAI's form but not
+ * sealed by the mock: passed through to a Responses upstream, it must be refused as OpenAI refuses it.
+ */
 const REASONING_ITEM = {
   type: 'reasoning',
   id: 'rs_1',
@@ -318,13 +324,18 @@ export const RESPONSES_CASES: readonly ResponsesCase[] = [
     tool_choice: 'required',
     input: [ASK_WEATHER],
   }),
-  responsesCase('a reasoning item replayed before a function call, encrypted content asked for', {
-    tools: [WEATHER_FUNCTION],
-    reasoning: { effort: 'medium', summary: 'auto' },
-    include: ['reasoning.encrypted_content'],
-    store: false,
-    input: [ASK_WEATHER, REASONING_ITEM, WEATHER_CALL, WEATHER_OUTPUT],
-  }),
+  responsesCase(
+    'a reasoning item replayed before a function call, encrypted content asked for',
+    {
+      tools: [WEATHER_FUNCTION],
+      reasoning: { effort: 'medium', summary: 'auto' },
+      include: ['reasoning.encrypted_content'],
+      store: false,
+      input: [ASK_WEATHER, REASONING_ITEM, WEATHER_CALL, WEATHER_OUTPUT],
+    },
+    {},
+    ['responses'],
+  ),
   responsesCase('reasoning summarised', {
     reasoning: { effort: 'low', summary: 'auto' },
     input: 'Think it over: is 91 prime?',

@@ -86,7 +86,7 @@ describe('responses: the corpus itself fits the published request description', 
 for (const format of DESCRIBED) {
   const sameFormat = format === 'responses';
   describe(`responses → ${format}: the body sent, the mock's answer and the gateway's answer fit`, () => {
-    for (const { name, body, refusedBy } of RESPONSES_CASES) {
+    for (const { name, body, refusedBy, forgedFor } of RESPONSES_CASES) {
       it(name, async () => {
         const { request, step, error } = gatewayStep(body, format);
         if (refusedBy[format]) {
@@ -103,6 +103,12 @@ for (const format of DESCRIBED) {
           model: MODELS[format],
           stream: request.stream,
         });
+        if (forgedFor.includes(format)) {
+          // The reasoning reached the provider that checks it, and it refused it.
+          assert.equal(answer.status, 400, JSON.stringify(answer.json));
+          assertFits(format, 'error', MESSAGES[format].error, answer.json);
+          return;
+        }
         assert.equal(answer.status, 200, JSON.stringify(answer.json ?? answer.events));
         if (!request.stream) {
           assertFits(format, 'chatResponse', MESSAGES[format].chatResponse, answer.json);
