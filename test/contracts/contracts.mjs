@@ -11,6 +11,7 @@ import addFormats from 'ajv-formats';
 import { deprecatedAsError } from './schemas/deprecated.mjs';
 import { nullableMayBeAbsent } from './schemas/nullable.mjs';
 import { protoSchemas } from './schemas/proto.mjs';
+import { responsesAsSent, responsesAsTaken } from './schemas/responses-wire.mjs';
 import { readSpec } from './specs.mjs';
 
 const ajv = new Ajv2020({ strict: false, allErrors: true, validateFormats: true });
@@ -27,10 +28,16 @@ const openai = readSpec('openai', 'openai.json').definitions;
 ajv.addSchema({ $id: 'openai', definitions: openai });
 ajv.addSchema({ $id: 'openai-request', definitions: deprecatedAsError(openai) });
 
-/** OpenAI's Responses API (`POST /v1/responses`); its errors are the chat API's envelope. */
+/**
+ * OpenAI's Responses API (`POST /v1/responses`); its errors are the chat API's envelope. Its
+ * requests and answers admit what OpenAI documents beyond the SDK's types (./schemas/responses-wire.mjs).
+ */
 const responses = readSpec('openai', 'openai-responses.json').definitions;
-ajv.addSchema({ $id: 'openai-responses', definitions: responses });
-ajv.addSchema({ $id: 'openai-responses-request', definitions: deprecatedAsError(responses) });
+ajv.addSchema({ $id: 'openai-responses', definitions: responsesAsSent(responses) });
+ajv.addSchema({
+  $id: 'openai-responses-request',
+  definitions: deprecatedAsError(responsesAsTaken(responses)),
+});
 
 const anthropic = readSpec('anthropic', 'anthropic.json').definitions;
 ajv.addSchema({ $id: 'anthropic', definitions: anthropic });
