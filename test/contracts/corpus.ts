@@ -444,3 +444,16 @@ export const RESPONSES_CASES: readonly ResponsesCase[] = [
     { bedrock: 'Converse cannot forbid parallel tool calls, and Codex sends parallel_tool_calls: false' },
   ),
 ];
+
+/**
+ * A tool turn with reasoning, its encrypted content asked for: the mock calls the tool (the scripted
+ * `TOOL` line) after reasoning, and the answer's output items go back as the next turn's input.
+ */
+export const RESPONSES_TOOL_TURN: Record<string, unknown> & { readonly input: readonly unknown[] } = {
+  model: 'contract-model',
+  tools: [WEATHER_FUNCTION],
+  reasoning: { effort: 'low', summary: 'auto' },
+  include: ['reasoning.encrypted_content'],
+  store: false,
+  input: [{ role: 'user', content: 'What is the weather in Paris?\nTOOL get_weather {"city":"Paris"}' }],
+};

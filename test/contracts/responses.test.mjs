@@ -10,8 +10,10 @@
  *   schema and the stream its framing (./responses-stream.mjs): the translation of the provider's
  *   answer, or from a Responses upstream the answer relayed as it came.
  *
- * Also: a translated JSON answer replayed as a stream (how a cached answer is served), the
- * stream's error event and the gateway's error envelope. Departures listed in
+ * Also: a translated JSON answer replayed as a stream (how a cached answer is served); a tool turn
+ * whose answer (reasoning with its signature, the function call) goes back as the next turn's input,
+ * which must fit the request description and be taken by the provider that verifies the signature;
+ * the stream's error event and the gateway's error envelope. Departures listed in
  * ./known-mismatches.mjs with scope `responses` are allowed, and must still occur.
  */
 import assert from 'node:assert/strict';
@@ -24,7 +26,7 @@ import { framingFaults } from './responses-stream.mjs';
 import { DESCRIBED, encodeContext, MODELS, requestMessage } from './targets.mjs';
 
 const subjects = await loadSubjects();
-const { CLIENT_CODECS, RESPONSES_CASES, outbound, parseProxyRequest } = subjects;
+const { CLIENT_CODECS, RESPONSES_CASES, RESPONSES_TOOL_TURN, outbound, parseProxyRequest } = subjects;
 const client = CLIENT_CODECS.responses;
 const ledger = mismatchLedger();
 const RESPONSE_ID = 'resp_contract0001';
@@ -83,54 +85,88 @@ describe('responses: the corpus itself fits the published request description', 
   }
 });
 
-for (const format of DESCRIBED) {
+/**
+ * One request through the gateway to an upstream of `format` and back, every message on the way
+ * checked: the client's answer (the Response object, or the stream's events), or null when the
+ * gateway refused the request or the provider refused forged reasoning, as `expect` says it must.
+ */
+async function throughGateway(body, format, expect = {}) {
   const sameFormat = format === 'responses';
+  const { request, step, error } = gatewayStep(body, format);
+  if (expect.refused) {
+    assert.equal(error?.status, 400, `expected a 400 (${expect.refused}), got ${error ?? 'a body'}`);
+    return null;
+  }
+  if (error) throw error;
+  assert.equal(step.translation === null, sameFormat, 'translated exactly when the formats differ');
+  const sent = JSON.parse(step.body);
+  const message = requestMessage(MESSAGES[format], request.stream);
+  assertFits(format, message, MESSAGES[format][message], sent);
+
+  const answer = await exchange(subjects, format, sent, { model: MODELS[format], stream: request.stream });
+  if (expect.forged) {
+    // The reasoning reached the provider that checks it, and it refused it.
+    assert.equal(answer.status, 400, JSON.stringify(answer.json));
+    assertFits(format, 'error', MESSAGES[format].error, answer.json);
+    return null;
+  }
+  assert.equal(answer.status, 200, JSON.stringify(answer.json ?? answer.events));
+  if (!request.stream) {
+    assertFits(format, 'chatResponse', MESSAGES[format].chatResponse, answer.json);
+    const relayed = sameFormat ? answer.json : step.translation.json(answer.json).body;
+    assertFits('responses', 'chatResponse', MESSAGES.responses.chatResponse, relayed);
+    if (!sameFormat) assertResponsesStream(parseSse(client.replay(relayed, false)));
+    return relayed;
+  }
+  for (const event of answer.events.filter((e) => e.data !== '[DONE]')) {
+    const type = event.event ?? event.data?.type ?? 'data';
+    assertFits(
+      format,
+      `streamEvent:${type}`,
+      streamEventRef(format, event),
+      eventPayload(format, event.data),
+    );
+  }
+  const events = sameFormat ? answer.events : translateStream(step.translation, answer.events);
+  assertResponsesStream(events);
+  return events;
+}
+
+for (const format of DESCRIBED) {
   describe(`responses → ${format}: the body sent, the mock's answer and the gateway's answer fit`, () => {
     for (const { name, body, refusedBy, forgedFor } of RESPONSES_CASES) {
       it(name, async () => {
-        const { request, step, error } = gatewayStep(body, format);
-        if (refusedBy[format]) {
-          assert.equal(error?.status, 400, `expected a 400 (${refusedBy[format]}), got ${error ?? 'a body'}`);
-          return;
-        }
-        if (error) throw error;
-        assert.equal(step.translation === null, sameFormat, 'translated exactly when the formats differ');
-        const sent = JSON.parse(step.body);
-        const message = requestMessage(MESSAGES[format], request.stream);
-        assertFits(format, message, MESSAGES[format][message], sent);
-
-        const answer = await exchange(subjects, format, sent, {
-          model: MODELS[format],
-          stream: request.stream,
+        await throughGateway(body, format, {
+          refused: refusedBy[format],
+          forged: forgedFor.includes(format),
         });
-        if (forgedFor.includes(format)) {
-          // The reasoning reached the provider that checks it, and it refused it.
-          assert.equal(answer.status, 400, JSON.stringify(answer.json));
-          assertFits(format, 'error', MESSAGES[format].error, answer.json);
-          return;
-        }
-        assert.equal(answer.status, 200, JSON.stringify(answer.json ?? answer.events));
-        if (!request.stream) {
-          assertFits(format, 'chatResponse', MESSAGES[format].chatResponse, answer.json);
-          const relayed = sameFormat ? answer.json : step.translation.json(answer.json).body;
-          assertFits('responses', 'chatResponse', MESSAGES.responses.chatResponse, relayed);
-          if (!sameFormat) assertResponsesStream(parseSse(client.replay(relayed, false)));
-          return;
-        }
-        for (const event of answer.events.filter((e) => e.data !== '[DONE]')) {
-          const type = event.event ?? event.data?.type ?? 'data';
-          assertFits(
-            format,
-            `streamEvent:${type}`,
-            streamEventRef(format, event),
-            eventPayload(format, event.data),
-          );
-        }
-        assertResponsesStream(sameFormat ? answer.events : translateStream(step.translation, answer.events));
       });
     }
   });
 }
+
+describe("responses: an answer's output items sent back as the next turn's input fit, and are taken", () => {
+  for (const format of DESCRIBED) {
+    it(format, async () => {
+      const answer = await throughGateway(RESPONSES_TOOL_TURN, format);
+      const call = answer.output.find((item) => item.type === 'function_call');
+      assert.ok(call, `a function call in ${JSON.stringify(answer.output)}`);
+      const input = [
+        ...RESPONSES_TOOL_TURN.input,
+        ...answer.output,
+        { type: 'function_call_output', call_id: call.call_id, output: '18 C, clear' },
+      ];
+      const next = { ...RESPONSES_TOOL_TURN, input };
+      assertFits('responses', 'corpus:chatRequest', MESSAGES.responses.chatRequest, next);
+      // Its reasoning, signed by the provider and carried in encrypted_content, is verified there.
+      const second = await throughGateway(next, format);
+      assert.ok(
+        second.output.some((item) => item.type === 'message'),
+        JSON.stringify(second.output),
+      );
+    });
+  }
+});
 
 describe('responses: the gateway’s own errors fit the published description', () => {
   it("a stream's error event", () => {
