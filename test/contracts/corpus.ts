@@ -11,6 +11,7 @@
  */
 import type { WireFormat } from '../../src/core/endpoints';
 import { canonicalRequest } from '../gateway/codecs/fixtures/canonical';
+import CODEX_REQUEST from '../gateway/codecs/fixtures/codex-request.json';
 import type {
   ChatRequest,
   EmbeddingsRequest,
@@ -277,7 +278,24 @@ const REASONING_ITEM = {
   encrypted_content: 'gAAAAABoContractEncryptedReasoning==',
 };
 
+/** `value` without the member `key`. */
+const without = (value: object, key: string): Record<string, unknown> =>
+  Object.fromEntries(Object.entries(value).filter(([name]) => name !== key));
+
+/**
+ * Codex CLI's request as the codec tests hold it, less the two fields of Codex's own that openai's
+ * types do not describe (`client_metadata`, web_search's `external_web_access`): the gateway passes
+ * them through untouched, so they tell nothing about our codecs.
+ */
+const CODEX = {
+  ...without(CODEX_REQUEST, 'client_metadata'),
+  tools: CODEX_REQUEST.tools.map((tool) => without(tool, 'external_web_access')),
+};
+
 export const RESPONSES_CASES: readonly ResponsesCase[] = [
+  responsesCase("Codex CLI's own request (its tools, namespace and web_search among them; streamed)", CODEX, {
+    bedrock: 'Converse cannot forbid parallel tool calls, and Codex sends parallel_tool_calls: false',
+  }),
   responsesCase('string input', {}),
   responsesCase('string input, streamed', { stream: true }),
   responsesCase('instructions, sampling and an output cap', {
@@ -401,7 +419,7 @@ export const RESPONSES_CASES: readonly ResponsesCase[] = [
     metadata: { ticket: 'T-1' },
   }),
   responsesCase(
-    'as Codex sends it: hosted tools beside function tools, summary only, streamed',
+    'hosted tools beside function tools, a reasoning summary without an effort, streamed',
     {
       instructions: 'You are a coding agent.',
       input: [
