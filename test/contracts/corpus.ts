@@ -365,6 +365,16 @@ export const RESPONSES_CASES: readonly ResponsesCase[] = [
     stream: true,
   }),
   responsesCase('reasoning off', { reasoning: { effort: 'none' } }),
+  // The reasoning uses up the cap where the model reasons (the mock's Responses API, Gemini): incomplete.
+  responsesCase('an answer cut short by max_output_tokens', {
+    max_output_tokens: 16,
+    reasoning: { effort: 'low' },
+  }),
+  responsesCase('an answer cut short by max_output_tokens, streamed', {
+    max_output_tokens: 16,
+    reasoning: { effort: 'low' },
+    stream: true,
+  }),
   responsesCase('a custom tool forced', {
     tools: [PATCH_TOOL],
     tool_choice: { type: 'custom', name: 'apply_patch' },

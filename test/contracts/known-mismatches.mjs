@@ -34,18 +34,6 @@ export const KNOWN_MISMATCHES = [
       'could go to `safety_identifier` (at most 64 characters) instead.',
   },
   {
-    id: 'responses-deprecated-user',
-    scope: 'requests',
-    provider: 'responses',
-    message: /^(chatRequest|streamRequest)$/,
-    error: /^\/user is deprecated by the description/,
-    who: 'src/codecs/responses/request.ts',
-    why:
-      'openai 6.49.0 marks `user` @deprecated in ResponseCreateParamsBase too ("being replaced by `safety_identifier` ' +
-      'and `prompt_cache_key`"), as in chat (openai-deprecated-user). It is still taken; the canonical `user` could go ' +
-      'to `safety_identifier` (at most 64 characters) instead, as the Responses decoder already reads it.',
-  },
-  {
     id: 'anthropic-ping-event',
     scope: 'answers',
     provider: 'anthropic',

@@ -175,6 +175,21 @@ describe('responses: the gateway’s own errors fit the published description', 
     assert.equal(frame.event, 'error');
     assertFits('responses', 'streamEvent:error', responsesEvent('error'), frame.data);
   });
+  it("an upstream's error in the middle of a translated stream", () => {
+    const request = client.decodeRequest({ model: 'contract-model', input: 'Hello there.', stream: true });
+    const context = {
+      request,
+      body: { model: 'contract-model', input: 'Hello there.' },
+      responseId: RESPONSE_ID,
+    };
+    const encoder = client.streamEncoder({ includeUsage: false, context });
+    const frames = [
+      { type: 'start', id: 'msg_upstream', model: 'claude-sonnet-4-5' },
+      { type: 'text', text: 'Half an ans' },
+      { type: 'error', message: 'Overloaded', errorType: 'overloaded_error' },
+    ].flatMap((event) => encoder.encode(event));
+    assertResponsesStream(frames.map(({ event, data }) => ({ event, data })));
+  });
   it('the error envelope', () => {
     const error = subjects.badRequest("Invalid value for 'input'.", 'input', 'invalid_value');
     assertFits('responses', 'error', MESSAGES.responses.error, client.errorBody(error));
