@@ -67,6 +67,7 @@ export const MESSAGES = {
     streamRequest: 'openai-responses-request#/definitions/ResponseCreateParamsStreaming',
     chatResponse: 'openai-responses#/definitions/Response',
     streamEvent: 'openai-responses#/definitions/ResponseStreamEvent',
+    inputItems: 'openai-responses#/definitions/ResponseItemList',
     error: 'openai#/definitions/ErrorResponse',
   },
   anthropic: {

@@ -12,8 +12,9 @@
  *
  * Also: a translated JSON answer replayed as a stream (how a cached answer is served); a tool turn
  * whose answer (reasoning with its signature, the function call) goes back as the next turn's input,
- * which must fit the request description and be taken by the provider that verifies the signature;
- * the stream's error event and the gateway's error envelope. Departures listed in
+ * sent by the client or rebuilt by the gateway from the stored answer (`previous_response_id`), which
+ * must fit the request description and be taken by the provider that verifies the signature; a
+ * stored response's page of input items; the stream's error event and the gateway's error envelope. Departures listed in
  * ./known-mismatches.mjs with scope `responses` are allowed, and must still occur.
  */
 import assert from 'node:assert/strict';
@@ -27,6 +28,7 @@ import { DESCRIBED, encodeContext, MODELS, requestMessage } from './targets.mjs'
 
 const subjects = await loadSubjects();
 const { CLIENT_CODECS, RESPONSES_CASES, RESPONSES_TOOL_TURN, outbound, parseProxyRequest } = subjects;
+const { continueConversation, itemPage, recordOf } = subjects;
 const client = CLIENT_CODECS.responses;
 const ledger = mismatchLedger();
 const RESPONSE_ID = 'resp_contract0001';
@@ -145,25 +147,74 @@ for (const format of DESCRIBED) {
   });
 }
 
-describe("responses: an answer's output items sent back as the next turn's input fit, and are taken", () => {
+/** The tool turn through the gateway to `format`: its answer and the output of the call it made. */
+async function toolTurn(body, format) {
+  const answer = await throughGateway(body, format);
+  const call = answer.output.find((item) => item.type === 'function_call');
+  assert.ok(call, `a function call in ${JSON.stringify(answer.output)}`);
+  return { answer, output: { type: 'function_call_output', call_id: call.call_id, output: '18 C, clear' } };
+}
+
+/** The next turn fits the request description and is answered with text through `format`. */
+async function assertTaken(next, format) {
+  assertFits('responses', 'corpus:chatRequest', MESSAGES.responses.chatRequest, next);
+  // Its reasoning, signed by the provider and carried in encrypted_content, is verified there.
+  const second = await throughGateway(next, format);
+  assert.ok(
+    second.output.some((item) => item.type === 'message'),
+    JSON.stringify(second.output),
+  );
+}
+
+describe("responses: an answer's output items, sent back by the client as the next turn's input, are taken", () => {
   for (const format of DESCRIBED) {
     it(format, async () => {
-      const answer = await throughGateway(RESPONSES_TOOL_TURN, format);
-      const call = answer.output.find((item) => item.type === 'function_call');
-      assert.ok(call, `a function call in ${JSON.stringify(answer.output)}`);
-      const input = [
-        ...RESPONSES_TOOL_TURN.input,
-        ...answer.output,
-        { type: 'function_call_output', call_id: call.call_id, output: '18 C, clear' },
-      ];
-      const next = { ...RESPONSES_TOOL_TURN, input };
-      assertFits('responses', 'corpus:chatRequest', MESSAGES.responses.chatRequest, next);
-      // Its reasoning, signed by the provider and carried in encrypted_content, is verified there.
-      const second = await throughGateway(next, format);
-      assert.ok(
-        second.output.some((item) => item.type === 'message'),
-        JSON.stringify(second.output),
-      );
+      const { answer, output } = await toolTurn(RESPONSES_TOOL_TURN, format);
+      const input = [...RESPONSES_TOOL_TURN.input, ...answer.output, output];
+      await assertTaken({ ...RESPONSES_TOOL_TURN, input }, format);
+    });
+  }
+});
+
+describe('responses: a stored answer continued by previous_response_id (the conversation the gateway rebuilds) is taken', () => {
+  const { store, ...stored } = RESPONSES_TOOL_TURN;
+  for (const format of DESCRIBED) {
+    it(format, async () => {
+      const { answer, output } = await toolTurn(stored, format);
+      const record = storedRecord(stored, answer);
+      const { body } = continueConversation(record, {
+        ...stored,
+        previous_response_id: answer.id,
+        input: [output],
+      });
+      await assertTaken(body, format);
+    });
+  }
+});
+
+/** The record the gateway keeps of `answer` to the request `body` (src/core/conversation.ts). */
+function storedRecord(body, answer) {
+  return recordOf({
+    id: answer.id,
+    tenantId: 'tenant-contract',
+    keyId: 'key-contract',
+    model: 'contract-model',
+    createdAt: 0,
+    expiresAt: 1,
+    body,
+    context: 0,
+    response: answer,
+  });
+}
+
+describe("responses: a stored response's input items (GET /v1/responses/{id}/input_items) fit", () => {
+  for (const { name, body } of RESPONSES_CASES) {
+    it(name, () => {
+      const record = storedRecord(body, { id: RESPONSE_ID, output: [] });
+      for (const order of ['desc', 'asc']) {
+        const page = itemPage(record.input, { limit: 100, order, after: null });
+        assertFits('responses', 'inputItems', MESSAGES.responses.inputItems, page);
+      }
     });
   }
 });

@@ -1,10 +1,13 @@
 /**
  * What the contract tests exercise, in one module that load.mjs bundles for Node: the codecs, the
  * gateway's codec step (a client's request to a provider's body, the provider's answer back to the
- * client's format), the mock LLM's fetch handler, and the corpus of requests.
+ * client's format), its stored responses (the record, the conversation rebuilt from it, the page of
+ * input items), the mock LLM's fetch handler, and the corpus of requests.
  */
 export { CLIENT_CODECS, UPSTREAM_CODECS } from '../../src/codecs/index';
+export { continueConversation, recordOf } from '../../src/core/conversation';
 export { badRequest } from '../../src/core/errors';
+export { itemPage } from '../../src/core/item-page';
 export { parseProxyRequest } from '../../src/core/request';
 export { outbound } from '../../src/pipeline/route/translate';
 export { default as mockLlm } from '../../workers/mock-llm/src/index';

@@ -8,7 +8,8 @@
  *   envelope itself (it reads the body's `error` member, core/error.ts), so `ErrorResponse` is
  *   written here as that envelope: `{ error: ErrorObject }`.
  * - openai-responses.json: the Responses API (`POST /v1/responses`): its request (plain and
- *   streamed), the Response object and every stream event (ResponseStreamEvent's members). The
+ *   streamed), the Response object, every stream event (ResponseStreamEvent's members) and the
+ *   page of a stored response's input items (`GET /v1/responses/{id}/input_items`). The
  *   SDK's `Response.output_text` is left out: the SDK computes it from `output` after reading the
  *   answer (lib/ResponsesParser addOutputText); the API does not send it. Only what these roots
  *   reach is kept: the type named `Response` also draws in the fetch API's own (Headers,
@@ -22,6 +23,7 @@ const RESPONSES_ROOTS = [
   'ResponseCreateParamsStreaming',
   'Response',
   'ResponseStreamEvent',
+  'ResponseItemList',
 ];
 
 /** Every `$ref` target under a schema node, by definition name. */
@@ -39,7 +41,10 @@ function refsOf(node) {
 function responsesDefinitions(dir) {
   const all = typeSchemas(
     dir,
-    { 'resources/responses/responses.d.ts': RESPONSES_ROOTS },
+    {
+      'resources/responses/responses.d.ts': RESPONSES_ROOTS.filter((root) => root !== 'ResponseItemList'),
+      'resources/responses/input-items.d.ts': ['ResponseItemList'],
+    },
     { deprecated: true },
   );
   const response = all.Response;
@@ -83,7 +88,11 @@ export function refreshOpenAi(root, fetched) {
       `openai.json: ${Object.values(roots).flat().join(', ')}; ErrorResponse is the envelope { error: ErrorObject } the SDK reads. ` +
       `openai-responses.json: ${RESPONSES_ROOTS.join(', ')}, without Response.output_text (computed by the SDK, not sent by the API)`,
     package: `openai@${version}`,
-    path: [...Object.keys(roots), 'resources/responses/responses.d.ts'].join(', '),
+    path: [
+      ...Object.keys(roots),
+      'resources/responses/responses.d.ts',
+      'resources/responses/input-items.d.ts',
+    ].join(', '),
     fetched,
     url: `https://www.npmjs.com/package/openai/v/${version}`,
   };
