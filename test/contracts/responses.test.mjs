@@ -8,7 +8,8 @@
  * - the mock's answer (in-process, ./exchange.mjs) fits that provider's answer or event schemas;
  * - what the client gets back fits the Response object, or, streamed, each event its own event
  *   schema and the stream its framing (./responses-stream.mjs): the translation of the provider's
- *   answer, or from a Responses upstream the answer relayed as it came.
+ *   answer, or from a Responses upstream the answer relayed as it came; streams also with the
+ *   guardrails rewriting every text (and holding some back), which must keep them in shape.
  *
  * Also: a translated JSON answer replayed as a stream (how a cached answer is served); a tool turn
  * whose answer (reasoning with its signature, the function call) goes back as the next turn's input,
@@ -28,7 +29,7 @@ import { DESCRIBED, encodeContext, MODELS, requestMessage } from './targets.mjs'
 
 const subjects = await loadSubjects();
 const { CLIENT_CODECS, RESPONSES_CASES, RESPONSES_TOOL_TURN, outbound, parseProxyRequest } = subjects;
-const { continueConversation, itemPage, recordOf } = subjects;
+const { continueConversation, itemPage, recordOf, streamGuard } = subjects;
 const client = CLIENT_CODECS.responses;
 const ledger = mismatchLedger();
 const RESPONSE_ID = 'resp_contract0001';
@@ -64,18 +65,61 @@ function gatewayStep(body, format) {
   }
 }
 
-/** A translated stream: each upstream event through the gateway's observer, its bytes read back as events. */
-function translateStream(translation, events) {
-  const observer = translation.streamObserver({ capture: 0 });
+/**
+ * A stream as the gateway relays it: each upstream event through `observer` (translating, or
+ * observing a same-format stream), its bytes (or the event itself, when forwarded) read back as events.
+ */
+function relayStream(observer, events) {
   const text = new TextDecoder();
   let out = '';
   for (const { event, raw } of events) {
     const verdict = observer.observe({ event, data: raw });
-    assert.ok(verdict instanceof Uint8Array, `the translation answered ${JSON.stringify(verdict)} to ${raw}`);
-    out += text.decode(verdict, { stream: true });
+    if (verdict === 'forward') out += `${event ? `event: ${event}\n` : ''}data: ${raw}\n\n`;
+    else if (verdict !== 'drop') {
+      assert.ok(verdict instanceof Uint8Array, `the gateway answered ${JSON.stringify(verdict)} to ${raw}`);
+      out += text.decode(verdict, { stream: true });
+    }
   }
-  assert.ok(observer.done, 'the translation saw the end of the stream');
+  assert.ok(observer.done, 'the gateway saw the end of the stream');
   return parseSse(out);
+}
+
+/**
+ * The guardrails' rewriting of an answer's texts (src/guardrails/stream-guard.ts) with a transform
+ * that changes every text (upper case) and holds its last characters back until the text ends.
+ */
+function rewritingGuard() {
+  const transform = () => {
+    let held = '';
+    return {
+      push(text) {
+        const all = held + text.toUpperCase();
+        held = all.slice(-3);
+        return all.slice(0, -3);
+      },
+      flush() {
+        const out = held;
+        held = '';
+        return out;
+      },
+    };
+  };
+  return streamGuard('responses', transform, { verdicts: [], blocked: null });
+}
+
+/** The message texts of a stream's terminal response. */
+const finalTexts = (events) =>
+  events
+    .at(-1)
+    .data.response.output.filter((item) => item.type === 'message')
+    .flatMap((item) => item.content.map((part) => part.text ?? part.refusal));
+
+/** The client's stream from an upstream's `events`: relayed as they came, or translated; guarded or not. */
+function clientStream(step, events, rewriter) {
+  const observer = step.translation
+    ? step.translation.streamObserver({ capture: 0, rewriter })
+    : client.observer({ stripUsage: false, rewriter });
+  return relayStream(observer, events);
 }
 
 describe('responses: the corpus itself fits the published request description', () => {
@@ -129,8 +173,15 @@ async function throughGateway(body, format, expect = {}) {
       eventPayload(format, event.data),
     );
   }
-  const events = sameFormat ? answer.events : translateStream(step.translation, answer.events);
+  const events = clientStream(step, answer.events);
   assertResponsesStream(events);
+  // Guardrails that rewrite the answer keep every event in shape, and its texts rewritten everywhere.
+  const guarded = clientStream(step, answer.events, rewritingGuard());
+  assertResponsesStream(guarded);
+  assert.deepEqual(
+    finalTexts(guarded),
+    finalTexts(events).map((text) => text.toUpperCase()),
+  );
   return events;
 }
 

@@ -9,6 +9,7 @@ export { continueConversation, recordOf } from '../../src/core/conversation';
 export { badRequest } from '../../src/core/errors';
 export { itemPage } from '../../src/core/item-page';
 export { parseProxyRequest } from '../../src/core/request';
+export { streamGuard } from '../../src/guardrails/stream-guard';
 export { outbound } from '../../src/pipeline/route/translate';
 export { default as mockLlm } from '../../workers/mock-llm/src/index';
 export { MOCK_ACCESS_KEY_ID, MOCK_SECRET_ACCESS_KEY } from '../../workers/mock-llm/src/bedrock-auth';
