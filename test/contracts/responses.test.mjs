@@ -1,6 +1,6 @@
 /**
  * The Responses API (`POST /v1/responses`) against OpenAI's published description: every request
- * of the Responses corpus (./corpus.ts RESPONSES_CASES) goes through the gateway's own codec step
+ * of the Responses corpus (./responses-corpus.ts) goes through the gateway's own codec step
  * (src/pipeline/route/translate.ts `outbound`) to each described upstream format, and
  *
  * - the body the provider is sent fits its request schema: translated, or for a Responses upstream
@@ -15,8 +15,10 @@
  * whose answer (reasoning with its signature, the function call) goes back as the next turn's input,
  * sent by the client or rebuilt by the gateway from the stored answer (`previous_response_id`), which
  * must fit the request description and be taken by the provider that verifies the signature; a
- * stored response's page of input items; the stream's error event and the gateway's error envelope. Departures listed in
- * ./known-mismatches.mjs with scope `responses` are allowed, and must still occur.
+ * stored response's page of input items; the stream's error event and the gateway's error envelope.
+ * Departures listed in ./known-mismatches.mjs with scope `responses` are allowed, and must still
+ * occur. One file, longer than most, because every check here runs on the one path through the
+ * gateway that `throughGateway` drives.
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';

@@ -13,4 +13,5 @@ export { streamGuard } from '../../src/guardrails/stream-guard';
 export { outbound } from '../../src/pipeline/route/translate';
 export { default as mockLlm } from '../../workers/mock-llm/src/index';
 export { MOCK_ACCESS_KEY_ID, MOCK_SECRET_ACCESS_KEY } from '../../workers/mock-llm/src/bedrock-auth';
-export { CHAT_CASES, EMBEDDINGS_CASES, RESPONSES_CASES, RESPONSES_TOOL_TURN } from './corpus';
+export { CHAT_CASES, EMBEDDINGS_CASES } from './corpus';
+export { RESPONSES_CASES, RESPONSES_TOOL_TURN } from './responses-corpus';
