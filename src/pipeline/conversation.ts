@@ -4,8 +4,9 @@
  *
  * - `expandConversation`, right after the body is read and before policy and guardrails: a body naming
  *   `previous_response_id` becomes the whole conversation (the caller's own stored response, else a 400
- *   `previous_response_not_found`), so every later stage, and every upstream, sees a stateless request. A
- *   body without it costs nothing: no read, no copy.
+ *   `previous_response_not_found`), so every later stage, and every upstream, sees a stateless request; and
+ *   item references to items the gateway issued become those items (src/core/item-references.ts). A body
+ *   with neither costs nothing: no read, no copy.
  * - `keepResponse`, once the answer is whole (a JSON answer before it is returned, a stream before its
  *   terminal event is relayed): stores the record, awaited, so a next request on any isolate finds it.
  *   `store: false`, or a tenant retention of 0 days, keeps nothing. A failed store never fails the answer:
@@ -15,6 +16,7 @@ import { continueConversation, recordOf, type ResponsesBody } from '../core/conv
 import { GatewayError, badRequest } from '../core/errors';
 import type { Principal } from '../core/principal';
 import { expiryOf, isResponseId, type StoredResponse } from '../core/stored-response';
+import { referencedResponses, resolveReferences } from '../core/item-references';
 import type { GatewayCall } from './call';
 
 /** What the expansion learnt, for the record and the answer's echo. */
@@ -44,14 +46,48 @@ export async function expandConversation(
 ): Promise<Expanded> {
   if (typeof body !== 'object' || body === null || Array.isArray(body))
     return { body, conversation: STANDALONE };
-  const previous = (body as ResponsesBody).previous_response_id;
+  const expanded = await continuePrevious(call, principal, body as ResponsesBody);
+  return { ...expanded, body: await withReferencesResolved(call, principal, expanded.body as ResponsesBody) };
+}
+
+/**
+ * The body with the item references it holds to items the gateway issued replaced by those items
+ * (src/core/item-references.ts); the body itself when it holds none (no read, no copy). A reference to an
+ * item that is gone (deleted, expired, another tenant's) is a 400 naming it, as OpenAI answers.
+ */
+async function withReferencesResolved(
+  call: GatewayCall,
+  principal: Principal,
+  body: ResponsesBody,
+): Promise<ResponsesBody> {
+  const ids = referencedResponses(body.input);
+  if (ids.length === 0) return body;
+  const now = Date.now();
+  const found = await Promise.all(ids.map((id) => call.deps.responses.get(principal.tenantId, id, now)));
+  const records = found.filter((r): r is StoredResponse => r !== null);
+  const resolved = resolveReferences(body.input as unknown[], records);
+  if (resolved.missing !== null) {
+    throw new GatewayError(400, `Item with id '${resolved.missing}' not found.`, {
+      code: 'item_not_found',
+      param: 'input',
+    });
+  }
+  return { ...body, input: resolved.input };
+}
+
+async function continuePrevious(
+  call: GatewayCall,
+  principal: Principal,
+  body: ResponsesBody,
+): Promise<Expanded> {
+  const previous = body.previous_response_id;
   if (previous === undefined || previous === null) return { body, conversation: STANDALONE };
   if (typeof previous !== 'string') {
     throw badRequest("'previous_response_id' must be a string.", 'previous_response_id', 'invalid_type');
   }
   const record = await call.deps.responses.get(principal.tenantId, previous, Date.now());
   if (!record) throw previousNotFound(previous);
-  const expanded = continueConversation(record, body as ResponsesBody);
+  const expanded = continueConversation(record, body);
   return {
     body: { ...expanded.body, previous_response_id: previous },
     conversation: { previousResponseId: previous, context: expanded.context },
