@@ -2,7 +2,7 @@
  * What the gateway sends providers, checked against their published descriptions: every corpus
  * request (./corpus.ts) through every described upstream codec's `encodeRequest` must fit the
  * provider's request schema (./contracts.mjs), or be refused with a 400 where the corpus says the
- * format cannot carry it. The Responses corpus (RESPONSES_CASES), read by the Responses client codec and
+ * format cannot carry it. The Responses corpus (./responses-corpus.ts), read by the Responses client codec and
  * written again by its upstream codec, must fit OpenAI's Responses request too (how the gateway sends
  * what the other formats' clients ask of a Responses upstream is covered by the chat corpus; this adds
  * custom tools, reasoning items and hosted tools). Departures listed in ./known-mismatches.mjs are
