@@ -97,13 +97,7 @@ export const CHAT_CASES: readonly ChatCase[] = [
   chatCase('tools offered, automatic choice', { tools: [WEATHER], toolChoice: { type: 'auto' } }),
   chatCase('tool forced by name', { tools: [WEATHER], toolChoice: { type: 'tool', name: 'get_weather' } }),
   chatCase('tool required', { tools: [WEATHER], toolChoice: { type: 'required' } }),
-  chatCase(
-    'parallel tool calls forbidden',
-    { tools: [WEATHER], parallelToolCalls: false },
-    {
-      bedrock: 'Converse cannot forbid parallel tool calls',
-    },
-  ),
+  chatCase('parallel tool calls forbidden', { tools: [WEATHER], parallelToolCalls: false }),
   chatCase('tool call and its result', { tools: [WEATHER], messages: TOOL_TURNS }),
   chatCase('tool result marked as an error', {
     tools: [WEATHER],

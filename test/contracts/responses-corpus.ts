@@ -69,9 +69,7 @@ const CODEX = {
 };
 
 export const RESPONSES_CASES: readonly ResponsesCase[] = [
-  responsesCase("Codex CLI's own request (its tools, namespace and web_search among them; streamed)", CODEX, {
-    bedrock: 'Converse cannot forbid parallel tool calls, and Codex sends parallel_tool_calls: false',
-  }),
+  responsesCase("Codex CLI's own request (its tools, namespace and web_search among them; streamed)", CODEX),
   responsesCase('string input', {}),
   responsesCase('string input, streamed', { stream: true }),
   responsesCase('instructions, sampling and an output cap', {
@@ -245,7 +243,6 @@ export const RESPONSES_CASES: readonly ResponsesCase[] = [
       prompt_cache_key: 'codex-session-1',
       stream: true,
     },
-    { bedrock: 'Converse cannot forbid parallel tool calls, and Codex sends parallel_tool_calls: false' },
   ),
 ];
 

@@ -50,8 +50,8 @@ export function encodeWorkersAiRequest(request: ChatRequest, context: EncodeCont
     if (!model.tools) throw unsupported('tools', FORMAT, 'with this model (it does not call functions)');
     if (request.toolChoice && request.toolChoice.type !== 'auto')
       throw unsupported('tool_choice', FORMAT, "other than 'auto' or 'none'");
-    if (request.parallelToolCalls === false)
-      throw unsupported('parallel_tool_calls', FORMAT, 'as false (Workers AI cannot forbid parallel calls)');
+    // Workers AI cannot forbid parallel calls; the client still gets well-formed calls, perhaps several.
+    if (request.parallelToolCalls === false) context.dropped.push('parallel_tool_calls');
     inputs.tools = request.tools.map(encodeTool);
   }
   if (request.responseFormat) {

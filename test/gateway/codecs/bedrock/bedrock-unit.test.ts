@@ -221,7 +221,6 @@ describe('Bedrock codec: requests', () => {
     const cases: [Partial<ChatRequest>, string][] = [
       [{ n: 2 }, 'n'],
       [{ responseFormat: { type: 'json_object' }, tools: [WEATHER] }, 'response_format'],
-      [{ tools: [WEATHER], parallelToolCalls: false }, 'parallel_tool_calls'],
       [
         {
           messages: [

@@ -203,7 +203,6 @@ describe('Workers AI codec: requests', () => {
       [request({ messages: [{ role: 'user', content: [image] }] }), 'messages[0].content'],
       [request({ tools: [WEATHER], toolChoice: { type: 'required' } }), 'tool_choice'],
       [request({ tools: [WEATHER], toolChoice: { type: 'tool', name: 'get_weather' } }), 'tool_choice'],
-      [request({ tools: [WEATHER], parallelToolCalls: false }), 'parallel_tool_calls'],
       [request({ responseFormat: { type: 'json_object' }, stream: true }), 'response_format'],
       [
         request({ responseFormat: { type: 'json_object' } }),
