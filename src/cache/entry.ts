@@ -5,7 +5,7 @@ import { CLIENT_FORMATS } from '../core/endpoints';
 export const CachedEntry = z.object({
   v: z.literal(1),
   format: z.enum(CLIENT_FORMATS),
-  endpoint: z.enum(['chat', 'embeddings', 'messages']),
+  endpoint: z.enum(['chat', 'embeddings', 'messages', 'responses']),
   /** The complete JSON response (assembled from the stream when the original was streamed). */
   body: z.record(z.string(), z.unknown()),
   /** The usage the original answer reported; the fields added after the first release default to 0 for older entries. */

@@ -6,9 +6,9 @@
  * papered over by a high similarity score.
  *
  * Decisions, each chosen for a demanding production user:
- * - Off unless the key's cache settings say `semantic: true`; chat and
- *   messages endpoints only (embeddings are deterministic: the exact cache
- *   serves them).
+ * - Off unless the key's cache settings say `semantic: true`; the chat,
+ *   messages and responses endpoints only (embeddings are deterministic: the
+ *   exact cache serves them). A Responses `input` string is one user turn.
  * - `text` is the LATEST USER MESSAGE's text only. Earlier turns (user and
  *   assistant), roles, images, tool calls and results, the system prompt
  *   (system/developer messages, or Anthropic's `system`) and every parameter
@@ -71,6 +71,8 @@ const TOOL_BLOCKS = new Set([
   'mcp_tool_use',
   'mcp_tool_result',
 ]);
+/** Text parts: Chat's and Messages' `text`, the Responses API's `input_text`. */
+const TEXT_PARTS = new Set(['text', 'input_text']);
 /** Stands where the compared text was, so its position is part of the hash but not its words. */
 const TEXT_SLOT = '\u0000semantic-text';
 
@@ -108,7 +110,7 @@ function splitText(message: Message): { text: string; skeleton: Message } {
   if (!Array.isArray(content)) return { text: '', skeleton: message };
   const texts: string[] = [];
   const parts = content.map((part) => {
-    if (isRecord(part) && part.type === 'text' && typeof part.text === 'string') {
+    if (isRecord(part) && TEXT_PARTS.has(part.type as string) && typeof part.text === 'string') {
       texts.push(part.text);
       return { ...part, text: TEXT_SLOT };
     }
@@ -117,13 +119,21 @@ function splitText(message: Message): { text: string; skeleton: Message } {
   return { text: texts.join('\n'), skeleton: { ...message, content: parts } };
 }
 
+/** The turns of a body: a list as it is, the Responses API's string `input` as one user turn. */
+function conversation(turns: unknown): unknown[] {
+  if (typeof turns === 'string') return [{ role: 'user', content: turns }];
+  return Array.isArray(turns) ? turns : [];
+}
+
 export function semanticEligibility(request: ProxyRequest, settings: CacheSettings): SemanticEligibility {
   if (settings.semantic !== true) return no('disabled');
-  if (request.endpoint !== 'chat' && request.endpoint !== 'messages') return no('endpoint');
+  if (request.endpoint === 'embeddings') return no('endpoint');
   const body = request.body;
-  const messages = (Array.isArray(body.messages) ? body.messages : []).filter(
-    (m): m is Message => isRecord(m) && typeof m.role === 'string',
-  );
+  const turnsField = request.endpoint === 'responses' ? 'input' : 'messages';
+  const items = conversation(body[turnsField]);
+  // A Responses item without a role is a tool call, its output or reasoning: agent traffic.
+  const messages = items.filter((m): m is Message => isRecord(m) && typeof m.role === 'string');
+  if (messages.length < items.length && settings.semantic_tools !== true) return no('tools');
   if (settings.semantic_tools !== true && carriesTools(body, messages)) return no('tools');
   const temperature = typeof body.temperature === 'number' ? body.temperature : null;
   if (settings.semantic_temperature !== true && (temperature === null || temperature > 0))
@@ -140,7 +150,7 @@ export function semanticEligibility(request: ProxyRequest, settings: CacheSettin
 
   const shape = messages.map((m, i) => (i === last ? skeleton : m));
   const paramsHash = sha256HexSync(
-    canonicalJson({ v: 1, e: request.endpoint, b: normalisedBody({ ...body, messages: shape }) }),
+    canonicalJson({ v: 1, e: request.endpoint, b: normalisedBody({ ...body, [turnsField]: shape }) }),
   );
   return { eligible: true, text, paramsHash };
 }

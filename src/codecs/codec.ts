@@ -157,10 +157,7 @@ export interface ClientCodec {
   decodeRequest(body: Record<string, unknown>): ChatRequest;
   /** The answer in this format; `context` is given by the gateway, and may be absent in tests. */
   encodeResponse(response: ChatResponse, context?: AnswerContext): Record<string, unknown>;
-  streamEncoder(options: {
-    readonly includeUsage: boolean;
-    readonly context?: AnswerContext;
-  }): StreamEncoder;
+  streamEncoder(options: { readonly includeUsage: boolean; readonly context?: AnswerContext }): StreamEncoder;
   readonly embeddings?: {
     decodeRequest(body: Record<string, unknown>): EmbeddingsRequest;
     encodeResponse(response: EmbeddingsResponse): Record<string, unknown>;

@@ -1,8 +1,11 @@
 /** The public endpoints the gateway proxies, described once so one handler can serve them all. */
-export type Endpoint = 'chat' | 'embeddings' | 'messages';
+export type Endpoint = 'chat' | 'embeddings' | 'messages' | 'responses';
 
-/** The formats our public API speaks: OpenAI's and Anthropic's; each has a client codec (src/codecs/). */
-export const CLIENT_FORMATS = ['openai', 'anthropic'] as const;
+/**
+ * The formats our public API speaks: OpenAI's Chat Completions (`openai`), OpenAI's Responses API
+ * (`responses`) and Anthropic's Messages (`anthropic`); each has a client codec (src/codecs/).
+ */
+export const CLIENT_FORMATS = ['openai', 'anthropic', 'responses'] as const;
 export type ClientFormat = (typeof CLIENT_FORMATS)[number];
 
 /** Every wire format a provider may speak; each has a codec (src/codecs/). */
@@ -14,17 +17,36 @@ export interface EndpointSpec {
   /** Wire format of request and response bodies, and of the errors on this route. */
   readonly format: ClientFormat;
   readonly streamable: boolean;
+  /** The body field that caps output tokens on this endpoint (null: it has none). */
+  readonly outputCapParam: 'max_tokens' | 'max_output_tokens' | null;
 }
 
 export const ENDPOINTS: Record<Endpoint, EndpointSpec> = {
-  chat: { upstreamPath: '/chat/completions', format: 'openai', streamable: true },
-  embeddings: { upstreamPath: '/embeddings', format: 'openai', streamable: false },
-  messages: { upstreamPath: '/messages', format: 'anthropic', streamable: true },
+  chat: {
+    upstreamPath: '/chat/completions',
+    format: 'openai',
+    streamable: true,
+    outputCapParam: 'max_tokens',
+  },
+  embeddings: { upstreamPath: '/embeddings', format: 'openai', streamable: false, outputCapParam: null },
+  messages: {
+    upstreamPath: '/messages',
+    format: 'anthropic',
+    streamable: true,
+    outputCapParam: 'max_tokens',
+  },
+  responses: {
+    upstreamPath: '/responses',
+    format: 'responses',
+    streamable: true,
+    outputCapParam: 'max_output_tokens',
+  },
 };
 
 /** The client format of a public path, for errors raised before its endpoint is known. */
 export function formatForPath(path: string): ClientFormat {
-  return path.startsWith('/v1/messages') ? 'anthropic' : 'openai';
+  if (path.startsWith('/v1/messages')) return 'anthropic';
+  return path.startsWith('/v1/responses') ? 'responses' : 'openai';
 }
 
 /** The paths that answer in either format, by the client's own headers: /v1/models and /v1/models/{id} (never an empty id). */

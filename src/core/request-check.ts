@@ -65,6 +65,20 @@ function messagesApi(b: Body): boolean {
   );
 }
 
+function responses(b: Body): boolean {
+  return (
+    modelId(b.model) &&
+    (typeof b.input === 'string' || (Array.isArray(b.input) && b.input.length > 0 && objects(b.input))) &&
+    optional(b.instructions, (v) => typeof v === 'string') &&
+    optional(b.stream, (v) => typeof v === 'boolean') &&
+    optional(b.max_output_tokens, tokens) &&
+    optional(b.temperature, (v) => numIn(v, 0, 2)) &&
+    optional(b.tools, objects) &&
+    optional(b.store, (v) => typeof v === 'boolean') &&
+    b.previous_response_id === undefined
+  );
+}
+
 function embeddingInput(v: unknown): boolean {
   if (typeof v === 'string') return true;
   if (!Array.isArray(v) || v.length === 0) return false;
@@ -82,7 +96,12 @@ function embeddings(b: Body): boolean {
   );
 }
 
-const CHECKS: Record<Endpoint, (b: Body) => boolean> = { chat, messages: messagesApi, embeddings };
+const CHECKS: Record<Endpoint, (b: Body) => boolean> = {
+  chat,
+  messages: messagesApi,
+  embeddings,
+  responses,
+};
 
 /** True when `raw` certainly passes the endpoint's schema as it is. */
 export function certainlyValid(endpoint: Endpoint, raw: Body): boolean {

@@ -72,7 +72,25 @@ export const MessagesRequest = z.looseObject({
   tools: z.array(z.looseObject({})).nullish(),
 });
 
+/**
+ * OpenAI's Responses API (/v1/responses): `input` as a string or a list of items. `previous_response_id`
+ * names a response the gateway stored; it is resolved before this schema sees the body (the stored
+ * conversation becomes part of `input`, src/pipeline/conversation.ts).
+ */
+export const ResponsesRequest = z.looseObject({
+  model: modelId,
+  input: z.union([z.string(), z.array(z.looseObject({})).min(1)]),
+  instructions: z.string().nullish(),
+  stream: z.boolean().nullish(),
+  max_output_tokens: maxTokens.nullish(),
+  temperature: z.number().min(0).max(2).nullish(),
+  tools: z.array(z.looseObject({})).nullish(),
+  store: z.boolean().nullish(),
+  previous_response_id: z.string().min(1).max(256).nullish(),
+});
+
 export type ChatBody = z.infer<typeof ChatRequest>;
+export type ResponsesBody = z.infer<typeof ResponsesRequest>;
 export type EmbeddingsBody = z.infer<typeof EmbeddingsRequest>;
 export type MessagesBody = z.infer<typeof MessagesRequest>;
 
@@ -80,4 +98,5 @@ export const REQUEST_SCHEMAS = {
   chat: ChatRequest,
   embeddings: EmbeddingsRequest,
   messages: MessagesRequest,
+  responses: ResponsesRequest,
 } as const satisfies Record<Endpoint, z.ZodType>;

@@ -9,7 +9,7 @@ import type * as z from 'zod';
 import { badRequest } from './errors';
 import type { Endpoint } from './endpoints';
 import { certainlyValid } from './request-check';
-import { type ChatBody, type MessagesBody, REQUEST_SCHEMAS } from './request-schemas';
+import { type ChatBody, type MessagesBody, REQUEST_SCHEMAS, type ResponsesBody } from './request-schemas';
 
 export interface ProxyRequest {
   readonly endpoint: Endpoint;
@@ -23,7 +23,7 @@ export interface ProxyRequest {
   /** The client's cap on output tokens per choice, if it set one (1…MAX_OUTPUT_TOKENS). */
   readonly maxOutputTokens: number | null;
   /** The body field that cap came from, to name it in errors. */
-  readonly maxOutputTokensParam: 'max_tokens' | 'max_completion_tokens' | null;
+  readonly maxOutputTokensParam: 'max_tokens' | 'max_completion_tokens' | 'max_output_tokens' | null;
   /** Choices the client asked for (chat's `n`, 1…MAX_CHOICES); 1 elsewhere. */
   readonly choices: number;
 }
@@ -78,6 +78,14 @@ function limitFields(endpoint: Endpoint, body: Record<string, unknown>): LimitFi
       maxOutputTokensParam: 'max_tokens',
       choices: 1,
     };
+  if (endpoint === 'responses') {
+    const cap = (body as ResponsesBody).max_output_tokens ?? null;
+    return {
+      maxOutputTokens: cap,
+      maxOutputTokensParam: cap === null ? null : 'max_output_tokens',
+      choices: 1,
+    };
+  }
   return { maxOutputTokens: null, maxOutputTokensParam: null, choices: 1 };
 }
 

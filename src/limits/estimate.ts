@@ -70,9 +70,31 @@ export function estimatePromptTokens(request: ProxyRequest): number {
   let total = PRIMING_TOKENS;
   if (Array.isArray(body.messages)) for (const m of body.messages) if (isObject(m)) total += messageTokens(m);
   if (body.system !== undefined) total += PER_MESSAGE_TOKENS + contentTokens(body.system);
+  if (request.endpoint === 'responses') total += responsesInputTokens(body);
   total += jsonTokens(body.tools) + jsonTokens(body.functions) + jsonTokens(body.response_format);
   return total;
 }
+
+/**
+ * The Responses API's prompt: `instructions`, and `input` as a string or items: messages count as
+ * chat messages; function calls, their outputs and reasoning items by their text (encrypted
+ * reasoning by its length, as its tokens are billed again when it is sent back).
+ */
+function responsesInputTokens(body: Json): number {
+  let total = typeof body.instructions === 'string' ? PER_MESSAGE_TOKENS + textTokens(body.instructions) : 0;
+  const input = body.input;
+  if (typeof input === 'string') return total + PER_MESSAGE_TOKENS + textTokens(input);
+  if (!Array.isArray(input)) return total;
+  for (const item of input) {
+    if (!isObject(item)) continue;
+    if (typeof item.role === 'string') total += messageTokens(item);
+    else if (typeof item.output === 'string') total += PER_MESSAGE_TOKENS + textTokens(item.output);
+    else total += PER_MESSAGE_TOKENS + jsonTokens(item);
+  }
+  return total + jsonTokens(obj(body.text)?.format);
+}
+
+const obj = (v: unknown): Json | null => (isObject(v) ? v : null);
 
 /**
  * The longest prompt-cache TTL a request's breakpoints ask for (`cache_control` on the request, a

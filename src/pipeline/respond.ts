@@ -40,6 +40,12 @@ export interface RespondOptions {
   /** Characters of the response to keep for payload logging; 0 for none. */
   readonly capture: number;
   readonly idleTimeoutMs: number;
+  /**
+   * Keeps the complete answer (a stored response, src/pipeline/conversation.ts) before the client has
+   * it whole: a JSON body before it is returned, a stream before its terminator is relayed. Absent for
+   * every request that stores nothing. It must not throw.
+   */
+  readonly keep?: ((body: Record<string, unknown>) => Promise<void>) | undefined;
 }
 
 export interface Responded {
@@ -54,7 +60,8 @@ export function respondStream(
 ): Responded {
   const { request, format, dispatched, headers, capture } = options;
   const codec = CLIENT_CODECS[format];
-  const assembler = options.keepWhole ? codec.assembler() : null;
+  const keep = options.keep;
+  const assembler = options.keepWhole || keep ? codec.assembler() : null;
   const onChunk = assembler ? assembler.push.bind(assembler) : undefined;
   const guarding = options.guarding;
   const rewriter = guarding?.rewriter(format);
@@ -74,12 +81,19 @@ export function respondStream(
     abortUpstream: () => dispatched.abort.abort(),
     scrub: dispatched.scrub,
     gate: guarding ? { judged: guarding.judged, refusal: guarding.refusal } : undefined,
+    beforeEnd:
+      keep && assembler
+        ? async () => {
+            const whole = wholeBody(format, assembler.result());
+            if (whole) await keep(whole.body);
+          }
+        : undefined,
   });
   const answer = outcome.then(
     (o): Answer => ({
       usage: deliveredUsage(request, o),
       delivery: o,
-      whole: o.completed && assembler ? wholeBody(format, assembler.result()) : null,
+      whole: o.completed && assembler && options.keepWhole ? wholeBody(format, assembler.result()) : null,
       lateError: o.error?.code ?? (o.cancelledByClient ? CLIENT_DISCONNECTED : null),
       text: capture > 0 ? observer.captured : null,
     }),
@@ -128,7 +142,7 @@ export async function respondJson(options: RespondOptions): Promise<Responded> {
     usage = CLIENT_CODECS[format].usage(parsed);
   }
   const guarding = options.guarding;
-  const body = guarding ? obj(parsed) : null;
+  const body = guarding || options.keep ? obj(parsed) : null;
   if (guarding && body) {
     // The second opinion started before the upstream call; by now it has usually judged.
     await guarding.judged;
@@ -136,6 +150,7 @@ export async function respondJson(options: RespondOptions): Promise<Responded> {
     if (judged.refusal) return refused(options, usage, text, judged.refusal);
     if (judged.changed) text = JSON.stringify(parsed);
   }
+  if (options.keep && body) await options.keep(body);
   const answer: Answer = {
     usage,
     // A 2xx without usage is never free: the limiter charges an estimate from the body's size.

@@ -49,6 +49,12 @@ export interface RelayOptions {
    * stream at the next chunk, and the chunk that completes the stream waits for the verdict.
    */
   readonly gate?: { readonly judged: Promise<void>; readonly refusal: () => StreamFault | null } | undefined;
+  /**
+   * Work that must finish before the client sees the stream complete (keeping a stored response, so a
+   * follow-up naming it finds it from any isolate): run once, when the observer first sees the
+   * terminator, before the chunk that carries it is relayed. It must not throw.
+   */
+  readonly beforeEnd?: (() => Promise<void>) | undefined;
 }
 
 const encoder = new TextEncoder();
@@ -122,6 +128,7 @@ export function relay(options: RelayOptions): {
 
   const pump = async (): Promise<void> => {
     const gate = options.gate;
+    let beforeEnd = options.beforeEnd;
     let pendingFirst = options.first;
     for (;;) {
       if (ended || clientGone) return;
@@ -177,6 +184,12 @@ export function relay(options: RelayOptions): {
         await gate.judged;
         const late = gate.refusal();
         if (late) return fail(late.fault, late.message);
+      }
+      if (beforeEnd && observer.done) {
+        const work = beforeEnd;
+        beforeEnd = undefined;
+        await work();
+        if (clientGone) return;
       }
       if (out.length === 0) continue;
       const whole =

@@ -27,11 +27,16 @@ export function authHeaders(format: ClientFormat, apiKey: string | null): Header
   return headers;
 }
 
-/** The endpoint the row is called at for a client endpoint: its own, or its other chat endpoint. */
+/**
+ * The endpoint the row is called at for a client endpoint: its own, or another chat endpoint it
+ * serves (the codecs translate). The Responses API is served natively only where a row says so
+ * (OpenAI, the mock); elsewhere through Chat Completions, or Messages for an Anthropic row.
+ */
 function servedAs(row: ProviderRow, endpoint: Endpoint): Endpoint | null {
   if (row.serves[endpoint]) return endpoint;
-  if (endpoint === 'chat' && row.serves.messages) return 'messages';
-  if (endpoint === 'messages' && row.serves.chat) return 'chat';
+  if (endpoint === 'embeddings') return null;
+  if (endpoint !== 'chat' && row.serves.chat) return 'chat';
+  if (endpoint !== 'messages' && row.serves.messages) return 'messages';
   return null;
 }
 

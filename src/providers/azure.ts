@@ -1,9 +1,11 @@
 /**
  * Azure OpenAI: OpenAI's wire format at a resource's deployment URLs. The
  * model part of `azure/<name>` is the deployment's name; the URL carries it
- * and the `api-version`, the key travels in `api-key`. Both client endpoints
- * are served at the deployment's chat completions (the codecs translate
- * /v1/messages). OpenAI's account headers (`openai-organization`,
+ * and the `api-version`, the key travels in `api-key`. Chat and Messages are
+ * served at the deployment's chat completions (the codecs translate
+ * /v1/messages); the Responses API at the resource's v1 surface
+ * (`/openai/v1/responses`, no api-version), which names the deployment in the
+ * body's `model`, as OpenAI's does, so it passes through untranslated. OpenAI's account headers (`openai-organization`,
  * `openai-project`) mean nothing to Azure and are not passed on.
  */
 import type { Bindings } from '../env';
@@ -29,6 +31,16 @@ export function azureAdapter(
     // Azure's correlation id, the one its diagnostic logs and support tickets use.
     requestIdHeader: 'apim-request-id',
     prepare(input: PrepareInput): UpstreamTarget {
+      if (input.endpoint === 'responses') {
+        return {
+          endpoint: input.endpoint,
+          model: input.model,
+          stream: input.stream,
+          url: `${baseUrl}/openai/v1/responses`,
+          headers,
+          format: 'responses',
+        };
+      }
       const path = input.endpoint === 'embeddings' ? 'embeddings' : 'chat/completions';
       return {
         endpoint: input.endpoint,

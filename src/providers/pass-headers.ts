@@ -6,11 +6,13 @@
  */
 import type { WireFormat } from '../core/endpoints';
 
-const ALLOWED: Readonly<Record<string, WireFormat>> = {
-  'anthropic-beta': 'anthropic',
-  'anthropic-version': 'anthropic',
-  'openai-organization': 'openai',
-  'openai-project': 'openai',
+/** Each header, and the formats of the providers it belongs to (OpenAI's account headers serve both its APIs). */
+const OPENAI: readonly WireFormat[] = ['openai', 'responses'];
+const ALLOWED: Readonly<Record<string, readonly WireFormat[]>> = {
+  'anthropic-beta': ['anthropic'],
+  'anthropic-version': ['anthropic'],
+  'openai-organization': OPENAI,
+  'openai-project': OPENAI,
 };
 
 /** Longest value passed on; providers' own values are short tokens. */
@@ -33,7 +35,7 @@ export function headersFor(
   format: WireFormat,
   pairs: readonly (readonly [string, string])[],
 ): readonly (readonly [string, string])[] {
-  return pairs.length === 0 ? NONE : pairs.filter(([name]) => ALLOWED[name] === format);
+  return pairs.length === 0 ? NONE : pairs.filter(([name]) => ALLOWED[name]?.includes(format));
 }
 
 /**
@@ -43,7 +45,7 @@ export function headersFor(
 export function headersNotFor(format: WireFormat, pairs: readonly (readonly [string, string])[]): string[] {
   if (pairs.length === 0) return [];
   return pairs
-    .filter(([name]) => ALLOWED[name] !== format && name !== 'anthropic-version')
+    .filter(([name]) => !ALLOWED[name]?.includes(format) && name !== 'anthropic-version')
     .map(([name]) => name);
 }
 

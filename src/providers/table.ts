@@ -40,7 +40,7 @@ export const BUILTIN_PROVIDERS: readonly ProviderRow[] = [
     id: 'openai',
     baseUrl: 'https://api.openai.com/v1',
     keySecret: 'OPENAI_API_KEY',
-    serves: CHAT_EMBED,
+    serves: { ...CHAT_EMBED, responses: 'responses' },
     tenantKeys: true,
     requestIdHeader: 'x-request-id',
   },
@@ -99,7 +99,7 @@ export function mockProviderRow(baseUrl: string): ProviderRow {
     id: 'mock',
     baseUrl,
     keySecret: 'MOCK_API_KEY',
-    serves: { chat: 'openai', embeddings: 'openai', messages: 'anthropic' },
+    serves: { chat: 'openai', embeddings: 'openai', messages: 'anthropic', responses: 'responses' },
     defaultKey: 'mock-key',
     requestIdHeader: 'x-request-id',
   };
@@ -126,7 +126,8 @@ const CustomRow = z
       .regex(/^PROVIDER_KEY_[A-Z0-9_]+$/, 'must name a PROVIDER_KEY_* secret')
       .optional(),
     format: z.enum(['openai', 'anthropic']).default('openai'),
-    endpoints: z.array(z.enum(['chat', 'embeddings', 'messages'])).optional(),
+    /** What it serves natively; an openai row may add 'responses' (a server with OpenAI's Responses API, e.g. vLLM). */
+    endpoints: z.array(z.enum(['chat', 'embeddings', 'messages', 'responses'])).optional(),
     headers: z.record(HeaderName, z.string().max(1024)).optional(),
     request_id_header: HeaderName.optional(),
     /** Its model ids (as the server names them), listed by /v1/models as `<id>/<model>`. */
@@ -143,7 +144,7 @@ const CustomRow = z
   })
   .refine((r) => (r.endpoints ?? []).every((e) => (e === 'messages') === (r.format === 'anthropic')), {
     path: ['endpoints'],
-    message: "an openai row serves 'chat' and 'embeddings', an anthropic row 'messages'",
+    message: "an openai row serves 'chat', 'embeddings' and 'responses', an anthropic row 'messages'",
   });
 
 /**
@@ -183,7 +184,7 @@ export function customProviderRows(secrets: Pick<Secrets, 'EDGEWAY_PROVIDERS'>):
     serves: Object.fromEntries(
       (r.endpoints ?? (r.format === 'anthropic' ? ['messages'] : ['chat', 'embeddings'])).map((e) => [
         e,
-        r.format,
+        e === 'responses' ? 'responses' : r.format,
       ]),
     ),
   }));

@@ -9,6 +9,7 @@
 import type { Principal } from '../../core/principal';
 import { type ProxyRequest, parseProxyRequest } from '../../core/request';
 import type { TargetOverrides } from '../../core/route-spec';
+import { ENDPOINTS } from '../../core/endpoints';
 import { GatewayError } from '../../core/errors';
 import type { Deps } from '../../ports';
 import { isLimited, outputCapFor } from '../../limits/durable-limiter';
@@ -34,6 +35,8 @@ export interface PrepareContext {
   readonly passHeaders: readonly (readonly [string, string])[];
   /** PROVIDER_KEYS_SECRET, to open the tenant's own keys. */
   readonly keysSecret: string | undefined;
+  /** The id a translated answer is known by, where the client's format names answers (`resp_…`). */
+  readonly responseId: string;
 }
 
 export async function prepareCall(ctx: PrepareContext, planned: PlannedTarget): Promise<PreparedCall> {
@@ -50,13 +53,18 @@ export async function prepareCall(ctx: PrepareContext, planned: PlannedTarget): 
     },
     await keyFor(ctx, planned),
   );
-  const { body, translation, dropped } = outbound(request, route.target, {
-    model: route.upstreamModel,
-    providerId: route.providerId,
-    outputCap,
-    enforceCap: limited(principal),
-    dropped: [],
-  });
+  const { body, translation, dropped } = outbound(
+    request,
+    route.target,
+    {
+      model: route.upstreamModel,
+      providerId: route.providerId,
+      outputCap,
+      enforceCap: limited(principal),
+      dropped: [],
+    },
+    ctx.responseId,
+  );
   const headers = headersNotFor(route.target.format, ctx.passHeaders);
   return { planned, route, body, translation, dropped: headers.length ? [...dropped, ...headers] : dropped };
 }
@@ -109,7 +117,7 @@ export function withOverrides(
   if (overrides.top_p !== undefined) body.top_p = overrides.top_p;
   if (overrides.max_tokens !== undefined) {
     const cap = Math.min(overrides.max_tokens, request.maxOutputTokens ?? outputCap);
-    body[request.maxOutputTokensParam ?? 'max_tokens'] = cap;
+    body[request.maxOutputTokensParam ?? ENDPOINTS[request.endpoint].outputCapParam ?? 'max_tokens'] = cap;
   }
   return parseProxyRequest(request.endpoint, body);
 }

@@ -7,7 +7,7 @@
  * Translated answers are decoded by the provider's codec and encoded by the
  * client's: JSON at once, streams event by event (src/codecs/translate-stream.ts).
  */
-import type { EncodeContext, StreamDecoder } from '../../codecs/codec';
+import type { AnswerContext, EncodeContext, StreamDecoder } from '../../codecs/codec';
 import { CLIENT_CODECS, sameFormat, UPSTREAM_CODECS } from '../../codecs/index';
 import { translatingObserver } from '../../codecs/translate-stream';
 import { gatewayUsage } from '../../codecs/usage';
@@ -39,7 +39,16 @@ export interface Outbound {
 
 const NOTHING: readonly string[] = [];
 
-export function outbound(request: ProxyRequest, target: UpstreamTarget, context: EncodeContext): Outbound {
+/**
+ * `responseId`: the id a translated answer is known by to a client whose format names answers (the
+ * Responses API's `resp_…`), minted by the gateway from the request's id.
+ */
+export function outbound(
+  request: ProxyRequest,
+  target: UpstreamTarget,
+  context: EncodeContext,
+  responseId: string,
+): Outbound {
   const clientFormat: ClientFormat = ENDPOINTS[request.endpoint].format;
   const client = CLIENT_CODECS[clientFormat];
   if (sameFormat(target.format, clientFormat)) {
@@ -77,6 +86,7 @@ export function outbound(request: ProxyRequest, target: UpstreamTarget, context:
   }
   const canonical = client.decodeRequest(request.body);
   const body = JSON.stringify(upstream.encodeRequest(canonical, context));
+  const answerContext: AnswerContext = { request: canonical, body: request.body, responseId };
   return {
     body,
     dropped: [...new Set([...canonical.dropped, ...context.dropped])],
@@ -86,14 +96,14 @@ export function outbound(request: ProxyRequest, target: UpstreamTarget, context:
         // Some formats never name the model in their answer (Bedrock): the one called is named instead.
         const answer = decoded.model ? decoded : { ...decoded, model: context.model };
         return {
-          body: client.encodeResponse(answer),
+          body: client.encodeResponse(answer, answerContext),
           usage: answer.usage ? gatewayUsage(answer.usage) : null,
         };
       },
       streamObserver: ({ onChunk, capture, rewriter }) =>
         translatingObserver({
           decoder: namingModel(upstream.streamDecoder(), context.model),
-          encoder: client.streamEncoder({ includeUsage: request.clientWantsUsage }),
+          encoder: client.streamEncoder({ includeUsage: request.clientWantsUsage, context: answerContext }),
           onChunk,
           capture,
           rewriter,
