@@ -33,6 +33,7 @@ const ROUTES = new Map<string, GatewayRoute>([
   ['/v1/messages', { POST: proxy('messages') }],
   ['/v1/messages/count_tokens', { POST: countTokens }],
   ['/v1/models', { GET: models }],
+  ['/v1/responses', { POST: proxy('responses') }],
   ['/v1/responses/{id}', { GET: getResponse, DELETE: deleteResponse }],
   ['/v1/responses/{id}/input_items', { GET: listInputItems }],
 ]);
