@@ -154,9 +154,14 @@ function codex(model, prompt, cwd) {
   });
 }
 
+/**
+ * Codex asks for reasoning summaries on every request, which OpenAI (and the mock) refuse for a model that does
+ * not reason: the OpenAI-format model is the mock's reasoning echo model, whose signed reasoning Codex sends
+ * back on the tool-result turn. The Anthropic-format row gets it translated.
+ */
 for (const [format, model] of [
   ['Anthropic', TRANSLATED],
-  ['OpenAI', NATIVE],
+  ['OpenAI', 'mock/echo-think'],
 ]) {
   describe(`Codex CLI → ${format}-format model`, () => {
     test('completes a task with a shell tool call: the file is written and the answer reads the tool result', async () => {
