@@ -5,7 +5,9 @@
  * - `expandConversation`, right after the body is read and before policy and guardrails: a body naming
  *   `previous_response_id` becomes the whole conversation (the caller's own stored response, else a 400
  *   `previous_response_not_found`), so every later stage, and every upstream, sees a stateless request. A
- *   body without it costs nothing: no read, no copy.
+ *   body without it costs nothing: no read, no copy. Item references in its `input` (the Vercel AI SDK's way
+ *   of sending earlier answers' items while `store` is on) are replaced first by the caller's stored items
+ *   they name (src/core/item-references.ts).
  * - `keepResponse`, once the answer is whole (a JSON answer before it is returned, a stream before its
  *   terminal event is relayed): stores the record, awaited, so a next request on any isolate finds it.
  *   `store: false`, or a tenant retention of 0 days, keeps nothing. A failed store never fails the answer:
@@ -14,7 +16,8 @@
 import { continueConversation, recordOf, type ResponsesBody } from '../core/conversation';
 import { GatewayError, badRequest } from '../core/errors';
 import type { Principal } from '../core/principal';
-import { expiryOf, isResponseId, type StoredResponse } from '../core/stored-response';
+import { referencedIds, resolveReferences, responseOfItem, storedItem } from '../core/item-references';
+import { expiryOf, isResponseId, type ResponseItem, type StoredResponse } from '../core/stored-response';
 import type { GatewayCall } from './call';
 
 /** What the expansion learnt, for the record and the answer's echo. */
@@ -44,18 +47,48 @@ export async function expandConversation(
 ): Promise<Expanded> {
   if (typeof body !== 'object' || body === null || Array.isArray(body))
     return { body, conversation: STANDALONE };
-  const previous = (body as ResponsesBody).previous_response_id;
-  if (previous === undefined || previous === null) return { body, conversation: STANDALONE };
+  const resolved = await withReferencesResolved(call, principal, body as ResponsesBody);
+  const previous = resolved.previous_response_id;
+  if (previous === undefined || previous === null) return { body: resolved, conversation: STANDALONE };
   if (typeof previous !== 'string') {
     throw badRequest("'previous_response_id' must be a string.", 'previous_response_id', 'invalid_type');
   }
   const record = await call.deps.responses.get(principal.tenantId, previous, Date.now());
   if (!record) throw previousNotFound(previous);
-  const expanded = continueConversation(record, body as ResponsesBody);
+  const expanded = continueConversation(record, resolved);
   return {
     body: { ...expanded.body, previous_response_id: previous },
     conversation: { previousResponseId: previous, context: expanded.context },
   };
+}
+
+/**
+ * The body with the item references of its `input` replaced by the caller's stored items they name (one read
+ * per response named); the body itself when it has none.
+ */
+async function withReferencesResolved(
+  call: GatewayCall,
+  principal: Principal,
+  body: ResponsesBody,
+): Promise<ResponsesBody> {
+  const ids = referencedIds(body.input);
+  if (ids.length === 0) return body;
+  const now = Date.now();
+  const records = new Map<string, Promise<StoredResponse | null>>();
+  const items = new Map<string, ResponseItem>();
+  for (const id of ids) {
+    const responseId = responseOfItem(id);
+    if (responseId === null || !isResponseId(responseId)) continue;
+    let record = records.get(responseId);
+    if (!record) {
+      record = call.deps.responses.get(principal.tenantId, responseId, now);
+      records.set(responseId, record);
+    }
+    const found = await record;
+    const item = found ? storedItem(found, id) : undefined;
+    if (item) items.set(id, item);
+  }
+  return items.size === 0 ? body : { ...body, input: resolveReferences(body.input as unknown[], items) };
 }
 
 export function previousNotFound(id: string): GatewayError {

@@ -241,29 +241,38 @@ describe('Vercel AI SDK, default provider (the Responses API)', () => {
         assert.equal(await result.text, joined);
         assert.equal(await result.finishReason, 'stop');
       });
-
-      test('a conversation: the second turn carries the first answer back', async () => {
-        const first = await generateText({
-          model: provider(model),
-          prompt: 'The first turn.',
-          maxRetries: 0,
-          abortSignal: AbortSignal.timeout(CALL_TIMEOUT_MS),
-        });
-        assert.equal(first.text, 'The first turn.');
-        const second = await generateText({
-          model: provider(model),
-          messages: [
-            { role: 'user', content: 'The first turn.' },
-            ...first.response.messages,
-            { role: 'user', content: 'The second turn.' },
-          ],
-          maxRetries: 0,
-          abortSignal: AbortSignal.timeout(CALL_TIMEOUT_MS),
-        });
-        assert.equal(second.text, 'The second turn.');
-      });
     });
   }
+
+  test('a conversation on the Anthropic-format model: the first answer, sent back by reference, is found in the store', async () => {
+    const generating = provider(GENERATING);
+    const call = { maxRetries: 0, abortSignal: AbortSignal.timeout(CALL_TIMEOUT_MS) };
+    const first = await generateText({ model: generating, prompt: 'Tell me a story.', ...call });
+    // With `store` on (its default), the SDK sends the answer back as an item_reference to this id.
+    assert.match(first.response.messages[0].content[0].providerOptions.openai.itemId, /^msg_/);
+    const second = await generateText({
+      model: generating,
+      messages: [
+        { role: 'user', content: 'Tell me a story.' },
+        ...first.response.messages,
+        { role: 'user', content: 'And another one.' },
+      ],
+      ...call,
+    });
+    // The same conversation with the answer's text itself: the mock, seeded by every message, says the same.
+    const whole = await generateText({
+      model: generating,
+      messages: [
+        { role: 'user', content: 'Tell me a story.' },
+        { role: 'assistant', content: first.text },
+        { role: 'user', content: 'And another one.' },
+      ],
+      providerOptions: { openai: { store: false } },
+      ...call,
+    });
+    assert.equal(second.text, whole.text);
+    assert.notEqual(second.text, first.text);
+  });
 });
 
 describe('OpenAI Agents SDK, default mode (the Responses API)', () => {
