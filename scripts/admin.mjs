@@ -22,6 +22,9 @@ const USAGE = `Usage: npm run admin -- <command>   (or: node scripts/admin.mjs <
   tenants disable <tenant_id>
   tenants enable <tenant_id>
   keys create <tenant_id> [--name <name>] [--models a,b] [--expires <ISO date>] [--origins a,b]
+      [--on-unsupported drop|refuse]
+                          refuse: a request whose translation to another wire format would drop
+                          fields (named in x-edgeway-dropped otherwise) is a 400 instead
   keys list <tenant_id> [--status active|revoked]
   keys get <key_id>
   keys rotate <key_id> [--grace <seconds>]
@@ -460,6 +463,7 @@ switch (action === undefined ? resource : `${resource} ${action}`) {
         .map((m) => m.trim())
         .filter(Boolean);
     if (opts.origins !== undefined) body.origins = commaList(opts.origins);
+    if (opts['on-unsupported'] !== undefined) body.on_unsupported = opts['on-unsupported'];
     if (opts.expires !== undefined) {
       body.expires_at = Date.parse(opts.expires);
       if (Number.isNaN(body.expires_at)) fail(`--expires: not a date: ${opts.expires}`);

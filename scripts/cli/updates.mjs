@@ -50,10 +50,11 @@ const summary = (thing) =>
     .join('\n');
 
 const TENANT_USAGE =
-  'tenants update <tenant_id> [--name <name>] [--responses-retention <days>|default] [--file patch.json]';
+  'tenants update <tenant_id> [--name <name>] [--responses-retention <days>|default]\n' +
+  '      [--on-unsupported drop|refuse] [--file patch.json]';
 const KEY_USAGE =
   'keys update <key_id> [--name <name>] [--models a,b] [--origins a,b] [--expires <ISO date>|never]\n' +
-  '      [--log-payload on|off] [--file patch.json]';
+  '      [--log-payload on|off] [--on-unsupported drop|refuse] [--file patch.json]';
 
 export const updateCommands = [
   {
@@ -65,6 +66,7 @@ export const updateCommands = [
       const id = positional(ctx, 0, 'tenant_id', TENANT_USAGE);
       const body = patchBody(ctx, TENANT_USAGE, {
         responses_retention_days: retentionDays(ctx, ctx.opts['responses-retention']),
+        on_unsupported: ctx.opts['on-unsupported'],
       });
       const t = await ctx.call('PATCH', `/tenants/${encodeURIComponent(id)}`, body);
       ctx.show(t, () => console.log(`Updated tenant ${t.id}:\n${summary(t)}`));
@@ -89,6 +91,7 @@ export const updateCommands = [
         origins: opts.origins === undefined ? undefined : commaList(opts.origins),
         expires_at: expires,
         log_payload: onOff(ctx, 'log-payload', opts['log-payload']),
+        on_unsupported: opts['on-unsupported'],
       });
       const k = await ctx.call('PATCH', `/keys/${encodeURIComponent(id)}`, body);
       ctx.show(k, () => console.log(`Updated key ${k.id} (${k.hint}):\n${summary(k)}`));
@@ -96,4 +99,8 @@ export const updateCommands = [
   },
 ];
 
-export const updateOptions = { 'log-payload': { type: 'string' }, 'responses-retention': { type: 'string' } };
+export const updateOptions = {
+  'log-payload': { type: 'string' },
+  'responses-retention': { type: 'string' },
+  'on-unsupported': { type: 'string' },
+};

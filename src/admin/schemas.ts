@@ -17,6 +17,7 @@ import {
   Limits,
   ResponsesRetentionDays,
 } from '../core/settings';
+import { OnUnsupported } from '../core/unsupported-policy';
 import { validateDenyList } from '../guardrails/denylist/denylist';
 import { ProviderKeyInfo } from '../storage/provider-keys';
 
@@ -42,6 +43,7 @@ export const TenantCreate = z.strictObject({
   alerts: AlertSettings.optional(),
   alert_webhook: AlertWebhook.nullable().optional(),
   responses_retention_days: ResponsesRetentionDays.optional(),
+  on_unsupported: OnUnsupported.optional(),
   metadata: Metadata.optional(),
 });
 
@@ -57,6 +59,7 @@ export const TenantUpdate = z
       .optional()
       .describe('Where budget alerts are POSTed; null removes it.'),
     responses_retention_days: ResponsesRetentionDays.optional(),
+    on_unsupported: OnUnsupported.optional(),
     metadata: Metadata.optional(),
   })
   .refine(nonEmpty, 'send at least one field to change');
@@ -70,6 +73,7 @@ const KeySettings = {
   guardrails: Guardrails.optional(),
   origins: AllowedOrigins.optional(),
   alerts: AlertSettings.optional(),
+  on_unsupported: OnUnsupported.optional(),
   log_payload: z.boolean().optional(),
   metadata: Metadata.optional(),
   expires_at: Timestamp.nullable()

@@ -81,19 +81,32 @@ export function translatingObserver(options: {
   };
 }
 
-const isTerminator = (frame: Frame) => frame.data === '[DONE]' || frame.event === 'message_stop';
+/** The frames that end a client's stream: Chat's `[DONE]`, Messages' `message_stop`, the Responses API's last events. */
+const TERMINATORS = new Set(['message_stop', 'response.completed', 'response.incomplete', 'response.failed']);
+/** Terminators that repeat the answer's texts (the Responses API's whole response): rewritten like any event. */
+const TEXT_BEARING = new Set(['response.completed', 'response.incomplete', 'response.failed']);
+const isTerminator = (frame: Frame) =>
+  frame.data === '[DONE]' || (frame.event !== null && TERMINATORS.has(frame.event));
 
 /** Frames through a rewriter: what it holds back is released before the terminator. */
 function rewriting(rewriter: EventRewriter) {
   return (frames: readonly Frame[]): Frame[] | StreamFault => {
     const out: Frame[] = [];
     for (const frame of frames) {
-      const rewritten: RewrittenEvent[] | StreamFault = isTerminator(frame)
+      const ends = isTerminator(frame);
+      const rewritten: RewrittenEvent[] | StreamFault = ends
         ? rewriter.finish()
         : rewriter.rewrite(frame.data as Record<string, unknown>, frame.event);
       if ('fault' in rewritten) return rewritten;
       for (const r of rewritten) out.push(r);
-      if (isTerminator(frame)) out.push(frame);
+      if (!ends) continue;
+      if (frame.event === null || !TEXT_BEARING.has(frame.event)) {
+        out.push(frame);
+        continue;
+      }
+      const last = rewriter.rewrite(frame.data as Record<string, unknown>, frame.event);
+      if ('fault' in last) return last;
+      for (const r of last) out.push(r);
     }
     return out;
   };

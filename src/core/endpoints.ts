@@ -34,7 +34,13 @@ export const ENDPOINTS: Record<Endpoint, EndpointSpec> = {
     stored: false,
     outputCapParam: 'max_tokens',
   },
-  embeddings: { upstreamPath: '/embeddings', format: 'openai', streamable: false, stored: false, outputCapParam: null },
+  embeddings: {
+    upstreamPath: '/embeddings',
+    format: 'openai',
+    streamable: false,
+    stored: false,
+    outputCapParam: null,
+  },
   messages: {
     upstreamPath: '/messages',
     format: 'anthropic',

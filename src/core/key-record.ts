@@ -5,6 +5,7 @@
 import * as z from 'zod';
 import { GuardrailPolicy } from './guardrail-policy';
 import { AlertSettings, Budgets, CacheSettings, Limits, ResponsesRetentionDays } from './settings';
+import { OnUnsupported } from './unsupported-policy';
 
 /** A tenant's own key for one provider, as sealed at rest (src/util/provider-key-crypto.ts); never plaintext. */
 export const SealedProviderKey = z.object({ ciphertext: z.string(), iv: z.string() });
@@ -34,6 +35,12 @@ export const KeyRecord = z.object({
   tenantAlerts: AlertSettings.default({ thresholds: [] }),
   /** The tenant's retention of stored responses, in days (0: none kept); null: the deployment's. */
   tenantResponsesRetentionDays: ResponsesRetentionDays.default(null),
+  /**
+   * What a translation that would leave fields out does (src/core/unsupported-policy.ts): drop and name
+   * them, or refuse the request; refuse wins if the key or its tenant says it.
+   */
+  onUnsupported: OnUnsupported.default('drop'),
+  tenantOnUnsupported: OnUnsupported.default('drop'),
   /** Store prompts and completions in the logs for this key. */
   logPayload: z.boolean().default(false),
   /**

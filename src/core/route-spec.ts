@@ -7,6 +7,7 @@
  */
 import * as z from 'zod';
 import { MAX_OUTPUT_TOKENS } from './request-schemas';
+import { OnUnsupported } from './unsupported-policy';
 
 /** Letters, digits, `.`, `_`, `-`; no slash (that is a `provider/model` id). */
 export const ROUTE_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
@@ -88,5 +89,11 @@ export const RouteSpec = z.strictObject({
   attempts: z.number().int().min(1).max(MAX_TARGET_ATTEMPTS).optional(),
   /** Most upstream calls one request may make across all targets. */
   max_calls: z.number().int().min(1).max(20).default(6),
+  /**
+   * "refuse": a target whose translation would drop anything is skipped (the next one is tried), and
+   * the request is refused with 400 unsupported_field when no target can take it whole. Absent: "drop",
+   * unless the key or its tenant refuses.
+   */
+  on_unsupported: OnUnsupported.optional(),
 });
 export type RouteSpec = z.infer<typeof RouteSpec>;

@@ -77,6 +77,7 @@ export function keyBody(values: FormValues): Record<string, unknown> {
     budgets,
     expires_at: utcInputToMs(values.expires_at),
     log_payload: values.log_payload === 'on',
+    ...(values.on_unsupported === undefined ? {} : { on_unsupported: values.on_unsupported }),
   };
 }
 
@@ -88,7 +89,7 @@ export function rotateBody(values: FormValues): Record<string, unknown> {
 
 export type KeySettings = Pick<
   ApiKey,
-  'name' | 'models' | 'origins' | 'limits' | 'budgets' | 'expires_at' | 'log_payload'
+  'name' | 'models' | 'origins' | 'limits' | 'budgets' | 'expires_at' | 'log_payload' | 'on_unsupported'
 >;
 
 /** A stored key as the values of its edit form. */
@@ -98,6 +99,7 @@ export function keyFormValues(key: KeySettings): FormValues {
     models: (key.models ?? []).join('\n'),
     origins: key.origins.join('\n'),
     expires_at: msToUtcInput(key.expires_at),
+    on_unsupported: key.on_unsupported,
   };
   for (const k of LIMIT_FIELDS) if (key.limits[k] !== undefined) out[`limits.${k}`] = String(key.limits[k]);
   for (const unit of BUDGET_UNITS) {

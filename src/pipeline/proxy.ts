@@ -53,7 +53,8 @@ export function proxy(endpoint: Endpoint) {
     if (stored) body = stored.body;
     const request = parseProxyRequest(endpoint, body);
     x.stream = request.stream;
-    const keep = stored && wantsStored(request.body) ? keeper(inbound, principal, stored, request) : undefined;
+    const keep =
+      stored && wantsStored(request.body) ? keeper(inbound, principal, stored, request) : undefined;
 
     // 2. policy, before anything about providers is looked at. The guardrails judge the body and redact it in
     // place first, so the payload log, the cache key and the provider only ever see the redacted body; a
@@ -167,7 +168,8 @@ function keeper(call: GatewayCall, principal: Principal, stored: Expanded, reque
   return async (answer: Record<string, unknown>): Promise<void> => {
     // A complete Responses object always holds its output; anything else is not one to keep.
     const output = answer.output;
-    if (Array.isArray(output)) await keepResponse(call, principal, stored.conversation, request.body, { ...answer, output });
+    if (Array.isArray(output))
+      await keepResponse(call, principal, stored.conversation, request.body, { ...answer, output });
   };
 }
 

@@ -15,6 +15,7 @@ import {
   type RouteTarget,
   type TargetOverrides,
 } from '../core/route-spec';
+import { type OnUnsupported, stricterOnUnsupported } from '../core/unsupported-policy';
 
 /** One `provider/model` the request may call, with the settings its route gave it. */
 export interface PlannedTarget {
@@ -24,6 +25,8 @@ export interface PlannedTarget {
   readonly ttfbTimeoutMs: number | null;
   readonly credential: RouteTarget['credential'];
   readonly overrides: TargetOverrides | null;
+  /** The strictest `on_unsupported` of the named routes this target was reached through. */
+  readonly onUnsupported: OnUnsupported;
 }
 
 export interface PlanOptions {
@@ -38,7 +41,7 @@ export interface PlanOptions {
 export function planTargets(spec: RouteSpec, options: PlanOptions): PlannedTarget[] {
   const out: PlannedTarget[] = [];
   const seen = new Set<string>();
-  const visit = (step: RouteStep, depth: number, inherited: number | null) => {
+  const visit = (step: RouteStep, depth: number, inherited: Inherited) => {
     if (depth > MAX_ROUTE_DEPTH) return;
     if (isGroup(step)) {
       for (const child of order(step.strategy, step.targets, options)) visit(child, depth + 1, inherited);
@@ -47,22 +50,37 @@ export function planTargets(spec: RouteSpec, options: PlanOptions): PlannedTarge
     if (!step.model.includes('/')) {
       const nested = options.route(step.model);
       if (!nested) return;
-      const attempts = nested.attempts ?? inherited;
-      for (const child of order(nested.strategy, nested.targets, options)) visit(child, depth + 1, attempts);
+      const through = inheritedFrom(nested, inherited);
+      for (const child of order(nested.strategy, nested.targets, options)) visit(child, depth + 1, through);
       return;
     }
     if (seen.has(step.model)) return;
     seen.add(step.model);
     out.push({
       model: step.model,
-      attempts: step.attempts ?? inherited,
+      attempts: step.attempts ?? inherited.attempts,
       ttfbTimeoutMs: step.ttfb_timeout_ms ?? null,
       credential: step.credential,
       overrides: step.overrides ?? null,
+      onUnsupported: inherited.onUnsupported,
     });
   };
-  for (const step of order(spec.strategy, spec.targets, options)) visit(step, 1, spec.attempts ?? null);
+  const top = inheritedFrom(spec, { attempts: null, onUnsupported: 'drop' });
+  for (const step of order(spec.strategy, spec.targets, options)) visit(step, 1, top);
   return out;
+}
+
+/** What a named route passes down to its targets: its tries (else the enclosing route's) and the stricter policy. */
+interface Inherited {
+  readonly attempts: number | null;
+  readonly onUnsupported: OnUnsupported;
+}
+
+function inheritedFrom(spec: RouteSpec, outer: Inherited): Inherited {
+  return {
+    attempts: spec.attempts ?? outer.attempts,
+    onUnsupported: stricterOnUnsupported(outer.onUnsupported, spec.on_unsupported ?? 'drop'),
+  };
 }
 
 /** A group's children in the order they are tried. */

@@ -36,6 +36,8 @@ interface KeyRow {
   tenant_guardrails: string;
   alerts: string;
   tenant_alerts: string;
+  on_unsupported: string;
+  tenant_on_unsupported: string;
   provider_keys: string;
   tenant_responses_retention_days: number | null;
 }
@@ -45,6 +47,7 @@ const SELECT = `
          k.origins, k.log_payload, k.previous_expires_at, t.status AS tenant_status, t.limits AS tenant_limits,
          t.budgets AS tenant_budgets, t.guardrails AS tenant_guardrails, k.alerts, t.alerts AS tenant_alerts,
          t.responses_retention_days AS tenant_responses_retention_days,
+         k.on_unsupported, t.on_unsupported AS tenant_on_unsupported,
          (SELECT json_group_object(p.provider, json_object('ciphertext', p.ciphertext, 'iv', p.iv))
             FROM tenant_provider_keys p WHERE p.tenant_id = k.tenant_id) AS provider_keys
   FROM api_keys k JOIN tenants t ON t.id = k.tenant_id
@@ -74,6 +77,8 @@ export function d1KeyLoader(db: D1Database): KeyLoader {
       alerts: jsonColumn(row.alerts),
       tenantAlerts: jsonColumn(row.tenant_alerts),
       tenantResponsesRetentionDays: row.tenant_responses_retention_days,
+      onUnsupported: row.on_unsupported,
+      tenantOnUnsupported: row.tenant_on_unsupported,
       logPayload: row.log_payload === 1,
       providerKeys: jsonColumn(row.provider_keys),
     });

@@ -9,6 +9,7 @@ import { GuardrailPolicy } from '../core/guardrail-policy';
 import { AllowedOrigins } from '../core/origins';
 import { ROUTE_NAME } from '../core/route-spec';
 import { AlertSettings, Budgets, CacheSettings, Limits, ResponsesRetentionDays } from '../core/settings';
+import { OnUnsupported } from '../core/unsupported-policy';
 
 export const Timestamp = z.number().int().nonnegative().describe('Epoch milliseconds.');
 
@@ -52,6 +53,7 @@ export const Tenant = z.object({
   alerts: AlertSettings.default({ thresholds: [] }),
   alert_webhook: z.string().nullable().default(null),
   responses_retention_days: ResponsesRetentionDays.default(null),
+  on_unsupported: OnUnsupported.default('drop'),
   metadata: Metadata,
   created_at: Timestamp,
   updated_at: Timestamp,
@@ -71,6 +73,7 @@ export const ApiKey = z.object({
   guardrails: GuardrailPolicy.default({}),
   origins: AllowedOrigins.default([]),
   alerts: AlertSettings.default({ thresholds: [] }),
+  on_unsupported: OnUnsupported.default('drop'),
   log_payload: z.boolean().describe('Whether prompts and completions are stored in the logs.'),
   metadata: Metadata,
   expires_at: Timestamp.nullable(),

@@ -14,6 +14,7 @@ import { KEY_PREFIX } from '../core/key-record';
 import { PAGE_ORDER, afterCursor, toPage, type Page, type PageRequest } from './page';
 import type { GuardrailPolicy } from '../core/guardrail-policy';
 import type { AlertSettings, Budgets, CacheSettings, Limits } from '../core/settings';
+import type { OnUnsupported } from '../core/unsupported-policy';
 import { randomToken, sha256Hex } from '../util/crypto';
 
 export interface KeyInput {
@@ -26,6 +27,7 @@ export interface KeyInput {
   guardrails?: GuardrailPolicy;
   origins?: string[];
   alerts?: AlertSettings;
+  on_unsupported?: OnUnsupported;
   log_payload?: boolean;
   metadata?: Metadata;
   expires_at?: number | null;
@@ -79,6 +81,7 @@ interface KeyRow {
   guardrails: string;
   origins: string;
   alerts: string;
+  on_unsupported: string;
   log_payload: number;
   metadata: string;
   expires_at: number | null;
@@ -104,6 +107,7 @@ function fromRow(row: KeyRow): ApiKey {
     guardrails: jsonColumn(row.guardrails),
     origins: jsonColumn(row.origins),
     alerts: jsonColumn(row.alerts),
+    on_unsupported: row.on_unsupported,
     log_payload: row.log_payload === 1,
     metadata: jsonColumn(row.metadata),
     expires_at: row.expires_at,
@@ -134,6 +138,7 @@ function patchColumns(patch: KeyPatch): [string, string | number | null][] {
     ['guardrails', patch.guardrails && json(patch.guardrails)],
     ['origins', patch.origins && json(patch.origins)],
     ['alerts', patch.alerts && json(patch.alerts)],
+    ['on_unsupported', patch.on_unsupported],
     ['log_payload', patch.log_payload === undefined ? undefined : patch.log_payload ? 1 : 0],
     ['metadata', patch.metadata && json(patch.metadata)],
     ['expires_at', patch.expires_at],
@@ -147,8 +152,8 @@ export class D1KeyAdminStore implements KeyAdminStore {
   async create(input: KeyInput, now: number): Promise<IssuedKey> {
     const { secret, hash, hint } = await newSecret();
     const row = await this.db
-      .prepare(`INSERT INTO api_keys (id, tenant_id, name, key_hash, hint, models, limits, budgets, cache, guardrails, origins, alerts, log_payload, metadata, expires_at, created_at, updated_at)
-        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING *`)
+      .prepare(`INSERT INTO api_keys (id, tenant_id, name, key_hash, hint, models, limits, budgets, cache, guardrails, origins, alerts, on_unsupported, log_payload, metadata, expires_at, created_at, updated_at)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING *`)
       .bind(
         ID_PREFIX.key + randomToken(12),
         input.tenant_id,
@@ -162,6 +167,7 @@ export class D1KeyAdminStore implements KeyAdminStore {
         JSON.stringify(input.guardrails ?? {}),
         JSON.stringify(input.origins ?? []),
         JSON.stringify(input.alerts ?? {}),
+        input.on_unsupported ?? 'drop',
         input.log_payload ? 1 : 0,
         JSON.stringify(input.metadata ?? {}),
         input.expires_at ?? null,

@@ -5,6 +5,7 @@
  */
 import type { GuardrailPolicy } from '../core/guardrail-policy';
 import type { AlertSettings, Budgets, Limits } from '../core/settings';
+import type { OnUnsupported } from '../core/unsupported-policy';
 import { ID_PREFIX, Tenant, jsonColumn, type Metadata } from './entities';
 import { PAGE_ORDER, afterCursor, toPage, type Page, type PageRequest } from './page';
 import { randomToken } from '../util/crypto';
@@ -18,6 +19,7 @@ export interface TenantInput {
   alert_webhook?: string | null;
   /** Days its stored responses are kept (0: none); null: the deployment's default. */
   responses_retention_days?: number | null;
+  on_unsupported?: OnUnsupported;
   metadata?: Metadata;
 }
 
@@ -49,6 +51,7 @@ interface TenantRow {
   alerts: string;
   alert_webhook: string | null;
   responses_retention_days: number | null;
+  on_unsupported: string;
   metadata: string;
   created_at: number;
   updated_at: number;
@@ -71,7 +74,7 @@ export class D1TenantStore implements TenantStore {
   async create(input: TenantInput, now: number): Promise<Tenant> {
     const row = await this.db
       .prepare(
-        'INSERT INTO tenants (id, name, limits, budgets, guardrails, alerts, alert_webhook, responses_retention_days, metadata, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING *',
+        'INSERT INTO tenants (id, name, limits, budgets, guardrails, alerts, alert_webhook, responses_retention_days, on_unsupported, metadata, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING *',
       )
       .bind(
         ID_PREFIX.tenant + randomToken(12),
@@ -82,6 +85,7 @@ export class D1TenantStore implements TenantStore {
         JSON.stringify(input.alerts ?? {}),
         input.alert_webhook ?? null,
         input.responses_retention_days ?? null,
+        input.on_unsupported ?? 'drop',
         JSON.stringify(input.metadata ?? {}),
         now,
         now,
@@ -128,6 +132,7 @@ export class D1TenantStore implements TenantStore {
     if (patch.alert_webhook !== undefined) set('alert_webhook', patch.alert_webhook);
     if (patch.responses_retention_days !== undefined)
       set('responses_retention_days', patch.responses_retention_days);
+    if (patch.on_unsupported !== undefined) set('on_unsupported', patch.on_unsupported);
     if (patch.metadata !== undefined) set('metadata', JSON.stringify(patch.metadata));
     const row = await this.db
       .prepare(`UPDATE tenants SET ${sets.join(', ')} WHERE id = ? RETURNING *`)

@@ -111,6 +111,18 @@ test('tenants update and keys update change the fields given, and refuse an empt
   const refused = await cli(['keys', 'update', key.id, '--expires', '2001-01-01', '--json']);
   assert.equal(refused.code, 1, 'the API refuses an expiry in the past');
   assert.match(refused.stderr, /\(400 /);
+
+  // What a translation that would drop fields does: per key and per tenant.
+  const strict = await json('keys', 'create', tenant.id, '--on-unsupported', 'refuse');
+  assert.equal(strict.on_unsupported, 'refuse');
+  assert.equal((await json('keys', 'update', strict.id, '--on-unsupported', 'drop')).on_unsupported, 'drop');
+  assert.equal(
+    (await json('tenants', 'update', tenant.id, '--on-unsupported', 'refuse')).on_unsupported,
+    'refuse',
+  );
+  const wrong = await cli(['keys', 'update', strict.id, '--on-unsupported', 'sometimes', '--json']);
+  assert.equal(wrong.code, 1, 'the API refuses a value other than drop or refuse');
+  assert.match(wrong.stderr, /on_unsupported/);
 });
 
 test('limits set merges into the stored limits, limits get reports them beside use', async () => {

@@ -47,6 +47,7 @@ async function keyPage(
       apiKey={key.data}
       report={report.ok ? report.data : null}
       tenantGuardrails={tenant.ok ? tenant.data.guardrails : null}
+      tenantOnUnsupported={tenant.ok ? tenant.data.on_unsupported : null}
       values={values}
       failure={failed?.failure}
       failed={failed?.form}

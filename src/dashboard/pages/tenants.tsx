@@ -5,6 +5,8 @@
  * own provider keys (set, rotate, delete; the key never comes back to the page),
  * its guardrail policy (saved whole), its budget-alert thresholds and webhook, how long its stored
  * responses are kept,
+ * its guardrail policy (saved whole), its budget-alert thresholds and webhook,
+ * what translations do with fields they cannot carry (on_unsupported),
  * and its alert signing secret (answered to a POST, never to a link that could be replayed or prefetched).
  */
 import { Hono, type Context } from 'hono';
@@ -40,7 +42,7 @@ import { TenantPage, TenantsPage } from '../views/tenants';
 import { noticeOf, readForm, seg, showSecretOnce } from './shared';
 
 type C = Context<DashboardEnv>;
-type TenantForm = 'key' | 'provider-key' | 'guardrails' | 'alerts' | 'retention';
+type TenantForm = 'key' | 'provider-key' | 'guardrails' | 'alerts' | 'translation' | 'retention';
 const BACK = { href: '/dashboard/tenants', label: 'Back to tenants' };
 const NO_PROVIDER: ApiFailure = {
   ok: false,
@@ -102,6 +104,7 @@ async function tenantPage(
       guardrails={failed === 'guardrails' ? values : guardrailFormValues(tenant.data.guardrails, 'tenant')}
       alertValues={failed === 'alerts' ? values : alertFormValues(tenant.data)}
       retentionValues={failed === 'retention' ? values : retentionFormValues(tenant.data)}
+      translation={failed === 'translation' ? values : { on_unsupported: tenant.data.on_unsupported }}
       failure={failure}
       values={values}
       failed={failed}
@@ -184,6 +187,15 @@ export function tenantRoutes(now: () => number = Date.now) {
     const res = await c.var.api.send('PATCH', `/tenants/${seg(id)}`, Tenant, body);
     if (!res.ok) return tenantPage(c, id, res, guardrailFields(values), 'guardrails');
     return c.redirect(`/dashboard/tenants/${seg(id)}?notice=guardrails-saved`, 303);
+  });
+
+  router.post('/:id/translation', async (c) => {
+    const id = c.req.param('id');
+    const values = await readForm(c);
+    const kept = { on_unsupported: values.on_unsupported ?? '' };
+    const res = await c.var.api.send('PATCH', `/tenants/${seg(id)}`, Tenant, kept);
+    if (!res.ok) return tenantPage(c, id, res, kept, 'translation');
+    return c.redirect(`/dashboard/tenants/${seg(id)}?notice=translation-saved`, 303);
   });
 
   router.post('/:id/alert-settings', async (c) => {

@@ -3,8 +3,10 @@ import type { Child } from 'hono/jsx';
 import type { ApiFailure } from '../admin-api';
 import { fmtInt, fmtUsd } from '../format';
 import { BUDGET_PERIODS, BUDGET_UNITS, type FormValues } from '../forms';
+import type { OnUnsupported } from '../../core/unsupported-policy';
 import type { ApiKey } from '../schemas';
 import { Field, fieldId } from './parts';
+import { OnUnsupportedField } from './unsupported-policy';
 
 export function describeModels(models: ApiKey['models']): string {
   return models === null ? 'all models' : models.join(', ');
@@ -68,7 +70,12 @@ function LinesField(props: {
 }
 
 /** The fields of KeyCreate/KeyUpdate a form edits; names are the API's parameter paths. */
-export function KeySettingsFields(props: { values: FormValues; failure?: ApiFailure | null }) {
+export function KeySettingsFields(props: {
+  values: FormValues;
+  failure?: ApiFailure | null;
+  /** The tenant's on_unsupported, which the key narrows; null when unknown. */
+  tenantOnUnsupported?: OnUnsupported | null;
+}) {
   const { values, failure } = props;
   return (
     <>
@@ -157,6 +164,7 @@ export function KeySettingsFields(props: { values: FormValues; failure?: ApiFail
         values={values}
         failure={failure}
       />
+      <OnUnsupportedField values={values} failure={failure} tenant={props.tenantOnUnsupported ?? null} />
       <label class="check">
         <input type="checkbox" name="log_payload" checked={values.log_payload === 'on'} />
         Store prompts and completions in the logs

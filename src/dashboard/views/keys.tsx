@@ -20,6 +20,8 @@ import {
   KeySettingsFields,
 } from './key-settings';
 import { ActionForm, Badge, Failure, Field, Notice, Time, SecretField } from './parts';
+import { describeOnUnsupported } from './unsupported-policy';
+import type { OnUnsupported } from '../../core/unsupported-policy';
 
 const keyPath = (k: ApiKey) => `/dashboard/keys/${encodeURIComponent(k.id)}`;
 
@@ -29,6 +31,8 @@ export function KeyPage(props: {
   report: LimitsReport | null;
   /** The tenant's policy, shown read-only beside the key's (null when it could not be read). */
   tenantGuardrails: GuardrailPolicy | null;
+  /** The tenant's on_unsupported, which the key narrows (null when it could not be read). */
+  tenantOnUnsupported: OnUnsupported | null;
   values: FormValues;
   failure?: ApiFailure | null;
   failed?: 'edit' | 'rotate' | 'guardrails' | 'alerts';
@@ -74,6 +78,13 @@ export function KeyPage(props: {
         <dd>{describeLimits(k.limits)}</dd>
         <dt>Budgets</dt>
         <dd>{describeBudgets(k.budgets)}</dd>
+        <dt>Fields a translation cannot carry</dt>
+        <dd>
+          {describeOnUnsupported(props.tenantOnUnsupported === 'refuse' ? 'refuse' : k.on_unsupported)}
+          {props.tenantOnUnsupported === 'refuse' && k.on_unsupported === 'drop'
+            ? ' (the tenant refuses)'
+            : null}
+        </dd>
         <dt>Expires</dt>
         <dd>
           <Time ms={k.expires_at} />
@@ -111,6 +122,7 @@ export function KeyPage(props: {
                 <KeySettingsFields
                   values={props.values}
                   failure={props.failed === 'edit' ? props.failure : null}
+                  tenantOnUnsupported={props.tenantOnUnsupported}
                 />
                 <div>
                   <button type="submit">Save changes</button>

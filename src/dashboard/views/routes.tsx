@@ -48,7 +48,9 @@ function SpecField(props: { values: FormValues; failure?: ApiFailure | null }) {
           <code>strategy</code> (fallback or loadbalance) over <code>targets</code>: each a{' '}
           <code>provider/model</code> or another route's name, with optional <code>weight</code>,{' '}
           <code>ttfb_timeout_ms</code>, <code>attempts</code>, <code>credential</code> and{' '}
-          <code>overrides</code>; a target may itself be a group. See docs/routes.md.
+          <code>overrides</code>; a target may itself be a group. <code>"on_unsupported": "refuse"</code>{' '}
+          skips targets whose translation would drop fields (and refuses with a 400 when none is left). See
+          docs/routes.md.
         </span>
       </label>
       <textarea
@@ -204,6 +206,12 @@ export function RoutePage(props: {
         </dd>
         <dt>Targets</dt>
         <dd>{`${route.spec.strategy}: ${describeTargets(route.spec)}`}</dd>
+        <dt>Fields a translation cannot carry</dt>
+        <dd>
+          {route.spec.on_unsupported === 'refuse'
+            ? 'refused: targets that would drop them are skipped'
+            : 'dropped and named (unless the key or tenant refuses)'}
+        </dd>
         <dt>Created</dt>
         <dd>
           <Time ms={route.created_at} />

@@ -2,6 +2,8 @@
  * The tenants list (with create, disable, enable) and one tenant's page (its keys, budget, create-key
  * form, provider keys, guardrails, budget-alert settings, stored-response retention). Each form is shown only when
  * the signed-in admin may make the change.
+ * form, provider keys, guardrails, what translations do with fields they cannot carry, budget-alert
+ * settings). Each form is shown only when the signed-in admin may make the change.
  */
 import type { ApiFailure } from '../admin-api';
 import { can } from '../can';
@@ -15,6 +17,7 @@ import { GuardrailsSection } from './guardrails';
 import { ActionForm, Badge, Failure, Field, Notice, Pager, Time } from './parts';
 import { ProviderKeysSection } from './provider-keys';
 import { ResponsesRetentionSection } from './responses-retention';
+import { TenantUnsupportedSection } from './unsupported-policy';
 
 export function TenantStatusButton(props: { tenant: Tenant; session: SignedIn; back: 'list' | 'tenant' }) {
   const { tenant } = props;
@@ -174,7 +177,9 @@ export function TenantPage(props: {
   failure?: ApiFailure | null;
   values?: FormValues;
   /** Which form the failure and values belong to. */
-  failed?: 'key' | 'provider-key' | 'guardrails' | 'alerts' | 'retention';
+  failed?: 'key' | 'provider-key' | 'guardrails' | 'alerts' | 'translation' | 'retention';
+  /** The translation form's values: the stored setting, or what was sent when it was refused. */
+  translation: FormValues;
   notice?: string | null;
 }) {
   const { tenant, session } = props;
@@ -216,7 +221,11 @@ export function TenantPage(props: {
             session={session}
             class="stack"
           >
-            <KeySettingsFields values={keyForm.values ?? {}} failure={keyForm.failure} />
+            <KeySettingsFields
+              values={keyForm.values ?? {}}
+              failure={keyForm.failure}
+              tenantOnUnsupported={tenant.on_unsupported}
+            />
             <div>
               <button type="submit">Create key</button>
             </div>
@@ -239,6 +248,14 @@ export function TenantPage(props: {
         scope="tenant"
         values={props.guardrails}
         failure={props.failed === 'guardrails' ? props.failure : null}
+      />
+      <TenantUnsupportedSection
+        session={session}
+        action={`/dashboard/tenants/${encodeURIComponent(tenant.id)}/translation`}
+        stored={tenant.on_unsupported}
+        values={props.translation}
+        failure={props.failed === 'translation' ? props.failure : null}
+        editable={may('PATCH /admin/tenants/{id}')}
       />
       <AlertSettingsSection
         session={session}

@@ -3,14 +3,17 @@
  * planned order. Each target gets its tries (with backoff, only before the
  * first byte), then the next target is called: on timeouts, resets, 408,
  * 409, 429 and 5xx, on a provider that refused the gateway's credentials or
- * does not know the model, and on a target that could not be prepared. A
- * failure that is the client's (a 400 for its own request) ends the request
- * at once; nothing is retried once a byte has reached the client. A target
+ * does not know the model, and on a target that could not be prepared
+ * (including one whose translation would drop fields a policy says to
+ * refuse: another target may take the request whole). A failure that is the
+ * client's (a 400 for its own request) ends the request at once; nothing is
+ * retried once a byte has reached the client. A target
  * whose circuit breaker is open is skipped without a call. Every call is
  * recorded on the exchange (the log's tries) and reported to the breakers.
  */
 import { GatewayError } from '../../core/errors';
 import type { Exchange } from '../../core/exchange';
+import { UNSUPPORTED_FIELD } from '../../core/unsupported-policy';
 import type { Deps } from '../../ports';
 import type { PlannedTarget } from '../../routing/plan';
 import { type PrepareContext, type PreparedCall, prepareCall } from './prepare';
@@ -57,7 +60,8 @@ export async function callTargets(
     } catch (err) {
       if (!(err instanceof GatewayError) || !fallsThrough(err, plan)) throw err;
       x.tries.push({ target: planned.model, status: 0, ttfbMs: 0, error: err.code ?? err.type });
-      lastError = err;
+      // A policy refusal here says nothing new to a client whose call already failed upstream.
+      if (lastError === null || err.code !== UNSUPPORTED_FIELD) lastError = err;
       continue;
     }
     const breaker = breakerKey(call, prepare.principal.tenantId);
@@ -128,11 +132,15 @@ export async function prepareFirst(x: Exchange, plan: CallPlan, prepare: Prepare
   throw error ?? allSkipped(plan);
 }
 
-/** A target that could not be prepared is skipped on a route, unless the refusal is about the client's own request. */
+/**
+ * A target that could not be prepared is skipped on a route, unless the refusal is about the client's own
+ * request. A policy refusal (unsupported_field) is about the target's format: one of another format may
+ * carry the request whole, and when none can, the last refusal is the answer.
+ */
 function fallsThrough(err: GatewayError, plan: CallPlan): boolean {
-  return (
-    plan.route !== null && (OTHER_TARGET_MAY_SERVE.has(err.code ?? '') || err.code === 'model_not_found')
-  );
+  if (plan.route === null) return false;
+  const code = err.code ?? '';
+  return OTHER_TARGET_MAY_SERVE.has(code) || code === 'model_not_found' || code === UNSUPPORTED_FIELD;
 }
 
 function record(

@@ -4,13 +4,16 @@
  * the provider's adapter and target, and the body, with the target's
  * overrides applied and translated when the provider speaks another format.
  * A target that cannot be prepared throws a GatewayError saying why; the
- * fallback loop decides whether that ends the request.
+ * fallback loop decides whether that ends the request. A translation that
+ * would drop fields or headers is such a target when the key's, its
+ * tenant's or the route's `on_unsupported` policy refuses drops.
  */
 import type { Principal } from '../../core/principal';
 import { type ProxyRequest, parseProxyRequest } from '../../core/request';
 import type { TargetOverrides } from '../../core/route-spec';
 import { ENDPOINTS } from '../../core/endpoints';
 import { GatewayError } from '../../core/errors';
+import { unsupportedRefusal } from '../../core/unsupported-policy';
 import type { Deps } from '../../ports';
 import { isLimited, outputCapFor } from '../../limits/durable-limiter';
 import { headersNotFor } from '../../providers/pass-headers';
@@ -66,7 +69,17 @@ export async function prepareCall(ctx: PrepareContext, planned: PlannedTarget): 
     ctx.responseId,
   );
   const headers = headersNotFor(route.target.format, ctx.passHeaders);
-  return { planned, route, body, translation, dropped: headers.length ? [...dropped, ...headers] : dropped };
+  const left = headers.length ? [...dropped, ...headers] : dropped;
+  if (left.length > 0) {
+    const policies = {
+      key: principal.onUnsupported,
+      tenant: principal.tenantOnUnsupported,
+      route: planned.onUnsupported,
+    };
+    const refusal = unsupportedRefusal(left, policies, planned.model, route.target.format);
+    if (refusal) throw refusal;
+  }
+  return { planned, route, body, translation, dropped: left };
 }
 
 /**

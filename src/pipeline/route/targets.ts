@@ -40,6 +40,7 @@ export async function planCalls(
       ttfbTimeoutMs: null,
       credential: 'auto',
       overrides: null,
+      onUnsupported: 'drop',
     };
     return { route: null, targets: [target], maxCalls: DIRECT_MAX_CALLS, attempts: deps.config.maxAttempts };
   }

@@ -90,6 +90,7 @@ describe('forms', () => {
         'budgets.tokens.total': '',
         expires_at: '2026-06-01T12:00',
         log_payload: 'on',
+        on_unsupported: 'sometimes',
       }),
     ).toEqual({
       name: 'app',
@@ -99,6 +100,7 @@ describe('forms', () => {
       budgets: { usd: { day: 2.5 } },
       expires_at: Date.UTC(2026, 5, 1, 12),
       log_payload: true,
+      on_unsupported: 'sometimes',
     });
     expect(keyBody({})).toEqual({
       name: '',
@@ -129,8 +131,10 @@ describe('forms', () => {
       budgets: { tokens: { month: 1000 } },
       expires_at: Date.UTC(2027, 0, 1),
       log_payload: false,
+      on_unsupported: 'refuse',
     };
     expect(keyBody(keyFormValues(key))).toEqual(key);
+    expect(keyBody(keyFormValues({ ...key, on_unsupported: 'drop' })).on_unsupported).toBe('drop');
   });
 });
 

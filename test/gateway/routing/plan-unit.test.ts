@@ -53,6 +53,7 @@ describe('planTargets', () => {
         ttfbTimeoutMs: 5000,
         credential: 'auto',
         overrides: { max_tokens: 100 },
+        onUnsupported: 'drop',
       },
       {
         model: 'anthropic/claude-sonnet-4-5',
@@ -60,6 +61,7 @@ describe('planTargets', () => {
         ttfbTimeoutMs: null,
         credential: 'tenant',
         overrides: null,
+        onUnsupported: 'drop',
       },
     ]);
   });
@@ -150,5 +152,31 @@ describe('planTargets', () => {
     expect(models(s)).toEqual(['a/x']);
     const loop = spec({ strategy: 'fallback', targets: [{ model: 'loop' }, { model: 'a/x' }] });
     expect(models(loop, { route: () => loop })).toEqual(['a/x']);
+  });
+
+  it('gives every target the strictest on_unsupported of the routes it is reached through', () => {
+    const strict = spec({ strategy: 'fallback', on_unsupported: 'refuse', targets: [{ model: 'b/x' }] });
+    const loose = spec({ strategy: 'fallback', targets: [{ model: 'c/x' }] });
+    const named = (name: string) => (name === 'strict' ? strict : name === 'loose' ? loose : null);
+    const policies = (s: RouteSpec) =>
+      planTargets(s, { random: Math.random, factors: healthy, route: named }).map((t) => [
+        t.model,
+        t.onUnsupported,
+      ]);
+    const top = spec({
+      strategy: 'fallback',
+      targets: [{ model: 'a/x' }, { model: 'strict' }, { model: 'loose' }],
+    });
+    expect(policies(top)).toEqual([
+      ['a/x', 'drop'],
+      ['b/x', 'refuse'],
+      ['c/x', 'drop'],
+    ]);
+    // A route that refuses refuses for all of its targets, named routes included.
+    expect(policies({ ...top, on_unsupported: 'refuse' }).map(([, p]) => p)).toEqual([
+      'refuse',
+      'refuse',
+      'refuse',
+    ]);
   });
 });
