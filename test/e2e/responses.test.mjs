@@ -4,9 +4,10 @@
 // passes through as sent). Codex CLI (its native binary) completes a task with a shell tool call; the Vercel AI
 // SDK's default provider and the OpenAI Agents SDK run a tool loop; the openai SDK's `responses.create`,
 // `responses.stream` and `responses.parse`, a second turn by `previous_response_id` and the stored responses'
-// routes (retrieve, input items, delete, another tenant, `store: false`). Every client is bounded in time and
-// kept off the internet (a dead proxy for anything but loopback; Codex's analytics, feedback and update check
-// off; the Agents SDK's tracing off).
+// routes (retrieve, input items, delete, another tenant, `store: false`); a Vercel AI SDK conversation whose
+// second turn refers to the first answer by `item_reference`. Every client is bounded in time and kept off the
+// internet: Codex behind a dead proxy for anything but loopback, its analytics, feedback and update check off;
+// the SDKs in this process behind a fetch that refuses any host but loopback, the Agents SDK's tracing off.
 import { createOpenAI } from '@ai-sdk/openai';
 import { Agent, run, tool as agentTool, setDefaultOpenAIClient, setTracingDisabled } from '@openai/agents';
 import { generateText, stepCountIs, streamText, tool } from 'ai';
@@ -51,6 +52,19 @@ const CALL_TIMEOUT_MS = 30_000;
 let stack;
 let home;
 let client;
+
+/**
+ * The SDKs in this process reach loopback only: a request to any other host is refused and recorded (the last
+ * test checks there were none), so nothing leaves the machine even if a client phoned home by itself.
+ */
+const offMachine = [];
+const loopbackFetch = globalThis.fetch;
+globalThis.fetch = (input, init) => {
+  const url = new URL(input instanceof Request ? input.url : String(input));
+  if (url.hostname === '127.0.0.1' || url.hostname === 'localhost') return loopbackFetch(input, init);
+  offMachine.push(url.origin);
+  return Promise.reject(new Error(`refused a request off the machine: ${url.origin}`));
+};
 
 before(
   async () => {
@@ -514,4 +528,8 @@ describe('openai SDK: responses on an Anthropic-format model', () => {
       (err) => err instanceof OpenAI.BadRequestError && err.code === 'previous_response_not_found',
     );
   });
+});
+
+test('nothing left the machine', () => {
+  assert.deepEqual(offMachine, []);
 });
