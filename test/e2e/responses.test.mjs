@@ -12,7 +12,7 @@ import { createOpenAI } from '@ai-sdk/openai';
 import { Agent, run, tool as agentTool, setDefaultOpenAIClient, setTracingDisabled } from '@openai/agents';
 import { generateText, stepCountIs, streamText, tool } from 'ai';
 import { execFile } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import assert from 'node:assert/strict';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -136,6 +136,7 @@ function codexHome() {
  */
 function codex(model, prompt, cwd) {
   const last = join(cwd, '..', `${cwd.split('/').at(-1)}-last-message.txt`);
+  const codexDir = codexHome();
   return new Promise((resolve, reject) => {
     const child = execFile(
       CODEX,
@@ -154,13 +155,13 @@ function codex(model, prompt, cwd) {
       ],
       {
         cwd,
-        env: offlineEnv({ CODEX_HOME: codexHome(), EDGEWAY_KEY: stack.key }),
+        env: offlineEnv({ CODEX_HOME: codexDir, EDGEWAY_KEY: stack.key }),
         timeout: CODEX_TIMEOUT_MS,
         maxBuffer: 8 * 1024 * 1024,
       },
       (err, stdout, stderr) => {
         if (err) reject(new Error(`codex failed (${err.code ?? err.signal}): ${stderr}\n${stdout}`));
-        else resolve({ stdout, stderr, message: readFileSync(last, 'utf8') });
+        else resolve({ stdout, stderr, message: readFileSync(last, 'utf8'), items: sessionItems(codexDir) });
       },
     );
     // `codex exec` reads stdin to its end when it is not a terminal: close it.
@@ -168,14 +169,25 @@ function codex(model, prompt, cwd) {
   });
 }
 
+/** The conversation items Codex kept in its session log (CODEX_HOME/sessions/…/rollout-*.jsonl). */
+function sessionItems(codexDir) {
+  const sessions = join(codexDir, 'sessions');
+  return readdirSync(sessions, { recursive: true })
+    .filter((f) => /rollout-.*\.jsonl$/.test(f))
+    .flatMap((f) => readFileSync(join(sessions, f), 'utf8').split('\n').filter(Boolean))
+    .map((line) => JSON.parse(line))
+    .filter((entry) => entry.type === 'response_item')
+    .map((entry) => entry.payload);
+}
+
 /**
  * Codex asks for reasoning summaries on every request, which OpenAI (and the mock) refuse for a model that does
  * not reason: the OpenAI-format model is the mock's reasoning echo model, whose signed reasoning Codex sends
  * back on the tool-result turn. The Anthropic-format row gets it translated.
  */
-for (const [format, model] of [
-  ['Anthropic', TRANSLATED],
-  ['OpenAI', 'mock/echo-think'],
+for (const [format, model, reasons] of [
+  ['Anthropic', TRANSLATED, false],
+  ['OpenAI', 'mock/echo-think', true],
 ]) {
   describe(`Codex CLI → ${format}-format model`, () => {
     test('completes a task with a shell tool call: the file is written and the answer reads the tool result', async () => {
@@ -187,6 +199,12 @@ for (const [format, model] of [
       // The echo model's answer to the command's output, which Codex sent back as a function_call_output.
       assert.match(run.message, /^Tool result: /);
       assert.ok(run.message.includes(content), run.message);
+      // What Codex kept, and sent back on the tool-result turn: the call, its output and (from the reasoning
+      // model) the reasoning with its encrypted_content, which the mock checked when it came back.
+      const kinds = run.items.map((item) => item.type);
+      assert.ok(kinds.includes('function_call') && kinds.includes('function_call_output'), String(kinds));
+      const reasoning = run.items.filter((item) => item.type === 'reasoning');
+      if (reasons) assert.ok(reasoning.length > 0 && reasoning.every((item) => item.encrypted_content));
     });
   });
 }
