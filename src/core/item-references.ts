@@ -1,65 +1,71 @@
 /**
- * Item references in a Responses request's `input` (OpenAI's `{"type": "item_reference", "id": …}`; an item
- * with neither a type nor a role is one too), pure. The Vercel AI SDK's default provider sends the items of
- * earlier answers this way whenever `store` is on, its default, instead of the items themselves; OpenAI
- * resolves them from what it stored. The gateway is the store (upstreams are called with `store: false`), so
- * it resolves them from the caller's stored responses before anything else reads the body.
- *
- * Which response holds an item is read from its id: the gateway names the output items of the answers it
- * writes `<kind>_<base>_<n>` and the input items it stores `<kind>_<base>_i<n>`, for the response
- * `resp_<base>`. An id of any other shape (an OpenAI-format provider's own, passed through as it sent it)
- * names no response here: the reference is left as it is, for the provider to resolve or refuse.
+ * Item references of POST /v1/responses, pure: an input item `{type: "item_reference", id}` (or an item with
+ * only an id) names an item of an earlier response instead of repeating it. Clients send them whenever they
+ * stored that response (the Vercel AI SDK does by default, for the assistant text and tool calls of a
+ * multi-step run). The gateway resolves the ones that name an item it issued: every item id it mints carries
+ * its response's base (`fc_<base>_2`, `msg_<base>_i0`: src/codecs/responses/response.ts and ./conversation.ts),
+ * so the record is found from the id alone, tenant-scoped like every read. An id it did not issue (an
+ * OpenAI item of a same-format answer) is left as it is: OpenAI resolves its own, and any other provider's
+ * codec refuses it with a 400 that names it.
  */
 import type { ResponseItem, StoredResponse } from './stored-response';
 
-const isRecord = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
+/** An item id the gateway minted: a kind prefix, its response's base, and its place (`i` for an input item). */
+const MINTED_ITEM = /^[a-z]+_([A-Za-z0-9]+)_i?\d+$/;
 
-/** The id an input item refers to, when it is a reference (and names one). */
-export function referenceId(item: unknown): string | undefined {
-  if (!isRecord(item)) return undefined;
-  const reference = item.type === 'item_reference' || (item.type === undefined && item.role === undefined);
-  return reference && typeof item.id === 'string' ? item.id : undefined;
+/** The response id an item id was minted under, or null for an id the gateway did not issue. */
+export function responseOfItem(itemId: string): string | null {
+  const match = MINTED_ITEM.exec(itemId);
+  return match ? `resp_${match[1]}` : null;
 }
 
-/** The ids the body's `input` refers to, in order, repeats removed; empty for a string or absent input. */
-export function referencedIds(input: unknown): string[] {
+/** Whether an input item is a reference (OpenAI's `item_reference`, or an item with nothing but an id). */
+export function isReference(item: unknown): item is { id: string } {
+  if (typeof item !== 'object' || item === null || Array.isArray(item)) return false;
+  const { type, id, role } = item as Record<string, unknown>;
+  return typeof id === 'string' && (type === 'item_reference' || (type === undefined && role === undefined));
+}
+
+/** The references to resolve: the response ids they name, deduplicated; empty when there are none to resolve. */
+export function referencedResponses(input: unknown): string[] {
   if (!Array.isArray(input)) return [];
   const ids = new Set<string>();
   for (const item of input) {
-    const id = referenceId(item);
-    if (id !== undefined) ids.add(id);
+    if (!isReference(item)) continue;
+    const response = responseOfItem(item.id);
+    if (response) ids.add(response);
   }
   return [...ids];
 }
 
-/** `<kind>_<base>_<n>` or `<kind>_<base>_i<n>`: a lower-case kind (msg, fc, rs, …), then the response's base. */
-const GATEWAY_ITEM_ID = /^[a-z]+_([A-Za-z0-9_-]+)_i?\d+$/;
-
-/** The response an item id the gateway made belongs to; null for an id it did not make. */
-export function responseOfItem(itemId: string): string | null {
-  const match = GATEWAY_ITEM_ID.exec(itemId);
-  return match ? `resp_${match[1]}` : null;
-}
-
-/** The item of that id in a stored response: one of its own input items or one of its output items. */
-export function storedItem(record: StoredResponse, itemId: string): ResponseItem | undefined {
-  return (
-    record.input.find((item) => item.id === itemId) ??
-    record.response.output.find((item) => item.id === itemId)
-  );
+/** The items of a record by id: its own input and its output (the context items were never issued ids). */
+function itemsOf(record: StoredResponse): Map<string, ResponseItem> {
+  const byId = new Map<string, ResponseItem>();
+  for (const item of [...record.input, ...record.response.output]) if (item.id) byId.set(item.id, item);
+  return byId;
 }
 
 /**
- * `input` with every reference found in `items` replaced by the item, without its id (a stateless upstream
- * has no item to refer to, as when a stored conversation is replayed); a reference not found stays as sent.
+ * The input with every resolvable reference replaced by the item it names (without its id: upstreams are
+ * not told ids they never issued). `records` are the referenced responses found for the caller's tenant;
+ * a reference whose response or item is not among them is returned as `missing`.
  */
-export function resolveReferences(input: unknown[], items: ReadonlyMap<string, ResponseItem>): unknown[] {
-  return input.map((item) => {
-    const id = referenceId(item);
-    const found = id === undefined ? undefined : items.get(id);
-    if (found === undefined) return item;
+export function resolveReferences(
+  input: readonly unknown[],
+  records: readonly StoredResponse[],
+): { input: unknown[]; missing: string | null } {
+  const items = new Map<string, ResponseItem>();
+  for (const record of records) for (const [id, item] of itemsOf(record)) items.set(id, item);
+  const out: unknown[] = [];
+  for (const item of input) {
+    if (!isReference(item) || responseOfItem(item.id) === null) {
+      out.push(item);
+      continue;
+    }
+    const found = items.get(item.id);
+    if (!found) return { input: out, missing: item.id };
     const { id: _id, ...rest } = found;
-    return rest;
-  });
+    out.push(rest);
+  }
+  return { input: out, missing: null };
 }

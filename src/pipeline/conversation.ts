@@ -4,10 +4,9 @@
  *
  * - `expandConversation`, right after the body is read and before policy and guardrails: a body naming
  *   `previous_response_id` becomes the whole conversation (the caller's own stored response, else a 400
- *   `previous_response_not_found`), so every later stage, and every upstream, sees a stateless request. A
- *   body without it costs nothing: no read, no copy. Item references in its `input` (the Vercel AI SDK's way
- *   of sending earlier answers' items while `store` is on) are replaced first by the caller's stored items
- *   they name (src/core/item-references.ts).
+ *   `previous_response_not_found`), so every later stage, and every upstream, sees a stateless request; and
+ *   item references to items the gateway issued become those items (src/core/item-references.ts). A body
+ *   with neither costs nothing: no read, no copy.
  * - `keepResponse`, once the answer is whole (a JSON answer before it is returned, a stream before its
  *   terminal event is relayed): stores the record, awaited, so a next request on any isolate finds it.
  *   `store: false`, or a tenant retention of 0 days, keeps nothing. A failed store never fails the answer:
@@ -16,8 +15,8 @@
 import { continueConversation, recordOf, type ResponsesBody } from '../core/conversation';
 import { GatewayError, badRequest } from '../core/errors';
 import type { Principal } from '../core/principal';
-import { referencedIds, resolveReferences, responseOfItem, storedItem } from '../core/item-references';
-import { expiryOf, isResponseId, type ResponseItem, type StoredResponse } from '../core/stored-response';
+import { expiryOf, isResponseId, type StoredResponse } from '../core/stored-response';
+import { referencedResponses, resolveReferences } from '../core/item-references';
 import type { GatewayCall } from './call';
 
 /** What the expansion learnt, for the record and the answer's echo. */
@@ -47,48 +46,52 @@ export async function expandConversation(
 ): Promise<Expanded> {
   if (typeof body !== 'object' || body === null || Array.isArray(body))
     return { body, conversation: STANDALONE };
-  const resolved = await withReferencesResolved(call, principal, body as ResponsesBody);
-  const previous = resolved.previous_response_id;
-  if (previous === undefined || previous === null) return { body: resolved, conversation: STANDALONE };
-  if (typeof previous !== 'string') {
-    throw badRequest("'previous_response_id' must be a string.", 'previous_response_id', 'invalid_type');
-  }
-  const record = await call.deps.responses.get(principal.tenantId, previous, Date.now());
-  if (!record) throw previousNotFound(previous);
-  const expanded = continueConversation(record, resolved);
-  return {
-    body: { ...expanded.body, previous_response_id: previous },
-    conversation: { previousResponseId: previous, context: expanded.context },
-  };
+  const expanded = await continuePrevious(call, principal, body as ResponsesBody);
+  return { ...expanded, body: await withReferencesResolved(call, principal, expanded.body as ResponsesBody) };
 }
 
 /**
- * The body with the item references of its `input` replaced by the caller's stored items they name (one read
- * per response named); the body itself when it has none.
+ * The body with the item references it holds to items the gateway issued replaced by those items
+ * (src/core/item-references.ts); the body itself when it holds none (no read, no copy). A reference to an
+ * item that is gone (deleted, expired, another tenant's) is a 400 naming it, as OpenAI answers.
  */
 async function withReferencesResolved(
   call: GatewayCall,
   principal: Principal,
   body: ResponsesBody,
 ): Promise<ResponsesBody> {
-  const ids = referencedIds(body.input);
+  const ids = referencedResponses(body.input);
   if (ids.length === 0) return body;
   const now = Date.now();
-  const records = new Map<string, Promise<StoredResponse | null>>();
-  const items = new Map<string, ResponseItem>();
-  for (const id of ids) {
-    const responseId = responseOfItem(id);
-    if (responseId === null || !isResponseId(responseId)) continue;
-    let record = records.get(responseId);
-    if (!record) {
-      record = call.deps.responses.get(principal.tenantId, responseId, now);
-      records.set(responseId, record);
-    }
-    const found = await record;
-    const item = found ? storedItem(found, id) : undefined;
-    if (item) items.set(id, item);
+  const found = await Promise.all(ids.map((id) => call.deps.responses.get(principal.tenantId, id, now)));
+  const records = found.filter((r): r is StoredResponse => r !== null);
+  const resolved = resolveReferences(body.input as unknown[], records);
+  if (resolved.missing !== null) {
+    throw new GatewayError(400, `Item with id '${resolved.missing}' not found.`, {
+      code: 'item_not_found',
+      param: 'input',
+    });
   }
-  return items.size === 0 ? body : { ...body, input: resolveReferences(body.input as unknown[], items) };
+  return { ...body, input: resolved.input };
+}
+
+async function continuePrevious(
+  call: GatewayCall,
+  principal: Principal,
+  body: ResponsesBody,
+): Promise<Expanded> {
+  const previous = body.previous_response_id;
+  if (previous === undefined || previous === null) return { body, conversation: STANDALONE };
+  if (typeof previous !== 'string') {
+    throw badRequest("'previous_response_id' must be a string.", 'previous_response_id', 'invalid_type');
+  }
+  const record = await call.deps.responses.get(principal.tenantId, previous, Date.now());
+  if (!record) throw previousNotFound(previous);
+  const expanded = continueConversation(record, body);
+  return {
+    body: { ...expanded.body, previous_response_id: previous },
+    conversation: { previousResponseId: previous, context: expanded.context },
+  };
 }
 
 export function previousNotFound(id: string): GatewayError {

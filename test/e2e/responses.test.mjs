@@ -276,35 +276,46 @@ describe('Vercel AI SDK, default provider (the Responses API)', () => {
     });
   }
 
-  test('a conversation on the Anthropic-format model: the first answer, sent back by reference, is found in the store', async () => {
-    const generating = provider(GENERATING);
-    const call = { maxRetries: 0, abortSignal: AbortSignal.timeout(CALL_TIMEOUT_MS) };
-    const first = await generateText({ model: generating, prompt: 'Tell me a story.', ...call });
-    // With `store` on (its default), the SDK sends the answer back as an item_reference to this id.
-    assert.match(first.response.messages[0].content[0].providerOptions.openai.itemId, /^msg_/);
-    const second = await generateText({
-      model: generating,
-      messages: [
-        { role: 'user', content: 'Tell me a story.' },
-        ...first.response.messages,
-        { role: 'user', content: 'And another one.' },
-      ],
-      ...call,
+  /**
+   * With `store` on (its default), the SDK sends an earlier answer back as an `item_reference`: the gateway
+   * resolves its own items (translated answers) from its store; OpenAI-format providers, given the client's
+   * `store`, resolve theirs (the mock keeps answers as OpenAI does).
+   */
+  for (const [format, model, sameText] of [
+    ['Anthropic-format', GENERATING, true],
+    ['OpenAI-format', 'mock/mock-small', false],
+  ]) {
+    test(`a conversation on the ${format} model: the first answer, sent back by reference, is resolved`, async () => {
+      const generating = provider(model);
+      const call = { maxRetries: 0, abortSignal: AbortSignal.timeout(CALL_TIMEOUT_MS) };
+      const first = await generateText({ model: generating, prompt: 'Tell me a story.', ...call });
+      assert.match(first.response.messages[0].content[0].providerOptions.openai.itemId, /^msg_/);
+      const second = await generateText({
+        model: generating,
+        messages: [
+          { role: 'user', content: 'Tell me a story.' },
+          ...first.response.messages,
+          { role: 'user', content: 'And another one.' },
+        ],
+        ...call,
+      });
+      // The same conversation with the answer's text itself: the model got the same text. (The translated
+      // conversations are the same messages, which seed the mock's words; the mock's own item has more fields.)
+      const whole = await generateText({
+        model: generating,
+        messages: [
+          { role: 'user', content: 'Tell me a story.' },
+          { role: 'assistant', content: first.text },
+          { role: 'user', content: 'And another one.' },
+        ],
+        providerOptions: { openai: { store: false } },
+        ...call,
+      });
+      assert.equal(second.usage.inputTokens, whole.usage.inputTokens);
+      if (sameText) assert.equal(second.text, whole.text);
+      assert.notEqual(second.text, first.text);
     });
-    // The same conversation with the answer's text itself: the mock, seeded by every message, says the same.
-    const whole = await generateText({
-      model: generating,
-      messages: [
-        { role: 'user', content: 'Tell me a story.' },
-        { role: 'assistant', content: first.text },
-        { role: 'user', content: 'And another one.' },
-      ],
-      providerOptions: { openai: { store: false } },
-      ...call,
-    });
-    assert.equal(second.text, whole.text);
-    assert.notEqual(second.text, first.text);
-  });
+  }
 });
 
 describe('OpenAI Agents SDK, default mode (the Responses API)', () => {

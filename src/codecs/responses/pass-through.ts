@@ -1,9 +1,10 @@
 /**
  * The body sent to a provider that speaks the Responses API itself (OpenAI, Azure, the mock), pure:
  * the client's, with the provider's model id (Azure's deployment), and
- * - `store: false` always: the gateway keeps responses itself, so every provider is called statelessly
- *   and a `previous_response_id` names the gateway's record, never the provider's (the gateway has
- *   already expanded it into `input` and removed it; it is removed here too, so it can never reach one);
+ * - `store` as the client sent it: the gateway keeps responses itself and a `previous_response_id` names
+ *   the gateway's record, never the provider's (the gateway has already expanded it into `input`; it is
+ *   removed here, so it can never reach one), but the provider keeps its own copy when the client asked for
+ *   storage, so item references to its own items (which clients send for stored responses) still resolve;
  * - when the gateway will keep the answer (the client's `store` is not false), `include` asks for
  *   `reasoning.encrypted_content`, so the reasoning can be sent back from the gateway's store;
  * - when the limits stage reserved an output cap for a request that set none, `max_output_tokens`
@@ -18,7 +19,7 @@ const ENCRYPTED_REASONING = 'reasoning.encrypted_content';
 
 export function responsesPassThrough(request: ProxyRequest, options: PassThroughOptions): string {
   const client = request.body;
-  const body: Record<string, unknown> = { ...client, model: options.upstreamModel, store: false };
+  const body: Record<string, unknown> = { ...client, model: options.upstreamModel };
   delete body.previous_response_id;
   if (options.outputCap !== undefined && client.max_output_tokens == null)
     body.max_output_tokens = Math.max(MIN_OUTPUT_TOKENS, options.outputCap);

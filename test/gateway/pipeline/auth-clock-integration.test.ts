@@ -103,6 +103,8 @@ describe('d1KeyLoader', () => {
       tenantAlerts: { thresholds: [50, 80] },
       tenantResponsesRetentionDays: 7,
       logPayload: true,
+      onUnsupported: 'drop',
+      tenantOnUnsupported: 'drop',
       providerKeys: {},
     });
   });

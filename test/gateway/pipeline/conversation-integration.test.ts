@@ -163,7 +163,7 @@ describe('expanding a conversation', () => {
 });
 
 describe('resolving item references', () => {
-  it("replaces references to the caller's stored items, and leaves the others as sent", async () => {
+  it("replaces references to the caller's stored items, leaves a provider's own as sent, and finds no other tenant's", async () => {
     const owner = principalOf(tenant());
     const base = crypto.randomUUID().replaceAll('-', '');
     const id = `resp_${base}`;
@@ -198,9 +198,17 @@ describe('resolving item references', () => {
     ]);
     expect(expanded.conversation).toEqual({ previousResponseId: null, context: 0 });
 
-    // Another tenant's key finds nothing: its body goes on as sent.
-    const stranger = await expandConversation(callWith().call, principalOf(tenant()), { model: 'm', input });
-    expect(bodyOf(stranger).input).toEqual(input);
+    // Another tenant's key finds nothing: the item it names is not found, as OpenAI answers.
+    const stranger = await expandConversation(callWith().call, principalOf(tenant()), {
+      model: 'm',
+      input,
+    }).catch((e: unknown) => e);
+    expect(stranger).toMatchObject({
+      status: 400,
+      code: 'item_not_found',
+      param: 'input',
+      message: `Item with id 'msg_${base}_i0' not found.`,
+    });
   });
 
   it('reads nothing for an input without references', async () => {

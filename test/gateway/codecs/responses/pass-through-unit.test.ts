@@ -19,7 +19,7 @@ const sent = (extra: Record<string, unknown> = {}, options: Record<string, unkno
   JSON.parse(responsesPassThrough(request(extra), { ...opts, ...options }));
 
 describe('responsesPassThrough', () => {
-  it("names the provider's model, keeps every other field, and never lets the provider store", () => {
+  it("names the provider's model and keeps every other field, `store` as the client sent it", () => {
     expect(sent({ store: false, temperature: 0.2, metadata: { a: 'b' } })).toEqual({
       model: 'gpt-5',
       input: 'hi',
@@ -31,7 +31,8 @@ describe('responsesPassThrough', () => {
 
   it('asks for the encrypted reasoning when the gateway will keep the answer, keeping what the client included', () => {
     expect(sent().include).toEqual(['reasoning.encrypted_content']);
-    expect(sent().store).toBe(false);
+    expect(sent().store).toBeUndefined();
+    expect(sent({ store: true }).store).toBe(true);
     expect(sent({ store: true, include: ['message.output_text.logprobs'] }).include).toEqual([
       'message.output_text.logprobs',
       'reasoning.encrypted_content',
