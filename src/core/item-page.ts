@@ -1,7 +1,9 @@
 /**
  * One page of a stored response's input items, as GET /v1/responses/{id}/input_items answers it (OpenAI's
  * ResponseItemList): `order` desc (the default, as OpenAI's) or asc, `after` an item id of the previous page,
- * `limit` 1–100 (default 20). An `after` that names no item of the list gives an empty page. Pure.
+ * `limit` 1–100 (default 20). An `after` that names no item of the list gives an empty page. Items OpenAI
+ * lists with a `status` (calls, their outputs, earlier answers) get `completed` where the client sent none.
+ * Pure.
  */
 import type { ResponseItem } from './stored-response';
 
@@ -19,11 +21,26 @@ export interface ItemPage {
   readonly has_more: boolean;
 }
 
+/** The item types OpenAI lists with a `status` (its ResponseItem), which an input item may leave out. */
+const LISTED_WITH_STATUS = new Set([
+  'function_call',
+  'function_call_output',
+  'custom_tool_call',
+  'custom_tool_call_output',
+]);
+
+/** An item as listed: a call, a call's output or an earlier answer sent without a status was complete. */
+function listed(item: ResponseItem): ResponseItem {
+  const type = item.type ?? 'message';
+  const needs = LISTED_WITH_STATUS.has(type) || (type === 'message' && item.role === 'assistant');
+  return needs && item.status === undefined ? { ...item, status: 'completed' } : item;
+}
+
 export function itemPage(items: readonly ResponseItem[], request: ItemPageRequest): ItemPage {
   const ordered = request.order === 'asc' ? items : [...items].reverse();
   const start = request.after === null ? 0 : ordered.findIndex((item) => item.id === request.after) + 1;
   const rest = request.after !== null && start === 0 ? [] : ordered.slice(start);
-  const data = rest.slice(0, request.limit);
+  const data = rest.slice(0, request.limit).map(listed);
   return {
     object: 'list',
     data,

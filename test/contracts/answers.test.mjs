@@ -2,35 +2,23 @@
  * What the mock LLM answers, checked against the providers' published descriptions, so the mock
  * and the codecs cannot share a misunderstanding: for every corpus request a described codec
  * encodes, the mock's answer (run in-process, ./exchange.mjs) must fit the provider's response
- * schema, or each stream event its event schema, and the codec's `decodeResponse` must read it.
+ * schema, or each stream event its event schema (a Responses stream its framing too,
+ * ./responses-stream.mjs), and the codec's `decodeResponse` must read it.
  * Also the mock's embeddings, token counts and error envelopes where the description has them
  * (OpenAI's and Anthropic's envelopes, Bedrock's exceptions; the Gemini protos do not describe its errors).
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { anthropicEvent, bedrockError, bedrockEvent, check, MESSAGES } from './contracts.mjs';
+import { bedrockError, check, eventPayload, MESSAGES, streamEventRef } from './contracts.mjs';
 import { exchange } from './exchange.mjs';
 import { KNOWN_MISMATCHES, mismatchLedger } from './known-mismatches.mjs';
 import { loadSubjects } from './load.mjs';
+import { framingFaults } from './responses-stream.mjs';
 import { DESCRIBED, encodeContext, MODELS } from './targets.mjs';
 
 const subjects = await loadSubjects();
 const { UPSTREAM_CODECS, CHAT_CASES, EMBEDDINGS_CASES } = subjects;
 const ledger = mismatchLedger();
-
-/** The schema of one stream event: by its type where the format names event types, else the format's one. */
-function eventRef(format, event) {
-  if (format === 'bedrock') return bedrockEvent(event.event);
-  if (format === 'anthropic') return anthropicEvent(event.data.type);
-  return MESSAGES[format].streamEvent;
-}
-
-/** Bedrock pads every stream payload with a `p` field of random length (not in the model); it is set aside. */
-const payload = (format, data) => {
-  if (format !== 'bedrock') return data;
-  const { p, ...rest } = data;
-  return rest;
-};
 
 function assertFits(format, message, ref, value) {
   assert.ok(ref, `${format}: no schema for ${message}`);
@@ -61,11 +49,17 @@ for (const format of DESCRIBED) {
           assert.ok(codec.decodeResponse(answer.json).content.length > 0);
           return;
         }
+        if (format === 'responses') assert.deepEqual(framingFaults(answer.events), []);
         const events = answer.events.filter((event) => event.data !== '[DONE]');
         assert.ok(events.length > 1, 'a stream of events');
         for (const event of events) {
           const type = event.event ?? event.data?.type ?? 'data';
-          assertFits(format, `streamEvent:${type}`, eventRef(format, event), payload(format, event.data));
+          assertFits(
+            format,
+            `streamEvent:${type}`,
+            streamEventRef(format, event),
+            eventPayload(format, event.data),
+          );
         }
       });
     }

@@ -11,6 +11,7 @@ import addFormats from 'ajv-formats';
 import { deprecatedAsError } from './schemas/deprecated.mjs';
 import { nullableMayBeAbsent } from './schemas/nullable.mjs';
 import { protoSchemas } from './schemas/proto.mjs';
+import { responsesAsSent, responsesAsTaken } from './schemas/responses-wire.mjs';
 import { readSpec } from './specs.mjs';
 
 const ajv = new Ajv2020({ strict: false, allErrors: true, validateFormats: true });
@@ -26,6 +27,17 @@ ajv.addKeyword({
 const openai = readSpec('openai', 'openai.json').definitions;
 ajv.addSchema({ $id: 'openai', definitions: openai });
 ajv.addSchema({ $id: 'openai-request', definitions: deprecatedAsError(openai) });
+
+/**
+ * OpenAI's Responses API (`POST /v1/responses`); its errors are the chat API's envelope. Its
+ * requests and answers admit what OpenAI documents beyond the SDK's types (./schemas/responses-wire.mjs).
+ */
+const responses = readSpec('openai', 'openai-responses.json').definitions;
+ajv.addSchema({ $id: 'openai-responses', definitions: responsesAsSent(responses) });
+ajv.addSchema({
+  $id: 'openai-responses-request',
+  definitions: deprecatedAsError(responsesAsTaken(responses)),
+});
 
 const anthropic = readSpec('anthropic', 'anthropic.json').definitions;
 ajv.addSchema({ $id: 'anthropic', definitions: anthropic });
@@ -48,6 +60,14 @@ export const MESSAGES = {
     streamEvent: 'openai#/definitions/ChatCompletionChunk',
     embeddingsRequest: 'openai-request#/definitions/EmbeddingCreateParams',
     embeddingsResponse: 'openai#/definitions/CreateEmbeddingResponse',
+    error: 'openai#/definitions/ErrorResponse',
+  },
+  responses: {
+    chatRequest: 'openai-responses-request#/definitions/ResponseCreateParamsNonStreaming',
+    streamRequest: 'openai-responses-request#/definitions/ResponseCreateParamsStreaming',
+    chatResponse: 'openai-responses#/definitions/Response',
+    streamEvent: 'openai-responses#/definitions/ResponseStreamEvent',
+    inputItems: 'openai-responses#/definitions/ResponseItemList',
     error: 'openai#/definitions/ErrorResponse',
   },
   anthropic: {
@@ -109,6 +129,36 @@ export function bedrockError(operation, errorType) {
   const name = errorType.split(':')[0];
   const status = bedrock.operations[operation].errors[name];
   return status ? { ref: `bedrock#/$defs/${name}`, status } : null;
+}
+
+/** The Responses API's stream events by their `type`: each member of ResponseStreamEvent names its own. */
+const RESPONSES_EVENTS = Object.fromEntries(
+  responses.ResponseStreamEvent.anyOf.map(({ $ref }) => {
+    const name = $ref.replace('#/definitions/', '');
+    return [responses[name].properties.type.const, name];
+  }),
+);
+
+/** A Responses stream event's schema, by its `type`; null for a type ResponseStreamEvent does not list. */
+export function responsesEvent(type) {
+  return Object.hasOwn(RESPONSES_EVENTS, type)
+    ? `openai-responses#/definitions/${RESPONSES_EVENTS[type]}`
+    : null;
+}
+
+/** The schema of one stream event of `format` ({ event, data } as ./exchange.mjs reads it). */
+export function streamEventRef(format, event) {
+  if (format === 'bedrock') return bedrockEvent(event.event);
+  if (format === 'anthropic') return anthropicEvent(event.data.type);
+  if (format === 'responses') return responsesEvent(event.data.type);
+  return MESSAGES[format].streamEvent;
+}
+
+/** A stream event's payload as its description has it: Bedrock pads each with a `p` field of random length, set aside. */
+export function eventPayload(format, data) {
+  if (format !== 'bedrock') return data;
+  const { p, ...rest } = data;
+  return rest;
 }
 
 const compiled = new Map();

@@ -4,6 +4,7 @@
  * `refusedBy` names the formats whose codec must refuse the case with a 400 (it has no way to carry
  * it) instead of sending a body; every other described format's body must fit its provider's description
  * (Workers AI has no published description here, so it is not checked).
+ * The Responses API's own corpus, requests as its clients write them, is ./responses-corpus.ts.
  */
 import type { WireFormat } from '../../src/core/endpoints';
 import { canonicalRequest } from '../gateway/codecs/fixtures/canonical';
@@ -57,7 +58,7 @@ export function chatCase(
   };
 }
 
-const WEATHER = {
+export const WEATHER = {
   name: 'get_weather',
   description: 'The weather in a city.',
   parameters: {
@@ -79,7 +80,8 @@ const TOOL_TURNS: Message[] = [
 ];
 
 /** A 1×1 transparent PNG. */
-const PNG = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=';
+export const PNG =
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=';
 
 export const CHAT_CASES: readonly ChatCase[] = [
   chatCase('plain text', {}),
@@ -88,8 +90,8 @@ export const CHAT_CASES: readonly ChatCase[] = [
     messages: [user(text('Hi.')), assistant(text('Hello! How can I help?')), user(text('Tell me a joke.'))],
   }),
   chatCase('output cap, temperature and top_p', { maxTokens: 64, temperature: 0.5, topP: 0.9 }),
-  chatCase('top_k', { topK: 40 }, { openai: 'OpenAI has no top_k' }),
-  chatCase('stop sequences', { stop: ['END', '###'] }),
+  chatCase('top_k', { topK: 40 }, { openai: 'OpenAI has no top_k', responses: 'OpenAI has no top_k' }),
+  chatCase('stop sequences', { stop: ['END', '###'] }, { responses: 'the Responses API has no stop' }),
   chatCase('stream', { stream: true, maxTokens: 32 }),
   chatCase('end-user id', { user: 'user-1234' }),
   chatCase('tools offered, automatic choice', { tools: [WEATHER], toolChoice: { type: 'auto' } }),
@@ -206,6 +208,7 @@ export const CHAT_CASES: readonly ChatCase[] = [
     {
       anthropic: 'one answer per call',
       bedrock: 'one answer per call',
+      responses: 'one answer per call',
       gemini: 'one candidate per call',
     },
   ),

@@ -1,8 +1,9 @@
 /**
  * One call to the mock LLM, in-process: a provider-format body sent the way the gateway's provider
  * sends it (path, credential header, SigV4 for Bedrock; see src/providers/) to the mock's own fetch
- * handler, and its answer read back as the provider frames it: a JSON body, SSE events (OpenAI,
- * Anthropic, Gemini with `alt=sse`) or AWS event-stream messages (Bedrock's ConverseStream).
+ * handler, and its answer read back as the provider frames it: a JSON body, SSE events (OpenAI's
+ * chat and Responses APIs, Anthropic, Gemini with `alt=sse`) or AWS event-stream messages
+ * (Bedrock's ConverseStream).
  */
 import { EventStreamCodec } from '@smithy/core/event-streams';
 import { AwsClient } from 'aws4fetch';
@@ -14,6 +15,7 @@ function pathOf(format, endpoint, model, stream) {
   const id = encodeURIComponent(model);
   const paths = {
     openai: { chat: '/v1/chat/completions', embeddings: '/v1/embeddings' },
+    responses: { chat: '/v1/responses' },
     anthropic: { chat: '/v1/messages', countTokens: '/v1/messages/count_tokens' },
     gemini: {
       chat: `/v1beta/models/${id}:${stream ? 'streamGenerateContent?alt=sse' : 'generateContent'}`,
@@ -29,7 +31,7 @@ function pathOf(format, endpoint, model, stream) {
 /** The credential header each format's provider sends (none when `keyless`, to draw the error answer). */
 function credential(format, keyless) {
   if (keyless) return {};
-  if (format === 'openai') return { authorization: 'Bearer contract-key' };
+  if (format === 'openai' || format === 'responses') return { authorization: 'Bearer contract-key' };
   if (format === 'anthropic') return { 'x-api-key': 'contract-key', 'anthropic-version': '2023-06-01' };
   if (format === 'gemini') return { 'x-goog-api-key': 'contract-key' };
   return {};

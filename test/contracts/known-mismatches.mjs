@@ -4,9 +4,9 @@
  * only if every departure it meets is listed here, and fails when a listed one no longer occurs,
  * so a fixed departure is struck from this list in the same change.
  *
- * `scope` names the test file that meets it (requests.test.mjs, answers.test.mjs); `provider` and
- * `message` name the check (MESSAGES in ./contracts.mjs, or `streamEvent:<type>`); `error` matches
- * the validator's line (`<path> <message> <params>`).
+ * `scope` names the test file that meets it (requests.test.mjs, answers.test.mjs, responses.test.mjs);
+ * `provider` and `message` name the check (MESSAGES in ./contracts.mjs, or `streamEvent:<type>`);
+ * `error` matches the validator's line (`<path> <message> <params>`).
  */
 export const KNOWN_MISMATCHES = [
   {

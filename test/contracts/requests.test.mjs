@@ -2,7 +2,11 @@
  * What the gateway sends providers, checked against their published descriptions: every corpus
  * request (./corpus.ts) through every described upstream codec's `encodeRequest` must fit the
  * provider's request schema (./contracts.mjs), or be refused with a 400 where the corpus says the
- * format cannot carry it. Departures listed in ./known-mismatches.mjs are allowed, and must still occur.
+ * format cannot carry it. The Responses corpus (./responses-corpus.ts), read by the Responses client codec and
+ * written again by its upstream codec, must fit OpenAI's Responses request too (how the gateway sends
+ * what the other formats' clients ask of a Responses upstream is covered by the chat corpus; this adds
+ * custom tools, reasoning items and hosted tools). Departures listed in ./known-mismatches.mjs are
+ * allowed, and must still occur.
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
@@ -11,7 +15,8 @@ import { KNOWN_MISMATCHES, mismatchLedger } from './known-mismatches.mjs';
 import { loadSubjects } from './load.mjs';
 import { DESCRIBED, encodeContext, requestMessage } from './targets.mjs';
 
-const { UPSTREAM_CODECS, CHAT_CASES, EMBEDDINGS_CASES } = await loadSubjects();
+const { CLIENT_CODECS, UPSTREAM_CODECS, CHAT_CASES, EMBEDDINGS_CASES, RESPONSES_CASES } =
+  await loadSubjects();
 const ledger = mismatchLedger();
 
 function encode(codec, request, format) {
@@ -52,6 +57,21 @@ for (const format of DESCRIBED) {
     }
   });
 }
+
+describe('responses: requests of the Responses corpus, read and written again for a Responses upstream, fit', () => {
+  const client = CLIENT_CODECS.responses;
+  for (const { name, body } of RESPONSES_CASES) {
+    it(name, () => {
+      const sent = UPSTREAM_CODECS.responses.encodeRequest(
+        client.decodeRequest(structuredClone(body)),
+        encodeContext('responses'),
+      );
+      const message = requestMessage(MESSAGES.responses, body.stream === true);
+      const errors = ledger.unexplained('responses', message, check(MESSAGES.responses[message], sent));
+      assert.deepEqual(errors, [], `${JSON.stringify(sent)}\ndeparts from ${MESSAGES.responses[message]}`);
+    });
+  }
+});
 
 describe('known mismatches', () => {
   for (const entry of KNOWN_MISMATCHES.filter((item) => item.scope === 'requests')) {

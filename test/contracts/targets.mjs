@@ -3,10 +3,11 @@
  * and the context the codecs encode with. Workers AI is left out: no description of its models'
  * inputs is vendored here.
  */
-export const DESCRIBED = ['openai', 'anthropic', 'gemini', 'bedrock'];
+export const DESCRIBED = ['openai', 'responses', 'anthropic', 'gemini', 'bedrock'];
 
 export const MODELS = {
   openai: 'gpt-4o-mini',
+  responses: 'gpt-5-mini',
   anthropic: 'claude-sonnet-4-5',
   gemini: 'gemini-2.5-flash',
   bedrock: 'anthropic.claude-sonnet-4-5-20250929-v1:0',

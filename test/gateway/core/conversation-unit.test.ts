@@ -238,6 +238,29 @@ describe('a page of input items', () => {
     expect(last.has_more).toBe(false);
   });
 
+  it('lists calls, their outputs and earlier answers sent without a status as completed, as OpenAI lists them', () => {
+    const sent = [
+      { id: 'fc_1', type: 'function_call', call_id: 'c1', name: 'f', arguments: '{}' },
+      { id: 'fco_1', type: 'function_call_output', call_id: 'c1', output: 'ok' },
+      { id: 'ctc_1', type: 'custom_tool_call', call_id: 'c2', name: 'g', input: 'x' },
+      { id: 'ctco_1', type: 'custom_tool_call_output', call_id: 'c2', output: 'ok' },
+      { id: 'msg_1', type: 'message', role: 'assistant', content: [{ type: 'output_text', text: 'Hi' }] },
+      { id: 'msg_2', type: 'message', role: 'user', content: [{ type: 'input_text', text: 'Hi' }] },
+      { id: 'fc_2', type: 'function_call', call_id: 'c3', name: 'f', arguments: '{}', status: 'incomplete' },
+    ];
+    const page = itemPage(sent, { limit: 10, order: 'asc', after: null });
+    expect(page.data.map((item) => item.status)).toEqual([
+      'completed',
+      'completed',
+      'completed',
+      'completed',
+      'completed',
+      undefined,
+      'incomplete',
+    ]);
+    expect(sent[0]).not.toHaveProperty('status');
+  });
+
   it('gives an empty page for an after that names no item', () => {
     const page = itemPage(items, { limit: 10, order: 'asc', after: 'zzz' });
     expect(page).toEqual({ object: 'list', data: [], first_id: null, last_id: null, has_more: false });
