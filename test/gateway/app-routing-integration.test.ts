@@ -40,6 +40,22 @@ describe('the two routers behind the app', () => {
     expect(res.headers.get('x-edgeway-request-id')).toMatch(/^[0-9a-f-]{36}$/);
   });
 
+  it('routes every Responses API path: creating by POST, reading and deleting by id', async () => {
+    // Without a key each reaches its handler and is refused there (401), never as an unknown route.
+    for (const [path, method] of [
+      ['/v1/responses', 'POST'],
+      ['/v1/responses/resp_x', 'GET'],
+      ['/v1/responses/resp_x', 'DELETE'],
+      ['/v1/responses/resp_x/input_items', 'GET'],
+    ] as const) {
+      const res = await call(path, { method });
+      expect([path, method, res.status]).toEqual([path, method, 401]);
+    }
+    const res = await call('/v1/responses', { method: 'GET' });
+    expect(res.status).toBe(405);
+    expect(res.headers.get('allow')).toBe('POST');
+  });
+
   it('still serves the admin API and the health check from the other router', async () => {
     expect((await call('/healthz')).status).toBe(200);
     const admin = await call('/admin/me', { headers: { authorization: `Bearer ${ADMIN_TOKEN}` } });

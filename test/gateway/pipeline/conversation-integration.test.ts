@@ -162,6 +162,62 @@ describe('expanding a conversation', () => {
   });
 });
 
+describe('resolving item references', () => {
+  it("replaces references to the caller's stored items, leaves a provider's own as sent, and finds no other tenant's", async () => {
+    const owner = principalOf(tenant());
+    const base = crypto.randomUUID().replaceAll('-', '');
+    const id = `resp_${base}`;
+    const reply = {
+      id: `msg_${base}_0`,
+      type: 'message',
+      status: 'completed',
+      role: 'assistant',
+      content: [{ type: 'output_text', text: '4', annotations: [] }],
+    };
+    const kept = await keepResponse(
+      callWith().call,
+      owner,
+      { previousResponseId: null, context: 0 },
+      { input: 'What is 2+2?' },
+      { id, object: 'response', model: 'claude-only/echo', output: [reply] },
+    );
+    expect(kept).toBe('stored');
+    const input = [
+      { type: 'item_reference', id: `msg_${base}_i0` },
+      { type: 'item_reference', id: `msg_${base}_0` },
+      { role: 'user', content: 'And 3+3?' },
+      { type: 'item_reference', id: 'msg_67ccd2bf17f0819081ff3bb2cf6508e60bb6a6b452d3795b' },
+    ];
+    const expanded = await expandConversation(callWith().call, owner, { model: 'm', input });
+    const { id: _id, ...replayed } = reply;
+    expect(bodyOf(expanded).input).toEqual([
+      { type: 'message', role: 'user', content: [{ type: 'input_text', text: 'What is 2+2?' }] },
+      replayed,
+      input[2],
+      input[3],
+    ]);
+    expect(expanded.conversation).toEqual({ previousResponseId: null, context: 0 });
+
+    // Another tenant's key finds nothing: the item it names is not found, as OpenAI answers.
+    const stranger = await expandConversation(callWith().call, principalOf(tenant()), {
+      model: 'm',
+      input,
+    }).catch((e: unknown) => e);
+    expect(stranger).toMatchObject({
+      status: 400,
+      code: 'item_not_found',
+      param: 'input',
+      message: `Item with id 'msg_${base}_i0' not found.`,
+    });
+  });
+
+  it('reads nothing for an input without references', async () => {
+    const { call } = callWith({ responses: rejectingStore('no read expected') });
+    const body = { model: 'm', input: [{ role: 'user', content: 'hi' }] };
+    expect((await expandConversation(call, principalOf(tenant()), body)).body).toBe(body);
+  });
+});
+
 describe('keeping a response', () => {
   const none = { previousResponseId: null, context: 0 };
 
