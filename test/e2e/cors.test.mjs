@@ -11,7 +11,7 @@ let stack;
 
 before(
   async () => {
-    stack = await startTestStack(19287);
+    stack = await startTestStack(20887);
   },
   { timeout: 180_000 },
 );
