@@ -16,6 +16,8 @@ export interface Config {
   readonly maxAttempts: number;
   /** How long an isolate's log batch that does not fill waits before it is sent (LOG_BATCH_WAIT_MS). */
   readonly logBatchWaitMs: number;
+  /** Days a stored response is kept when its tenant sets none (RESPONSES_RETENTION_DAYS; 0 stores none). */
+  readonly responsesRetentionDays: number;
 }
 
 export interface ConfigProblem {
@@ -90,6 +92,27 @@ export function choiceVar<T extends string>(
 }
 
 const DAY_MS = 86_400_000;
+/** The default of RESPONSES_RETENTION_DAYS: OpenAI keeps stored responses 30 days. */
+export const RESPONSES_RETENTION_DAYS = 30;
+/** The longest retention a deployment or tenant may set for stored responses: ten years. */
+export const MAX_RETENTION_DAYS = 3650;
+
+/** A whole number of days, 0 to MAX_RETENTION_DAYS: absent or blank → the default; anything else is a problem. */
+function daysVar(
+  vars: Readonly<Record<string, string | undefined>>,
+  name: string,
+  fallback: number,
+  problems: ConfigProblem[],
+): number {
+  const raw = vars[name]?.trim();
+  if (!raw) return fallback;
+  if (/^\d{1,5}$/.test(raw) && Number(raw) <= MAX_RETENTION_DAYS) return Number(raw);
+  problems.push({
+    variable: name,
+    message: `${name} must be a whole number of days from 0 to ${MAX_RETENTION_DAYS}.`,
+  });
+  return fallback;
+}
 /** The default of LOG_BATCH_WAIT_MS (src/logs/produce/batcher.ts says what the wait costs and saves). */
 export const LOG_BATCH_WAIT_MS = 1000;
 
@@ -102,6 +125,7 @@ export function readConfig(env: Bindings, problems: ConfigProblem[] = []): Confi
     // Tries per target before a route moves on (cf-aig-max-attempts overrides it per request).
     maxAttempts: positiveVar(vars, 'UPSTREAM_MAX_ATTEMPTS', 1, problems, { integer: true, max: 5 }),
     logBatchWaitMs: positiveVar(vars, 'LOG_BATCH_WAIT_MS', LOG_BATCH_WAIT_MS, problems, { max: 10_000 }),
+    responsesRetentionDays: daysVar(vars, 'RESPONSES_RETENTION_DAYS', RESPONSES_RETENTION_DAYS, problems),
   };
   // Read where they are used (logs/retention.ts, core/payload.ts); validated here so a bad one is reported.
   positiveVar(vars, 'LOG_RETENTION_DAYS', 30, problems, { integer: true, max: 36_500 });

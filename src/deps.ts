@@ -28,6 +28,7 @@ import { d1RouteLoader } from './storage/route-admin-store';
 import { TieredRouteStore } from './storage/route-store';
 import { D1SessionRevocations } from './storage/revoked-sessions';
 import { D1TenantStore } from './storage/tenant-store';
+import { StoredResponses } from './storage/response-store';
 import type { SemanticCache } from './cache/semantic';
 import { workersAiSecondOpinion } from './guardrails/second-opinion/workers-ai';
 
@@ -62,6 +63,8 @@ export function getDeps(env: Bindings): Deps {
       tenants: new D1TenantStore(env.DB),
       apiKeys: new D1KeyAdminStore(env.DB),
       cache: new ResponseCache(new ExactCache(env.KV_CACHE), semanticCache(env, providers, problems)),
+      // Without the RESPONSES bucket the records themselves go in D1 (src/storage/response-store.ts).
+      responses: new StoredResponses(env.DB, env.RESPONSES ?? null),
       prices,
       throttle: new ThrottleGate(throttleObjects(env.THROTTLE)),
       breakers: createBreakerBoard(breakerObjects(env.BREAKER)),

@@ -57,6 +57,11 @@ export interface OptionalBindings {
    * request_logs in D1 is the index of the last LOG_INDEX_DAYS; without it D1 keeps whole rows.
    */
   LOG_ARCHIVE?: R2Bucket;
+  /**
+   * Stored responses of POST /v1/responses (src/storage/response-store.ts): one object per response under
+   * responses/<tenant_id>/<id>, indexed in D1; without it the record itself is kept in D1 (≤ 1 MiB).
+   */
+  RESPONSES?: R2Bucket;
   /** Workers AI (production); without it the semantic cache embeds with SEMANTIC_EMBEDDER's local choice. */
   AI?: Ai;
   /** Vectorize index for the semantic cache (production); without it the VectorIndexDO stands in. */

@@ -19,6 +19,7 @@ import type { BreakerBoard } from './routing/breaker-board';
 import type { KeyAdminStore } from './storage/key-admin-store';
 import type { KeyStore } from './storage/key-store';
 import type { SessionRevocations } from './storage/revoked-sessions';
+import type { ResponseStore } from './storage/response-store';
 import type { RouteStore } from './storage/route-store';
 import type { TenantStore } from './storage/tenant-store';
 
@@ -47,6 +48,8 @@ export interface Deps {
   readonly tenants: TenantStore;
   readonly apiKeys: KeyAdminStore;
   readonly cache: ResponseCache;
+  /** Stored responses of POST /v1/responses, per tenant (R2 with its D1 index, or D1 alone). */
+  readonly responses: ResponseStore;
   /** Admin price overrides (isolate → KV), shared by the limiter and the log's cost. */
   readonly prices: PriceBook;
   /** Wrong admin tokens per client (admin API and dashboard sign-in). */

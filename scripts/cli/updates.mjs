@@ -1,5 +1,6 @@
 // `tenants update` and `keys update`: PATCH a tenant or key. Flags cover the common fields; --file gives
 // any field of the API's body (limits, budgets, cache, metadata…) as JSON. Each given field is replaced whole.
+// --responses-retention sets how many days a tenant's stored responses (POST /v1/responses) are kept.
 import { readFileSync } from 'node:fs';
 import { commaList, positional } from './util.mjs';
 
@@ -34,13 +35,22 @@ function patchBody(ctx, usage, extra = {}) {
   return body;
 }
 
+/** --responses-retention: whole days (0 keeps none), or `default` for the deployment's; the API checks the range. */
+function retentionDays({ fail }, raw) {
+  if (raw === undefined) return undefined;
+  if (raw === 'default') return null;
+  if (/^\d+$/.test(raw)) return Number(raw);
+  fail(`--responses-retention: expected a number of days or default, got '${raw}'`);
+}
+
 const summary = (thing) =>
   Object.entries(thing)
     .filter(([field]) => !['id', 'object'].includes(field))
-    .map(([field, value]) => `  ${field.padEnd(14)}${JSON.stringify(value)}`)
+    .map(([field, value]) => `  ${field.padEnd(13)} ${JSON.stringify(value)}`)
     .join('\n');
 
-const TENANT_USAGE = 'tenants update <tenant_id> [--name <name>] [--file patch.json]';
+const TENANT_USAGE =
+  'tenants update <tenant_id> [--name <name>] [--responses-retention <days>|default] [--file patch.json]';
 const KEY_USAGE =
   'keys update <key_id> [--name <name>] [--models a,b] [--origins a,b] [--expires <ISO date>|never]\n' +
   '      [--log-payload on|off] [--file patch.json]';
@@ -50,10 +60,13 @@ export const updateCommands = [
     name: 'tenants update',
     operations: ['PATCH /admin/tenants/{id}'],
     usage: TENANT_USAGE,
-    help: 'changes a tenant; --file holds any fields of the body (limits, budgets, metadata…)',
+    help: "changes a tenant; --responses-retention: days its stored responses are kept (0: none; default: the deployment's); --file holds any fields of the body (limits, budgets, metadata…)",
     async run(ctx) {
       const id = positional(ctx, 0, 'tenant_id', TENANT_USAGE);
-      const t = await ctx.call('PATCH', `/tenants/${encodeURIComponent(id)}`, patchBody(ctx, TENANT_USAGE));
+      const body = patchBody(ctx, TENANT_USAGE, {
+        responses_retention_days: retentionDays(ctx, ctx.opts['responses-retention']),
+      });
+      const t = await ctx.call('PATCH', `/tenants/${encodeURIComponent(id)}`, body);
       ctx.show(t, () => console.log(`Updated tenant ${t.id}:\n${summary(t)}`));
     },
   },
@@ -83,4 +96,4 @@ export const updateCommands = [
   },
 ];
 
-export const updateOptions = { 'log-payload': { type: 'string' } };
+export const updateOptions = { 'log-payload': { type: 'string' }, 'responses-retention': { type: 'string' } };

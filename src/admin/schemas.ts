@@ -9,7 +9,14 @@ import { ApiKey, KeyStatus, Metadata, ModelList, Tenant, TenantStatus, Timestamp
 import { decodeCursor } from '../storage/page';
 import { GuardrailPolicy } from '../core/guardrail-policy';
 import { AllowedOrigins } from '../core/origins';
-import { AlertSettings, AlertWebhook, Budgets, CacheSettings, Limits } from '../core/settings';
+import {
+  AlertSettings,
+  AlertWebhook,
+  Budgets,
+  CacheSettings,
+  Limits,
+  ResponsesRetentionDays,
+} from '../core/settings';
 import { validateDenyList } from '../guardrails/denylist/denylist';
 import { ProviderKeyInfo } from '../storage/provider-keys';
 
@@ -34,6 +41,7 @@ export const TenantCreate = z.strictObject({
   guardrails: Guardrails.optional(),
   alerts: AlertSettings.optional(),
   alert_webhook: AlertWebhook.nullable().optional(),
+  responses_retention_days: ResponsesRetentionDays.optional(),
   metadata: Metadata.optional(),
 });
 
@@ -48,6 +56,7 @@ export const TenantUpdate = z
     alert_webhook: AlertWebhook.nullable()
       .optional()
       .describe('Where budget alerts are POSTed; null removes it.'),
+    responses_retention_days: ResponsesRetentionDays.optional(),
     metadata: Metadata.optional(),
   })
   .refine(nonEmpty, 'send at least one field to change');

@@ -1,6 +1,7 @@
 /**
  * Reasoning shared by every format (pure): an effort as a thinking budget and back, for formats
- * that speak one where the client spoke the other. The table is documented in docs/translation.md.
+ * that speak one where the client spoke the other (the table is documented in docs/translation.md),
+ * and the wrapping of a signature another format issued, for a client format that carries only its own.
  */
 import type { ChatRequest, Reasoning, ReasoningEffort, ReasoningIssuer } from './ir';
 
@@ -69,4 +70,29 @@ export function claudeSampling(
     topP: keep('top_p', request.topP, (v) => v >= THINKING_MIN_TOP_P),
     topK: keep('top_k', request.topK, () => false),
   };
+}
+
+const WRAP = 'edgeway:';
+const ISSUERS: ReadonlySet<string> = new Set<ReasoningIssuer>(['anthropic', 'gemini', 'bedrock', 'openai']);
+
+/**
+ * A signature (or redacted data) as a client of `own`'s format carries it: its own issuer's unchanged,
+ * another's as `edgeway:<issuer>:<value>`, so it comes back to the gateway naming who can verify it.
+ */
+export function wrapForeign(value: string, issuer: ReasoningIssuer | null, own: ReasoningIssuer): string {
+  return issuer === null || issuer === own ? value : `${WRAP}${issuer}:${value}`;
+}
+
+/** A signature as a client of `own`'s format sent it back: unwrapped, with who issued it (`own` when unwrapped). */
+export function unwrapForeign(
+  value: string,
+  own: ReasoningIssuer,
+): { value: string; issuer: ReasoningIssuer } {
+  if (value.startsWith(WRAP)) {
+    const colon = value.indexOf(':', WRAP.length);
+    const issuer = value.slice(WRAP.length, colon);
+    if (colon > 0 && issuer !== own && ISSUERS.has(issuer))
+      return { value: value.slice(colon + 1), issuer: issuer as ReasoningIssuer };
+  }
+  return { value, issuer: own };
 }

@@ -9,7 +9,7 @@ export const CLIENT_FORMATS = ['openai', 'anthropic', 'responses'] as const;
 export type ClientFormat = (typeof CLIENT_FORMATS)[number];
 
 /** Every wire format a provider may speak; each has a codec (src/codecs/). */
-export type WireFormat = ClientFormat | 'gemini' | 'bedrock' | 'workers-ai';
+export type WireFormat = ClientFormat | 'responses' | 'gemini' | 'bedrock' | 'workers-ai';
 
 export interface EndpointSpec {
   /** Path under the provider's base URL. */
@@ -17,6 +17,11 @@ export interface EndpointSpec {
   /** Wire format of request and response bodies, and of the errors on this route. */
   readonly format: ClientFormat;
   readonly streamable: boolean;
+  /**
+   * Answers may be stored and continued (the Responses API's `store` and `previous_response_id`,
+   * src/pipeline/conversation.ts); false everywhere else, which then pays nothing for it.
+   */
+  readonly stored: boolean;
   /** The body field that caps output tokens on this endpoint (null: it has none). */
   readonly outputCapParam: 'max_tokens' | 'max_output_tokens' | null;
 }
@@ -26,19 +31,22 @@ export const ENDPOINTS: Record<Endpoint, EndpointSpec> = {
     upstreamPath: '/chat/completions',
     format: 'openai',
     streamable: true,
+    stored: false,
     outputCapParam: 'max_tokens',
   },
-  embeddings: { upstreamPath: '/embeddings', format: 'openai', streamable: false, outputCapParam: null },
+  embeddings: { upstreamPath: '/embeddings', format: 'openai', streamable: false, stored: false, outputCapParam: null },
   messages: {
     upstreamPath: '/messages',
     format: 'anthropic',
     streamable: true,
+    stored: false,
     outputCapParam: 'max_tokens',
   },
   responses: {
     upstreamPath: '/responses',
     format: 'responses',
     streamable: true,
+    stored: true,
     outputCapParam: 'max_output_tokens',
   },
 };

@@ -4,7 +4,7 @@
  */
 import * as z from 'zod';
 import { GuardrailPolicy } from './guardrail-policy';
-import { AlertSettings, Budgets, CacheSettings, Limits } from './settings';
+import { AlertSettings, Budgets, CacheSettings, Limits, ResponsesRetentionDays } from './settings';
 
 /** A tenant's own key for one provider, as sealed at rest (src/util/provider-key-crypto.ts); never plaintext. */
 export const SealedProviderKey = z.object({ ciphertext: z.string(), iv: z.string() });
@@ -32,6 +32,8 @@ export const KeyRecord = z.object({
   /** Budget alert thresholds (src/limits/alerts.ts), evaluated by the tenant's Limiter object. */
   alerts: AlertSettings.default({ thresholds: [] }),
   tenantAlerts: AlertSettings.default({ thresholds: [] }),
+  /** The tenant's retention of stored responses, in days (0: none kept); null: the deployment's. */
+  tenantResponsesRetentionDays: ResponsesRetentionDays.default(null),
   /** Store prompts and completions in the logs for this key. */
   logPayload: z.boolean().default(false),
   /**

@@ -63,6 +63,20 @@ export const AlertSettings = z.strictObject({
 });
 export type AlertSettings = z.infer<typeof AlertSettings>;
 
+/**
+ * Days a tenant's stored responses of POST /v1/responses are kept (docs/responses.md, "Stored responses");
+ * 0 keeps none (`store: true` is answered, nothing is stored); null: the deployment's RESPONSES_RETENTION_DAYS.
+ */
+export const ResponsesRetentionDays = z
+  .number()
+  .int()
+  .min(0)
+  .max(3650)
+  .nullable()
+  .describe(
+    "Days this tenant's stored responses (POST /v1/responses) are kept, 0–3650; 0 stores none; null: the deployment's RESPONSES_RETENTION_DAYS (default 30).",
+  );
+
 const LOCAL_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
 
 /** A tenant's alert webhook: https, or http only to the local machine (development, tests). */

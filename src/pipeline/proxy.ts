@@ -20,7 +20,10 @@ import { ENDPOINTS, type Endpoint } from '../core/endpoints';
 import { capturePayload } from '../core/payload';
 import { passHeaders } from '../providers/pass-headers';
 import { parseProxyRequest } from '../core/request';
+import type { Principal } from '../core/principal';
+import type { ProxyRequest } from '../core/request';
 import { admit, clientModel } from './admit';
+import { expandConversation, keepResponse, type Expanded, wantsStored } from './conversation';
 import type { GatewayCall } from './call';
 import { cachedResponse, hitAnswer, lookupCache, planCache, ROUTE_CACHE_SCOPE } from './cache';
 import { reserve } from './limits';
@@ -42,11 +45,15 @@ export function proxy(endpoint: Endpoint) {
 
     // 1. auth, then the body, read and parsed once.
     const principal = await admit(inbound, codec.acceptsApiKeyHeader);
-    const body = await readJsonBody(inbound.request, deps.config.maxBodyBytes);
+    let body = await readJsonBody(inbound.request, deps.config.maxBodyBytes);
     // The model as the client sent it, for the log even when it is refused (the log cuts a long one).
     x.model = clientModel(body);
+    // A stored conversation the body continues becomes its input (a no-op for a body that names none).
+    const stored = spec.stored ? await expandConversation(inbound, principal, body) : null;
+    if (stored) body = stored.body;
     const request = parseProxyRequest(endpoint, body);
     x.stream = request.stream;
+    const keep = stored && wantsStored(request.body) ? keeper(inbound, principal, stored, request) : undefined;
 
     // 2. policy, before anything about providers is looked at. The guardrails judge the body and redact it in
     // place first, so the payload log, the cache key and the provider only ever see the redacted body; a
@@ -68,6 +75,7 @@ export function proxy(endpoint: Endpoint) {
       request,
       passHeaders: passHeaders(headers),
       keysSecret: env.PROVIDER_KEYS_SECRET,
+      responseId: responseIdFor(x.id),
     };
     const first = await prepareFirst(x, plan, prepare);
     x.target = first.call.planned.model;
@@ -102,6 +110,7 @@ export function proxy(endpoint: Endpoint) {
         : { entry: lookup.entry, refusal: null };
       x.answered(hitAnswer(entry, x.payload !== null));
       if (refusal) throw refusalError(refusal);
+      if (keep) await keep(entry.body);
       return cachedResponse(entry, request, out);
     }
 
@@ -140,6 +149,7 @@ export function proxy(endpoint: Endpoint) {
       guarding,
       capture: x.payload?.maxBytes ?? 0,
       idleTimeoutMs: deps.config.idleTimeoutMs,
+      keep,
     };
     if (request.stream && reader) x.ttftMs = x.elapsed();
     const { response, answer } =
@@ -147,6 +157,23 @@ export function proxy(endpoint: Endpoint) {
     x.answered(answer);
     return response;
   };
+}
+
+/**
+ * Keeps a finished answer with the conversation that produced it (`store` on /v1/responses), before the
+ * client has it whole; a failure is logged by keepResponse and never fails the answer.
+ */
+function keeper(call: GatewayCall, principal: Principal, stored: Expanded, request: ProxyRequest) {
+  return async (answer: Record<string, unknown>): Promise<void> => {
+    // A complete Responses object always holds its output; anything else is not one to keep.
+    const output = answer.output;
+    if (Array.isArray(output)) await keepResponse(call, principal, stored.conversation, request.body, { ...answer, output });
+  };
+}
+
+/** The id a translated answer is known by where the client's format names answers: the request's own, hex. */
+function responseIdFor(requestId: string): string {
+  return `resp_${requestId.replaceAll('-', '')}`;
 }
 
 /** Both results, after both have finished (so each registers its own exit step), or the first failure. */

@@ -1,13 +1,14 @@
 /**
- * The /v1 router: five paths (and /v1/models/{id}), found by one map lookup on the path, with no framework between the Worker's
- * fetch and the pipeline. Hono serves everything else (src/app.ts); on the gateway's path its context,
- * middleware chain and router were work that bought nothing (what leaving them measured, within the
- * noise: bench/README.md, "/v1 without a framework"). What it gave /v1 is kept, and tested in
- * test/gateway/app-routing-integration.test.ts:
+ * The /v1 router: a handful of paths (and the id paths /v1/models/{id}, /v1/responses/{id} and
+ * /v1/responses/{id}/input_items), found by one map lookup on the path and one on the method, with no
+ * framework between the Worker's fetch and the pipeline. Hono serves everything else (src/app.ts); on the
+ * gateway's path its context, middleware chain and router were work that bought nothing (what leaving them
+ * measured, within the noise: bench/README.md, "/v1 without a framework"). What it gave /v1 is kept, and
+ * tested in test/gateway/app-routing-integration.test.ts:
  * - a preflight (`OPTIONS` with `Origin` and `Access-Control-Request-Method`) is answered before any exchange;
  * - every other request opens an exchange, and its exit (src/pipeline/exit.ts) runs however it ends: a
  *   handler's answer, its GatewayError in the API's shape, or a 500 for anything else;
- * - an unknown path is a 404, a known path with another method a 405 with `allow`;
+ * - an unknown path is a 404, a known path with another method a 405 with `allow` (its methods);
  * - `HEAD` is answered as the `GET` it stands for, without the body.
  */
 import { GatewayError } from '../core/errors';
@@ -20,18 +21,20 @@ import { isModelsPath } from '../core/endpoints';
 import { countTokens } from './count-tokens';
 import { models } from './models';
 import { proxy } from './proxy';
+import { deleteResponse, getResponse, listInputItems } from './stored-responses';
 
-interface GatewayRoute {
-  readonly method: 'GET' | 'POST';
-  readonly handle: GatewayHandler;
-}
+type Method = 'GET' | 'POST' | 'DELETE';
+/** A path's handlers by method. */
+type GatewayRoute = Partial<Record<Method, GatewayHandler>>;
 
 const ROUTES = new Map<string, GatewayRoute>([
-  ['/v1/chat/completions', { method: 'POST', handle: proxy('chat') }],
-  ['/v1/embeddings', { method: 'POST', handle: proxy('embeddings') }],
-  ['/v1/messages', { method: 'POST', handle: proxy('messages') }],
-  ['/v1/messages/count_tokens', { method: 'POST', handle: countTokens }],
-  ['/v1/models', { method: 'GET', handle: models }],
+  ['/v1/chat/completions', { POST: proxy('chat') }],
+  ['/v1/embeddings', { POST: proxy('embeddings') }],
+  ['/v1/messages', { POST: proxy('messages') }],
+  ['/v1/messages/count_tokens', { POST: countTokens }],
+  ['/v1/models', { GET: models }],
+  ['/v1/responses/{id}', { GET: getResponse, DELETE: deleteResponse }],
+  ['/v1/responses/{id}/input_items', { GET: listInputItems }],
 ]);
 
 export type GatewayFetch = (request: Request, env: Bindings, ctx: ExecutionContext) => Promise<Response>;
@@ -74,16 +77,38 @@ export function gatewayRouter(options: ExchangeScopeOptions): GatewayFetch {
 
 /** The handler for a path and method, or one that refuses it (404 or 405, inside the exchange). */
 function routeTo(path: string, method: string): GatewayHandler {
-  // /v1/models/{id}: ids hold slashes, so every path under /v1/models/ is the one route.
-  const route = ROUTES.get(isModelsPath(path) ? '/v1/models' : path);
+  const route = ROUTES.get(routeKey(path));
   if (route === undefined) throw unknownRoute(method, path);
-  if (route.method !== method) {
-    throw new GatewayError(405, `Method not allowed. Use ${route.method}.`, {
+  const handle = route[method as Method];
+  if (handle === undefined) {
+    const allowed = Object.keys(route).join(', ');
+    throw new GatewayError(405, `Method not allowed. Use ${allowed}.`, {
       code: 'method_not_allowed',
-      headers: { allow: route.method },
+      headers: { allow: allowed },
     });
   }
-  return route.handle;
+  return handle;
+}
+
+const RESPONSES = '/v1/responses/';
+const INPUT_ITEMS = '/input_items';
+
+/** The ROUTES key of a path: itself, or the pattern of an id path. */
+function routeKey(path: string): string {
+  // /v1/models/{id}: ids hold slashes, so every path under /v1/models/ is the one route.
+  if (isModelsPath(path)) return '/v1/models';
+  if (!path.startsWith(RESPONSES)) return path;
+  const id = path.slice(RESPONSES.length);
+  if (isSegment(id)) return '/v1/responses/{id}';
+  if (id.endsWith(INPUT_ITEMS) && isSegment(id.slice(0, -INPUT_ITEMS.length))) {
+    return '/v1/responses/{id}/input_items';
+  }
+  return path;
+}
+
+/** One non-empty path segment. */
+function isSegment(text: string): boolean {
+  return text !== '' && !text.includes('/');
 }
 
 /** The one 404, for /v1 and for the Hono app's paths alike. */

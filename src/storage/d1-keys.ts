@@ -37,12 +37,14 @@ interface KeyRow {
   alerts: string;
   tenant_alerts: string;
   provider_keys: string;
+  tenant_responses_retention_days: number | null;
 }
 
 const SELECT = `
   SELECT k.id, k.tenant_id, k.key_hash, k.status, k.models, k.expires_at, k.limits, k.budgets, k.cache, k.guardrails,
          k.origins, k.log_payload, k.previous_expires_at, t.status AS tenant_status, t.limits AS tenant_limits,
          t.budgets AS tenant_budgets, t.guardrails AS tenant_guardrails, k.alerts, t.alerts AS tenant_alerts,
+         t.responses_retention_days AS tenant_responses_retention_days,
          (SELECT json_group_object(p.provider, json_object('ciphertext', p.ciphertext, 'iv', p.iv))
             FROM tenant_provider_keys p WHERE p.tenant_id = k.tenant_id) AS provider_keys
   FROM api_keys k JOIN tenants t ON t.id = k.tenant_id
@@ -71,6 +73,7 @@ export function d1KeyLoader(db: D1Database): KeyLoader {
       origins: jsonColumn(row.origins),
       alerts: jsonColumn(row.alerts),
       tenantAlerts: jsonColumn(row.tenant_alerts),
+      tenantResponsesRetentionDays: row.tenant_responses_retention_days,
       logPayload: row.log_payload === 1,
       providerKeys: jsonColumn(row.provider_keys),
     });

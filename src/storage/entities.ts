@@ -8,7 +8,7 @@ import * as z from 'zod';
 import { GuardrailPolicy } from '../core/guardrail-policy';
 import { AllowedOrigins } from '../core/origins';
 import { ROUTE_NAME } from '../core/route-spec';
-import { AlertSettings, Budgets, CacheSettings, Limits } from '../core/settings';
+import { AlertSettings, Budgets, CacheSettings, Limits, ResponsesRetentionDays } from '../core/settings';
 
 export const Timestamp = z.number().int().nonnegative().describe('Epoch milliseconds.');
 
@@ -51,6 +51,7 @@ export const Tenant = z.object({
   guardrails: GuardrailPolicy.default({}),
   alerts: AlertSettings.default({ thresholds: [] }),
   alert_webhook: z.string().nullable().default(null),
+  responses_retention_days: ResponsesRetentionDays.default(null),
   metadata: Metadata,
   created_at: Timestamp,
   updated_at: Timestamp,

@@ -16,6 +16,8 @@ export interface TenantInput {
   guardrails?: GuardrailPolicy;
   alerts?: AlertSettings;
   alert_webhook?: string | null;
+  /** Days its stored responses are kept (0: none); null: the deployment's default. */
+  responses_retention_days?: number | null;
   metadata?: Metadata;
 }
 
@@ -46,6 +48,7 @@ interface TenantRow {
   guardrails: string;
   alerts: string;
   alert_webhook: string | null;
+  responses_retention_days: number | null;
   metadata: string;
   created_at: number;
   updated_at: number;
@@ -68,7 +71,7 @@ export class D1TenantStore implements TenantStore {
   async create(input: TenantInput, now: number): Promise<Tenant> {
     const row = await this.db
       .prepare(
-        'INSERT INTO tenants (id, name, limits, budgets, guardrails, alerts, alert_webhook, metadata, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING *',
+        'INSERT INTO tenants (id, name, limits, budgets, guardrails, alerts, alert_webhook, responses_retention_days, metadata, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING *',
       )
       .bind(
         ID_PREFIX.tenant + randomToken(12),
@@ -78,6 +81,7 @@ export class D1TenantStore implements TenantStore {
         JSON.stringify(input.guardrails ?? {}),
         JSON.stringify(input.alerts ?? {}),
         input.alert_webhook ?? null,
+        input.responses_retention_days ?? null,
         JSON.stringify(input.metadata ?? {}),
         now,
         now,
@@ -122,6 +126,8 @@ export class D1TenantStore implements TenantStore {
     if (patch.guardrails !== undefined) set('guardrails', JSON.stringify(patch.guardrails));
     if (patch.alerts !== undefined) set('alerts', JSON.stringify(patch.alerts));
     if (patch.alert_webhook !== undefined) set('alert_webhook', patch.alert_webhook);
+    if (patch.responses_retention_days !== undefined)
+      set('responses_retention_days', patch.responses_retention_days);
     if (patch.metadata !== undefined) set('metadata', JSON.stringify(patch.metadata));
     const row = await this.db
       .prepare(`UPDATE tenants SET ${sets.join(', ')} WHERE id = ? RETURNING *`)

@@ -83,6 +83,10 @@ test('every admin API operation has a CLI command, and every command calls an op
 test('tenants update and keys update change the fields given, and refuse an empty change', async () => {
   const tenant = await json('tenants', 'create', 'cli-updates');
   assert.equal((await json('tenants', 'update', tenant.id, '--name', 'cli-renamed')).name, 'cli-renamed');
+  const kept = await json('tenants', 'update', tenant.id, '--responses-retention', '7');
+  assert.equal(kept.responses_retention_days, 7);
+  const reset = await json('tenants', 'update', tenant.id, '--responses-retention', 'default');
+  assert.equal(reset.responses_retention_days, null);
 
   const key = await json('keys', 'create', tenant.id, '--name', 'before');
   const updated = await json(

@@ -1,8 +1,8 @@
 /**
  * /admin/tenants: create, list, get, update, disable and enable. A tenant_admin's
  * list holds only the tenants in its scope.
- * A change to a tenant's status, limits, budgets, guardrails or alert thresholds is part of every one of its
- * keys' records, so those keys' cached lookups are invalidated before answering.
+ * A change to a tenant's status, limits, budgets, guardrails, alert thresholds or stored-response retention
+ * is part of every one of its keys' records, so those keys' cached lookups are invalidated before answering.
  */
 import { Hono, type Context } from 'hono';
 import type { AppEnv } from '../../context';
@@ -93,8 +93,8 @@ async function updateTenant(
   const { tenants, apiKeys, keys } = c.var.deps;
   const tenant = await tenants.update(id, patch, now);
   if (!tenant) throw tenantNotFound(id);
-  const { status, limits, budgets, guardrails, alerts } = patch;
-  const inRecords = [status, limits, budgets, guardrails, alerts];
+  const { status, limits, budgets, guardrails, alerts, responses_retention_days } = patch;
+  const inRecords = [status, limits, budgets, guardrails, alerts, responses_retention_days];
   if (inRecords.some((field) => field !== undefined)) {
     await invalidateHashes(keys, await apiKeys.tenantHashes(id));
   }

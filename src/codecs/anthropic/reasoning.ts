@@ -8,7 +8,7 @@
 import type { EncodeContext } from '../codec';
 import type { ChatRequest, Reasoning, ReasoningIssuer, ReasoningPart, RedactedReasoningPart } from '../ir';
 import { type Json, num, obj, str, unsupported } from '../json';
-import { budgetOf, continuesSignedTurn, isEffort } from '../reasoning';
+import { budgetOf, continuesSignedTurn, isEffort, unwrapForeign, wrapForeign } from '../reasoning';
 
 /** Anthropic's smallest thinking budget. */
 export const MIN_BUDGET = 1024;
@@ -66,25 +66,13 @@ function thinkingFits(request: ChatRequest): boolean {
   return choice !== 'required' && choice !== 'tool' && continuesSignedTurn(request, 'anthropic');
 }
 
-const WRAP = 'edgeway:';
-
 /** A signature or redacted data as an Anthropic client carries it. */
-export function wrapSignature(value: string, issuer: ReasoningIssuer | null): string {
-  return issuer === null || issuer === 'anthropic' ? value : `${WRAP}${issuer}:${value}`;
-}
-
-const ISSUERS: ReadonlySet<string> = new Set(['gemini', 'bedrock', 'openai']);
+export const wrapSignature = (value: string, issuer: ReasoningIssuer | null): string =>
+  wrapForeign(value, issuer, 'anthropic');
 
 /** A signature as an Anthropic client sent it back: unwrapped, with who issued it. */
-export function unwrapSignature(value: string): { value: string; issuer: ReasoningIssuer } {
-  if (value.startsWith(WRAP)) {
-    const colon = value.indexOf(':', WRAP.length);
-    const issuer = value.slice(WRAP.length, colon);
-    if (colon > 0 && ISSUERS.has(issuer))
-      return { value: value.slice(colon + 1), issuer: issuer as ReasoningIssuer };
-  }
-  return { value, issuer: 'anthropic' };
-}
+export const unwrapSignature = (value: string): { value: string; issuer: ReasoningIssuer } =>
+  unwrapForeign(value, 'anthropic');
 
 /** A `thinking` block a client sent (signature '' means none: a gateway-made block from an unsigned provider). */
 export function decodeThinkingBlock(block: Json): ReasoningPart {

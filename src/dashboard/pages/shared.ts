@@ -15,6 +15,7 @@ const NOTICES: Record<string, string> = {
   'key-revoked': 'Key revoked: requests with it are refused from now on.',
   'provider-key-saved': "Provider key saved: the tenant's requests to that provider use it from now on.",
   'guardrails-saved': 'Guardrails saved; they apply from the next request.',
+  'retention-saved': 'Retention saved; it applies to responses stored from the next request on.',
   'provider-key-deleted':
     "Provider key deleted: the tenant's requests to that provider use the gateway's key again.",
   'admin-updated': 'Admin updated; it applies from their next page or call.',

@@ -3,7 +3,8 @@
  * disable/enable, creating a key (whose secret then goes to the once-only
  * secret page via the sealed cookie, see secret-flash.ts), the tenant's
  * own provider keys (set, rotate, delete; the key never comes back to the page),
- * its guardrail policy (saved whole), its budget-alert thresholds and webhook,
+ * its guardrail policy (saved whole), its budget-alert thresholds and webhook, how long its stored
+ * responses are kept,
  * and its alert signing secret (answered to a POST, never to a link that could be replayed or prefetched).
  */
 import { Hono, type Context } from 'hono';
@@ -33,12 +34,13 @@ import {
   alertSettingsBody,
 } from '../views/alert-settings';
 import { page } from '../views/layout';
+import { retentionBody, retentionFields, retentionFormValues } from '../views/responses-retention';
 import { failurePage, failureStatus } from '../views/message';
 import { TenantPage, TenantsPage } from '../views/tenants';
 import { noticeOf, readForm, seg, showSecretOnce } from './shared';
 
 type C = Context<DashboardEnv>;
-type TenantForm = 'key' | 'provider-key' | 'guardrails' | 'alerts';
+type TenantForm = 'key' | 'provider-key' | 'guardrails' | 'alerts' | 'retention';
 const BACK = { href: '/dashboard/tenants', label: 'Back to tenants' };
 const NO_PROVIDER: ApiFailure = {
   ok: false,
@@ -99,6 +101,7 @@ async function tenantPage(
       providerKeys={providerKeys ? providerKeys.data.data : null}
       guardrails={failed === 'guardrails' ? values : guardrailFormValues(tenant.data.guardrails, 'tenant')}
       alertValues={failed === 'alerts' ? values : alertFormValues(tenant.data)}
+      retentionValues={failed === 'retention' ? values : retentionFormValues(tenant.data)}
       failure={failure}
       values={values}
       failed={failed}
@@ -194,6 +197,14 @@ export function tenantRoutes(now: () => number = Date.now) {
     );
     if (!res.ok) return tenantPage(c, id, res, alertFields(values), 'alerts');
     return c.redirect(`/dashboard/tenants/${seg(id)}?notice=alerts-saved`, 303);
+  });
+
+  router.post('/:id/responses-retention', async (c) => {
+    const id = c.req.param('id');
+    const values = await readForm(c);
+    const res = await c.var.api.send('PATCH', `/tenants/${seg(id)}`, Tenant, retentionBody(values));
+    if (!res.ok) return tenantPage(c, id, res, retentionFields(values), 'retention');
+    return c.redirect(`/dashboard/tenants/${seg(id)}?notice=retention-saved`, 303);
   });
 
   router.post('/:id/alert-secret', async (c) => {

@@ -1,6 +1,7 @@
 /**
  * The tenants list (with create, disable, enable) and one tenant's page (its keys, budget, create-key
- * form, provider keys, guardrails, budget-alert settings). Each form is shown only when the signed-in admin may make the change.
+ * form, provider keys, guardrails, budget-alert settings, stored-response retention). Each form is shown only when
+ * the signed-in admin may make the change.
  */
 import type { ApiFailure } from '../admin-api';
 import { can } from '../can';
@@ -13,6 +14,7 @@ import { describeBudgets, describeLimits, describeModels, KeySettingsFields } fr
 import { GuardrailsSection } from './guardrails';
 import { ActionForm, Badge, Failure, Field, Notice, Pager, Time } from './parts';
 import { ProviderKeysSection } from './provider-keys';
+import { ResponsesRetentionSection } from './responses-retention';
 
 export function TenantStatusButton(props: { tenant: Tenant; session: SignedIn; back: 'list' | 'tenant' }) {
   const { tenant } = props;
@@ -167,10 +169,12 @@ export function TenantPage(props: {
   guardrails: FormValues;
   /** The alert settings form's values: the stored ones, or what was sent when they were refused. */
   alertValues: FormValues;
+  /** The stored-responses retention form's value: the stored one, or what was sent when it was refused. */
+  retentionValues: FormValues;
   failure?: ApiFailure | null;
   values?: FormValues;
   /** Which form the failure and values belong to. */
-  failed?: 'key' | 'provider-key' | 'guardrails' | 'alerts';
+  failed?: 'key' | 'provider-key' | 'guardrails' | 'alerts' | 'retention';
   notice?: string | null;
 }) {
   const { tenant, session } = props;
@@ -249,6 +253,14 @@ export function TenantPage(props: {
             ? `/dashboard/tenants/${encodeURIComponent(tenant.id)}/alert-secret`
             : null
         }
+      />
+      <ResponsesRetentionSection
+        session={session}
+        action={`/dashboard/tenants/${encodeURIComponent(tenant.id)}/responses-retention`}
+        stored={tenant}
+        values={props.retentionValues}
+        failure={props.failed === 'retention' ? props.failure : null}
+        editable={may('PATCH /admin/tenants/{id}')}
       />
     </>
   );

@@ -62,6 +62,12 @@ const BAD: [string, string, RegExp][] = [
   ['LOG_PAYLOAD_MAX_BYTES', '1e999', /LOG_PAYLOAD_MAX_BYTES is not a number/],
   ['LOG_BATCH_WAIT_MS', '60000', /LOG_BATCH_WAIT_MS must be at most 10000/],
   ['LOG_SINK', 'kafka', /LOG_SINK must be one of queue, console, off/],
+  [
+    'RESPONSES_RETENTION_DAYS',
+    '-1',
+    /RESPONSES_RETENTION_DAYS must be a whole number of days from 0 to 3650/,
+  ],
+  ['RESPONSES_RETENTION_DAYS', '3651', /RESPONSES_RETENTION_DAYS must be a whole number of days/],
   ['SEMANTIC_EMBEDDER', 'bogus', /SEMANTIC_EMBEDDER/],
   ['MOCK_LLM_URL', 'not a url', /MOCK_LLM_URL must be an http\(s\) URL/],
 ];

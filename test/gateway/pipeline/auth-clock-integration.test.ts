@@ -71,6 +71,7 @@ describe('d1KeyLoader', () => {
       budgets: { usd: { day: 5 } },
       guardrails: { pii: { request: 'log' }, deny: { terms: ['x-ray'], patterns: [] } },
       alerts: { thresholds: [50, 80] },
+      responses_retention_days: 7,
     });
     const { key, id } = await createKey(tenant.id, {
       guardrails: { pii: { request: 'redact' } },
@@ -100,6 +101,7 @@ describe('d1KeyLoader', () => {
       origins: ['https://app.example.com'],
       alerts: { thresholds: [100] },
       tenantAlerts: { thresholds: [50, 80] },
+      tenantResponsesRetentionDays: 7,
       logPayload: true,
       providerKeys: {},
     });
