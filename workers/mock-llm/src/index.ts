@@ -4,7 +4,7 @@
  * This file is routing only; each route lives in its own module.
  */
 import { handleBedrock } from './bedrock';
-import { handleAzure } from './azure';
+import { handleAzure, handleAzureV1 } from './azure';
 import { handleChat } from './chat';
 import { handleEmbeddings } from './embeddings';
 import { handleGemini } from './gemini';
@@ -12,29 +12,33 @@ import { errorResponse } from './errors';
 import type { Shape } from './http';
 import { handleCountTokens, handleMessages } from './messages';
 import { handleModels } from './models';
+import { handleResponses, handleStoredResponse } from './responses';
 
 interface Route {
-  readonly method: 'GET' | 'POST';
+  readonly methods: readonly ('GET' | 'POST' | 'DELETE')[];
   readonly handle: (request: Request) => Response | Promise<Response>;
 }
 
 const ROUTES: ReadonlyMap<string, Route> = new Map<string, Route>([
-  ['/v1/chat/completions', { method: 'POST', handle: handleChat }],
-  ['/v1/embeddings', { method: 'POST', handle: handleEmbeddings }],
-  ['/v1/models', { method: 'GET', handle: handleModels }],
-  ['/v1/messages', { method: 'POST', handle: handleMessages }],
-  ['/v1/messages/count_tokens', { method: 'POST', handle: handleCountTokens }],
+  ['/v1/chat/completions', { methods: ['POST'], handle: handleChat }],
+  ['/v1/embeddings', { methods: ['POST'], handle: handleEmbeddings }],
+  ['/v1/models', { methods: ['GET'], handle: handleModels }],
+  ['/v1/messages', { methods: ['POST'], handle: handleMessages }],
+  ['/v1/messages/count_tokens', { methods: ['POST'], handle: handleCountTokens }],
+  ['/v1/responses', { methods: ['POST'], handle: handleResponses }],
 ]);
 
 /**
- * Routes whose path carries a parameter (a model or deployment id), matched by
- * prefix in order: the other providers' native APIs. Each handler reads the
- * rest of the path itself.
+ * Routes whose path carries a parameter (a model, deployment or response id),
+ * matched by prefix in order: the other providers' native APIs and the stored
+ * responses. Each handler reads the rest of the path itself.
  */
 const PREFIX_ROUTES: readonly (readonly [string, Route])[] = [
-  ['/v1beta/models/', { method: 'POST', handle: handleGemini }],
-  ['/model/', { method: 'POST', handle: handleBedrock }],
-  ['/openai/deployments/', { method: 'POST', handle: handleAzure }],
+  ['/v1beta/models/', { methods: ['POST'], handle: handleGemini }],
+  ['/model/', { methods: ['POST'], handle: handleBedrock }],
+  ['/openai/deployments/', { methods: ['POST'], handle: handleAzure }],
+  ['/openai/v1/responses', { methods: ['GET', 'POST', 'DELETE'], handle: handleAzureV1 }],
+  ['/v1/responses/', { methods: ['GET', 'DELETE'], handle: handleStoredResponse }],
 ];
 
 /** Anthropic's paths answer errors in Anthropic's envelope; everything else in OpenAI's. */
@@ -65,8 +69,8 @@ export default {
     const path = new URL(request.url).pathname;
     const route = ROUTES.get(path) ?? PREFIX_ROUTES.find(([prefix]) => path.startsWith(prefix))?.[1];
     if (!route) return notFound(shapeForPath(path), request.method, path);
-    if (request.method !== route.method)
-      return methodNotAllowed(shapeForPath(path), request.method, path, route.method);
+    if (!(route.methods as readonly string[]).includes(request.method))
+      return methodNotAllowed(shapeForPath(path), request.method, path, route.methods.join(', '));
     return route.handle(request);
   },
 } satisfies ExportedHandler;

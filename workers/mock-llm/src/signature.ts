@@ -6,6 +6,8 @@
  * nonce and an HMAC-SHA256 (Web Crypto, fixed mock secret) over the kind, the
  * nonce and the text as returned, so an omitted thinking (`""`) still verifies
  * and no two answers share a signature. The key is imported on first use only.
+ * OpenAI's `encrypted_content` is sealed instead (`seal`/`unseal`): the token
+ * followed by the text itself, so it stands alone when a client sends it back.
  */
 
 const SECRET = 'edgeway-mock-llm/reasoning-signature/v1';
@@ -24,7 +26,7 @@ const key = (): Promise<CryptoKey> =>
   ));
 
 /** What a signature vouches for; a thinking signature never verifies a redacted block. */
-export type SignedKind = 'thinking' | 'redacted' | 'thought';
+export type SignedKind = 'thinking' | 'redacted' | 'thought' | 'reasoning';
 
 function message(kind: SignedKind, nonce: Uint8Array, text: string): Uint8Array {
   const head = encoder.encode(`${kind}\n`);
@@ -85,4 +87,32 @@ export interface SignedItem {
 export async function firstForged(items: readonly SignedItem[]): Promise<SignedItem | null> {
   for (const item of items) if (!(await verify(item.kind, item.text, item.token))) return item;
   return null;
+}
+
+/**
+ * An opaque blob carrying `text` and its signature (OpenAI's reasoning `encrypted_content`):
+ * base64 of the nonce, the HMAC and the UTF-8 text. `unseal` gives the text back.
+ */
+export async function seal(kind: SignedKind, text: string, seed: number): Promise<string> {
+  const token = fromBase64(await sign(kind, text, seed)) as Uint8Array;
+  const body = encoder.encode(text);
+  const out = new Uint8Array(token.length + body.length);
+  out.set(token);
+  out.set(body, token.length);
+  return toBase64(out);
+}
+
+/** The text a sealed blob carries, or null when the mock did not seal it (or it was altered). */
+export async function unseal(kind: SignedKind, blob: unknown): Promise<string | null> {
+  if (typeof blob !== 'string') return null;
+  const bytes = fromBase64(blob);
+  if (bytes === null || bytes.length < NONCE_BYTES + MAC_BYTES) return null;
+  const text = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false });
+  let body: string;
+  try {
+    body = text.decode(bytes.subarray(NONCE_BYTES + MAC_BYTES));
+  } catch {
+    return null;
+  }
+  return (await verify(kind, body, toBase64(bytes.subarray(0, NONCE_BYTES + MAC_BYTES)))) ? body : null;
 }
