@@ -27,7 +27,7 @@ import {
   startMock,
   startRelayFloor,
 } from './lib/stack.mjs';
-import { GUARDED_POLICY, chatBody, target } from './lib/targets.mjs';
+import { GUARDED_POLICY, chatBody, endpointUrl, target } from './lib/targets.mjs';
 import { coldStartWorkload } from './lib/cold-start.mjs';
 import { capacityWorkload } from './lib/workloads/capacity.mjs';
 import { hotTenantWorkload } from './lib/workloads/hot-tenant.mjs';
@@ -197,9 +197,39 @@ const translated = target('edgeway-translated', {
   controlsInModel: true,
 });
 
+/** The Responses API (`POST /v1/responses`) to the mock itself, which serves it natively. */
+const directResponses = target('direct-responses', {
+  label: 'direct to mock, Responses API',
+  url: mockW.url,
+  key: 'mock-key',
+  model: 'mock-small',
+  pid: mockW.pid,
+  endpoint: 'responses',
+});
+/** The Responses API through the gateway to the mock row, which serves it: same-format pass-through. */
+const responses = target('edgeway-responses', {
+  label: 'Edgeway, Responses API (same-format pass-through)',
+  url: gatewayW.url,
+  key: keys.plain,
+  model: 'mock/mock-small',
+  pid: gatewayW.pid,
+  endpoint: 'responses',
+});
+/** The Responses API to the Anthropic-format row: every request and event translated (Responses → Anthropic and back). */
+const responsesTranslated = target('edgeway-responses-translated', {
+  label: 'Edgeway, Responses API translated (Responses client → Anthropic format)',
+  url: gatewayW.url,
+  key: keys.plain,
+  model: 'claude-only/mock-small',
+  pid: gatewayW.pid,
+  controlsInModel: true,
+  endpoint: 'responses',
+});
+const responsesTargets = [directResponses, responses, responsesTranslated];
+
 // Fail loudly and early if any target cannot answer one request.
-for (const t of requestTargets) {
-  const res = await fetch(`${t.url}/v1/chat/completions`, {
+for (const t of [...requestTargets, ...responsesTargets]) {
+  const res = await fetch(endpointUrl(t), {
     method: 'POST',
     headers: { authorization: `Bearer ${t.key}`, 'content-type': 'application/json' },
     body: chatBody(t, mock),
@@ -239,7 +269,7 @@ if (profile.capacity)
     capacitySearch(ctx, requestTargets, { ...profile.capacity, ...mock, mockPid: mockW.pid }),
   );
 await workload('streams', async () => {
-  const low = await streamLatency(ctx, [...withRelayFloor, translated, guarded], {
+  const low = await streamLatency(ctx, [...withRelayFloor, translated, guarded, ...responsesTargets], {
     ...profile.streamLatency,
     latencyMs: mock.latencyMs,
   });
@@ -284,17 +314,34 @@ async function inspectedGateway() {
         pid: worker.pid,
         controlsInModel: true,
       }),
+      responses: target('edgeway-responses', {
+        label: 'Edgeway, Responses API (inspector on)',
+        url: worker.url,
+        key: k.plain,
+        model: 'mock/mock-small',
+        pid: worker.pid,
+        endpoint: 'responses',
+      }),
+      responsesTranslated: target('edgeway-responses-translated', {
+        label: 'Edgeway, Responses API translated (inspector on)',
+        url: worker.url,
+        key: k.plain,
+        model: 'claude-only/mock-small',
+        pid: worker.pid,
+        controlsInModel: true,
+        endpoint: 'responses',
+      }),
     };
   }
   return inspect;
 }
 await workload('memory', async () => {
-  const { worker, t, translated: tt } = await inspectedGateway();
+  const { worker, t, translated: tt, responses: rt, responsesTranslated: rtt } = await inspectedGateway();
   const probe = await heapProbe(worker.mf, 'edgeway');
   try {
-    return await bigStream(ctx, [floor, t, tt], {
+    return await bigStream(ctx, [floor, t, tt, rt, rtt], {
       ...profile.bigStream,
-      heapProbes: { edgeway: probe, 'edgeway-translated': probe },
+      heapProbes: Object.fromEntries([t, tt, rt, rtt].map((x) => [x.name, probe])),
     });
   } finally {
     await probe.close();

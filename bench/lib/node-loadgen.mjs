@@ -119,6 +119,32 @@ async function open(job, agent, result, t0) {
   await Promise.all(pending);
 }
 
+/** What ends a Chat Completions stream; a job's `done_marker` names another (Responses: `event: response.completed`). */
+export const DEFAULT_DONE_MARKER = 'data: [DONE]';
+
+/**
+ * A scanner for the done marker anywhere in a stream read chunk by chunk (keeping the last
+ * marker.length − 1 bytes, so a marker split across reads is found): called per chunk, it returns
+ * the index in that chunk just past the marker's last byte, or -1; after the first find, always -1.
+ */
+export function markerScan(marker) {
+  const needle = Buffer.from(marker, 'latin1');
+  const k = needle.length;
+  let carry = Buffer.alloc(0);
+  let found = false;
+  return (chunk) => {
+    if (found || k === 0) return -1;
+    const joined = carry.length ? Buffer.concat([carry, chunk]) : chunk;
+    const i = joined.indexOf(needle);
+    if (i >= 0) {
+      found = true;
+      return i + k - carry.length;
+    }
+    carry = Buffer.from(joined.subarray(Math.max(0, joined.length - (k - 1))));
+    return -1;
+  };
+}
+
 async function oneStream(job, agent, t0, dueMs, i) {
   const r = {
     start_us: Math.round(dueMs * 1000),
@@ -133,12 +159,17 @@ async function oneStream(job, agent, t0, dueMs, i) {
   };
   let prevNewline = false;
   let last = -1;
-  let tail = '';
+  const scan = markerScan(job.done_marker || DEFAULT_DONE_MARKER);
+  // Where in the current chunk the marker ended (0 once it ended in an earlier chunk, -1 before).
+  let markerEnd = -1;
   const outcome = await send(agent, job, i, (chunk) => {
     const t = (now() - t0) * 1000;
     r.bytes += chunk.length;
-    for (const b of chunk) {
-      if (b !== 10) {
+    if (markerEnd > 0) markerEnd = 0;
+    const end = scan(chunk);
+    if (end >= 0) markerEnd = end;
+    for (let j = 0; j < chunk.length; j++) {
+      if (chunk[j] !== 10) {
         prevNewline = false;
         continue;
       }
@@ -148,6 +179,7 @@ async function oneStream(job, agent, t0, dueMs, i) {
       }
       prevNewline = false;
       r.events++;
+      if (markerEnd >= 0 && j >= markerEnd) r.done = true;
       if (last < 0) r.first_event_us = Math.round(t - r.start_us);
       else {
         const gap = Math.round(t - last);
@@ -156,11 +188,9 @@ async function oneStream(job, agent, t0, dueMs, i) {
       }
       last = t;
     }
-    tail = (tail + chunk.toString('latin1')).slice(-64);
   });
   r.status = outcome.status;
   if (outcome.err) r.err = outcome.err.code ?? outcome.err.message;
-  r.done = tail.includes('data: [DONE]');
   r.end_us = Math.round((now() - t0) * 1000);
   return r;
 }

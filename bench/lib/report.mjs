@@ -249,9 +249,36 @@ function capacitySection(capacity) {
   return lines.join('\n');
 }
 
+/** The Responses API's stream targets (`POST /v1/responses`), after the chat ones. */
+const RESPONSES_TARGETS = ['direct-responses', 'edgeway-responses', 'edgeway-responses-translated'];
+
+/** What each Responses API pair of the streaming workload compares, in the report's words. */
+const RESPONSES_PAIRS = [
+  [
+    'edgeway-responses-translated − edgeway-responses',
+    'Responses API translated (Responses client, Anthropic-format provider, every event translated) over Responses same-format pass-through, same run',
+  ],
+  [
+    'edgeway-responses − edgeway',
+    'Responses API pass-through over Chat Completions pass-through, same gateway and mock, same run',
+  ],
+  ['edgeway-responses − direct-responses', 'Responses API pass-through over the mock direct, same run'],
+];
+
+/** One sentence per Responses API pair that ran: time to first event p50 and p99, gap p50 and p99. */
+function responsesLines(added) {
+  return RESPONSES_PAIRS.filter(([pair]) => added[pair]).flatMap(([pair, what]) => {
+    const d = added[pair];
+    return [
+      `${what}: first event p50 ${spread(d.ttftMs.p50, signed)} ms, p99 ${spread(d.ttftMs.p99, signed)} ms; gap p50 ${spread(d.gapMs.p50, signed)} ms, p99 ${spread(d.gapMs.p99, signed)} ms.`,
+      '',
+    ];
+  });
+}
+
 function streamsSection(s) {
   const low = s.low;
-  const rows = [...COLUMNS, 'edgeway-translated', 'edgeway-guarded']
+  const rows = [...COLUMNS, 'edgeway-translated', 'edgeway-guarded', ...RESPONSES_TARGETS]
     .filter((t) => low.perTarget[t])
     .map((t) => {
       const x = low.perTarget[t];
@@ -287,6 +314,7 @@ function streamsSection(s) {
           '',
         ]
       : []),
+    ...responsesLines(low.added),
     `### Concurrent streams (every chunk delivered, terminator seen, no gap > ${s.concurrency.stallMs} ms)`,
     '',
   ];

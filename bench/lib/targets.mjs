@@ -1,15 +1,27 @@
 /**
  * What the bench sends where. A target is a base URL, the bearer key and model
- * id it needs, and the pid whose CPU and memory the OS charges for it. Every
- * target gets the same chat request; only the model id differs (the gateway
- * routes `mock/<id>` to the mock's `<id>`). The mock's latency and pacing
- * travel in the body's `mock` field, which the gateway passes through.
- * Streams ask for the usage chunk: the gateway always asks the upstream for it
+ * id it needs, the endpoint it speaks, and the pid whose CPU and memory the OS
+ * charges for it. Every target of an endpoint gets the same request; only the
+ * model id differs (the gateway routes `mock/<id>` to the mock's `<id>`). The
+ * mock's latency and pacing travel in the body's `mock` field, which the
+ * gateway passes through.
+ * Chat streams ask for the usage chunk: the gateway always asks the upstream for it
  * and drops it when the client did not, which would leave one double gap per
  * stream (finish → dropped usage → [DONE]) that only Edgeway shows.
+ * Responses API streams carry usage in their last event and have no [DONE]:
+ * they end with `response.completed`, the load generator's done marker for them.
  */
 
 export const PROMPT = 'Benchmark request: describe a gateway in a few words.';
+
+/**
+ * The endpoints a target may speak: the path a request goes to, and the marker the
+ * load generator takes as a stream's end (searched across the whole stream).
+ */
+export const ENDPOINTS = {
+  chat: { path: '/v1/chat/completions', doneMarker: 'data: [DONE]' },
+  responses: { path: '/v1/responses', doneMarker: 'event: response.completed' },
+};
 
 /**
  * `direct` and `floor` talk to the mock's own model ids; Edgeway to `mock/…`.
@@ -17,26 +29,46 @@ export const PROMPT = 'Benchmark request: describe a gateway in a few words.';
  * `controlsInModel`: the mock's controls travel in the model id (`model;tokens=8`)
  * instead of the body, for a target the gateway translates (a translated body
  * carries only what the provider's format has).
+ * `endpoint`: 'chat' (Chat Completions, the default) or 'responses' (the Responses API).
  */
 export function target(
   name,
-  { url, key, model, pid, label = name, controlsInModel = false, controls = true },
+  { url, key, model, pid, label = name, controlsInModel = false, controls = true, endpoint = 'chat' },
 ) {
-  return { name, label, url, key, model, pid, controlsInModel, controls };
+  if (!ENDPOINTS[endpoint]) throw new Error(`target ${name}: unknown endpoint ${endpoint}`);
+  return { name, label, url, key, model, pid, controlsInModel, controls, endpoint };
 }
 
-/** A chat completion body; `content` varies the prompt, `extra` adds fields (e.g. temperature). */
+/** The URL a target's requests go to. */
+export function endpointUrl(t) {
+  return `${t.url}${ENDPOINTS[t.endpoint ?? 'chat'].path}`;
+}
+
+/**
+ * The request body for the target's endpoint: a chat completion, or a Responses API request
+ * (`input` the same prompt, `store: false`: nothing kept, as a stateless client asks).
+ * `content` varies the prompt, `extra` adds fields (e.g. temperature). A target with its controls
+ * in the model id also sends an output cap no lower than the tokens asked for (`max_tokens`, or
+ * `max_output_tokens`, whose floor is 16), as the translated chat target always has.
+ */
 export function chatBody(t, { latencyMs, tokens, paceMs = 0, stream = false, content = PROMPT, extra = {} }) {
   const controls = { latency_ms: latencyMs, tokens, pace_ms: paceMs };
   const inModel = Object.entries(controls)
     .map(([k, v]) => `;${k}=${v}`)
     .join('');
+  const model = t.controls && t.controlsInModel ? `${t.model}${inModel}` : t.model;
+  const responses = t.endpoint === 'responses';
+  const cap = responses ? { max_output_tokens: Math.max(16, tokens) } : { max_tokens: Math.max(1, tokens) };
   return JSON.stringify({
-    model: t.controls && t.controlsInModel ? `${t.model}${inModel}` : t.model,
-    messages: [{ role: 'user', content }],
-    ...(stream ? { stream: true, stream_options: { include_usage: true } } : {}),
+    model,
+    ...(responses ? { input: content, store: false } : { messages: [{ role: 'user', content }] }),
+    ...(stream
+      ? responses
+        ? { stream: true }
+        : { stream: true, stream_options: { include_usage: true } }
+      : {}),
     ...extra,
-    ...(!t.controls ? {} : t.controlsInModel ? { max_tokens: Math.max(1, tokens) } : { mock: controls }),
+    ...(!t.controls ? {} : t.controlsInModel ? cap : { mock: controls }),
   });
 }
 
@@ -55,10 +87,12 @@ export const GUARDED_POLICY = {
   },
 };
 
-/** A load-generator job against the target's chat endpoint. */
+/** A load-generator job against the target's endpoint (with its stream's done marker). */
 export function chatJob(t, body, fields) {
+  const endpoint = ENDPOINTS[t.endpoint ?? 'chat'];
   return {
-    url: `${t.url}/v1/chat/completions`,
+    url: endpointUrl(t),
+    ...(endpoint.doneMarker === ENDPOINTS.chat.doneMarker ? {} : { done_marker: endpoint.doneMarker }),
     headers: { authorization: `Bearer ${t.key}`, 'content-type': 'application/json' },
     ...(Array.isArray(body) ? { bodies: body } : { body }),
     timeout_ms: 10_000,

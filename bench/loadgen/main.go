@@ -12,7 +12,8 @@
 //	        down and hide its own latency (no coordinated omission).
 //	stream: `streams` SSE requests started evenly over `ramp_ms`; per stream
 //	        the time to first event, every inter-event gap, event count and
-//	        whether the terminator arrived; `read_bps` throttles the reader.
+//	        whether the terminator arrived (`done_marker`, searched across the
+//	        whole stream; default "data: [DONE]"); `read_bps` throttles the reader.
 package main
 
 import (
@@ -45,6 +46,7 @@ type Job struct {
 	RampMs         int               `json:"ramp_ms"`
 	Gaps           bool              `json:"gaps"`
 	ReadBps        int               `json:"read_bps"`
+	DoneMarker     string            `json:"done_marker"`
 	TimeoutMs      int               `json:"timeout_ms"`
 	MaxInFlight    int               `json:"max_in_flight"`
 	CountHeaders   []string          `json:"count_headers"`

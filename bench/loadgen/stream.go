@@ -24,12 +24,64 @@ type StreamResult struct {
 	GapsUs       []int64 `json:"gaps_us,omitempty"`
 }
 
-var doneMarker = []byte("data: [DONE]")
+// defaultDoneMarker ends a Chat Completions stream; a job's `done_marker` names another
+// (a Responses API stream ends with `event: response.completed` and has no [DONE]).
+const defaultDoneMarker = "data: [DONE]"
 
 func errorsAs(err error, target any) bool { return errors.As(err, target) }
 
+// markerScan finds the done marker anywhere in a stream read chunk by chunk: it
+// keeps the last len(marker)-1 bytes of what it has seen, so a marker split
+// across two reads is found too. Once found it stops searching.
+type markerScan struct {
+	marker []byte
+	carry  []byte
+	found  bool
+}
+
+func newMarkerScan(marker string) *markerScan {
+	return &markerScan{marker: []byte(marker), carry: make([]byte, 0, len(marker))}
+}
+
+// next scans one chunk; when the marker ends inside it, it returns the index in
+// the chunk just past the marker's last byte, else -1.
+func (m *markerScan) next(chunk []byte) int {
+	if m.found || len(m.marker) == 0 {
+		return -1
+	}
+	k := len(m.marker)
+	end := -1
+	if len(m.carry) > 0 {
+		head := chunk[:min(len(chunk), k-1)]
+		joined := append(append(make([]byte, 0, len(m.carry)+len(head)), m.carry...), head...)
+		if i := bytes.Index(joined, m.marker); i >= 0 {
+			end = i + k - len(m.carry)
+		}
+	}
+	if end < 0 {
+		if i := bytes.Index(chunk, m.marker); i >= 0 {
+			end = i + k
+		}
+	}
+	if end >= 0 {
+		m.found = true
+		return end
+	}
+	if len(chunk) >= k-1 {
+		m.carry = append(m.carry[:0], chunk[len(chunk)-(k-1):]...)
+	} else {
+		m.carry = append(m.carry, chunk...)
+		if len(m.carry) > k-1 {
+			m.carry = m.carry[len(m.carry)-(k-1):]
+		}
+	}
+	return -1
+}
+
 // readStream counts SSE events ("\n\n"-terminated) as they arrive: every event
-// completed by one read gets that read's arrival time.
+// completed by one read gets that read's arrival time. The stream is done when
+// the job's done marker was seen and the event carrying it was completed (a
+// stream cut inside its last event, whose JSON may be large, is not done).
 func readStream(body io.Reader, job *Job, t0 time.Time, r *StreamResult) error {
 	buf := make([]byte, 32*1024)
 	if job.ReadBps > 0 {
@@ -37,7 +89,13 @@ func readStream(body io.Reader, job *Job, t0 time.Time, r *StreamResult) error {
 	}
 	var prevNewline bool
 	var last time.Duration = -1
-	tail := make([]byte, 0, 64)
+	marker := job.DoneMarker
+	if marker == "" {
+		marker = defaultDoneMarker
+	}
+	scan := newMarkerScan(marker)
+	// markerEnd: where in the current chunk the marker ended (0 once it ended in an earlier chunk).
+	markerEnd := -1
 	readStart := time.Now()
 	for {
 		n, err := body.Read(buf)
@@ -45,10 +103,19 @@ func readStream(body io.Reader, job *Job, t0 time.Time, r *StreamResult) error {
 			now := time.Since(t0)
 			chunk := buf[:n]
 			r.Bytes += int64(n)
-			for _, b := range chunk {
+			if markerEnd > 0 {
+				markerEnd = 0
+			}
+			if end := scan.next(chunk); end >= 0 {
+				markerEnd = end
+			}
+			for j, b := range chunk {
 				if b == '\n' {
 					if prevNewline {
 						r.Events++
+						if markerEnd >= 0 && j >= markerEnd {
+							r.Done = true
+						}
 						if last < 0 {
 							r.FirstEventUs = now.Microseconds()
 						} else {
@@ -69,10 +136,6 @@ func readStream(body io.Reader, job *Job, t0 time.Time, r *StreamResult) error {
 					prevNewline = false
 				}
 			}
-			tail = append(tail, chunk[max(0, n-64):]...)
-			if len(tail) > 64 {
-				tail = tail[len(tail)-64:]
-			}
 			if job.ReadBps > 0 {
 				want := time.Duration(float64(r.Bytes) / float64(job.ReadBps) * 1e9)
 				if ahead := want - time.Since(readStart); ahead > 0 {
@@ -81,7 +144,6 @@ func readStream(body io.Reader, job *Job, t0 time.Time, r *StreamResult) error {
 			}
 		}
 		if err == io.EOF {
-			r.Done = bytes.Contains(tail, doneMarker)
 			return nil
 		}
 		if err != nil {

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { once } from 'node:events';
 import http from 'node:http';
 import { after, before, test } from 'node:test';
-import { runNodeJob } from '../lib/node-loadgen.mjs';
+import { markerScan, runNodeJob } from '../lib/node-loadgen.mjs';
 
 let server;
 let base;
@@ -25,6 +25,23 @@ before(async () => {
           res.end('data: [DONE]\n\n');
         }
       }, 5);
+    } else if (req.url === '/responses' || req.url === '/responses-cut') {
+      // A Responses API stream: no [DONE]; its marker split across two writes, then a large last event
+      // (cut inside it on /responses-cut).
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      const last = `data: {"response":"${'x'.repeat(100_000)}"}\n\n`;
+      const writes = [
+        'event: response.created\ndata: {}\n\n',
+        'event: response.output_text.delta\ndata: {}\n\nevent: response.comp',
+        `leted\n${req.url === '/responses' ? last : last.slice(0, 50_000)}`,
+      ];
+      const next = () => {
+        const w = writes.shift();
+        if (writes.length === 0) return res.end(w);
+        res.write(w);
+        setTimeout(next, 5);
+      };
+      next();
     } else if (req.url === '/teapot') {
       res.writeHead(418, { 'x-edgeway-cache': 'MISS' }).end();
     } else {
@@ -102,4 +119,38 @@ test('stream mode counts events, sees the terminator and records every gap', asy
     assert.ok(s.first_event_us >= 0);
     assert.equal(s.max_gap_us, Math.max(...s.gaps_us));
   }
+});
+
+test("a job's done marker is found anywhere in the stream, split across reads, once its event is complete", async () => {
+  const marker = 'event: response.completed';
+  const job = (path, done_marker) => ({
+    mode: 'stream',
+    url: `${base}${path}`,
+    body: '{}',
+    streams: 1,
+    ramp_ms: 0,
+    gaps: true,
+    ...(done_marker ? { done_marker } : {}),
+  });
+  const [whole] = (await runNodeJob(job('/responses', marker))).streams;
+  assert.equal(whole.status, 200);
+  assert.equal(whole.events, 3);
+  assert.equal(whole.done, true);
+  const [cut] = (await runNodeJob(job('/responses-cut', marker))).streams;
+  assert.equal(cut.events, 2);
+  assert.equal(cut.done, false, "a stream cut inside the marker's event is not complete");
+  const [chatMarker] = (await runNodeJob(job('/responses'))).streams;
+  assert.equal(chatMarker.done, false, 'without done_marker the terminator is [DONE]');
+});
+
+test('the marker scan reports where the marker ends in the chunk that completes it', () => {
+  const scan = markerScan('abcd');
+  assert.equal(scan(Buffer.from('xxab')), -1);
+  assert.equal(scan(Buffer.from('cdyy')), 2);
+  assert.equal(scan(Buffer.from('abcd')), -1, 'found once');
+  const bytes = markerScan('abcd');
+  assert.deepEqual(
+    ['a', 'b', 'c', 'd'].map((c) => bytes(Buffer.from(c))),
+    [-1, -1, -1, 1],
+  );
 });

@@ -141,3 +141,43 @@ test('the latency section lists the relay floor and the difference of each pair 
     /latency p50 at concurrency 1, ms \| – \| 22\.0 \(22\.0…22\.0\) \| 22\.4 \(22\.4…22\.4\) \| 23\.0/,
   );
 });
+
+test('the streaming section lists the Responses API targets and says what translation adds over pass-through', () => {
+  const one = (median) => ({ median, min: median, max: median, runs: 1 });
+  const pcts = (v) => ({ p50: one(v), p95: one(v), p99: one(v + 1) });
+  const target = (ttft, gap) => ({ ttftMs: pcts(ttft), gapMs: pcts(gap), incomplete: 0, expectedEvents: 71 });
+  const diff = (ttft, gap) => ({ ttftMs: pcts(ttft), gapMs: pcts(gap) });
+  const streams = {
+    low: {
+      samplesPerRun: 4,
+      repeats: 1,
+      overlap: 4,
+      tokens: 64,
+      paceMs: 20,
+      perTarget: {
+        edgeway: target(22, 20),
+        'direct-responses': target(21, 20),
+        'edgeway-responses': target(23, 20),
+        'edgeway-responses-translated': target(24, 20.5),
+      },
+      added: {
+        'edgeway-responses − edgeway': diff(1, 0),
+        'edgeway-responses − direct-responses': diff(2, 0),
+        'edgeway-responses-translated − edgeway-responses': diff(0.5, 0.25),
+      },
+    },
+    concurrency: { stallMs: 200, perTarget: {} },
+  };
+  const md = markdownReport({ ...results, streams }, 'chart.svg');
+  assert.match(md, /\| edgeway-responses-translated \| 24\.0 \| 25\.0 \| 20\.5 \| 21\.5 \| 71 \| 0 \|/);
+  assert.match(md, /\| direct-responses \| 21\.0 \|/);
+  assert.match(
+    md,
+    /Responses API translated \([^)]*\) over Responses same-format pass-through, same run: first event p50 \+0\.50 ms, p99 \+1\.50 ms; gap p50 \+0\.25 ms, p99 \+1\.25 ms\./,
+  );
+  assert.match(
+    md,
+    /Responses API pass-through over Chat Completions pass-through[^:]*: first event p50 \+1\.00 ms/,
+  );
+  assert.match(md, /Responses API pass-through over the mock direct, same run: first event p50 \+2\.00 ms/);
+});

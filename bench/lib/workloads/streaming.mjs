@@ -4,7 +4,8 @@
  * direct and floor per repeat. (b) The most concurrent streams a target serves
  * with every event delivered, the terminator seen and no gap longer than
  * `stallFactor` × pacing. TTFT here is the first SSE event the client receives
- * (the role chunk, sent by the mock after `latency_ms`).
+ * (the role chunk, sent by the mock after `latency_ms`; on the Responses API,
+ * `response.created`).
  */
 import { settle, streamRun } from '../measure.mjs';
 import { rssMiB } from '../procstat.mjs';
@@ -60,6 +61,9 @@ export async function streamLatency(ctx, targets, { samples, repeats, overlap, l
     ['edgeway', 'floor'],
     ['edgeway-translated', 'edgeway'],
     ['edgeway-guarded', 'edgeway'],
+    ['edgeway-responses', 'direct-responses'],
+    ['edgeway-responses', 'edgeway'],
+    ['edgeway-responses-translated', 'edgeway-responses'],
   ]) {
     if (!runs[a] || !runs[b]) continue;
     const diff = (field) =>
