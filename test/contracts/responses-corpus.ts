@@ -202,48 +202,45 @@ export const RESPONSES_CASES: readonly ResponsesCase[] = [
     safety_identifier: 'user-1234',
     metadata: { ticket: 'T-1' },
   }),
-  responsesCase(
-    'hosted tools beside function tools, a reasoning summary without an effort, streamed',
-    {
-      instructions: 'You are a coding agent.',
-      input: [
-        {
-          type: 'message',
-          role: 'developer',
-          content: [{ type: 'input_text', text: 'Sandbox: read-only.' }],
+  responsesCase('hosted tools beside function tools, a reasoning summary without an effort, streamed', {
+    instructions: 'You are a coding agent.',
+    input: [
+      {
+        type: 'message',
+        role: 'developer',
+        content: [{ type: 'input_text', text: 'Sandbox: read-only.' }],
+      },
+      { type: 'message', role: 'user', content: [{ type: 'input_text', text: 'List the files.' }] },
+    ],
+    tools: [
+      {
+        type: 'function',
+        name: 'shell',
+        description: 'Runs a shell command.',
+        parameters: {
+          type: 'object',
+          properties: { command: { type: 'array', items: { type: 'string' } } },
+          required: ['command'],
+          additionalProperties: false,
         },
-        { type: 'message', role: 'user', content: [{ type: 'input_text', text: 'List the files.' }] },
-      ],
-      tools: [
-        {
-          type: 'function',
-          name: 'shell',
-          description: 'Runs a shell command.',
-          parameters: {
-            type: 'object',
-            properties: { command: { type: 'array', items: { type: 'string' } } },
-            required: ['command'],
-            additionalProperties: false,
-          },
-          strict: false,
-        },
-        { type: 'web_search' },
-        {
-          type: 'namespace',
-          name: 'mcp__docs',
-          description: 'Documentation tools.',
-          tools: [{ type: 'function', name: 'search', parameters: { type: 'object', properties: {} } }],
-        },
-      ],
-      tool_choice: 'auto',
-      parallel_tool_calls: false,
-      reasoning: { summary: 'auto' },
-      store: false,
-      include: ['reasoning.encrypted_content'],
-      prompt_cache_key: 'codex-session-1',
-      stream: true,
-    },
-  ),
+        strict: false,
+      },
+      { type: 'web_search' },
+      {
+        type: 'namespace',
+        name: 'mcp__docs',
+        description: 'Documentation tools.',
+        tools: [{ type: 'function', name: 'search', parameters: { type: 'object', properties: {} } }],
+      },
+    ],
+    tool_choice: 'auto',
+    parallel_tool_calls: false,
+    reasoning: { summary: 'auto' },
+    store: false,
+    include: ['reasoning.encrypted_content'],
+    prompt_cache_key: 'codex-session-1',
+    stream: true,
+  }),
 ];
 
 /**

@@ -59,7 +59,8 @@ const withPoint = (block: Json, marker: CacheMarker | undefined, point: CachePoi
 export function encodeBedrockRequest(request: ChatRequest, context: EncodeContext): Json {
   if (request.n !== 1) throw unsupported('n', TARGET, 'above 1 (one answer per call)');
   // Converse cannot forbid parallel calls; the client still gets well-formed calls, perhaps several at once.
-  if (request.parallelToolCalls === false && request.tools.length > 0) context.dropped.push('parallel_tool_calls');
+  if (request.parallelToolCalls === false && request.tools.length > 0)
+    context.dropped.push('parallel_tool_calls');
   const point = cachePoints(context);
   const format = encodeOutputFormat(request, context.model);
 
