@@ -342,7 +342,18 @@ test('fits a phone screen: no page scrolls sideways (wide tables scroll in place
     '/dashboard/routes',
   ]) {
     await page.goto(url(path));
-    assert.ok(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth), path);
+    // On failure, name what sticks out: the innermost elements wider than the screen.
+    const wide = await page.evaluate(() =>
+      [...document.body.querySelectorAll('*')]
+        .filter((el) => el.getBoundingClientRect().right > window.innerWidth + 1)
+        .filter((el) => ![...el.children].some((c) => c.getBoundingClientRect().right > window.innerWidth + 1))
+        .slice(0, 5)
+        .map((el) => `${el.tagName.toLowerCase()}: ${(el.textContent ?? '').trim().slice(0, 60)}`),
+    );
+    assert.ok(
+      await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth),
+      `${path} scrolls sideways: ${wide.join(' | ')}`,
+    );
   }
   await page.goto(url(`/dashboard/tenants/${state.tenantId}`));
   await shot(page, '07-phone-tenant');

@@ -78,7 +78,7 @@ export function KeyPage(props: {
         <dd>{describeLimits(k.limits)}</dd>
         <dt>Budgets</dt>
         <dd>{describeBudgets(k.budgets)}</dd>
-        <dt>Fields a translation cannot carry</dt>
+        <dt>Translation</dt>
         <dd>
           {describeOnUnsupported(props.tenantOnUnsupported === 'refuse' ? 'refuse' : k.on_unsupported)}
           {props.tenantOnUnsupported === 'refuse' && k.on_unsupported === 'drop'

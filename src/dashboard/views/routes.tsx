@@ -206,7 +206,7 @@ export function RoutePage(props: {
         </dd>
         <dt>Targets</dt>
         <dd>{`${route.spec.strategy}: ${describeTargets(route.spec)}`}</dd>
-        <dt>Fields a translation cannot carry</dt>
+        <dt>Translation</dt>
         <dd>
           {route.spec.on_unsupported === 'refuse'
             ? 'refused: targets that would drop them are skipped'
