@@ -194,6 +194,31 @@ describe('keeping a response', () => {
     }
   });
 
+  it('records the model the client named, as the log has it', async () => {
+    const who = principalOf(tenant());
+    const id = responseId();
+    const { call, deps } = callWith();
+    call.exchange.model = 'my-route';
+    await keepResponse(call, who, none, { input: 'x' }, answer(id, 'y'));
+    expect((await deps.responses.get(who.tenantId, id, Date.now()))?.model).toBe('my-route');
+  });
+
+  it('does not store an answer that is not a Responses object, and says so', async () => {
+    const errors = vi.spyOn(console, 'error').mockImplementation(() => {});
+    try {
+      const { call } = callWith();
+      const who = principalOf(tenant());
+      expect(await keepResponse(call, who, none, { input: 'x' }, { object: 'response', output: [] })).toBe(
+        'failed',
+      );
+      expect(await keepResponse(call, who, none, { input: 'x' }, { id: 'resp_x', output: 'text' })).toBe(
+        'failed',
+      );
+    } finally {
+      errors.mockRestore();
+    }
+  });
+
   it('logs a failed store and does not fail', async () => {
     const errors = vi.spyOn(console, 'error').mockImplementation(() => {});
     try {
