@@ -62,6 +62,21 @@ export function wantsStored(body: ResponsesBody): boolean {
   return body.store !== false;
 }
 
+/**
+ * When the answer to `body` will be stored, now: asked for, and the tenant's retention (else the
+ * deployment's) is not 0 days; null when it will not be. Also what tells the proxy to ask the upstream for
+ * the reasoning's `encrypted_content`, so a stored conversation can replay it.
+ */
+export function storedUntil(
+  call: GatewayCall,
+  principal: Principal,
+  body: ResponsesBody,
+  now: number,
+): number | null {
+  if (!wantsStored(body)) return null;
+  return expiryOf(now, principal.tenantResponsesRetentionDays, call.deps.config.responsesRetentionDays);
+}
+
 export type Kept = 'stored' | 'not_stored' | 'failed';
 
 /** What a Responses object must be to be stored: an object whose `output` (when present) is a list of items. */
@@ -80,13 +95,8 @@ export async function keepResponse(
   body: ResponsesBody,
   response: Readonly<Record<string, unknown>>,
 ): Promise<Kept> {
-  if (!wantsStored(body)) return 'not_stored';
   const now = Date.now();
-  const expiresAt = expiryOf(
-    now,
-    principal.tenantResponsesRetentionDays,
-    call.deps.config.responsesRetentionDays,
-  );
+  const expiresAt = storedUntil(call, principal, body, now);
   if (expiresAt === null) return 'not_stored';
   const x = call.exchange;
   try {

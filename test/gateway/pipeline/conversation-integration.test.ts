@@ -11,7 +11,7 @@ import { GatewayError } from '../../../src/core/errors';
 import { KeyRecord } from '../../../src/core/key-record';
 import { getDeps } from '../../../src/deps';
 import type { GatewayCall } from '../../../src/pipeline/call';
-import { expandConversation, keepResponse } from '../../../src/pipeline/conversation';
+import { expandConversation, keepResponse, storedUntil } from '../../../src/pipeline/conversation';
 import { openExchange } from '../../../src/pipeline/exit';
 import type { Deps } from '../../../src/ports';
 import type { ResponseStore } from '../../../src/storage/response-store';
@@ -179,6 +179,14 @@ describe('keeping a response', () => {
       expect(record?.expires_at).toBeLessThanOrEqual(Date.now() + expected * DAY);
       expect(record).toMatchObject({ tenant_id: who.tenantId, key_id: 'key_conv', model: 'mock/echo' });
     }
+  });
+
+  it('says beforehand whether, and until when, an answer will be stored', () => {
+    const { call } = callWith();
+    expect(storedUntil(call, principalOf(tenant()), { input: 'x' }, 1_000)).toBe(1_000 + 30 * DAY);
+    expect(storedUntil(call, principalOf(tenant(), 1), { store: true }, 1_000)).toBe(1_000 + DAY);
+    expect(storedUntil(call, principalOf(tenant()), { store: false }, 1_000)).toBeNull();
+    expect(storedUntil(call, principalOf(tenant(), 0), {}, 1_000)).toBeNull();
   });
 
   it('keeps nothing for store: false, or for a tenant whose retention is 0 days', async () => {
