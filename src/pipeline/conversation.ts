@@ -15,7 +15,7 @@
 import { continueConversation, recordOf, type ResponsesBody } from '../core/conversation';
 import { GatewayError, badRequest } from '../core/errors';
 import type { Principal } from '../core/principal';
-import { expiryOf, isResponseId, type StoredResponse } from '../core/stored-response';
+import { expiryOf, isResponseId, StoredResponse } from '../core/stored-response';
 import { referencedResponses, resolveReferences } from '../core/item-references';
 import type { GatewayCall } from './call';
 
@@ -107,40 +107,55 @@ export function wantsStored(body: ResponsesBody): boolean {
   return body.store !== false;
 }
 
+/**
+ * When the answer to `body` will be stored, now: asked for, and the tenant's retention (else the
+ * deployment's) is not 0 days; null when it will not be. Also what tells the proxy to ask the upstream for
+ * the reasoning's `encrypted_content`, so a stored conversation can replay it.
+ */
+export function storedUntil(
+  call: GatewayCall,
+  principal: Principal,
+  body: ResponsesBody,
+  now: number,
+): number | null {
+  if (!wantsStored(body)) return null;
+  return expiryOf(now, principal.tenantResponsesRetentionDays, call.deps.config.responsesRetentionDays);
+}
+
 export type Kept = 'stored' | 'not_stored' | 'failed';
+
+/** What a Responses object must be to be stored: an object whose `output` (when present) is a list of items. */
+const ANSWER = StoredResponse.shape.response;
 
 /**
  * Stores the answer to `body` (the client's body as expanded and as the stages left it, redactions included;
  * not the upstream body, which always says `store: false`), answered with `response` (the Responses object
- * the client gets, its `id` the record's). Resolves when the record is written, never rejects.
+ * the client gets, its `id` the record's). Resolves when the record is written, never rejects. The record's
+ * model is the one the client named (as the log has it), else the answer's.
  */
 export async function keepResponse(
   call: GatewayCall,
   principal: Principal,
   conversation: Conversation,
   body: ResponsesBody,
-  response: StoredResponse['response'],
+  response: Readonly<Record<string, unknown>>,
 ): Promise<Kept> {
-  if (!wantsStored(body)) return 'not_stored';
   const now = Date.now();
-  const expiresAt = expiryOf(
-    now,
-    principal.tenantResponsesRetentionDays,
-    call.deps.config.responsesRetentionDays,
-  );
+  const expiresAt = storedUntil(call, principal, body, now);
   if (expiresAt === null) return 'not_stored';
   const x = call.exchange;
   try {
+    const answer = ANSWER.parse(response);
     const record = recordOf({
-      id: stringOf(response.id, 'the response has no id'),
+      id: stringOf(answer.id, 'the response has no id'),
       tenantId: principal.tenantId,
       keyId: principal.id,
-      model: typeof response.model === 'string' ? response.model : (x.model ?? ''),
+      model: x.model ?? (typeof answer.model === 'string' ? answer.model : ''),
       createdAt: now,
       expiresAt,
       body,
       context: conversation.context,
-      response,
+      response: answer,
     });
     await call.deps.responses.put(record, (work) => x.keep(work));
     return 'stored';

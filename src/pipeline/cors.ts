@@ -13,7 +13,8 @@ import { GatewayError } from '../core/errors';
 import { originAllowed } from '../core/origins';
 import type { Principal } from '../core/principal';
 
-const ALLOW_METHODS = 'GET, POST';
+// DELETE: DELETE /v1/responses/{id} (a stored response).
+const ALLOW_METHODS = 'GET, POST, DELETE';
 
 /** What clients send: credentials, content type, the providers' version headers, and the gateway's own controls. */
 const ALLOW_HEADERS = [

@@ -23,7 +23,7 @@ import { parseProxyRequest } from '../core/request';
 import type { Principal } from '../core/principal';
 import type { ProxyRequest } from '../core/request';
 import { admit, clientModel } from './admit';
-import { expandConversation, keepResponse, type Expanded, wantsStored } from './conversation';
+import { type Expanded, expandConversation, keepResponse, storedUntil } from './conversation';
 import type { GatewayCall } from './call';
 import { cachedResponse, hitAnswer, lookupCache, planCache, ROUTE_CACHE_SCOPE } from './cache';
 import { reserve } from './limits';
@@ -53,8 +53,11 @@ export function proxy(endpoint: Endpoint) {
     if (stored) body = stored.body;
     const request = parseProxyRequest(endpoint, body);
     x.stream = request.stream;
+    // Kept answers pay for assembly and a write; every other request pays nothing (store: false, retention 0).
     const keep =
-      stored && wantsStored(request.body) ? keeper(inbound, principal, stored, request) : undefined;
+      stored && storedUntil(inbound, principal, request.body, Date.now()) !== null
+        ? keeper(inbound, principal, stored, request)
+        : undefined;
 
     // 2. policy, before anything about providers is looked at. The guardrails judge the body and redact it in
     // place first, so the payload log, the cache key and the provider only ever see the redacted body; a
@@ -166,10 +169,7 @@ export function proxy(endpoint: Endpoint) {
  */
 function keeper(call: GatewayCall, principal: Principal, stored: Expanded, request: ProxyRequest) {
   return async (answer: Record<string, unknown>): Promise<void> => {
-    // A complete Responses object always holds its output; anything else is not one to keep.
-    const output = answer.output;
-    if (Array.isArray(output))
-      await keepResponse(call, principal, stored.conversation, request.body, { ...answer, output });
+    await keepResponse(call, principal, stored.conversation, request.body, answer);
   };
 }
 

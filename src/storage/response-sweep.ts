@@ -11,11 +11,12 @@ const MAX_BATCHES = 100;
 
 /** Deletes expired records in bounded batches; returns how many went. */
 export async function sweepResponses(store: ResponseStore, now: number, batch = SWEEP_MAX): Promise<number> {
+  const size = Math.min(batch, SWEEP_MAX);
   let deleted = 0;
   for (let i = 0; i < MAX_BATCHES; i++) {
-    const n = await store.sweep(now, batch);
+    const n = await store.sweep(now, size);
     deleted += n;
-    if (n < batch) return deleted;
+    if (n < size) return deleted;
   }
   console.error(
     'stored responses sweep stopped at its per-run cap; the next run continues',

@@ -11,7 +11,7 @@ import { GatewayError } from '../../../src/core/errors';
 import { KeyRecord } from '../../../src/core/key-record';
 import { getDeps } from '../../../src/deps';
 import type { GatewayCall } from '../../../src/pipeline/call';
-import { expandConversation, keepResponse } from '../../../src/pipeline/conversation';
+import { expandConversation, keepResponse, storedUntil } from '../../../src/pipeline/conversation';
 import { openExchange } from '../../../src/pipeline/exit';
 import type { Deps } from '../../../src/ports';
 import type { ResponseStore } from '../../../src/storage/response-store';
@@ -238,6 +238,14 @@ describe('keeping a response', () => {
     }
   });
 
+  it('says beforehand whether, and until when, an answer will be stored', () => {
+    const { call } = callWith();
+    expect(storedUntil(call, principalOf(tenant()), { input: 'x' }, 1_000)).toBe(1_000 + 30 * DAY);
+    expect(storedUntil(call, principalOf(tenant(), 1), { store: true }, 1_000)).toBe(1_000 + DAY);
+    expect(storedUntil(call, principalOf(tenant()), { store: false }, 1_000)).toBeNull();
+    expect(storedUntil(call, principalOf(tenant(), 0), {}, 1_000)).toBeNull();
+  });
+
   it('keeps nothing for store: false, or for a tenant whose retention is 0 days', async () => {
     const cases = [
       [principalOf(tenant()), { input: 'x', store: false }],
@@ -248,6 +256,31 @@ describe('keeping a response', () => {
       const { call, deps } = callWith();
       expect(await keepResponse(call, who, none, body, answer(id, 'y'))).toBe('not_stored');
       expect(await deps.responses.get(who.tenantId, id, Date.now())).toBeNull();
+    }
+  });
+
+  it('records the model the client named, as the log has it', async () => {
+    const who = principalOf(tenant());
+    const id = responseId();
+    const { call, deps } = callWith();
+    call.exchange.model = 'my-route';
+    await keepResponse(call, who, none, { input: 'x' }, answer(id, 'y'));
+    expect((await deps.responses.get(who.tenantId, id, Date.now()))?.model).toBe('my-route');
+  });
+
+  it('does not store an answer that is not a Responses object, and says so', async () => {
+    const errors = vi.spyOn(console, 'error').mockImplementation(() => {});
+    try {
+      const { call } = callWith();
+      const who = principalOf(tenant());
+      expect(await keepResponse(call, who, none, { input: 'x' }, { object: 'response', output: [] })).toBe(
+        'failed',
+      );
+      expect(await keepResponse(call, who, none, { input: 'x' }, { id: 'resp_x', output: 'text' })).toBe(
+        'failed',
+      );
+    } finally {
+      errors.mockRestore();
     }
   });
 

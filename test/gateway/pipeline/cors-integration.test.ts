@@ -29,7 +29,7 @@ describe('CORS preflight', () => {
     const res = await preflight('/v1/chat/completions', OTHER);
     expect(res.status).toBe(204);
     expect(res.headers.get('access-control-allow-origin')).toBe(OTHER);
-    expect(res.headers.get('access-control-allow-methods')).toBe('GET, POST');
+    expect(res.headers.get('access-control-allow-methods')).toBe('GET, POST, DELETE');
     const allowed = res.headers.get('access-control-allow-headers')?.split(', ') ?? [];
     for (const name of ['authorization', 'content-type', 'x-api-key', 'anthropic-version', 'cf-aig-metadata'])
       expect(allowed).toContain(name);

@@ -14,6 +14,8 @@ import {
   StoredResponses,
 } from '../../../src/storage/response-store';
 import { sweepResponses } from '../../../src/storage/response-sweep';
+import { getDeps } from '../../../src/deps';
+import type { Bindings } from '../../../src/env';
 
 const DAY = 86_400_000;
 const NOW = Date.UTC(2026, 10, 20, 12, 0, 0);
@@ -156,6 +158,20 @@ describe('with the RESPONSES bucket', () => {
 
 describe('without the bucket', () => {
   const store = new StoredResponses(env.DB, null);
+
+  it('is what the deployment gets when RESPONSES is not bound', async () => {
+    const r = record();
+    const unbound = getDeps({ ...env, RESPONSES: undefined } as unknown as Bindings).responses;
+    await unbound.put(r, later().waitUntil);
+    expect(JSON.parse((await indexRow(r))?.body ?? 'null')).toEqual(r);
+    const bound = getDeps({ ...env } as Bindings).responses;
+    const s = record();
+    const { waitUntil, settled } = later();
+    await bound.put(s, waitUntil);
+    await settled();
+    expect((await indexRow(s))?.body).toBeNull();
+    expect(await env.RESPONSES.head(responseObjectKey(s.tenant_id, s.id))).not.toBeNull();
+  });
 
   it('keeps the record in the D1 row, written before put resolves', async () => {
     const r = record();
