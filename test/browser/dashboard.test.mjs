@@ -346,7 +346,9 @@ test('fits a phone screen: no page scrolls sideways (wide tables scroll in place
     const wide = await page.evaluate(() =>
       [...document.body.querySelectorAll('*')]
         .filter((el) => el.getBoundingClientRect().right > window.innerWidth + 1)
-        .filter((el) => ![...el.children].some((c) => c.getBoundingClientRect().right > window.innerWidth + 1))
+        .filter(
+          (el) => ![...el.children].some((c) => c.getBoundingClientRect().right > window.innerWidth + 1),
+        )
         .slice(0, 5)
         .map((el) => `${el.tagName.toLowerCase()}: ${(el.textContent ?? '').trim().slice(0, 60)}`),
     );
