@@ -1,7 +1,7 @@
 /**
  * Inline files across formats (pure): the data URLs OpenAI's formats carry them in ⇄ the canonical
  * file part, the media types every encoder takes (PDF and plain text), default names, and plain
- * text between base64 and UTF-8 (Anthropic's and Bedrock's text documents).
+ * text between base64 and UTF-8 (Anthropic's text documents).
  */
 import { badRequest } from '../core/errors';
 import type { FilePart } from './ir';
