@@ -31,6 +31,19 @@ export interface ImagePart {
 }
 
 /**
+ * A document sent inline (Responses `input_file`, chat `file`, Anthropic `document`): its bytes as
+ * base64 (plain text too, UTF-8), its media type and the client's file name. Files stored at the
+ * provider (`file_id`) or fetched by URL have no canonical form and are refused (./files.ts).
+ */
+export interface FilePart {
+  readonly type: 'file';
+  readonly mediaType: string;
+  readonly data: string;
+  readonly filename: string | null;
+  readonly cache?: CacheMarker;
+}
+
+/**
  * Who issued a reasoning signature or redacted reasoning: only a provider of that format can
  * verify it, so it is sent back to that format alone, byte for byte, and dropped elsewhere.
  */
@@ -77,6 +90,7 @@ export interface ToolResultPart {
 export type Part =
   | TextPart
   | ImagePart
+  | FilePart
   | ToolCallPart
   | ToolResultPart
   | ReasoningPart

@@ -83,6 +83,9 @@ const TOOL_TURNS: Message[] = [
 export const PNG =
   'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=';
 
+/** A minimal PDF's bytes, base64. */
+export const PDF = btoa('%PDF-1.4\n1 0 obj<<>>endobj\ntrailer<<>>\n%%EOF');
+
 export const CHAT_CASES: readonly ChatCase[] = [
   chatCase('plain text', {}),
   chatCase('system prompt', { system: [text('You are terse.')] }),
@@ -126,6 +129,15 @@ export const CHAT_CASES: readonly ChatCase[] = [
     },
     { gemini: 'Gemini takes images inline only', bedrock: 'Converse takes images as bytes only' },
   ),
+  chatCase('files inline: a PDF and plain text', {
+    messages: [
+      user(
+        text('Compare these.'),
+        { type: 'file', mediaType: 'application/pdf', data: PDF, filename: 'report.pdf' },
+        { type: 'file', mediaType: 'text/plain', data: btoa('Plain notes.'), filename: null },
+      ),
+    ],
+  }),
   chatCase('JSON mode', { responseFormat: { type: 'json_object' } }),
   chatCase('structured output (json_schema)', {
     responseFormat: {

@@ -7,7 +7,7 @@
  */
 import type { WireFormat } from '../../src/core/endpoints';
 import CODEX_REQUEST from '../gateway/codecs/fixtures/codex-request.json';
-import { PNG, WEATHER } from './corpus';
+import { PDF, PNG, WEATHER } from './corpus';
 
 /** A request to `POST /v1/responses`; `refusedBy` as in ChatCase, for the formats it is translated to. */
 export interface ResponsesCase {
@@ -78,6 +78,17 @@ export const RESPONSES_CASES: readonly ResponsesCase[] = [
     max_output_tokens: 64,
     temperature: 0.5,
     top_p: 0.9,
+  }),
+  responsesCase('a user message with an inline PDF (input_file)', {
+    input: [
+      {
+        role: 'user',
+        content: [
+          { type: 'input_text', text: 'Summarise this report.' },
+          { type: 'input_file', file_data: `data:application/pdf;base64,${PDF}`, filename: 'report.pdf' },
+        ],
+      },
+    ],
   }),
   responsesCase('message items: developer, user parts with an image, an earlier answer', {
     input: [

@@ -268,12 +268,44 @@ describe('Bedrock fake: validation and injected errors', () => {
       { messages: [{ role: 'user', content: [{ image: { format: 'png', source: { url: 'https://x' } } }] }] },
       /source\.bytes/,
     ],
+    [
+      'a document of an unknown format',
+      {
+        messages: [
+          {
+            role: 'user',
+            content: [{ document: { format: 'rtf', name: 'a', source: { bytes: 'JVBERg==' } } }],
+          },
+        ],
+      },
+      /document\.format/,
+    ],
+    [
+      'a document name with a dot',
+      {
+        messages: [
+          {
+            role: 'user',
+            content: [{ document: { format: 'pdf', name: 'a.pdf', source: { bytes: 'JVBERg==' } } }],
+          },
+        ],
+      },
+      /document\.name/,
+    ],
   ];
   for (const [name, body, message] of cases) {
     it(`answers 400 ValidationException for ${name}`, async () => {
       await expectAwsError(await converse(body), 400, 'ValidationException', message);
     });
   }
+
+  it('answers a user turn holding a document block (format, name, base64 bytes)', async () => {
+    const document = { format: 'pdf', name: 'Q3 report (v2)', source: { bytes: btoa('%PDF-1.4 %%EOF') } };
+    const res = await converse({
+      messages: [{ role: 'user', content: [{ text: 'Summarise this.' }, { document }] }],
+    });
+    expect(res.status).toBe(200);
+  });
 
   it('refuses top_k in additionalModelRequestFields for a model that has none', async () => {
     const body = { messages: HELLO, additionalModelRequestFields: { top_k: 5 } };

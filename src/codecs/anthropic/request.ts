@@ -3,12 +3,24 @@
  * structured output (`output_config`), cache breakpoints and mid-conversation
  * system messages are carried; fields that only tune the provider
  * (`context_management`, `service_tier`, deferred tools) are dropped and named;
- * documents and server tools have no canonical form and are refused. The
+ * documents are carried when inline (base64 PDF, plain text), server tools
+ * have no canonical form and are refused. The
  * rules are in docs/translation.md. Longer than most files: both directions
  * sit together so each rule and its inverse can be read side by side.
  */
 import type { EncodeContext } from '../codec';
-import type { ChatRequest, ImagePart, ImageSource, Message, Part, TextPart, Tool, ToolChoice } from '../ir';
+import { base64ToText, fileKind, textToBase64 } from '../files';
+import type {
+  ChatRequest,
+  FilePart,
+  ImagePart,
+  ImageSource,
+  Message,
+  Part,
+  TextPart,
+  Tool,
+  ToolChoice,
+} from '../ir';
 import { arr, type Json, jsonText, num, obj, parseArguments, str, unsupported } from '../json';
 import { cacheControl, cacheOf, withCache } from '../cache';
 import { claudeSampling } from '../reasoning';
@@ -101,6 +113,8 @@ function decodeBlock(block: Json, param: string): Part {
       return { type: 'text', text: str(block.text) ?? '', ...cache };
     case 'image':
       return { type: 'image', source: decodeImage(obj(block.source), param), ...cache };
+    case 'document':
+      return { ...decodeDocument(block, param), ...cache };
     case 'thinking':
       return decodeThinkingBlock(block);
     case 'redacted_thinking':
@@ -141,6 +155,28 @@ function decodeImage(source: Json | null, param: string): ImageSource {
   if (source?.type === 'base64' && typeof source.data === 'string')
     return { kind: 'base64', mediaType: str(source.media_type) ?? 'image/png', data: source.data };
   if (source?.type === 'url' && typeof source.url === 'string') return { kind: 'url', url: source.url };
+  throw unsupported(`${param}.source.type`, null, `'${String(source?.type)}'`);
+}
+
+/**
+ * An inline document (DocumentBlockParam): a base64 source (Base64PDFSource) or plain text
+ * (PlainTextSource, carried as base64 of its UTF-8 bytes); its title is the file name. Sources
+ * stored or fetched elsewhere (`file`, `url`, `content`), citations and context have no canonical form.
+ */
+function decodeDocument(block: Json, param: string): FilePart {
+  if (obj(block.citations)?.enabled === true) throw unsupported(`${param}.citations`, null);
+  if (block.context != null) throw unsupported(`${param}.context`, null);
+  const source = obj(block.source);
+  const filename = str(block.title);
+  if (source?.type === 'base64' && typeof source.data === 'string')
+    return {
+      type: 'file',
+      mediaType: str(source.media_type) ?? 'application/pdf',
+      data: source.data,
+      filename,
+    };
+  if (source?.type === 'text' && typeof source.data === 'string')
+    return { type: 'file', mediaType: 'text/plain', data: textToBase64(source.data), filename };
   throw unsupported(`${param}.source.type`, null, `'${String(source?.type)}'`);
 }
 
@@ -269,6 +305,8 @@ function encodeBlock(p: Part, param: string): Json[] {
       return p.text === '' ? [] : [{ type: 'text', text: p.text, ...cacheControl(p.cache) }];
     case 'image':
       return [{ type: 'image', source: encodeImage(p.source), ...cacheControl(p.cache) }];
+    case 'file':
+      return [{ ...encodeDocument(p, param), ...cacheControl(p.cache) }];
     case 'reasoning':
     case 'redacted_reasoning':
       return thinkingBlockUpstream(p);
@@ -305,4 +343,13 @@ function encodeImage(source: ImageSource): Json {
   return source.kind === 'url'
     ? { type: 'url', url: source.url }
     : { type: 'base64', media_type: source.mediaType, data: source.data };
+}
+
+/** A file part as a document block: a PDF as a base64 source, plain text as a text source. */
+function encodeDocument(p: FilePart, param: string): Json {
+  const source =
+    fileKind(p, param, 'anthropic') === 'pdf'
+      ? { type: 'base64', media_type: 'application/pdf', data: p.data }
+      : { type: 'text', media_type: 'text/plain', data: base64ToText(p.data, param) };
+  return { type: 'document', source, ...(p.filename ? { title: p.filename } : {}) };
 }

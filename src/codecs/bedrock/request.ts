@@ -8,7 +8,17 @@
  */
 import type { EncodeContext } from '../codec';
 import { claudeSampling } from '../reasoning';
-import type { CacheMarker, ChatRequest, ImagePart, Message, Part, TextPart, ToolChoice } from '../ir';
+import { fileKind, fileName } from '../files';
+import type {
+  CacheMarker,
+  ChatRequest,
+  FilePart,
+  ImagePart,
+  Message,
+  Part,
+  TextPart,
+  ToolChoice,
+} from '../ir';
 import { type Json, parseArguments, unsupported } from '../json';
 import { claudeThinks, isClaude, takesCachePoints, takesHourCache } from './models';
 import { encodeOutputFormat } from './output-format';
@@ -183,6 +193,8 @@ function encodePart(part: Part, param: string, point: CachePoint): Json[] {
       return reasoningBlock(part);
     case 'image':
       return withPoint(encodeImage(part, param), part.cache, point);
+    case 'file':
+      return withPoint(encodeDocument(part, param), part.cache, point);
     case 'tool_call':
       return withPoint(
         {
@@ -226,4 +238,25 @@ function encodeImage(part: ImagePart, param: string): Json {
   const format = IMAGE_FORMATS[source.mediaType.toLowerCase()];
   if (!format) throw unsupported(param, TARGET, `as an image of type '${source.mediaType}'`);
   return { image: { format, source: { bytes: source.data } } };
+}
+
+/**
+ * A file part as a Converse document block (DocumentBlock: `format`, `name`, `source.bytes`). The
+ * name may hold only alphanumerics, single spaces, hyphens, parentheses and square brackets: the
+ * file name without its extension, anything else a space.
+ */
+function encodeDocument(part: FilePart, param: string): Json {
+  const kind = fileKind(part, param, TARGET);
+  const name = fileName(part, kind)
+    .replace(/\.[^.]*$/, '')
+    .replace(/[^A-Za-z0-9\-()[\] ]+/g, ' ')
+    .replace(/ {2,}/g, ' ')
+    .trim();
+  return {
+    document: {
+      format: kind === 'pdf' ? 'pdf' : 'txt',
+      name: name || 'document',
+      source: { bytes: part.data },
+    },
+  };
 }

@@ -11,6 +11,7 @@
 import { badRequest } from '../../core/errors';
 import type { EncodeContext } from '../codec';
 import { hasCacheMarkers } from '../cache';
+import { fileKind } from '../files';
 import { systemText } from '../system';
 import { takesInput, toGeminiSchema } from './schema';
 import { encodeThinkingConfig, modelThinks } from './thinking';
@@ -161,6 +162,9 @@ function encodePart(p: Part, messages: readonly Message[], i: number, j: number)
       if (p.source.kind === 'url')
         throw unsupported(param, 'gemini', 'as an image URL (Gemini takes images inline, as base64)');
       return [{ inlineData: { mimeType: p.source.mediaType, data: p.source.data } }];
+    case 'file':
+      fileKind(p, param, 'gemini');
+      return [{ inlineData: { mimeType: p.mediaType, data: p.data } }];
     case 'tool_call':
       return [{ functionCall: { name: p.name, args: parseArguments(p.arguments, `${param}.arguments`) } }];
     case 'tool_result': {

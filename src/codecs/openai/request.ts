@@ -9,6 +9,7 @@ import { badRequest } from '../../core/errors';
 import type { EncodeContext } from '../codec';
 import { imageFromUrl, imageToUrl } from './images';
 import type {
+  FilePart,
   ChatRequest,
   ImagePart,
   Message,
@@ -20,6 +21,7 @@ import type {
 } from '../ir';
 import { arr, type Json, num, obj, str, unsupported } from '../json';
 import { cacheOf, hasCacheMarkers, withCache } from '../cache';
+import { fileFromDataUrl, fileKind, fileName, fileToDataUrl } from '../files';
 import { systemText, turnText } from '../system';
 import { decodeReasoningEffort, decodeReasoningFields, encodeReasoningEffort } from './reasoning';
 
@@ -138,7 +140,7 @@ function textOf(content: unknown, param: string): string {
     .join('');
 }
 
-function userParts(content: unknown, param: string): (TextPart | ImagePart)[] {
+function userParts(content: unknown, param: string): (TextPart | ImagePart | FilePart)[] {
   if (typeof content === 'string') return [{ type: 'text', text: content }];
   return arr(content).map((p, j) => {
     const part = obj(p) ?? {};
@@ -146,6 +148,14 @@ function userParts(content: unknown, param: string): (TextPart | ImagePart)[] {
     if (part.type === 'text') return { type: 'text', text: str(part.text) ?? '', ...cache };
     const url = str(obj(part.image_url)?.url);
     if (part.type === 'image_url' && url) return { type: 'image', source: imageFromUrl(url), ...cache };
+    if (part.type === 'file') {
+      const file = obj(part.file) ?? {};
+      // A file_id names a file stored at OpenAI, which no other provider can read.
+      return {
+        ...fileFromDataUrl(file.file_data, file.filename, `${param}[${j}]`, file.file_id != null),
+        ...cache,
+      };
+    }
     throw unsupported(`${param}[${j}].type`, null, `'${String(part.type)}'`);
   });
 }
@@ -296,7 +306,10 @@ function encodeMessage(m: Message, i: number): Json[] {
       out.push({ role: 'tool', tool_call_id: p.toolCallId, content: p.isError ? `Error: ${text}` : text });
     } else if (p.type === 'text') rest.push({ type: 'text', text: p.text });
     else if (p.type === 'image') rest.push({ type: 'image_url', image_url: { url: imageToUrl(p.source) } });
-    else if (p.type === 'reasoning' || p.type === 'redacted_reasoning') return;
+    else if (p.type === 'file') {
+      const kind = fileKind(p, `messages[${i}].content[${j}]`, 'openai');
+      rest.push({ type: 'file', file: { file_data: fileToDataUrl(p), filename: fileName(p, kind) } });
+    } else if (p.type === 'reasoning' || p.type === 'redacted_reasoning') return;
     else
       throw badRequest(
         `messages[${i}].content[${j}]: a tool call in a user message.`,

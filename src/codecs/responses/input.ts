@@ -6,7 +6,8 @@
  * refused. Encoding writes the same items for a Responses provider, OpenAI-signed reasoning only.
  */
 import { badRequest } from '../../core/errors';
-import type { ImagePart, Message, Part, TextPart, ToolResultPart } from '../ir';
+import { fileFromDataUrl, fileKind, fileName, fileToDataUrl } from '../files';
+import type { FilePart, ImagePart, Message, Part, TextPart, ToolResultPart } from '../ir';
 import { arr, type Json, obj, str, unsupported } from '../json';
 import { imageFromUrl, imageToUrl } from '../openai/images';
 import { turnText } from '../system';
@@ -127,17 +128,24 @@ const text = (t: string): TextPart => ({ type: 'text', text: t });
 const breakpoint = (part: Json) =>
   obj(part.prompt_cache_breakpoint) ? { cache: { ttl: '5m' as const } } : {};
 
-/** A message's content: a string, or input parts (images only where `images`: user turns). */
-function contentParts(content: unknown, param: string, images: boolean): (TextPart | ImagePart)[] {
+/** A message's content: a string, or input parts (images and files only where `images`: user turns). */
+function contentParts(content: unknown, param: string, images: boolean): (TextPart | ImagePart | FilePart)[] {
   if (typeof content === 'string') return [text(content)];
   return arr(content).map((p, j) => {
     const part = obj(p) ?? {};
     if (part.type === 'input_text' || part.type === 'output_text')
       return { ...text(str(part.text) ?? ''), ...breakpoint(part) };
     if (part.type === 'input_image' && images) return imagePart(part, `${param}[${j}]`);
+    if (part.type === 'input_file' && images) return filePart(part, `${param}[${j}]`);
     throw unsupported(`${param}[${j}]`, null, `of type '${String(part.type)}'`);
   });
 }
+
+/** An inline file (`file_data` as a data URL); one stored at OpenAI (`file_id`) or fetched (`file_url`) is refused. */
+const filePart = (part: Json, param: string): FilePart => ({
+  ...fileFromDataUrl(part.file_data, part.filename, param, part.file_id != null || part.file_url != null),
+  ...breakpoint(part),
+});
 
 function imagePart(part: Json, param: string): ImagePart {
   const url = str(part.image_url);
@@ -212,6 +220,7 @@ function encodeMessage(m: Message, i: number): Json[] {
     if (p.type === 'text') open('user').push(inputText(p.text));
     else if (p.type === 'image')
       open('user').push({ type: 'input_image', image_url: imageToUrl(p.source), detail: 'auto' });
+    else if (p.type === 'file') open('user').push(inputFile(p, `messages[${i}].content[${j}]`));
     else if (p.type === 'tool_result') {
       run = null;
       out.push({ type: 'function_call_output', call_id: p.toolCallId, output: toolOutput(p) });
@@ -236,4 +245,10 @@ function toolOutput(p: ToolResultPart): string | Json[] {
       : { type: 'input_image', image_url: imageToUrl(c.source), detail: 'auto' },
   );
   return p.isError ? [inputText('Error:'), ...parts] : parts;
+}
+
+/** A file part as an `input_file` (ResponseInputFile): the bytes as a data URL, with a file name. */
+function inputFile(p: FilePart, param: string): Json {
+  const kind = fileKind(p, param, 'responses');
+  return { type: 'input_file', file_data: fileToDataUrl(p), filename: fileName(p, kind) };
 }

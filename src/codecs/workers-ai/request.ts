@@ -95,6 +95,8 @@ function encodeMessage(m: Message, i: number, all: readonly Message[], model: Wo
   };
   m.content.forEach((p, j) => {
     if (p.type === 'text' || p.type === 'image') run.push(p);
+    else if (p.type === 'file')
+      throw unsupported(param(j), FORMAT, 'as a file (Workers AI models take no documents)');
     else if (p.type === 'tool_result') {
       flush();
       if (p.content.some((c) => c.type === 'image'))

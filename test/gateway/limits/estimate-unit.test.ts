@@ -42,6 +42,42 @@ describe('prompt estimate', () => {
     expect(estimatePromptTokens(req)).toBe(3 + 4 + 4 + IMAGE_TOKENS);
   });
 
+  it('counts files (chat file, Responses input_file, Anthropic document) as images, never by their base64 length', () => {
+    const data = `data:application/pdf;base64,${'A'.repeat(100_000)}`;
+    const text = { type: 'text', text: 'what is this?' };
+    const file = chat({
+      messages: [{ role: 'user', content: [text, { type: 'file', file: { file_data: data } }] }],
+    });
+    expect(estimatePromptTokens(file)).toBe(3 + 4 + 4 + IMAGE_TOKENS);
+    const input = parseProxyRequest('responses', {
+      model: 'mock/echo',
+      input: [
+        {
+          role: 'user',
+          content: [
+            { type: 'input_text', text: 'what is this?' },
+            { type: 'input_file', file_data: data },
+          ],
+        },
+      ],
+    });
+    expect(estimatePromptTokens(input)).toBe(3 + 4 + 4 + IMAGE_TOKENS);
+    const document = parseProxyRequest('messages', {
+      model: 'mock/echo',
+      max_tokens: 10,
+      messages: [
+        {
+          role: 'user',
+          content: [
+            text,
+            { type: 'document', source: { type: 'text', media_type: 'text/plain', data: 'x'.repeat(1000) } },
+          ],
+        },
+      ],
+    });
+    expect(estimatePromptTokens(document)).toBe(3 + 4 + 4 + IMAGE_TOKENS);
+  });
+
   it('counts Anthropic system prompts and embeddings inputs', () => {
     const messages = parseProxyRequest('messages', {
       model: 'anthropic/x',

@@ -51,6 +51,11 @@ const FIELDS = new Set([
   'mock',
 ]);
 const IMAGE_FORMATS = new Set(['png', 'jpeg', 'gif', 'webp']);
+/** Converse's DocumentFormat values. */
+const DOCUMENT_FORMATS = new Set(['pdf', 'csv', 'doc', 'docx', 'xls', 'xlsx', 'html', 'txt', 'md']);
+/** DocumentBlock.name: alphanumerics, single whitespace, hyphens, parentheses, square brackets. */
+const DOCUMENT_NAME = /^(?! )(?!.* {2})[A-Za-z0-9\-()[\] ]+(?<! )$/;
+const BASE64 = /^[A-Za-z0-9+/]+={0,2}$/;
 const TOOL_NAME = /^[a-zA-Z0-9_-]{1,64}$/;
 
 const coral = (value: unknown, at: string, constraint: string) =>
@@ -91,12 +96,28 @@ function checkBlock(block: unknown, at: string, signed: SignedItem[] | null): Pa
         `${at}.member.image.format`,
         'Member must satisfy enum value set: [png, jpeg, gif, webp]',
       );
-    if (
-      !isRecord(image.source) ||
-      typeof image.source.bytes !== 'string' ||
-      !/^[A-Za-z0-9+/]+={0,2}$/.test(image.source.bytes)
-    )
+    if (!isRecord(image.source) || typeof image.source.bytes !== 'string' || !BASE64.test(image.source.bytes))
       return fail(`Malformed input request: ${at}.image.source.bytes must be base64-encoded image bytes.`);
+    return { ok: true, value: 'plain' };
+  }
+  if ('document' in block) {
+    const doc = isRecord(block.document) ? block.document : {};
+    if (!DOCUMENT_FORMATS.has(doc.format as string))
+      return coral(
+        doc.format,
+        `${at}.member.document.format`,
+        `Member must satisfy enum value set: [${[...DOCUMENT_FORMATS].join(', ')}]`,
+      );
+    if (typeof doc.name !== 'string' || !DOCUMENT_NAME.test(doc.name))
+      return coral(
+        doc.name,
+        `${at}.member.document.name`,
+        'Member must contain only alphanumerics, single spaces, hyphens, parentheses and square brackets',
+      );
+    if (!isRecord(doc.source) || typeof doc.source.bytes !== 'string' || !BASE64.test(doc.source.bytes))
+      return fail(
+        `Malformed input request: ${at}.document.source.bytes must be base64-encoded document bytes.`,
+      );
     return { ok: true, value: 'plain' };
   }
   if ('toolUse' in block) {

@@ -186,7 +186,7 @@ describe('decoding input items', () => {
     ]);
   });
 
-  it('reads images by URL and data URL, and refuses a file_id or an input_file', () => {
+  it('reads images by URL and data URL, and refuses a file_id or an input_file stored at OpenAI', () => {
     const r = decodeResponsesRequest({
       model: 'm',
       input: [
@@ -211,9 +211,7 @@ describe('decoding input items', () => {
     expect(fileId.param).toBe('input[0].content[0]');
     const file = refusal({
       model: 'm',
-      input: [
-        { role: 'user', content: [{ type: 'input_file', file_data: 'data:application/pdf;base64,JVBER' }] },
-      ],
+      input: [{ role: 'user', content: [{ type: 'input_file', file_id: 'file_1' }] }],
     });
     expect(file.param).toBe('input[0].content[0]');
   });
