@@ -30,6 +30,12 @@ import type { TextSlot } from './slots';
 export interface Frame {
   readonly event: string | null;
   readonly data: Record<string, unknown> | '[DONE]';
+  /**
+   * Set on the frame that ends the stream: `verbatim` when it carries no answer text (Chat's `[DONE]`,
+   * Messages' `message_stop`), `repeats` when it repeats the whole answer (the Responses API's
+   * `response.completed`), so the guardrails rewrite it like any other event after releasing what they held.
+   */
+  readonly ends?: 'verbatim' | 'repeats';
 }
 
 /** What an upstream codec needs to know beyond the request. */

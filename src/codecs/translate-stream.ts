@@ -81,26 +81,18 @@ export function translatingObserver(options: {
   };
 }
 
-/** The frames that end a client's stream: Chat's `[DONE]`, Messages' `message_stop`, the Responses API's last events. */
-const TERMINATORS = new Set(['message_stop', 'response.completed', 'response.incomplete', 'response.failed']);
-/** Terminators that repeat the answer's texts (the Responses API's whole response): rewritten like any event. */
-const TEXT_BEARING = new Set(['response.completed', 'response.incomplete', 'response.failed']);
-const isTerminator = (frame: Frame) =>
-  frame.data === '[DONE]' || (frame.event !== null && TERMINATORS.has(frame.event));
-
 /** Frames through a rewriter: what it holds back is released before the terminator. */
 function rewriting(rewriter: EventRewriter) {
   return (frames: readonly Frame[]): Frame[] | StreamFault => {
     const out: Frame[] = [];
     for (const frame of frames) {
-      const ends = isTerminator(frame);
-      const rewritten: RewrittenEvent[] | StreamFault = ends
+      const rewritten: RewrittenEvent[] | StreamFault = frame.ends
         ? rewriter.finish()
         : rewriter.rewrite(frame.data as Record<string, unknown>, frame.event);
       if ('fault' in rewritten) return rewritten;
       for (const r of rewritten) out.push(r);
-      if (!ends) continue;
-      if (frame.event === null || !TEXT_BEARING.has(frame.event)) {
+      if (frame.ends === undefined) continue;
+      if (frame.ends === 'verbatim') {
         out.push(frame);
         continue;
       }

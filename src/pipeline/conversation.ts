@@ -103,14 +103,14 @@ export function previousNotFound(id: string): GatewayError {
 }
 
 /** Whether the client asked for its response to be stored (`store` defaults to true, as OpenAI's). */
-export function wantsStored(body: ResponsesBody): boolean {
+function wantsStored(body: ResponsesBody): boolean {
   return body.store !== false;
 }
 
 /**
  * When the answer to `body` will be stored, now: asked for, and the tenant's retention (else the
- * deployment's) is not 0 days; null when it will not be. Also what tells the proxy to ask the upstream for
- * the reasoning's `encrypted_content`, so a stored conversation can replay it.
+ * deployment's) is not 0 days; null when it will not be. The proxy asks it first, so a request that will
+ * not be kept pays for no assembly.
  */
 export function storedUntil(
   call: GatewayCall,

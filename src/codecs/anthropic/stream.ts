@@ -217,7 +217,7 @@ export function anthropicStreamEncoder(): StreamEncoder {
             stop_sequence: finish?.stopSequence ?? null,
           };
           out.push(frame('message_delta', { delta, usage: toAnthropicUsage(usage) }));
-          out.push(frame('message_stop', {}));
+          out.push({ ...frame('message_stop', {}), ends: 'verbatim' });
           return out;
         }
         case 'error':

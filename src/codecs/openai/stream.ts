@@ -148,7 +148,7 @@ export function openAiStreamEncoder(options: { readonly includeUsage: boolean })
         case 'end': {
           const out = start('', '');
           if (options.includeUsage && usage) out.push(chunk([], { usage: toOpenAiUsage(usage) }));
-          out.push({ event: null, data: '[DONE]' });
+          out.push({ event: null, data: '[DONE]', ends: 'verbatim' });
           return out;
         }
         case 'error':

@@ -1,14 +1,21 @@
 /**
- * OpenAI's Responses API (`POST /v1/responses`), upstream side and the client side's translation:
- * each part in its own module. The same-format machinery (pass-through, observers, assembly, replay,
- * slots, rewriting) lives beside these in its own modules.
+ * OpenAI's Responses API (`POST /v1/responses`), client side and upstream side: each part in its own
+ * module, the translation (request, response, stream) and the same-format machinery (pass-through,
+ * observers, assembly, replay, slots, rewriting) alike.
  */
 import type { ClientCodec, UpstreamCodec } from '../codec';
+import { responsesAssembler } from './assemble';
+import { responsesByteObserver } from './byte-observer';
 import { decodeResponsesError, responsesErrorBody } from './error';
-import { responsesRelay } from './relay';
+import { responsesObserver } from './observer';
+import { responsesPassThrough } from './pass-through';
+import { replayResponses } from './replay';
 import { decodeResponsesRequest, encodeResponsesRequest } from './request';
 import { decodeResponsesResponse, encodeResponsesResponse } from './response';
+import { responsesAnswerSlots, responsesRequestSlots } from './slots';
 import { responsesStreamDecoder, responsesStreamEncoder } from './stream';
+import { responsesTextRewriter } from './text-rewriter';
+import { responsesUsage } from './usage';
 
 export const responsesUpstream: UpstreamCodec = {
   format: 'responses',
@@ -27,7 +34,15 @@ export const responsesClient: ClientCodec = {
   errorBody: responsesErrorBody,
   // An OpenAI provider's own error type is the envelope's, as on Chat Completions.
   relaysErrorType: true,
-  ...responsesRelay,
+  passThroughBody: responsesPassThrough,
+  usage: responsesUsage,
+  observer: responsesObserver,
+  byteObserver: responsesByteObserver,
+  assembler: responsesAssembler,
+  replay: replayResponses,
+  requestSlots: responsesRequestSlots,
+  answerSlots: responsesAnswerSlots,
+  textRewriter: responsesTextRewriter,
 };
 
 export { responsesErrorBody } from './error';

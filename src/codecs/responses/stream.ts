@@ -259,7 +259,10 @@ export function responsesStreamEncoder(options: {
           const out = [...start('', ''), ...close()];
           const { status, incomplete_details } = statusOf(finish);
           const type = status === 'incomplete' ? 'response.incomplete' : 'response.completed';
-          out.push(frame(type, { response: state(status, incomplete_details, true) }));
+          out.push({
+            ...frame(type, { response: state(status, incomplete_details, true) }),
+            ends: 'repeats',
+          });
           return out;
         }
         case 'error':

@@ -4,7 +4,7 @@
  * judged by its answer slots.
  */
 import { describe, expect, it } from 'vitest';
-import { responsesRelay } from '../../../../src/codecs/responses/relay';
+import { responsesClient as responsesRelay } from '../../../../src/codecs/responses/index';
 import { parseEvent } from '../../../../src/sse/framer';
 import { enc } from '../byte-observer-helpers';
 import { COMPLETED } from './relay-fixture';
