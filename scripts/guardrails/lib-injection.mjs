@@ -507,3 +507,43 @@ export function fileSha256(path) {
 export function pct(x) {
   return Number.isFinite(x) ? `${(x * 100).toFixed(1)} %` : '–';
 }
+
+// --- the model module ----------------------------------------------------------------------------------
+
+/** `  name: [a, b, …],` as the formatter lays out a number array: on one line, or filled at 110 columns. */
+function numbers(name, values) {
+  const items = [...values].map((x) => String(Number(x.toPrecision(6))));
+  const flat = `  ${name}: [${items.join(', ')}],`;
+  if (flat.length <= 110) return flat;
+  const lines = [];
+  let line = '   ';
+  for (const item of items) {
+    if (line.length + 1 + item.length + 1 > 110) {
+      lines.push(line);
+      line = '   ';
+    }
+    line += ` ${item},`;
+  }
+  lines.push(line);
+  return [`  ${name}: [`, ...lines, '  ],'].join('\n');
+}
+
+/** The TypeScript that declares a trained model as `SERIALISED_MODEL` (after the caller's header comment). */
+export function modelModuleBody(runtime, model, threshold) {
+  const encoded = runtime.encodeWeights(model.weights);
+  return [
+    "import type { SerialisedModel } from './model-codec';",
+    '',
+    'export const SERIALISED_MODEL: SerialisedModel = {',
+    `  version: ${runtime.MODEL_VERSION},`,
+    `  bits: ${model.bits},`,
+    `  scale: ${model.scale},`,
+    `  bias: ${model.bias},`,
+    `  threshold: ${threshold},`,
+    numbers('cues', model.cues),
+    `  weights:\n    '${encoded.weights}',`,
+    numbers('outliers', encoded.outliers),
+    '};',
+    '',
+  ].join('\n');
+}

@@ -25,6 +25,7 @@ import {
   crossValidate,
   fileSha256,
   loadRuntime,
+  modelModuleBody,
   metricsAt,
   missedTargets,
   pct,
@@ -48,25 +49,6 @@ const threshold = chooseThreshold(rows, cv.scores);
 const metrics = metricsAt(rows, cv.scores, threshold);
 const model = trainShipped(runtime, rows, settings);
 
-const encoded = runtime.encodeWeights(model.weights);
-/** `  name: [a, b, …],` as the formatter lays out a number array: on one line, or filled at 110 columns. */
-function numbers(name, values) {
-  const items = [...values].map((x) => String(Number(x.toPrecision(6))));
-  const flat = `  ${name}: [${items.join(', ')}],`;
-  if (flat.length <= 110) return flat;
-  const lines = [];
-  let line = '   ';
-  for (const item of items) {
-    if (line.length + 1 + item.length + 1 > 110) {
-      lines.push(line);
-      line = '   ';
-    }
-    line += ` ${item},`;
-  }
-  lines.push(line);
-  return [`  ${name}: [`, ...lines, '  ],'].join('\n');
-}
-
 const header = [
   '/**',
   " * The prompt-injection detector's trained weights and default threshold.",
@@ -80,21 +62,7 @@ const header = [
     ` ordinary-prompt FP ${pct(metrics.sources[ORDINARY].fpr)}).`,
   ' */',
 ].join('\n');
-const body = [
-  "import type { SerialisedModel } from './model-codec';",
-  '',
-  'export const SERIALISED_MODEL: SerialisedModel = {',
-  `  version: ${runtime.MODEL_VERSION},`,
-  `  bits: ${model.bits},`,
-  `  scale: ${model.scale},`,
-  `  bias: ${model.bias},`,
-  `  threshold: ${threshold},`,
-  numbers('cues', model.cues),
-  `  weights:\n    '${encoded.weights}',`,
-  numbers('outliers', encoded.outliers),
-  '};',
-  '',
-].join('\n');
+const body = modelModuleBody(runtime, model, threshold);
 const out = options.out ?? MODEL_MODULE;
 writeFileSync(out, `${header}\n${body}`);
 
