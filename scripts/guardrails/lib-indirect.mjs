@@ -24,6 +24,7 @@ export async function loadIndirectRuntime() {
     "export { CUE_COUNT } from './src/guardrails/injection/cues';",
     "export { decodeModel, encodeWeights, MODEL_VERSION } from './src/guardrails/injection/model-codec';",
     "export { sigmoid } from './src/guardrails/injection/score';",
+    "export { SERIALISED_MODEL as TOOL_MODEL } from './src/guardrails/injection/tool-model';",
   ]);
 }
 
