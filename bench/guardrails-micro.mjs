@@ -4,12 +4,17 @@
  * per-call latency p50/p99 on fixed inputs and the bundle cost of each
  * guardrail's runtime (minified, and gzipped as a Worker upload is). Each
  * guardrail is one named case in CASES: { name, entry, setup(module, inputs) →
- * call }, so others are added by appending a case.
+ * call }, so others are added by appending a case. The injection detector's
+ * tool-result path is scored on fixed 1,000-token tool results in JSON, Python
+ * repr, YAML and plain text, built from the tool-output generator
+ * (bench/lib/tool-outputs.mjs; synthetic records when it is absent); BUNDLES
+ * lists what its model adds to the Worker.
  *
  *   node bench/guardrails-micro.mjs [--iterations 5000] [--data ../shared/data/injection/dev.jsonl]
+ *                                   [--generator scripts/guardrails/tool-outputs.mjs]
  *
  * `measureGuardrailsMicro()` returns the figures for bench/run.mjs;
- * `measureInjection()` just the injection cases.
+ * `measureInjection()` just the injection cases (both paths).
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
@@ -19,10 +24,20 @@ import { parseArgs } from 'node:util';
 import { gzipSync } from 'node:zlib';
 import { build } from 'esbuild';
 import { percentile } from './lib/stats.mjs';
+import {
+  DOCUMENT_FORMATS,
+  fillDocuments,
+  loadGenerator,
+  rowsByFormat,
+  syntheticRows,
+} from './lib/tool-outputs.mjs';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const DEFAULT_INJECTION_DATA = resolve(ROOT, '..', 'shared', 'data', 'injection', 'dev.jsonl');
 const PROMPT_CHARS = 4_000; // about 1,000 tokens of English
+/** The generator's seed for the micro-benchmark's tool results (any fixed one: the figures are costs, not rates). */
+const TOOL_RESULT_SEED = 7;
+const TOOL_RESULT_ROWS = 800;
 
 /** Seeded word salad, for when the dev data is absent. */
 function syntheticText(length, seed) {
@@ -82,6 +97,34 @@ export function injectionPrompts({ data = DEFAULT_INJECTION_DATA, count = 32 } =
   return { source: `${data} (rows concatenated)`, prompts };
 }
 
+/** Fixed ~1,000-token tool results per format (DOCUMENT_FORMATS): the generator's benign rows, else synthetic records. */
+export async function toolResultInputs({ generator, count = 8 } = {}) {
+  const gen = await loadGenerator(generator);
+  const rows = gen
+    ? rowsByFormat(gen.toolOutputs({ seed: TOOL_RESULT_SEED, count: TOOL_RESULT_ROWS }))
+    : syntheticRows((length, seed) => syntheticText(length, seed));
+  const docs = Object.fromEntries(
+    Object.keys(DOCUMENT_FORMATS).map((f) => [f, fillDocuments(rows[f], f, { chars: PROMPT_CHARS, count })]),
+  );
+  return {
+    source: gen
+      ? `${gen.path} (seed ${TOOL_RESULT_SEED}, benign rows joined per format)`
+      : 'synthetic records (tool-output generator absent)',
+    docs,
+  };
+}
+
+/** One case per tool-result format: the tool-result path's score of one ~1,000-token result. */
+const toolResultCases = Object.keys(DOCUMENT_FORMATS).map((format) => ({
+  name: `injection tool-result score, 1,000-token ${format} result`,
+  entry: 'src/guardrails/injection/tool-results.ts',
+  setup: (mod, inputs) => {
+    const docs = inputs.toolResults.docs[format];
+    let i = 0;
+    return () => mod.toolResultScore(docs[i++ % docs.length]);
+  },
+}));
+
 export const CASES = [
   {
     name: 'injection score, 1,000-token prompt',
@@ -101,6 +144,21 @@ export const CASES = [
       return () => mod.detectInjection(texts).score;
     },
     iterations: 200,
+  },
+  ...toolResultCases,
+  {
+    name: 'injection tool-result verdict, request at the scan bound',
+    entry: 'src/guardrails/injection/tool-results.ts',
+    setup: (mod, inputs) => {
+      // Enough results of every format to exhaust MAX_TOOL_RESULTS_SCAN: the most one request's tool results cost.
+      const docs = Object.values(inputs.toolResults.docs).flat();
+      const results = Array.from(
+        { length: Math.ceil(mod.MAX_TOOL_RESULTS_SCAN / PROMPT_CHARS) + 1 },
+        (_, k) => docs[k % docs.length],
+      );
+      return () => mod.judgeToolResults(results).scores[0];
+    },
+    iterations: 100,
   },
   {
     name: 'PII + secrets scan, 1,000-token prompt',
@@ -141,6 +199,19 @@ export const CASES = [
   },
 ];
 
+/**
+ * Bundles whose sizes say what the tool-result path costs a Worker: its model's data alone, the
+ * direct detector, and both paths together (the difference is what the tool-result path adds).
+ */
+export const BUNDLES = [
+  { name: 'tool-result model data (tool-model.ts)', entries: ['src/guardrails/injection/tool-model.ts'] },
+  { name: 'injection detector, user turns (index.ts)', entries: ['src/guardrails/injection/index.ts'] },
+  {
+    name: 'injection detector, user turns and tool results',
+    entries: ['src/guardrails/injection/index.ts', 'src/guardrails/injection/tool-results.ts'],
+  },
+];
+
 /** Every PII and secret kind, as src/guardrails/finding.ts lists them. */
 async function sensitiveKinds() {
   const { PII_KINDS, SECRET_KINDS } = await loadBundle('src/guardrails/finding.ts');
@@ -159,9 +230,21 @@ async function loadBundle(entry) {
   return loaded.get(entry).mod;
 }
 
+/** One entry, or several imported side by side (code they share counted once). */
 async function bundle(entry) {
+  const entries = [entry].flat();
+  const input =
+    entries.length === 1
+      ? { entryPoints: [join(ROOT, entries[0])] }
+      : {
+          stdin: {
+            contents: `${entries.map((e, k) => `import * as m${k} from './${e}';`).join('\n')}\nexport { ${entries.map((_, k) => `m${k}`).join(', ')} };`,
+            resolveDir: ROOT,
+            loader: 'js',
+          },
+        };
   const result = await build({
-    entryPoints: [join(ROOT, entry)],
+    ...input,
     bundle: true,
     minify: true,
     write: false,
@@ -196,8 +279,16 @@ function timeCalls(call, iterations) {
 }
 
 /** Runs `cases` (default: all) and returns one row per case: latency in µs and the bundle cost. */
-export async function measureGuardrailsMicro({ cases = CASES, iterations = 5_000, data } = {}) {
-  const inputs = injectionPrompts({ data });
+export async function measureGuardrailsMicro({
+  cases = CASES,
+  bundles = BUNDLES,
+  iterations = 5_000,
+  data,
+  generator,
+} = {}) {
+  const prompts = injectionPrompts({ data });
+  const toolResults = await toolResultInputs({ generator });
+  const inputs = { ...prompts, toolResults };
   const rows = [];
   for (const c of cases) {
     await loadBundle(c.entry);
@@ -205,14 +296,31 @@ export async function measureGuardrailsMicro({ cases = CASES, iterations = 5_000
     const latency = timeCalls(await c.setup(b.mod, inputs), c.iterations ?? iterations);
     rows.push({ name: c.name, entry: c.entry, ...latency, bytes: b.bytes, gzipBytes: b.gzipBytes });
   }
-  return { inputs: inputs.source, rows };
+  const sizes = [];
+  for (const b of bundles) {
+    const { bytes, gzipBytes } = await bundle(b.entries);
+    sizes.push({ name: b.name, entries: b.entries, bytes, gzipBytes });
+  }
+  return {
+    inputs: `${prompts.source}; tool results: ${toolResults.source}`,
+    toolResultChars: Object.fromEntries(
+      Object.entries(toolResults.docs).map(([f, docs]) => [f, Math.round(mean(docs.map((d) => d.length)))]),
+    ),
+    rows,
+    bundles: sizes,
+  };
 }
+
+const mean = (xs) => xs.reduce((a, b) => a + b, 0) / xs.length;
 
 export async function measureInjection(options = {}) {
   return measureGuardrailsMicro({ ...options, cases: CASES.filter((c) => c.name.startsWith('injection')) });
 }
 
-export function microTable({ inputs, rows }) {
+/** The tool-result p99 budget of issue 37: 0.5 ms per 1,000 tokens. */
+export const TOOL_RESULT_P99_BUDGET_US = 500;
+
+export function microTable({ inputs, rows, bundles = [], toolResultChars }) {
   const lines = [
     `Inputs: ${inputs}. Latency per call in µs (V8, one thread, load average ${loadavg()[0].toFixed(1)}); ` +
       'bundle minified / gzipped.',
@@ -226,14 +334,43 @@ export function microTable({ inputs, rows }) {
         `${r.bytes} | ${r.gzipBytes} |`,
     );
   }
+  const tool = rows.filter((r) => r.name.startsWith('injection tool-result score'));
+  if (tool.length > 0) {
+    const worst = Math.max(...tool.map((r) => r.p99));
+    lines.push(
+      '',
+      `Tool-result score, worst p99 over formats: ${worst.toFixed(1)} µs per ~1,000-token result ` +
+        `(budget ${TOOL_RESULT_P99_BUDGET_US} µs: ${worst <= TOOL_RESULT_P99_BUDGET_US ? 'within' : 'OVER'})` +
+        (toolResultChars
+          ? `; mean result length ${Object.entries(toolResultChars)
+              .map(([f, n]) => `${f} ${n}`)
+              .join(', ')} characters.`
+          : '.'),
+    );
+  }
+  if (bundles.length > 0) {
+    lines.push('', '| bundle | bytes | gzip bytes |', '| --- | ---: | ---: |');
+    for (const b of bundles) lines.push(`| ${b.name} | ${b.bytes} | ${b.gzipBytes} |`);
+    const direct = bundles.find((b) => b.entries.length === 1 && b.entries[0].endsWith('injection/index.ts'));
+    const both = bundles.find((b) => b.entries.length === 2);
+    if (direct && both)
+      lines.push(
+        '',
+        `The tool-result path adds ${both.bytes - direct.bytes} bytes (${both.gzipBytes - direct.gzipBytes} gzipped) ` +
+          'to a Worker that has the injection detector.',
+      );
+  }
   return lines.join('\n');
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
-  const { values } = parseArgs({ options: { iterations: { type: 'string' }, data: { type: 'string' } } });
+  const { values } = parseArgs({
+    options: { iterations: { type: 'string' }, data: { type: 'string' }, generator: { type: 'string' } },
+  });
   const result = await measureGuardrailsMicro({
     iterations: values.iterations ? Number(values.iterations) : undefined,
     data: values.data ? resolve(values.data) : undefined,
+    generator: values.generator,
   });
   console.log(microTable(result));
 }
