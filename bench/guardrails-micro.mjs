@@ -221,7 +221,7 @@ async function sensitiveKinds() {
 const loaded = new Map();
 
 /** One entry bundled (minified) and imported, once per run. */
-async function loadBundle(entry) {
+export async function loadBundle(entry) {
   if (!loaded.has(entry)) {
     const b = await bundle(entry);
     const mod = await import(`data:text/javascript;base64,${Buffer.from(b.code).toString('base64')}`);

@@ -16,6 +16,11 @@
  * when x-edgeway-guardrails names `injection:tool:quarantine`, an injected turn
  * is caught when the header names its injected result's id.
  *
+ * Next to them, the same turns judged in this process by the tool-result
+ * detector itself (src/guardrails/injection/tool-results.ts, judgeToolResults
+ * against TOOL_RESULT_THRESHOLD): what a tree that routes tool results to it
+ * does with them, whichever path this tree's gateway takes.
+ *
  *   node bench/guardrails-turns.mjs [--quick] [--turns 200] [--ns 1,5,20] [--seed 99]
  *                                   [--generator scripts/guardrails/tool-outputs.mjs] [--json out.json]
  *
@@ -27,6 +32,7 @@ import { randomBytes } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
+import { loadBundle } from './guardrails-micro.mjs';
 import { callId, controlBody, drawTurns, judgeAnswer, turnBody } from './lib/agent-turns.mjs';
 import { bundle, startGateway, startMock } from './lib/stack.mjs';
 import { percentile } from './lib/stats.mjs';
@@ -64,6 +70,17 @@ async function keyWith(gateway, token, name, guardrails) {
   const echoed = key.body.guardrails?.injection ?? {};
   const whole = Object.entries(guardrails.injection).every(([k, v]) => echoed[k] === v);
   return whole ? key.body.key : null;
+}
+
+/** The share of benign turns with some result at or over the threshold, and of injected turns whose injected result is. */
+function judgeInProcess(detector, benignTurns, injectedTurns) {
+  const threshold = detector.TOOL_RESULT_THRESHOLD;
+  const scores = (t) => detector.judgeToolResults(t.results.map((r) => r.text)).scores;
+  const share = (xs, hit) => Math.round((xs.filter(hit).length / xs.length) * 1e4) / 1e4;
+  return {
+    benign: share(benignTurns, (t) => scores(t).some((s) => s >= threshold)),
+    injected: share(injectedTurns, (t) => scores(t)[t.injectedAt] >= threshold),
+  };
 }
 
 /** Sends one turn; its status, body, guardrails header and wall-clock latency. */
@@ -157,6 +174,20 @@ export async function measureGuardrailTurns({
     if (quarantine) keys.quarantine = quarantine;
     const policies = {};
     const failures = [];
+    const detector = await loadBundle('src/guardrails/injection/tool-results.ts');
+    // The same turns under every policy and for the detector: the seed depends on N only.
+    const turnsAt = new Map(
+      ns.map((n) => {
+        const draw = { benign, n, turns, seed: seed * 1_000 + n };
+        return [n, { benign: drawTurns(draw), injected: drawTurns({ ...draw, injected }) }];
+      }),
+    );
+    const inProcess = {
+      threshold: detector.TOOL_RESULT_THRESHOLD,
+      byN: Object.fromEntries(
+        ns.map((n) => [n, judgeInProcess(detector, turnsAt.get(n).benign, turnsAt.get(n).injected)]),
+      ),
+    };
     const domains = [...new Set(benign.map((r) => r.domain))].sort();
     for (const [name, key] of Object.entries(keys)) {
       // Each user task alone: a turn refused below must have been refused for its tool results.
@@ -170,11 +201,9 @@ export async function measureGuardrailTurns({
       const byN = {};
       for (const n of ns) {
         log(`${name}: ${turns} turns of ${n} benign results, then ${turns} with one injected`);
-        // The same turns under every policy: the seed depends on N only.
-        const draw = { benign, n, turns, seed: seed * 1_000 + n };
         byN[n] = {
-          benign: await runTurns(gateway, key, drawTurns(draw), failures),
-          injected: await runTurns(gateway, key, drawTurns({ ...draw, injected }), failures),
+          benign: await runTurns(gateway, key, turnsAt.get(n).benign, failures),
+          injected: await runTurns(gateway, key, turnsAt.get(n).injected, failures),
         };
       }
       policies[name] = {
@@ -194,6 +223,7 @@ export async function measureGuardrailTurns({
         quarantine: Boolean(keys.quarantine),
       },
       policies,
+      detector: inProcess,
       failures,
     };
   } finally {
@@ -222,6 +252,16 @@ export function turnsTable(result) {
   }
   if (!result.meta.quarantine)
     lines.push('', 'This tree has no `tool_results: quarantine` (the admin API refused it): block only.');
+  lines.push(
+    '',
+    `The same turns judged in process by the tool-result detector (judgeToolResults, threshold ${result.detector.threshold}):`,
+    '',
+    '| N | benign turns with a result at or over the threshold | injected turns whose injected result is |',
+    '| ---: | ---: | ---: |',
+    ...Object.entries(result.detector.byN).map(
+      ([n, r]) => `| ${n} | ${pct(r.benign)} | ${pct(r.injected)} |`,
+    ),
+  );
   return lines.join('\n');
 }
 

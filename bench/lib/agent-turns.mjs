@@ -44,6 +44,18 @@ export const TOOLS = {
   },
   chat: { name: 'read_channel', task: 'What did the team discuss in the channel yesterday?' },
   bank: { name: 'list_transactions', task: 'Summarise last month’s bank transactions.' },
+  code: { name: 'read_source', task: 'Explain what the function in this repository does.' },
+  contacts: { name: 'find_contact', task: 'Find the phone number of our contact at the supplier.' },
+  crm: { name: 'query_crm', task: 'Summarise the open deals in the CRM.' },
+  logs: { name: 'search_logs', task: 'Why did the nightly job fail? Check the logs.' },
+  news: { name: 'fetch_news', task: 'Summarise today’s news about our industry.' },
+  resume: { name: 'read_resume', task: 'Summarise the candidates’ résumés for the analyst role.' },
+  reviews: { name: 'list_reviews', task: 'Summarise the customer reviews of our product.' },
+  search: { name: 'web_search', task: 'Search the web for flights to Lisbon in May.' },
+  spreadsheet: { name: 'read_sheet', task: 'Total the budget spreadsheet by department.' },
+  tickets: { name: 'list_tickets', task: 'Summarise the open support tickets.' },
+  web: { name: 'fetch_page', task: 'Summarise this web page.' },
+  whois: { name: 'whois_lookup', task: 'Who owns this domain?' },
 };
 const toolOf = (domain) =>
   TOOLS[domain] ?? { name: `get_${domain}`, task: `Summarise the ${domain} records.` };
