@@ -107,6 +107,7 @@ async function runTurns(gateway, key, turns, failures) {
   let quarantinedTurns = 0;
   let quarantinedResults = 0;
   let caught = 0;
+  let unlisted = 0;
   let errors = 0;
   const ms = [];
   for (const turn of turns) {
@@ -118,6 +119,7 @@ async function runTurns(gateway, key, turns, failures) {
     if (v.quarantined > 0) quarantinedTurns++;
     quarantinedResults += v.quarantined;
     if (v.caught) caught++;
+    if (v.unlisted) unlisted++;
     if (v.error) {
       errors++;
       if (failures.length < 5)
@@ -131,6 +133,7 @@ async function runTurns(gateway, key, turns, failures) {
     quarantined: share(quarantinedTurns),
     quarantinedResults,
     caught: turns[0]?.injectedAt === null ? null : share(caught),
+    unlisted: turns[0]?.injectedAt === null ? null : share(unlisted),
     errors,
     p50Ms: Math.round(percentile(ms, 50) * 100) / 100,
     p99Ms: Math.round(percentile(ms, 99) * 100) / 100,
@@ -246,12 +249,20 @@ export function turnsTable(result) {
       const q = name === 'quarantine';
       lines.push(
         `| \`${JSON.stringify(p.policy.injection)}\` | ${n} | ${pct(r.benign.blocked)} | ` +
-          `${q ? pct(r.benign.quarantined) : '–'} | ${pct(r.injected.caught)} | ${r.benign.p50Ms} | ${r.benign.p99Ms} |`,
+          `${q ? pct(r.benign.quarantined) : '–'} | ${pct(r.injected.caught)}` +
+          `${r.injected.unlisted > 0 ? ` (+${pct(r.injected.unlisted)} not listed)` : ''} | ` +
+          `${r.benign.p50Ms} | ${r.benign.p99Ms} |`,
       );
     }
   }
   if (!result.meta.quarantine)
     lines.push('', 'This tree has no `tool_results: quarantine` (the admin API refused it): block only.');
+  else
+    lines.push(
+      '',
+      'Quarantine: an injected turn is caught when x-edgeway-guardrails names its injected result; "not listed": ' +
+        'the header named its first results only and left the injected one out (undetermined).',
+    );
   lines.push(
     '',
     `The same turns judged in process by the tool-result detector (judgeToolResults, threshold ${result.detector.threshold}):`,

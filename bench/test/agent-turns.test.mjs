@@ -126,14 +126,37 @@ test('judgeAnswer tells a guardrail refusal from an error, and catches an inject
     body: JSON.stringify({ error: { code: 'guardrail_blocked' } }),
     header: null,
   };
-  assert.deepEqual(judgeAnswer(refused), { blocked: true, error: false, quarantined: 0, caught: false });
+  assert.deepEqual(judgeAnswer(refused), {
+    blocked: true,
+    error: false,
+    quarantined: 0,
+    caught: false,
+    unlisted: false,
+  });
   assert.equal(judgeAnswer(refused, { injectedId: 'call_0_1' }).caught, true);
   const bad = { status: 400, body: JSON.stringify({ error: { code: 'invalid_request' } }), header: null };
-  assert.deepEqual(judgeAnswer(bad), { blocked: false, error: true, quarantined: 0, caught: false });
+  assert.deepEqual(judgeAnswer(bad), {
+    blocked: false,
+    error: true,
+    quarantined: 0,
+    caught: false,
+    unlisted: false,
+  });
   const ok = { status: 200, body: '{}', header: 'injection:tool:quarantine:1;call_0_1=0.9' };
   assert.equal(judgeAnswer(ok, { injectedId: 'call_0_1' }).caught, true);
   assert.equal(judgeAnswer(ok, { injectedId: 'call_0_2' }).caught, false);
   assert.equal(judgeAnswer(ok).quarantined, 1);
+  // A header that lists 8 of 11: an injected result not among them is undetermined, not missed.
+  const listed = Array.from({ length: 8 }, (_, k) => `;call_0_${k}=0.9`).join('');
+  const truncated = { status: 200, body: '{}', header: `injection:tool:quarantine:11${listed};+3` };
+  assert.deepEqual(judgeAnswer(truncated, { injectedId: 'call_0_15' }), {
+    blocked: false,
+    error: false,
+    quarantined: 11,
+    caught: false,
+    unlisted: true,
+  });
+  assert.equal(judgeAnswer(truncated, { injectedId: 'call_0_3' }).unlisted, false);
 });
 
 test('documents are whole rows joined as their format joins them, within the size and filled', () => {
