@@ -97,21 +97,32 @@ export function injectionPrompts({ data = DEFAULT_INJECTION_DATA, count = 32 } =
   return { source: `${data} (rows concatenated)`, prompts };
 }
 
-/** Fixed ~1,000-token tool results per format (DOCUMENT_FORMATS): the generator's benign rows, else synthetic records. */
+/**
+ * Fixed ~1,000-token tool results per format (DOCUMENT_FORMATS): the generator's benign rows, else (no
+ * generator, or too few rows of a format) synthetic records.
+ */
 export async function toolResultInputs({ generator, count = 8 } = {}) {
   const gen = await loadGenerator(generator);
   const rows = gen
     ? rowsByFormat(gen.toolOutputs({ seed: TOOL_RESULT_SEED, count: TOOL_RESULT_ROWS }))
-    : syntheticRows((length, seed) => syntheticText(length, seed));
-  const docs = Object.fromEntries(
-    Object.keys(DOCUMENT_FORMATS).map((f) => [f, fillDocuments(rows[f], f, { chars: PROMPT_CHARS, count })]),
-  );
-  return {
-    source: gen
-      ? `${gen.path} (seed ${TOOL_RESULT_SEED}, benign rows joined per format)`
-      : 'synthetic records (tool-output generator absent)',
-    docs,
-  };
+    : null;
+  const synthetic = syntheticRows((length, seed) => syntheticText(length, seed));
+  const standIns = [];
+  const docs = {};
+  for (const f of Object.keys(DOCUMENT_FORMATS)) {
+    try {
+      if (!rows) throw new Error('no generator');
+      docs[f] = fillDocuments(rows[f], f, { chars: PROMPT_CHARS, count });
+    } catch {
+      if (rows) standIns.push(f);
+      docs[f] = fillDocuments(synthetic[f], f, { chars: PROMPT_CHARS, count });
+    }
+  }
+  const source = gen
+    ? `${gen.path} (seed ${TOOL_RESULT_SEED}, benign rows joined per format` +
+      `${standIns.length > 0 ? `; synthetic for ${standIns.join(', ')}` : ''})`
+    : 'synthetic records (tool-output generator absent)';
+  return { source, docs };
 }
 
 /** One case per tool-result format: the tool-result path's score of one ~1,000-token result. */
