@@ -362,7 +362,7 @@ export function microTable({ inputs, rows, bundles = [], toolResultChars }) {
       `Tool-result score per ~1,000-token result, worst over formats: p99 ${worst.toFixed(1)} µs wall-clock ` +
         `(${verdict(worst)} the ${TOOL_RESULT_P99_BUDGET_US} µs budget)` +
         (Number.isFinite(worstCpu)
-          ? `, p99 ${worstCpu.toFixed(1)} µs of CPU (${verdict(worstCpu)}; wall-clock p99 on a busy host is preemption)`
+          ? `, p99 ${worstCpu.toFixed(1)} µs of CPU (${verdict(worstCpu)}; on a busy host the wall-clock p99 includes preemption, the CPU p99 does not)`
           : '') +
         (toolResultChars
           ? `; mean result length ${Object.entries(toolResultChars)

@@ -26,7 +26,10 @@ test('the tool-result rows are held to the budget, wall-clock and CPU, worst for
     toolResultChars: { json: 3_900, yaml: 3_950 },
   });
   assert.equal(TOOL_RESULT_P99_BUDGET_US, 500);
-  assert.match(table, /p99 4000\.0 µs wall-clock \(over the 500 µs budget\), p99 420\.0 µs of CPU \(within;/);
+  assert.match(
+    table,
+    /p99 4000\.0 µs wall-clock \(over the 500 µs budget\), p99 420\.0 µs of CPU \(within; on a busy host/,
+  );
   assert.match(table, /json 3900, yaml 3950 characters/);
   assert.match(
     table,
