@@ -28,8 +28,10 @@
  * other reason than a guardrail, a user task alone (the control) is refused,
  * or the run overruns its deadline.
  */
+import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
+import { dirname } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { loadBundle } from './guardrails-micro.mjs';
@@ -70,6 +72,14 @@ async function keyWith(gateway, token, name, guardrails) {
   const echoed = key.body.guardrails?.injection ?? {};
   const whole = Object.entries(guardrails.injection).every(([k, v]) => echoed[k] === v);
   return whole ? key.body.key : null;
+}
+
+/** The commit of the generator's checkout (`-dirty` when its files are changed), or null outside git. */
+function versionOf(path) {
+  const run = spawnSync('git', ['-C', dirname(path), 'describe', '--always', '--dirty'], {
+    encoding: 'utf8',
+  });
+  return run.status === 0 ? run.stdout.trim() : null;
 }
 
 /** The share of benign turns with some result at or over the threshold, and of injected turns whose injected result is. */
@@ -219,6 +229,7 @@ export async function measureGuardrailTurns({
       meta: {
         date: new Date().toISOString(),
         generator: gen.path,
+        generatorVersion: versionOf(gen.path),
         seed,
         rows: { benign: benign.length, injected: injected.length },
         turns,
@@ -239,7 +250,8 @@ const pct = (x) => (x === null ? '–' : `${(x * 100).toFixed(1)} %`);
 export function turnsTable(result) {
   const lines = [
     `Agent turns through the gateway (workerd, 127.0.0.1): ${result.meta.turns} turns per N and kind, tool results ` +
-      `from ${result.meta.generator} (seed ${result.meta.seed}).`,
+      `from ${result.meta.generator}${result.meta.generatorVersion ? ` at ${result.meta.generatorVersion}` : ''} ` +
+      `(seed ${result.meta.seed}).`,
     '',
     '| policy | N | benign turns refused | benign turns with a result quarantined | injected turns caught | benign p50 ms | benign p99 ms |',
     '| --- | ---: | ---: | ---: | ---: | ---: | ---: |',
