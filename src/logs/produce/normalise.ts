@@ -8,7 +8,8 @@
  *   - a non-finite metadata number is kept as its text ("Infinity");
  *   - text fields longer than LOG_FIELD_MAX are cut and end in TRUNCATED_MARK
  *     (a try's target as a model, its error as an error code);
- *   - at most LOG_MAX_TRIES tries are kept, the first ones;
+ *   - at most LOG_MAX_TRIES tries are kept, the first ones; a guardrail verdict's tool call ids are cut
+ *     like text fields, and at most LOG_MAX_TOOL_RESULTS results kept;
  *   - payloads are cut until the event fits MAX_EVENT_BYTES (payload.truncated),
  *     then, only for hostile sizes, tries between the first and last are dropped.
  * The result always passes the LogEvent schema and fits one queue message
@@ -18,8 +19,10 @@ import {
   LOG_FIELD_MAX,
   LOG_MAX_TRIES,
   LOG_MAX_GUARDRAILS,
+  LOG_MAX_TOOL_RESULTS,
   LOG_METADATA_MAX_KEYS,
   type LogEvent,
+  type LogGuardrail,
   type LogTry,
   TRUNCATED_MARK,
 } from '../../core/log-event';
@@ -73,12 +76,21 @@ export function normaliseEvent(event: LogEvent, now: number): LogEvent {
     payload: event.payload,
     route: cutOrNull(event.route, LOG_FIELD_MAX.route),
     tries: event.tries.slice(0, LOG_MAX_TRIES).map(logTry),
-    // Built by the pipeline from fixed names and counts (src/guardrails/verdicts.ts): bounded already.
-    guardrails: (event.guardrails ?? []).slice(0, LOG_MAX_GUARDRAILS),
+    // Built by the pipeline from fixed names and counts (src/guardrails/verdicts.ts); only the tool call ids
+    // a client chose can be long.
+    guardrails: (event.guardrails ?? []).slice(0, LOG_MAX_GUARDRAILS).map(logGuardrail),
     // Validated W3C ids (src/logs/otel/traceparent.ts), or absent.
     ...(event.traceId ? { traceId: event.traceId, parentSpanId: event.parentSpanId ?? null } : {}),
   };
   return fitMessage(e);
+}
+
+function logGuardrail(g: LogGuardrail): LogGuardrail {
+  if (!g.results) return g;
+  const results = g.results
+    .slice(0, LOG_MAX_TOOL_RESULTS)
+    .map((r) => ({ ...r, id: cutOrNull(r.id, LOG_FIELD_MAX.toolCallId) }));
+  return { ...g, results };
 }
 
 function logTry(t: LogTry): LogTry {
