@@ -100,9 +100,9 @@ describe('effectivePolicy', () => {
     expect(effectivePolicy({}, {}).toolResults).toBe('off');
     // Absent tool_results: the request action (today’s behaviour).
     expect(effectivePolicy({ injection: { request: 'block' } }, {}).toolResults).toBe('block');
-    expect(effectivePolicy({ injection: { request: 'flag', tool_results: 'quarantine' } }, {}).toolResults).toBe(
-      'quarantine',
-    );
+    expect(
+      effectivePolicy({ injection: { request: 'flag', tool_results: 'quarantine' } }, {}).toolResults,
+    ).toBe('quarantine');
     // A key tightens: its own quarantine over the tenant's flag, its request block over the tenant's quarantine.
     expect(
       effectivePolicy({ injection: { request: 'flag' } }, { injection: { tool_results: 'quarantine' } })
