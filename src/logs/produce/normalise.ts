@@ -99,13 +99,11 @@ function guardrails(verdicts: readonly LogGuardrail[]): LogGuardrail[] {
     listed = true;
     return {
       ...rest,
-      results: results
-        .slice(0, LOG_MAX_TOOL_RESULTS)
-        .map((r) => ({
-          index: count(r.index),
-          id: cutOrNull(r.id, LOG_FIELD_MAX.toolCallId),
-          score: r.score,
-        })),
+      results: results.slice(0, LOG_MAX_TOOL_RESULTS).map((r) => ({
+        index: count(r.index),
+        id: cutOrNull(r.id, LOG_FIELD_MAX.toolCallId),
+        score: r.score,
+      })),
     };
   });
 }
