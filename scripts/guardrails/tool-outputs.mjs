@@ -41,9 +41,13 @@ function twins(t, domain) {
     const format = t.pick(Object.keys(set.render));
     const render = set.render[format];
     const benign = render(set.value);
+    // A renderer must be a pure function of the record set, or the twins would differ outside the span.
+    if (render(set.value) !== benign)
+      throw new Error(`tool-outputs: ${domain.name} ${format} renders nondeterministically`);
     if (benign.length > MAX_CHARS && attempt < 8) continue;
     const attack = makeInjection(t, { domain: domain.name, user: set.user, subject: set.subject });
-    const placed = inject(t, set.value, set.slots, attack.text);
+    const slots = Array.isArray(set.slots) ? set.slots : (set.slots[format] ?? set.slots.default);
+    const placed = inject(t, set.value, slots, attack.text);
     const { text, span } = unfence(render(placed.value));
     const group = `${domain.name}/${set.template}`;
     const common = { source: SOURCE, domain: domain.name, format, group };
