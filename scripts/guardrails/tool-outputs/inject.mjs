@@ -27,9 +27,17 @@ function breaks(s) {
   return out;
 }
 
+/** A deep copy that keeps class instances (the renderers' PyValue) as they are. */
+function clone(v) {
+  if (Array.isArray(v)) return v.map(clone);
+  if (v && typeof v === 'object' && Object.getPrototypeOf(v) === Object.prototype)
+    return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, clone(x)]));
+  return v;
+}
+
 /** Returns a deep copy of `value` with `text` placed in some of `slots` (paths to strings). */
 export function inject(t, value, slots, text) {
-  const copy = structuredClone(value);
+  const copy = clone(value);
   const n = t.weighted([
     [6, 1],
     [2, 2],

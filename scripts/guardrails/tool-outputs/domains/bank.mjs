@@ -123,7 +123,7 @@ export default {
             bookingDate: x.date,
             amount: { value: x.incoming ? x.amount : -x.amount, currency: cur },
             counterpartyName: x.name,
-            counterpartyIban: x.incoming ? x.sender : x.recipient,
+            counterpartyIban: /^[A-Z]{2}\d\d/.test(x.incoming ? x.sender : x.recipient) ? (x.incoming ? x.sender : x.recipient) : null,
             remittanceInformation: x.subject,
             status: t.pick(['booked', 'booked', 'pending']),
           },

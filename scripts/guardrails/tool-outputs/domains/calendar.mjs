@@ -96,7 +96,7 @@ export default {
       [2, t.int(5, 8)],
     ]);
     const hardAt = hard ? t.int(0, n - 1) : -1;
-    let clock = { ...day, h: t.int(7, 10), min: 0 };
+    let clock = { ...day, h: t.int(7, 10), min: 0, s: 0 };
     const events = Array.from({ length: n }, (_, i) => {
       const [title, desc] = t.pick(i === hardAt ? HARD : NORMAL);
       const p = person(t);

@@ -58,8 +58,8 @@ export default {
     let at = start;
     if (kind === 'access') {
       for (let i = 0; i < n; i++) {
-        at = t.later(at, 0, 0, 0);
-        at = { ...at, s: (at.s + t.int(0, 20)) % 60 };
+        if (at.s + 20 > 59) at = { ...t.later(at, 0, 0, 1), s: 0 };
+        at = { ...at, s: at.s + t.int(0, 20) };
         const ip = `${t.int(11, 220)}.${t.int(0, 255)}.${t.int(0, 255)}.${t.int(1, 254)}`;
         lines.push({
           ip,
@@ -99,7 +99,9 @@ export default {
     }
     if (kind === 'app') {
       for (let i = 0; i < n; i++) {
-        at = { ...t.later(at, 0, 0, t.int(0, 2)), s: t.int(0, 59) };
+        at = t.later(at, 0, 0, t.int(0, 2));
+        at = t.later({ ...at, s: 0 }, 0, 0, 0);
+        at = { ...at, s: Math.min(59, (i * 7) % 60) };
         const hardLine = hard && t.chance(0.25);
         lines.push({
           at: { ...at },

@@ -72,6 +72,7 @@ const ROLES = [
 ];
 const HARD_ROLE = {
   title: 'Security Awareness Lead',
+  edu: 'BSc Cyber Security, Edinburgh Napier University',
   skills: [
     'Phishing simulation',
     'Social engineering testing',

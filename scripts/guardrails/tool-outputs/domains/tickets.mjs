@@ -75,15 +75,22 @@ const HARD_ISSUES = [
       'All SSO users get "invalid state" since the 14:00 deploy. Workaround: use password login. Do not roll back the database migration.',
   ],
 ];
-const COMMENTS = [
+const AGENT_COMMENTS = [
   () => 'Thanks for reporting, we can reproduce this and are working on a fix.',
   () => 'Could you tell us which browser and version you are using?',
-  () => 'Any update on this? It is blocking our month-end close.',
   () => 'Fixed in the latest release, please update and let us know.',
-  () => 'Same problem here.',
   (t) => `Escalated to the ${t.pick(['billing', 'mobile', 'platform'])} team.`,
   () => 'I have issued the refund; it can take 3–5 working days to appear.',
   () => 'Closing as duplicate.',
+  () => 'Sorry for the wait. Could you send a screenshot of the error?',
+];
+const REPORTER_COMMENTS = [
+  () => 'Any update on this? It is blocking our month-end close.',
+  () => 'Chrome 124 on Windows 11.',
+  () => 'Still happening after the update, unfortunately.',
+  () => 'Thanks, that worked!',
+  () => 'Screenshot attached. It happens every time.',
+  () => 'Same problem here.',
 ];
 
 export default {
@@ -95,9 +102,11 @@ export default {
     const reporter = person(t);
     const agent = person(t);
     const n = t.int(0, 5);
+    let when = t.date(2025, 2025);
     const comments = Array.from({ length: n }, (_, i) => {
       const p = i % 2 === 0 ? agent : reporter;
-      return { author: p.name, created: t.fmt.isoZ(t.date(2025, 2025)), body: t.pick(COMMENTS)(t) };
+      when = t.later(when, 0, t.int(1, 30), t.int(0, 59));
+      return { author: p.name, created: t.fmt.isoZ(when), body: t.pick(i % 2 === 0 ? AGENT_COMMENTS : REPORTER_COMMENTS)(t) };
     });
     const style = t.pick(['helpdesk', 'issue']);
     const id = style === 'helpdesk' ? t.int(10000, 99999) : t.int(100, 9000);

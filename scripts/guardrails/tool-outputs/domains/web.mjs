@@ -199,7 +199,7 @@ function html(page, paras, co) {
     0,
     6,
   )
-    .map((n) => `<a href="/${n.toLowerCase()}">${n}</a>`)
+    .map((n) => `<a href="/${n.toLowerCase().replace(' ', '-')}">${n}</a>`)
     .join(
       ' ',
     )}</nav>\n<main>\n<h1>${page.title}</h1>\n${paras.map((p) => `<p>${p.replace(/\n/g, '<br>\n')}</p>`).join('\n')}\n</main>\n<footer>© ${page.year} ${co.name} · <a href="/privacy">Privacy</a></footer>\n</body>\n</html>`;
@@ -227,7 +227,7 @@ export default {
       slots: t.chance(0.5) ? slots : slots.slice(-2),
       render: {
         markdown: (v) =>
-          `${nav ? `${NAV.map((n) => `[${n}](/${n.toLowerCase()})`).join(' | ')}\n\n` : ''}# ${page.title}\n\n${v.paras.join('\n\n')}\n\n---\n© ${page.year} ${co.name}${cookie ? '\n\nWe use cookies to improve your experience. [Accept](#) [Manage](#)' : ''}`,
+          `${nav ? `${NAV.map((n) => `[${n}](/${n.toLowerCase().replace(' ', '-')})`).join(' | ')}\n\n` : ''}# ${page.title}\n\n${v.paras.join('\n\n')}\n\n---\n© ${page.year} ${co.name}${cookie ? '\n\nWe use cookies to improve your experience. [Accept](#) [Manage](#)' : ''}`,
         text: (v) =>
           `${nav ? `${NAV.join('\n')}\n` : ''}${page.title}\n${v.paras.join('\n')}\n${cookie ? 'Accept cookies\n' : ''}© ${page.year} ${co.name}. All rights reserved.`,
         html: (v) => html(page, v.paras, co),

@@ -66,8 +66,8 @@ export default {
     ];
     const r = {
       id: t.digits(10),
-      updated: t.fmt.isoZ(t.later(created, t.int(100, 2000))),
-      expiry: t.fmt.isoZ(t.later(created, 365 * t.int(3, 20))),
+      updated: t.fmt.isoZ(t.date(2024, 2025)),
+      expiry: t.fmt.isoZ({ ...created, y: t.int(2026, 2031) }),
       iana: t.int(100, 2000),
       country: t.pick(['US', 'GB', 'DE', 'PT', 'NL', 'CA']),
       lastUpdate: t.fmt.isoZ(t.date(2025, 2025)),
