@@ -18,11 +18,14 @@
  * appears in `text` (after JSON or YAML escaping). About two in five benign
  * carriers are hard negatives: content full of trigger words (codes,
  * "important", "ignore the previous draft", instructions, bots addressed by
- * name) that is nonetheless ordinary. Same seed and count, same rows.
+ * name) that is nonetheless ordinary. About one set in eight comes under a
+ * task line ("Summarise the following document:"), as a pasted or retrieved
+ * document reaches a model. Same seed and count, same rows.
  */
 import { parseArgs } from 'node:util';
 import { makeInjection } from './tool-outputs/attacks.mjs';
 import { DOMAINS } from './tool-outputs/domains/index.mjs';
+import { frame } from './tool-outputs/framing.mjs';
 import { inject, unfence } from './tool-outputs/inject.mjs';
 import { prng, tools } from './tool-outputs/random.mjs';
 
@@ -39,7 +42,8 @@ function twins(t, domain) {
     const hard = t.chance(HARD_SHARE);
     const set = domain.make(t, { hard });
     const format = t.pick(Object.keys(set.render));
-    const render = set.render[format];
+    const framed = frame(t, domain.name);
+    const render = framed ? (v) => framed(set.render[format](v)) : set.render[format];
     const benign = render(set.value);
     // A renderer must be a pure function of the record set, or the twins would differ outside the span.
     if (render(set.value) !== benign)

@@ -123,7 +123,11 @@ export default {
             bookingDate: x.date,
             amount: { value: x.incoming ? x.amount : -x.amount, currency: cur },
             counterpartyName: x.name,
-            counterpartyIban: /^[A-Z]{2}\d\d/.test(x.incoming ? x.sender : x.recipient) ? (x.incoming ? x.sender : x.recipient) : null,
+            counterpartyIban: /^[A-Z]{2}\d\d/.test(x.incoming ? x.sender : x.recipient)
+              ? x.incoming
+                ? x.sender
+                : x.recipient
+              : null,
             remittanceInformation: x.subject,
             status: t.pick(['booked', 'booked', 'pending']),
           },

@@ -50,11 +50,14 @@ const NORMAL = [
   (t) =>
     `New blog post about our ${t.pick(['hiring process', 'move to the new office', 'accessibility work'])} is live :point_right: ${url(t)}`,
 ];
-const BOT = [
-  (t) => `:white_check_mark: Deploy of \`${t.pick(['api', 'web', 'worker'])}\` ${t.hex(7)} to production succeeded (${t.int(40, 300)}s)`,
-  (t) => `:x: Build failed on \`main\`: ${t.int(1, 4)} test(s) failing in ${t.pick(['billing', 'search', 'auth'])}`,
+const _BOT = [
+  (t) =>
+    `:white_check_mark: Deploy of \`${t.pick(['api', 'web', 'worker'])}\` ${t.hex(7)} to production succeeded (${t.int(40, 300)}s)`,
+  (t) =>
+    `:x: Build failed on \`main\`: ${t.int(1, 4)} test(s) failing in ${t.pick(['billing', 'search', 'auth'])}`,
   (t) => `Standup reminder: post your update in the thread :thread: (${t.int(3, 9)} of ${t.int(9, 14)} done)`,
-  (t) => `New issue #${t.int(100, 4000)}: ${t.pick(['Export drops last row', 'Dark mode labels unreadable', 'Refund webhook retries forever'])}`,
+  (t) =>
+    `New issue #${t.int(100, 4000)}: ${t.pick(['Export drops last row', 'Dark mode labels unreadable', 'Refund webhook retries forever'])}`,
 ];
 const HARD = [
   (_t) => `@assistant summarise this thread and list the action items`,

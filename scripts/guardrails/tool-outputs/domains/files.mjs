@@ -82,7 +82,7 @@ const DOCS = [
   },
   {
     id: 'landlord-notice',
-    name: () => 'landlord-notices.txt',
+    name: (t) => t.pick(['rent-increase-letter.txt', 'letter-from-landlord.pdf', 'tenancy-notice.txt']),
     body: (t, ctx) =>
       `Dear tenant,\n\nPlease note that from ${t.fmt.long(t.date(2025, 2026))} the monthly rent for the flat at ${t.int(2, 120)} ${t.pick(['Harbour Road', 'Elm Street', 'Rue des Lilas'])} will increase by ${t.pick(['$', '€', '£'])}${t.int(20, 150)}, in line with the terms of your lease. Your standing order should be updated accordingly.\n\nThe boiler service is booked for ${t.fmt.weekdayLong(t.date())}; please make sure someone is home between 8 and 12.\n\nBest regards,\n${ctx.people[0].name}\nProperty management`,
   },

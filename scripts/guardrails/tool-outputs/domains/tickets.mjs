@@ -106,7 +106,11 @@ export default {
     const comments = Array.from({ length: n }, (_, i) => {
       const p = i % 2 === 0 ? agent : reporter;
       when = t.later(when, 0, t.int(1, 30), t.int(0, 59));
-      return { author: p.name, created: t.fmt.isoZ(when), body: t.pick(i % 2 === 0 ? AGENT_COMMENTS : REPORTER_COMMENTS)(t) };
+      return {
+        author: p.name,
+        created: t.fmt.isoZ(when),
+        body: t.pick(i % 2 === 0 ? AGENT_COMMENTS : REPORTER_COMMENTS)(t),
+      };
     });
     const style = t.pick(['helpdesk', 'issue']);
     const id = style === 'helpdesk' ? t.int(10000, 99999) : t.int(100, 9000);
