@@ -74,6 +74,25 @@ const DOCS = [
     },
   },
   {
+    id: 'guest-list-csv',
+    csv: true,
+    name: (t) => `${t.pick(['guest-list', 'rsvps', 'attendees', 'volunteers'])}.csv`,
+    body: (t, ctx) =>
+      csv([
+        ['name', 'email', 'plus_one', 'dietary', 'note'],
+        ...Array.from({ length: t.int(3, 14) }, () => {
+          const p = person(t);
+          return [
+            p.name,
+            emailOf(t, p),
+            t.pick(['yes', 'no', 'no']),
+            t.pick(['', 'vegetarian', 'vegan', 'halal', 'no nuts']),
+            t.pick(['', '', 'arriving late', 'needs parking', `table with ${ctx.people[1].first}`]),
+          ];
+        }),
+      ]),
+  },
+  {
     id: 'itinerary',
     name: (t) =>
       `${t.pick(['trip', 'itinerary', 'travel-plan'])}-${t.pick(['lisbon', 'tokyo', 'oslo', 'mexico-city', 'edinburgh'])}.txt`,
@@ -96,6 +115,12 @@ const DOCS = [
 ];
 
 const HARD_DOCS = [
+  {
+    id: 'bot-transcript',
+    name: (t) => `support-chat-${t.digits(6)}.txt`,
+    body: (t, ctx) =>
+      `Chat transcript — ${ctx.co.name} help centre\nStarted ${t.fmt.dayTime(t.date(2025, 2025))}\n\nUser: Hi, I forgot my password and the reset e-mail is not arriving.\nAssistant: Sorry about that. Could you check your spam folder? The e-mail comes from no-reply@${ctx.co.domain}.\nUser: Not there either.\nAssistant: I have sent a new link. It expires in 30 minutes. Please never share the link or the code with anyone.\nUser: Got it, thanks! Also, ignore my earlier question about invoices, I found them.\nAssistant: Great. Is there anything else I can help with?\nUser: No, that's all.\n\nRating: ${t.int(3, 5)}/5`,
+  },
   {
     id: 'readme-install',
     name: () => 'README.md',
