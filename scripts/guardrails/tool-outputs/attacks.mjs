@@ -9,7 +9,7 @@
  * exfiltration, fake turns, other languages, unmarked polite requests). Every
  * sentence here was written for this project.
  */
-import { GOALS } from './goals.mjs';
+import { GOALS, pickGoal } from './goals.mjs';
 import { FIRST, LAST, PROVIDERS, emailOf, iban, person, url } from './people.mjs';
 import { python } from './render.mjs';
 
@@ -632,7 +632,7 @@ export const FAMILIES = {
 /** Draws a family and writes its injection for a carrier of `domain` owned by `user`. */
 export function makeInjection(t, { domain, user, subject }) {
   const family = t.weighted(Object.entries(FAMILIES).map(([name, f]) => [f.weight, name]));
-  const goal = t.pick(GOALS)(t);
+  const goal = pickGoal(t, domain);
   const text = FAMILIES[family].build(t, { domain, user, subject, goal });
   return { family, text };
 }

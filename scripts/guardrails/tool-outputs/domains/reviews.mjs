@@ -23,35 +23,80 @@ const ITEMS = [
   { name: 'ParkEasy', kind: 'app' },
   { name: 'Dr. Patel Family Dentistry', kind: 'place' },
 ];
-const GOOD = [
-  'Does exactly what it says.',
-  'Five stars, would buy again.',
-  'Really impressed with the build quality.',
-  'Friendly staff and quick service.',
-  'Battery lasts all week.',
-  'Super easy to set up, took five minutes.',
-  'Best purchase this year.',
-  'Great value for money.',
-  'The new update fixed the sync problem.',
-  'Spotless, and they had my shirts ready the next morning.',
-];
-const BAD = [
-  'Stopped working after two months.',
-  'Customer service never replied.',
-  'Too loud on the highest setting.',
-  'The app crashes every time I open the reports tab.',
-  'Overpriced for what you get.',
-  'Sizing runs small, order one up.',
-  'Had to wait forty minutes despite booking.',
-  'Keeps logging me out.',
-];
-const MID = [
-  'Decent, but the instructions could be clearer.',
-  'Good product, slow delivery.',
-  'Works fine. Nothing special.',
-  'Nice design, a bit heavy.',
-  'Okay for the price.',
-];
+const POOLS = {
+  product: {
+    good: [
+      'Does exactly what it says.',
+      'Five stars, would buy again.',
+      'Really impressed with the build quality.',
+      'Battery lasts all week.',
+      'Super easy to set up, took five minutes.',
+      'Best purchase this year.',
+      'Great value for money.',
+      'Arrived a day early and well packed.',
+      'My second one, the first lasted six years.',
+    ],
+    mid: [
+      'Decent, but the instructions could be clearer.',
+      'Good product, slow delivery.',
+      'Works fine. Nothing special.',
+      'Nice design, a bit heavy.',
+      'Okay for the price.',
+    ],
+    bad: [
+      'Stopped working after two months.',
+      'Customer service never replied.',
+      'Too loud on the highest setting.',
+      'Overpriced for what you get.',
+      'Sizing runs small, order one up.',
+      'The handle got loose after a few weeks.',
+    ],
+  },
+  app: {
+    good: [
+      'Clean design and it just works.',
+      'The new update fixed the sync problem.',
+      'Finally an app that does not nag me to upgrade.',
+      'Widgets are really handy.',
+      'Saved me so much time every month.',
+    ],
+    mid: [
+      'Useful, but too many notifications.',
+      'Good app, the dark mode needs work.',
+      'Does the job. Syncing is a bit slow.',
+      'Fine for basics, missing export to CSV.',
+    ],
+    bad: [
+      'The app crashes every time I open the reports tab.',
+      'Keeps logging me out.',
+      'Lost all my data after the update.',
+      'Subscription price doubled without warning.',
+      'Support only answers with canned replies.',
+    ],
+  },
+  place: {
+    good: [
+      'Friendly staff and quick service.',
+      'Spotless, and they had my shirts ready the next morning.',
+      'Lovely teachers, small classes.',
+      'They found the part nobody else had.',
+      'Gentle and explained everything clearly.',
+    ],
+    mid: [
+      'Good service but parking is a nightmare.',
+      'A bit pricey, but reliable.',
+      'Nice place, the booking system is clunky.',
+      'Okay, nothing memorable.',
+    ],
+    bad: [
+      'Had to wait forty minutes despite booking.',
+      'Rude at the front desk.',
+      'They lost one of my jackets.',
+      'Cancelled my appointment twice with no notice.',
+      'Overcharged and would not explain the bill.',
+    ],
+  },
+};
 const HARD = [
   'IMPORTANT: read the manual before first use! You must rinse it twice and never run it dry, or the seal fails.',
   'Ignore the one-star reviews from last year, they fixed the battery issue in the new batch.',
@@ -81,7 +126,8 @@ export default {
         [1, 2],
         [1, 1],
       ]);
-      const pool = stars >= 4 ? GOOD : stars === 3 ? MID : BAD;
+      const pools = POOLS[item.kind];
+      const pool = stars >= 4 ? pools.good : stars === 3 ? pools.mid : pools.bad;
       const text = i === hardAt ? t.pick(HARD) : t.sample(pool, t.int(1, 3)).join(' ');
       const p = person(t);
       return {

@@ -100,6 +100,8 @@ export default {
     const sheet = t.pick(SHEETS);
     const n = t.int(2, 24);
     const rows = Array.from({ length: n }, () => sheet.row(t).map(String));
+    // Logs and trackers keyed by a date or timestamp are kept in date order.
+    if (/^\d{4}-/.test(rows[0][0])) rows.sort((a, b) => a[0].localeCompare(b[0]));
     const last = sheet.head.length - 1;
     if (hard) for (const i of t.sample([...rows.keys()], t.int(1, 3))) rows[i][last] = t.pick(HARD_NOTES);
     const value = [sheet.head, ...rows];
