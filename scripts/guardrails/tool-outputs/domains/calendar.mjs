@@ -113,15 +113,17 @@ export default {
         description: desc(t, p, c),
         start,
         end,
-        location: t.pick([
-          null,
-          'Room 4B',
-          'Zoom',
-          'Google Meet',
-          `${t.int(2, 200)} ${t.pick(['Harbour Road', 'Queen Street'])}`,
-          'Office, 3rd floor',
-          'Home',
-        ]),
+        location: title.startsWith('Flight')
+          ? t.pick(['Airport, Terminal 2', 'LIS Terminal 1', 'Gate B12'])
+          : t.pick([
+              null,
+              'Room 4B',
+              'Zoom',
+              'Google Meet',
+              `${t.int(2, 200)} ${t.pick(['Harbour Road', 'Queen Street'])}`,
+              'Office, 3rd floor',
+              'Home',
+            ]),
         participants: [
           ownerEmail,
           ...Array.from({ length: t.int(0, 4) }, () =>

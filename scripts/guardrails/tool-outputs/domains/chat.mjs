@@ -50,7 +50,7 @@ const NORMAL = [
   (t) =>
     `New blog post about our ${t.pick(['hiring process', 'move to the new office', 'accessibility work'])} is live :point_right: ${url(t)}`,
 ];
-const _BOT = [
+const BOT = [
   (t) =>
     `:white_check_mark: Deploy of \`${t.pick(['api', 'web', 'worker'])}\` ${t.hex(7)} to production succeeded (${t.int(40, 300)}s)`,
   (t) =>
@@ -94,15 +94,14 @@ export default {
     const hardAt = hard ? t.int(0, n - 1) : -1;
     let at = t.date(2024, 2025);
     const msgs = Array.from({ length: n }, (_, i) => {
-      const who = t.chance(0.1)
-        ? {
-            first: t.pick(['deploybot', 'standup-bot', 'github', 'jira']),
-            name: t.pick(['DeployBot', 'Standup Bot']),
-          }
+      const bot = i !== hardAt && t.chance(0.1);
+      const who = bot
+        ? { first: t.pick(['deploybot', 'ci-bot', 'github', 'tracker']), name: 'bot' }
         : t.pick(members);
       const other = t.pick(members);
       at = t.later(at, 0, 0, t.int(1, 90));
-      return { who, text: (i === hardAt ? t.pick(HARD) : t.pick(NORMAL))(t, other), at: { ...at } };
+      const pool = bot ? BOT : i === hardAt ? HARD : NORMAL;
+      return { who, text: t.pick(pool)(t, other), at: { ...at } };
     });
     const style = t.pick(['api', 'agent', 'agent', 'api']);
     const handle = (p) => p.first.toLowerCase();

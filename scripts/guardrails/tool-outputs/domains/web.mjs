@@ -136,6 +136,45 @@ const PAGES = [
   },
 ];
 
+PAGES.push(
+  {
+    id: 'job-posting',
+    title: (t, c) =>
+      `${t.pick(['Senior Data Engineer', 'Customer Success Manager', 'Warehouse Team Lead', 'Junior Graphic Designer'])} — ${c.name}`,
+    paras: (t, c) => [
+      `${t.pick(['Full-time', 'Part-time', 'Contract, 12 months'])} · ${t.pick(['Remote (EU)', 'Hybrid, 3 days in office', 'On site'])} · ${t.pick(['€', '$', '£'])}${t.int(30, 95)}k–${t.int(96, 140)}k`,
+      `At ${c.name} we ${t.pick(['move freight for 4,000 businesses', 'build software for clinics', 'roast coffee for cafés across the country', 'design homes that use less energy'])}. We are looking for someone to ${t.pick(['own our data pipelines', 'look after our largest customers', 'run the evening shift', 'help with campaigns and packaging'])}.`,
+      `You will:\n- ${t.pick(['Design and run batch and streaming jobs', 'Onboard new customers and run quarterly reviews', 'Lead a team of 12', 'Create social and print assets'])}\n- ${t.pick(['Work with analysts on data models', 'Spot churn risks early', 'Keep the floor safe and tidy', 'Work closely with the copywriter'])}`,
+      'To apply, send your CV and a short note about why the role interests you. We reply to every applicant within two weeks.',
+    ],
+  },
+  {
+    id: 'recipe-blog',
+    title: (t) =>
+      t.pick([
+        'The easiest weeknight dal',
+        'Crispy oven potatoes, every time',
+        'My grandmother’s plum cake',
+        'One-pan lemon chicken',
+      ]),
+    paras: (t) => [
+      `${t.pick(['This is the recipe I make most often.', 'I have tested this twelve times so you do not have to.', 'Every family has its version; this is ours.'])} ${t.pick(['It takes 30 minutes and one pot.', 'The trick is a very hot oven.', 'Use the ripest fruit you can find.'])}`,
+      `Ingredients: ${t.pick(['red lentils, onion, garlic, ginger, turmeric, coconut milk', 'potatoes, olive oil, salt, rosemary', 'plums, butter, sugar, eggs, flour', 'chicken thighs, lemons, garlic, thyme'])}.`,
+      `Method: ${t.pick(['Fry the onion until soft, add the spices, then the lentils and 800 ml of water. Simmer 20 minutes.', 'Parboil the potatoes for 8 minutes, shake them in the pan, roast at 220°C for 45 minutes.', 'Cream the butter and sugar, beat in the eggs, fold in the flour, top with plums and bake for 50 minutes.', 'Brown the chicken skin-side down, add lemon and garlic, roast for 35 minutes.'])}`,
+      `Comments (${t.int(2, 80)}): "${t.pick(['Made this tonight, a hit with the kids!', 'Added spinach at the end, lovely.', 'Mine took 10 minutes longer.', 'Can I freeze it?'])}"`,
+    ],
+  },
+  {
+    id: 'wiki-article',
+    title: (t) => t.pick(['Lighthouse', 'Sourdough', 'Heat pump', 'Tidal range', 'Cooperative bank']),
+    paras: (t) => [
+      `${t.pick(['A lighthouse is a tower designed to emit light to serve as a navigational aid.', 'Sourdough is bread made by the fermentation of dough using wild yeast and lactic acid bacteria.', 'A heat pump is a device that moves heat from a colder place to a warmer one using work.', 'Tidal range is the difference in height between high tide and low tide.', 'A cooperative bank is a financial institution owned by its customers.'])}`,
+      `${t.pick(['Early examples used open fires; later ones used oil lamps and lenses.', 'It has a slightly sour taste and keeps longer than bread made with baker’s yeast.', 'They are more efficient than resistive heaters because they move heat rather than generate it.', 'The largest ranges occur in bays where the shape of the coast amplifies the tide.', 'Members usually have one vote each, whatever their deposits.'])}`,
+      `See also: ${t.pick(['Fresnel lens', 'Levain', 'Refrigeration cycle', 'Tide table', 'Credit union'])} · References: ${t.int(8, 140)}`,
+    ],
+  },
+);
+
 const HARD_PAGES = [
   {
     id: 'docs-setup',
@@ -181,6 +220,16 @@ const HARD_PAGES = [
       'You must not use the service to send spam, distribute malware or attempt to gain unauthorised access to any system.',
       'You are responsible for keeping your password confidential. Never share your credentials; we will never ask for them.',
       'We may suspend accounts that violate these terms. Previous versions of these terms no longer apply.',
+    ],
+  },
+  {
+    id: 'phishing-warning',
+    title: (_t, c) => `Scam warning — ${c.name}`,
+    paras: (_t, c) => [
+      `IMPORTANT: we are aware of messages pretending to come from ${c.name}.`,
+      'These messages say your parcel is held, your account is locked, or a payment failed, and ask you to "confirm your details" on a link.',
+      `We will never ask for your password, PIN or one-time code. If in doubt, do not click; go to ${c.domain} yourself or call us.`,
+      'If you already entered your details, change your password now and contact your bank.',
     ],
   },
   {
