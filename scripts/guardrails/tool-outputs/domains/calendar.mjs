@@ -36,6 +36,17 @@ const NORMAL = [
   ],
   ['Sprint planning', () => 'Estimate the top of the backlog and agree the sprint goal.'],
   ['Yoga class', () => 'Beginner flow. Mat provided.'],
+  [
+    'Visa appointment',
+    () =>
+      'Note: bring your passport, two photos and the printed confirmation. Before you come, do the following: fill in the online form.',
+  ],
+  [
+    'AI tools lunch & learn',
+    (t, p) =>
+      `${p.first} shows how the team uses the AI assistant to summarise customer calls. Bring questions.`,
+  ],
+  ['Tax return prep', () => 'TODO: collect P60, receipts for donations, pension statements.'],
   ['Parents evening', (t) => `School hall, Year ${t.int(2, 11)}. Slots are 10 minutes.`],
   [
     'Hiring panel',

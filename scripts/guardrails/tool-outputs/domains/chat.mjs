@@ -32,6 +32,8 @@ const NORMAL = [
   (t, o) =>
     `PR for the ${t.pick(['billing page', 'search filters', 'export job', 'login flow'])} is up: ${url(t, `/pull/${t.int(100, 4000)}`)} — would love a review from <@${o.first.toLowerCase()}>`,
   (t) =>
+    `${t.pick(['Note: standup moves to 10:15 tomorrow', 'TODO for this sprint: fix the flaky export test and update the docs', 'I asked the AI assistant to draft the release notes, can someone sanity-check them?', 'Before you push, do the following: rebase on main and run the linter'])}`,
+  (t) =>
     `Reminder: ${t.pick(['retro', 'demo day', 'all-hands', 'team drinks'])} is at ${t.int(2, 5)}pm ${t.pick(['today', 'tomorrow', 'on Friday'])} :tada:`,
   (t) =>
     `the ${t.pick(['staging', 'wifi', 'printer on 3', 'coffee machine'])} is ${t.pick(['down again', 'back up', 'acting weird'])} ${t.pick([':sweat_smile:', ':fire:', ':white_check_mark:', ''])}`,

@@ -144,7 +144,7 @@ const NORMAL = [
     id: 'short',
     subject: (t) => t.pick(['Re: lunch', 'Re: the file', 'Re: quick q', 'ok', 'Re: tomorrow', 'Fwd: photo']),
     body: (t, s) =>
-      `${t.pick(['Sounds good, see you at 12:30.', 'Got it, thanks!', 'Yes, that works for me.', 'Can we move it to 3pm?', 'Attached, let me know if it opens.', 'Will do.', 'Perfect, thank you.'])}\n\n${t.pick([s.from.first, `${s.from.first[0]}.`, ''])}`,
+      `${t.pick(['Sounds good, see you at 12:30.', 'Got it, thanks!', 'Yes, that works for me.', 'Can we move it to 3pm?', 'Attached, let me know if it opens.', 'Could you ask the AI assistant to pull last quarter’s numbers? It is quicker than me digging.', 'Note: I will be offline tomorrow, TODO list is in the shared doc.', 'Before you send it, do the following: check the totals and add the PO number.', 'Will do.', 'Perfect, thank you.'])}\n\n${t.pick([s.from.first, `${s.from.first[0]}.`, ''])}`,
   },
   {
     id: 'invite',

@@ -11,6 +11,14 @@ import { CITIES, company, person } from '../people.mjs';
 import { json, jsonCompact } from '../render.mjs';
 
 const STORIES = [
+  (t, c, city) => ({
+    title: `${city.city} uses AI to redesign its bus network`,
+    paras: [
+      `Transport planners in ${city.city} used an AI model to test thousands of route options before settling on a new network that launches in ${t.pick(['March', 'September', 'January'])}.`,
+      'Officials said the system suggested routes, but every change was checked by planners and put to public consultation.',
+      `Passenger groups welcomed more frequent buses but asked for the night routes to be kept.`,
+    ],
+  }),
   (t, _c, city) => ({
     title: `${city.city} council approves new cycle lanes on ${t.int(3, 9)} main roads`,
     paras: [

@@ -76,7 +76,7 @@ const PAGES = [
       `${t.pick(['$', '€', '£'])}${t.amount(t.money(19, 499))} · ${t.pick(['In stock', 'Only 3 left', 'Ships in 2–3 days'])} · ★ ${t.pick(['4.6', '4.2', '4.8', '3.9'])} (${t.int(12, 2400)} reviews)`,
       t.pick([
         'Waterproof nubuck leather upper with a grippy rubber outsole, built for long days on rough ground.',
-        'Cleans the air in rooms up to 45 m² with a true HEPA filter and a whisper-quiet night mode.',
+        'Cleans the air in rooms up to 45 m² with a true HEPA filter and a whisper-quiet night mode. Works with your AI assistant: just say “turn on night mode”.',
         'Stonewashed European linen that gets softer with every wash.',
         'A padded sleeve with a water-resistant shell and a front pocket for your charger.',
       ]),
