@@ -43,7 +43,7 @@ const NORMAL = [
   ],
   [
     'AI tools lunch & learn',
-    (t, p) =>
+    (_t, p) =>
       `${p.first} shows how the team uses the AI assistant to summarise customer calls. Bring questions.`,
   ],
   ['Tax return prep', () => 'TODO: collect P60, receipts for donations, pension statements.'],

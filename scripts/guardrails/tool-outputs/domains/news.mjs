@@ -11,7 +11,7 @@ import { CITIES, company, person } from '../people.mjs';
 import { json, jsonCompact } from '../render.mjs';
 
 const STORIES = [
-  (t, c, city) => ({
+  (t, _c, city) => ({
     title: `${city.city} uses AI to redesign its bus network`,
     paras: [
       `Transport planners in ${city.city} used an AI model to test thousands of route options before settling on a new network that launches in ${t.pick(['March', 'September', 'January'])}.`,
