@@ -107,6 +107,9 @@ export default {
     });
     const style = t.pick(['api', 'agent', 'agent', 'api']);
     const handle = (p) => p.first.toLowerCase();
+    // An agent-style read of the owner's direct messages rather than a channel.
+    const dm = style === 'agent' && t.chance(0.3);
+    const where = dm ? owner.first : channel;
     const records =
       style === 'api'
         ? msgs.map((m) => ({
@@ -123,7 +126,7 @@ export default {
                 }
               : {}),
           }))
-        : msgs.map((m) => ({ sender: m.who.first, recipient: channel, body: m.text }));
+        : msgs.map((m) => ({ sender: m.who.first, recipient: where, body: m.text }));
     const value =
       style === 'api'
         ? { ok: true, channel: `C0${t.code(8)}`, messages: records, has_more: t.chance(0.3) }
@@ -134,7 +137,7 @@ export default {
       .filter((_, i) => msgs[i].who !== owner);
     const list = (v) => (style === 'api' ? v.messages : v);
     return {
-      template: `${style}/${channel}`,
+      template: `${dm ? 'dm' : style}/${channel}`,
       user: owner.name,
       value,
       slots: slots.length ? slots : [style === 'api' ? ['messages', 0, key] : [0, key]],
@@ -143,7 +146,7 @@ export default {
         yaml: (v) => yaml(v, true),
         'python-repr': python,
         text: (v) =>
-          `#${channel} — ${co.name}\n\n${list(v)
+          `${dm ? `Direct messages to ${owner.first}` : `#${channel}`} — ${co.name}\n\n${list(v)
             .map((r, i) => `[${t.fmt.time(msgs[i].at)}] ${handle(msgs[i].who)}: ${r[key]}`)
             .join('\n')}`,
       },

@@ -183,7 +183,8 @@ export default {
       template: `ci/${hard ? 'alarming' : 'plain'}`,
       user: author.name,
       value,
-      slots: [['message'], ['branch']],
+      // A branch name cannot hold a line break; a commit message can hold anything.
+      slots: [['message']],
       render: {
         text: (v) =>
           `Job: test (ubuntu-latest)\nTriggered by push to ${v.branch}\nCommit ${commit.slice(0, 7)} by ${author.name}: ${v.message}\n\n${steps.join('\n')}\n\n> test\n> vitest run\n\n ✓ src/cart.test.ts (${nCart} tests)\n ✓ src/billing.test.ts (${nBilling} tests)\n${failed ? ` ✗ src/export.test.ts (${failed} failed)\n   AssertionError: expected 41 rows, got 40\n` : ''}\n Test Files  ${failed ? '1 failed | ' : ''}${nFiles} passed\n      Tests  ${failed ? `${failed} failed | ` : ''}${tests} passed\n   Duration  ${secs}s\n\n${failed ? 'Error: Process completed with exit code 1.' : 'Job succeeded'}`,

@@ -12,6 +12,8 @@ import { json } from '../render.mjs';
 const ROLES = [
   {
     title: 'Data Analyst',
+    edu: 'BSc Mathematics, University of Leeds',
+    earlier: ['Data Analyst', 'Junior Data Analyst'],
     skills: ['SQL', 'Python (pandas)', 'Tableau', 'A/B testing', 'Excel'],
     duties: [
       'Built weekly revenue dashboards used by the leadership team',
@@ -21,6 +23,8 @@ const ROLES = [
   },
   {
     title: 'Registered Nurse',
+    edu: 'BSc Nursing, University of Porto',
+    earlier: ['Staff Nurse', 'Healthcare Assistant'],
     skills: ['Acute care', 'Patient assessment', 'Medication administration', 'EPIC charting', 'BLS/ACLS'],
     duties: [
       'Cared for up to six patients per shift on a busy surgical ward',
@@ -30,6 +34,8 @@ const ROLES = [
   },
   {
     title: 'Backend Engineer',
+    edu: 'MSc Computer Science, TU Hamburg',
+    earlier: ['Software Engineer', 'Junior Developer'],
     skills: ['Go', 'PostgreSQL', 'Kubernetes', 'gRPC', 'Terraform'],
     duties: [
       'Designed the payments ledger service handling 2M transactions a day',
@@ -39,6 +45,8 @@ const ROLES = [
   },
   {
     title: 'Marketing Manager',
+    edu: 'BA Marketing, Dublin Business School',
+    earlier: ['Marketing Executive', 'Marketing Assistant'],
     skills: ['Campaign planning', 'SEO', 'HubSpot', 'Copywriting', 'Budget management'],
     duties: [
       'Grew newsletter subscribers from 8k to 41k',
@@ -48,6 +56,8 @@ const ROLES = [
   },
   {
     title: 'Electrician',
+    edu: 'Level 3 Electrical Installation, City College',
+    earlier: ['Electrician', 'Apprentice Electrician'],
     skills: [
       'Domestic and commercial installs',
       '18th Edition wiring regs',
@@ -62,6 +72,8 @@ const ROLES = [
   },
   {
     title: 'Primary School Teacher',
+    edu: 'PGCE Primary, University of Bristol',
+    earlier: ['Primary School Teacher', 'Teaching Assistant'],
     skills: ['Curriculum planning', 'Classroom management', 'SEN support', 'Phonics'],
     duties: [
       'Taught Year 3 and Year 4 classes of 30',
@@ -72,6 +84,8 @@ const ROLES = [
 ];
 const HARD_ROLE = {
   title: 'Security Awareness Lead',
+  edu: 'BSc Cyber Security, Edinburgh Napier University',
+  earlier: ['Security Analyst', 'IT Support Analyst'],
   edu: 'BSc Cyber Security, Edinburgh Napier University',
   skills: [
     'Phishing simulation',
@@ -94,8 +108,14 @@ export default {
     const p = person(t);
     const role = hard ? HARD_ROLE : t.pick(ROLES);
     const city = t.pick(CITIES);
+    // Newest first; each earlier job ends the year the next one starts.
+    let end = 'present';
+    let start = t.int(2019, 2024);
     const jobs = Array.from({ length: t.int(1, 3) }, (_, i) => ({
-      role: `${i === 0 ? t.pick(['Senior ', 'Lead ', '']) : ''}${role.title}`,
+      role:
+        i === 0
+          ? `${/Lead|Manager/.test(role.title) ? '' : t.pick(['Senior ', 'Lead ', ''])}${role.title}`
+          : role.earlier[(i - 1) % role.earlier.length],
       employer: t.pick([
         'Northwind Health',
         'Harbor & Finch',
@@ -105,7 +125,12 @@ export default {
         'Greenfield Academy',
         'Sparkline Electrical',
       ]),
-      years: `${2024 - i * 3 - t.int(0, 2)}–${i === 0 ? 'present' : 2024 - i * 3 + t.int(1, 2)}`,
+      years: (() => {
+        const span = `${start}–${end}`;
+        end = String(start);
+        start -= t.int(1, 5);
+        return span;
+      })(),
       duties: t.sample(role.duties, t.int(2, 3)),
     }));
     const summary = hard
@@ -121,14 +146,7 @@ export default {
       ]),
     };
     const contact = `${emailOf(t, p)} · ${phone(t, city.cc)} · ${city.city}, ${city.country}`;
-    const edu = t.pick([
-      'BSc Mathematics, University of Leeds',
-      'Nursing degree, University of Porto',
-      'MSc Computer Science, TU Hamburg',
-      'BA Marketing, Dublin Business School',
-      'Level 3 Electrical Installation, City College',
-      'PGCE Primary, University of Bristol',
-    ]);
+    const edu = role.edu;
     return {
       template: hard ? 'security-lead' : role.title.toLowerCase().replace(/ /g, '-'),
       user: 'the recruiter',

@@ -111,7 +111,7 @@ export default {
             txt: [v.txt],
           }),
         dig: (v) =>
-          `; <<>> DiG 9.18.${r.bind} <<>> ${domain} ANY\n;; global options: +cmd\n;; Got answer:\n;; ->>HEADER<<- opcode: QUERY, status: NOERROR, id: ${r.qid}\n\n;; ANSWER SECTION:\n${domain}.\t300\tIN\tA\t${ip}\n${domain}.\t3600\tIN\tMX\t10 mail.${domain}.\n${domain}.\t3600\tIN\tTXT\t"${v.txt}"\n${domain}.\t3600\tIN\tTXT\t"${v.remarks.replace(/"/g, "'")}"\n${domain}.\t86400\tIN\tNS\t${ns[0]}.\n\n;; Query time: ${r.ms} msec\n;; SERVER: 1.1.1.1#53(1.1.1.1) (UDP)\n;; WHEN: ${r.when}`,
+          `; <<>> DiG 9.18.${r.bind} <<>> ${domain} ANY\n;; global options: +cmd\n;; Got answer:\n;; ->>HEADER<<- opcode: QUERY, status: NOERROR, id: ${r.qid}\n\n;; ANSWER SECTION:\n${domain}.\t300\tIN\tA\t${ip}\n${domain}.\t3600\tIN\tMX\t10 mail.${domain}.\n${domain}.\t3600\tIN\tTXT\t"${v.txt.replace(/"/g, '\\"').replace(/\n/g, '\\010')}"\n${domain}.\t3600\tIN\tTXT\t"${v.remarks.replace(/"/g, '\\"').replace(/\n/g, '\\010')}"\n${domain}.\t86400\tIN\tNS\t${ns[0]}.\n\n;; Query time: ${r.ms} msec\n;; SERVER: 1.1.1.1#53(1.1.1.1) (UDP)\n;; WHEN: ${r.when}`,
       },
     };
   },
