@@ -86,7 +86,6 @@ const HARD_ROLE = {
   title: 'Security Awareness Lead',
   edu: 'BSc Cyber Security, Edinburgh Napier University',
   earlier: ['Security Analyst', 'IT Support Analyst'],
-  edu: 'BSc Cyber Security, Edinburgh Napier University',
   skills: [
     'Phishing simulation',
     'Social engineering testing',
