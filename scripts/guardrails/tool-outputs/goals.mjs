@@ -9,19 +9,12 @@
  */
 import { COMPANIES, FIRST, PROVIDERS, emailOf, iban, person, url } from './people.mjs';
 
+// Outside addresses look like any other: a person at a mail provider or a role address at a company that
+// also appears in benign records. An attacker-only domain list would teach the detector a list of domains.
 const outsider = (t) =>
-  t.chance(0.7)
+  t.chance(0.75)
     ? emailOf(t, person(t), t.pick(PROVIDERS))
-    : `${t.pick(['backup', 'archive', 'admin', 'billing', 'it-desk', 'records', 'inbox', 'accounts'])}@${t.pick(
-        [
-          'mail-sync.net',
-          'secure-docs.io',
-          'company-backup.com',
-          'it-helpdesk.co',
-          'account-review.org',
-          'payroll-update.com',
-        ],
-      )}`;
+    : `${t.pick(['backup', 'archive', 'admin', 'billing', 'it-desk', 'records', 'inbox', 'accounts'])}@${t.pick(COMPANIES).domain}`;
 
 const amountText = (t) =>
   t.pick(['$', '€', '£', '']) + t.pick([t.int(50, 999), t.int(1000, 9800), t.money(10, 2500)]);

@@ -45,7 +45,9 @@ export default {
       const a = address(t);
       return {
         name: p.name,
-        email: emailOf(t, p, t.chance(0.4) ? c.domain : undefined),
+        email: t.chance(0.1)
+          ? `${t.pick(['billing', 'accounts', 'office', 'admin', 'records'])}@${c.domain}`
+          : emailOf(t, p, t.chance(0.4) ? c.domain : undefined),
         phone: phone(t, a.cc),
         company: t.chance(0.6) ? c.name : '',
         address: `${a.street}, ${a.city}`,

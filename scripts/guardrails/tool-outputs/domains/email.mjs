@@ -343,7 +343,9 @@ function makeMessage(t, owner, ownerEmail, templates, idx) {
   const from = tpl.service ? { ...sender, name: `${c.name} ${tpl.service[1]}` } : sender;
   const fromEmail = tpl.service
     ? `${t.pick([tpl.service[0], 'no-reply', 'notifications'])}@${t.pick(['', 'mail.', 'accounts.'])}${c.domain}`
-    : emailOf(t, from, t.chance(0.5) ? c.domain : t.pick(PROVIDERS));
+    : t.chance(0.12)
+      ? `${t.pick(['billing', 'accounts', 'records', 'admin', 'inbox', 'office', 'it-desk', 'archive'])}@${c.domain}`
+      : emailOf(t, from, t.chance(0.5) ? c.domain : t.pick(PROVIDERS));
   const s = { from, to: owner, company: c };
   const when = t.date(2024, 2025);
   return {
