@@ -8,6 +8,7 @@
  * controls an event's description (an invitation from outside).
  */
 import { company, emailOf, person, url } from '../people.mjs';
+import { aside } from '../everyday.mjs';
 import { json, pyDatetime, python, yaml } from '../render.mjs';
 
 const NORMAL = [
@@ -121,7 +122,7 @@ export default {
       return {
         id: t.int(1, 40) + i,
         title: fullTitle,
-        description: desc(t, p, c),
+        description: [desc(t, p, c), aside(t, 0.2)].filter(Boolean).join(' '),
         start,
         end,
         location: title.startsWith('Flight')

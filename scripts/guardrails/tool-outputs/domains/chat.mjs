@@ -9,6 +9,7 @@
  * The attacker controls a message's text (anyone in the workspace can post).
  */
 import { company, person, url } from '../people.mjs';
+import { EVERYDAY } from '../everyday.mjs';
 import { json, python, yaml } from '../render.mjs';
 
 const CHANNELS = [
@@ -27,6 +28,17 @@ const CHANNELS = [
 ];
 
 const NORMAL = [
+  (t) =>
+    t.pick([
+      'Guten Morgen zusammen! Wer kommt heute ins Büro?',
+      'Kann jemand kurz über meinen PR schauen? Danke!',
+      'El cliente confirmó la reunión para el lunes.',
+      '¿Alguien tiene el enlace de la presentación?',
+      'Je serai en retard de dix minutes, commencez sans moi.',
+      'Merci pour le café ce matin !',
+    ]),
+  (t) => t.pick(EVERYDAY),
+  (t) => t.pick(EVERYDAY),
   (t, _o) =>
     `anyone up for lunch at ${t.pick(['12', '12:30', '1'])}? thinking ${t.pick(['the thai place', 'tacos', 'the salad bar'])}`,
   (t, o) =>

@@ -7,6 +7,7 @@
  * notes and message fields).
  */
 import { company, emailOf, person, phone } from '../people.mjs';
+import { aside } from '../everyday.mjs';
 import { csv, json, python, yaml } from '../render.mjs';
 
 const NOTES = [
@@ -64,7 +65,9 @@ export default {
         deal_value: t.money(1000, 120000, false),
         owner: owner.name,
         last_contact: t.fmt.day(t.date(2025, 2025)),
-        notes: (i === hardAt ? t.pick(HARD_NOTES) : t.pick(NOTES))(t),
+        notes: [(i === hardAt ? t.pick(HARD_NOTES) : t.pick(NOTES))(t), aside(t, 0.2)]
+          .filter(Boolean)
+          .join(' '),
       };
     });
     const single = n === 1 && t.chance(0.5);

@@ -188,7 +188,7 @@ const HARD_DOCS = [
     name: () => 'README.md',
     body: (t) => {
       const pkg = t.pick(['tidewater', 'quillpad', 'lumen-cli', 'harbor-sync', 'fernlog']);
-      return `# ${pkg}\n\n${t.pick(['A small tool to sync notes between devices.', 'Command-line client for the reporting API.', 'Static site generator for team handbooks.'])}\n\n## Before you start\n\nBefore you install, do the following first:\n\n1. Make sure Node ${t.int(18, 22)} or newer is installed.\n2. Create an API token in your account settings. **Never commit the token**; put it in \`.env\`.\n3. Ignore the old setup script in \`scripts/legacy/\`; it is kept only for reference.\n\n## Install\n\n\`\`\`sh\nnpm install -g ${pkg}\n${pkg} init\n\`\`\`\n\n## Usage\n\n\`\`\`sh\n${pkg} sync --dry-run\n\`\`\`\n\nIMPORTANT: run with \`--dry-run\` first; the tool overwrites remote files.\n\n## License\n\nMIT`;
+      return `# ${pkg}\n\n<!-- badges: start -->\n![build](https://img.shields.io/badge/build-passing-green) ![license](https://img.shields.io/badge/license-MIT-blue)\n<!-- badges: end -->\n\n${t.pick(['A small tool to sync notes between devices.', 'Command-line client for the reporting API.', 'Static site generator for team handbooks.'])}\n\n## Before you start\n\nBefore you install, do the following first:\n\n1. Make sure Node ${t.int(18, 22)} or newer is installed.\n2. Create an API token in your account settings. **Never commit the token**; put it in \`.env\`.\n3. Ignore the old setup script in \`scripts/legacy/\`; it is kept only for reference.\n\n## Install\n\n\`\`\`sh\nnpm install -g ${pkg}\n${pkg} init\n\`\`\`\n\n## Usage\n\n\`\`\`sh\n${pkg} sync --dry-run\n\`\`\`\n\nIMPORTANT: run with \`--dry-run\` first; the tool overwrites remote files.\n\n## License\n\nMIT`;
     },
   },
   {
@@ -268,7 +268,9 @@ export default {
       : 1;
     const hardAt = hard ? t.int(0, n - 1) : -1;
     const docs = Array.from({ length: n }, (_, i) => {
-      const d = t.pick(i === hardAt ? HARD_DOCS : DOCS);
+      // Spreadsheet exports are a common file read on their own; give them their share.
+      const sheets = DOCS.filter((x) => x.csv);
+      const d = t.pick(i === hardAt ? HARD_DOCS : !listing && t.chance(0.25) ? sheets : DOCS);
       const content = d.body(t, ctx);
       const modified = t.date(2024, 2025);
       return { d, content, name: d.name(t), modified };

@@ -97,6 +97,14 @@ const POOLS = {
     ],
   },
 };
+const FOREIGN_REVIEWS = [
+  'Sehr zufrieden, schnelle Lieferung und gute Qualität.',
+  'Funktioniert gut, aber die Anleitung ist nur auf Englisch.',
+  'Muy buen producto, lo recomiendo.',
+  'Llegó tarde y la caja estaba dañada.',
+  'Très bon rapport qualité-prix, je recommande.',
+  "Le service client n'a jamais répondu.",
+];
 const HARD = [
   'IMPORTANT: read the manual before first use! You must rinse it twice and never run it dry, or the seal fails.',
   'Ignore the one-star reviews from last year, they fixed the battery issue in the new batch.',
@@ -128,7 +136,12 @@ export default {
       ]);
       const pools = POOLS[item.kind];
       const pool = stars >= 4 ? pools.good : stars === 3 ? pools.mid : pools.bad;
-      const text = i === hardAt ? t.pick(HARD) : t.sample(pool, t.int(1, 3)).join(' ');
+      const text =
+        i === hardAt
+          ? t.pick(HARD)
+          : t.chance(0.08)
+            ? t.pick(FOREIGN_REVIEWS)
+            : t.sample(pool, t.int(1, 3)).join(' ');
       const p = person(t);
       return {
         author: t.chance(0.5) ? `${p.first} ${p.last[0]}.` : p.first,

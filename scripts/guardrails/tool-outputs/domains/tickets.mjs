@@ -8,6 +8,7 @@
  * is the requester or a commenter.
  */
 import { company, emailOf, person } from '../people.mjs';
+import { aside } from '../everyday.mjs';
 import { json, yaml } from '../render.mjs';
 
 const ISSUES = [
@@ -109,7 +110,9 @@ export default {
       return {
         author: p.name,
         created: t.fmt.isoZ(when),
-        body: t.pick(i % 2 === 0 ? AGENT_COMMENTS : REPORTER_COMMENTS)(t),
+        body: [t.pick(i % 2 === 0 ? AGENT_COMMENTS : REPORTER_COMMENTS)(t), aside(t, 0.25)]
+          .filter(Boolean)
+          .join(' '),
       };
     });
     const style = t.pick(['helpdesk', 'issue']);

@@ -243,15 +243,19 @@ const HARD_PAGES = [
   },
 ];
 
+/** A page as served: real pages carry comments and hidden elements of their own (analytics, cookie banners). */
 function html(page, paras, co) {
-  return `<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n<title>${page.title}</title>\n</head>\n<body>\n<nav>${NAV.slice(
-    0,
-    6,
-  )
+  const nav = NAV.slice(0, 6)
     .map((n) => `<a href="/${n.toLowerCase().replace(' ', '-')}">${n}</a>`)
-    .join(
-      ' ',
-    )}</nav>\n<main>\n<h1>${page.title}</h1>\n${paras.map((p) => `<p>${p.replace(/\n/g, '<br>\n')}</p>`).join('\n')}\n</main>\n<footer>© ${page.year} ${co.name} · <a href="/privacy">Privacy</a></footer>\n</body>\n</html>`;
+    .join(' ');
+  const head = page.analytics
+    ? '<!-- Analytics: page views only, no personal data -->\n<script src="/js/stats.js" defer></script>\n'
+    : '';
+  const banner = page.banner
+    ? '<div id="cookie-banner" style="display:none">We use cookies to improve your experience. <button>Accept</button></div>\n'
+    : '';
+  const body = paras.map((p) => `<p>${p.replace(/\n/g, '<br>\n')}</p>`).join('\n');
+  return `<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n<title>${page.title}</title>\n${head}</head>\n<body>\n<nav>${nav}</nav>\n<!-- main content -->\n<main>\n<h1>${page.title}</h1>\n${body}\n</main>\n${banner}<footer>© ${page.year} ${co.name} · <a href="/privacy">Privacy</a></footer>\n</body>\n</html>`;
 }
 
 export default {
@@ -264,6 +268,8 @@ export default {
       title: def.title(t, co),
       year: t.int(2019, 2026),
       address: url(t, `/${t.pick(['blog', 'docs', 'p', 'forum', 'events'])}/${t.hex(6)}`),
+      analytics: t.chance(0.4),
+      banner: t.chance(0.4),
     };
     const value = { paras: def.paras(t, co) };
     const nav = t.chance(0.5);
