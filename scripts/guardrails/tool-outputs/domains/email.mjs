@@ -198,7 +198,7 @@ NORMAL.push(
     subject: (t) =>
       t.pick([
         'Termin nächste Woche',
-        'Rechnung Nr. ' + t.int(1000, 9999),
+        `Rechnung Nr. ${t.int(1000, 9999)}`,
         'Kurze Frage',
         'Unterlagen für das Projekt',
       ]),
