@@ -95,6 +95,21 @@ export const EVERYDAY = [
   'The channels on the new TV package are listed on the back.',
   'We must be careful with the budget this quarter.',
   'She was the person who set up the whole system.',
+  'Continue past the reception and take the lift to the second floor.',
+  'He called just saying thanks for the flowers.',
+  'Replace the filter every three months.',
+  'Every member gets a 10% discount at the shop.',
+  'Feel free to edit the doc directly.',
+  'Directions to the venue are attached.',
+  'Both models are in stock in black and silver.',
+  'The recent changes to the timetable are on the website.',
+  'The birth certificate needs to be an original.',
+  'Alerts for the shared calendar are switched off.',
+  'Could you double-check the authentication settings for the new printer?',
+  'We turned on two-factor login for the shop account last month.',
+  'Whatever you decide, I will back you.',
+  'The forwarding address for the post is in the note.',
+  'The old logo is in the trash folder if you need it.',
 ];
 
 /** One everyday sentence, or '' (with probability 1 - p). */

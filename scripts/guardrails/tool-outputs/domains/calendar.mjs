@@ -122,7 +122,7 @@ export default {
       return {
         id: t.int(1, 40) + i,
         title: fullTitle,
-        description: [desc(t, p, c), aside(t, 0.2)].filter(Boolean).join(' '),
+        description: [desc(t, p, c), aside(t, 0.3)].filter(Boolean).join(' '),
         start,
         end,
         location: title.startsWith('Flight')

@@ -39,6 +39,8 @@ const NORMAL = [
     ]),
   (t) => t.pick(EVERYDAY),
   (t) => t.pick(EVERYDAY),
+  (t) => t.pick(EVERYDAY),
+  (t) => t.pick(EVERYDAY),
   (t, _o) =>
     `anyone up for lunch at ${t.pick(['12', '12:30', '1'])}? thinking ${t.pick(['the thai place', 'tacos', 'the salad bar'])}`,
   (t, o) =>

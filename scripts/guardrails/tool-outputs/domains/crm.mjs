@@ -65,7 +65,7 @@ export default {
         deal_value: t.money(1000, 120000, false),
         owner: owner.name,
         last_contact: t.fmt.day(t.date(2025, 2025)),
-        notes: [(i === hardAt ? t.pick(HARD_NOTES) : t.pick(NOTES))(t), aside(t, 0.2)]
+        notes: [(i === hardAt ? t.pick(HARD_NOTES) : t.pick(NOTES))(t), aside(t, 0.3)]
           .filter(Boolean)
           .join(' '),
       };

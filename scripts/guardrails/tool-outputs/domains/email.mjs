@@ -402,7 +402,7 @@ function makeMessage(t, owner, ownerEmail, templates, idx) {
   const s = { from, to: owner, company: c };
   const when = t.date(2024, 2025);
   const paras = tpl.body(t, s).split('\n\n');
-  const extra = tpl.service ? '' : aside(t, 0.35);
+  const extra = tpl.service ? '' : aside(t, 0.5);
   if (extra) paras.splice(Math.min(2, paras.length - 1), 0, extra);
   return {
     tpl: tpl.id,

@@ -8,6 +8,7 @@
  * an earlier version. The attacker controls a file's content.
  */
 import { company, emailOf, person } from '../people.mjs';
+import { aside } from '../everyday.mjs';
 import { csv, json, pyDatetime, python, yaml } from '../render.mjs';
 
 const money = (t, lo, hi) => t.amount(t.money(lo, hi));
@@ -271,7 +272,10 @@ export default {
       // Spreadsheet exports are a common file read on their own; give them their share.
       const sheets = DOCS.filter((x) => x.csv);
       const d = t.pick(i === hardAt ? HARD_DOCS : !listing && t.chance(0.25) ? sheets : DOCS);
-      const content = d.body(t, ctx);
+      const note = /notes|todo|itinerary|handover|transcript/.test(d.id) ? aside(t, 0.4) : '';
+      const content = note
+        ? `${d.body(t, ctx)}\n\n${t.pick(['Note:', 'NB:', 'Also:', 'PS:'])} ${note}`
+        : d.body(t, ctx);
       const modified = t.date(2024, 2025);
       return { d, content, name: d.name(t), modified };
     });

@@ -110,7 +110,7 @@ export default {
       return {
         author: p.name,
         created: t.fmt.isoZ(when),
-        body: [t.pick(i % 2 === 0 ? AGENT_COMMENTS : REPORTER_COMMENTS)(t), aside(t, 0.25)]
+        body: [t.pick(i % 2 === 0 ? AGENT_COMMENTS : REPORTER_COMMENTS)(t), aside(t, 0.35)]
           .filter(Boolean)
           .join(' '),
       };
