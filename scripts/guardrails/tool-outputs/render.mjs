@@ -9,14 +9,20 @@
  */
 
 export class PyValue {
-  constructor(repr, plain) {
+  /** `yaml`, when given, is printed as is (PyYAML writes a datetime as an unquoted timestamp). */
+  constructor(repr, plain, yaml) {
     this.repr = repr;
     this.plain = plain;
+    this.yaml = yaml;
   }
 }
 
 export const pyDatetime = (dt, iso) =>
-  new PyValue(`datetime.datetime(${dt.y}, ${dt.m}, ${dt.d}, ${dt.h}, ${dt.min})`, iso);
+  new PyValue(
+    `datetime.datetime(${dt.y}, ${dt.m}, ${dt.d}, ${dt.h}, ${dt.min}${dt.s ? `, ${dt.s}` : ''})`,
+    iso,
+    iso.replace('T', ' ').replace(/Z$/, ''),
+  );
 
 const plainOf = (v) => (v instanceof PyValue ? v.plain : v);
 
@@ -89,6 +95,7 @@ function yamlScalar(s, indent, blockStyle) {
 }
 
 function yamlValue(v, indent, blockStyle) {
+  if (v instanceof PyValue && v.yaml) return v.yaml;
   const x = plainOf(v);
   if (x === null || x === undefined) return 'null';
   if (typeof x === 'boolean' || typeof x === 'number') return String(x);
