@@ -27,98 +27,154 @@ const NAV = [
 const PAGES = [
   {
     id: 'blog-article',
-    title: (t) =>
-      t.pick([
-        'How we moved our office to a four-day week',
-        'Ten mistakes first-time home buyers make',
-        'A field guide to urban birds',
-        'What I learned running a bakery for a year',
-        'Why our team writes design docs',
-      ]),
-    paras: (t) => [
-      t.pick([
-        'When we first floated the idea, half the team thought it was a joke.',
-        'Buying a first home is exciting and a little terrifying.',
-        'You do not need to leave the city to see remarkable birds.',
-        'A year ago I signed the lease on a tiny shop with a big oven.',
-      ]),
-      t.pick([
-        'We ran a six-month trial with two teams and measured everything: output, sick days, customer response times.',
-        'The most common mistake is underestimating closing costs, which can add 3–5% to the price.',
-        'Pigeons get a bad press, but the peregrine falcons nesting on the cathedral depend on them.',
-        'The first lesson was that rent is not the biggest cost; flour and electricity are.',
-      ]),
-      t.pick([
-        'The results surprised us. Output held steady, and the number of people who said they felt burned out halved.',
-        'Get a survey even if the lender does not require one. It costs a few hundred and can save thousands.',
-        'Early mornings in spring are best; bring binoculars and patience.',
-        'We now bake in two shifts, which cut our energy bill by a fifth.',
-      ]),
-      t.pick([
-        'We are not saying it works everywhere. But it worked for us.',
-        'Finally, do not fall in love with the first place you see.',
-        'If you spot a ringed bird, report the ring number to the local society.',
-        'Thanks to everyone who queued in the rain on opening day.',
-      ]),
+    topics: [
+      {
+        title: 'How we moved our office to a four-day week',
+        paras: [
+          'When we first floated the idea, half the team thought it was a joke.',
+          'We ran a six-month trial with two teams and measured everything: output, sick days, customer response times.',
+          'The results surprised us. Output held steady, and the number of people who said they felt burned out halved.',
+          'We are not saying it works everywhere. But it worked for us.',
+        ],
+      },
+      {
+        title: 'Ten mistakes first-time home buyers make',
+        paras: [
+          'Buying a first home is exciting and a little terrifying.',
+          'The most common mistake is underestimating closing costs, which can add 3–5% to the price.',
+          'Get a survey even if the lender does not require one. It costs a few hundred and can save thousands.',
+          'Finally, do not fall in love with the first place you see.',
+        ],
+      },
+      {
+        title: 'A field guide to urban birds',
+        paras: [
+          'You do not need to leave the city to see remarkable birds.',
+          'Pigeons get a bad press, but the peregrine falcons nesting on the cathedral depend on them.',
+          'Early mornings in spring are best; bring binoculars and patience.',
+          'If you spot a ringed bird, report the ring number to the local society.',
+        ],
+      },
+      {
+        title: 'What I learned running a bakery for a year',
+        paras: [
+          'A year ago I signed the lease on a tiny shop with a big oven.',
+          'The first lesson was that rent is not the biggest cost; flour and electricity are.',
+          'We now bake in two shifts, which cut our energy bill by a fifth.',
+          'Thanks to everyone who queued in the rain on opening day.',
+        ],
+      },
     ],
   },
   {
     id: 'product-page',
-    title: (t) =>
-      t.pick([
+    topics: [
+      [
         'Trailblazer 2 Hiking Boot',
-        'Aeris Pro Air Purifier',
-        'Linen Duvet Cover — Sage',
-        'Nimbus 14 Laptop Sleeve',
-        'Barista Pro Grinder',
-      ]),
-    paras: (t) => [
-      `${t.pick(['$', '€', '£'])}${t.amount(t.money(19, 499))} · ${t.pick(['In stock', 'Only 3 left', 'Ships in 2–3 days'])} · ★ ${t.pick(['4.6', '4.2', '4.8', '3.9'])} (${t.int(12, 2400)} reviews)`,
-      t.pick([
         'Waterproof nubuck leather upper with a grippy rubber outsole, built for long days on rough ground.',
+        [
+          'Comfortable straight out of the box.',
+          'Runs slightly large, order half a size down.',
+          'Still dry after a week of rain in Scotland.',
+        ],
+      ],
+      [
+        'Aeris Pro Air Purifier',
         'Cleans the air in rooms up to 45 m² with a true HEPA filter and a whisper-quiet night mode. Works with your AI assistant: just say “turn on night mode”.',
+        [
+          'Noticeably less dust within a week.',
+          'Not as quiet as I hoped on the highest setting.',
+          'Filters are pricey but last long.',
+        ],
+      ],
+      [
+        'Linen Duvet Cover — Sage',
         'Stonewashed European linen that gets softer with every wash.',
+        [
+          'Lovely colour, exactly like the photos.',
+          'Creases a lot, but that is linen.',
+          'Second one I have bought.',
+        ],
+      ],
+      [
+        'Nimbus 14 Laptop Sleeve',
         'A padded sleeve with a water-resistant shell and a front pocket for your charger.',
-      ]),
-      `Specifications:\n- Weight: ${t.int(200, 2400)} g\n- Dimensions: ${t.int(10, 60)} × ${t.int(10, 60)} × ${t.int(2, 40)} cm\n- Warranty: ${t.int(1, 5)} years`,
-      `Customer review — ${person(t).first}: "${t.pick(['Comfortable straight out of the box.', 'Noticeably less dust within a week.', 'Lovely colour, runs slightly large.', 'Fits my laptop perfectly.'])}"`,
-      `Customer review — ${person(t).first}: "${t.pick(['Good value for the price.', 'Delivery was quick and well packed.', 'Not as quiet as I hoped on the highest setting.', 'Second one I have bought.'])}"`,
-    ],
+        ['Fits my laptop perfectly.', 'The zip feels sturdy.', 'Good value for the price.'],
+      ],
+      [
+        'Barista Pro Grinder',
+        'A conical burr grinder with 40 settings, from espresso to French press.',
+        [
+          'Huge step up from my blade grinder.',
+          'A bit loud, but fast.',
+          'Delivery was quick and well packed.',
+        ],
+      ],
+    ].map(([title, desc, reviews]) => ({
+      title,
+      paras: (t) => [
+        `${t.pick(['$', '€', '£'])}${t.amount(t.money(19, 499))} · ${t.pick(['In stock', 'Only 3 left', 'Ships in 2–3 days'])} · ★ ${t.pick(['4.6', '4.2', '4.8', '3.9'])} (${t.int(12, 2400)} reviews)`,
+        desc,
+        `Specifications:\n- Weight: ${t.int(200, 2400)} g\n- Dimensions: ${t.int(10, 60)} × ${t.int(10, 60)} × ${t.int(2, 40)} cm\n- Warranty: ${t.int(1, 5)} years`,
+        ...t.sample(reviews, 2).map((r) => `Customer review — ${person(t).first}: "${r}"`),
+      ],
+    })),
   },
   {
     id: 'forum-thread',
-    title: (t) =>
-      t.pick([
-        'Best way to store winter tyres?',
-        'Sourdough starter smells like acetone',
-        'Recommendations for a quiet mechanical keyboard',
-        'Is it worth upgrading to a heat pump?',
-      ]),
-    paras: (t) => [
-      `Posted by ${t.pick(['wheelnut', 'crumbqueen', 'clacky_keys', 'greenhome77', 'm_okafor'])} · ${t.int(2, 23)} hours ago\n\n${t.pick(['I have a set of winter tyres and nowhere indoors to keep them. Any tips?', 'My starter has started smelling like nail polish remover. Did I kill it?', 'Looking for a keyboard that will not annoy my flatmates. Budget around 100.', 'Our boiler is 15 years old. Is a heat pump worth it in a mild climate?'])}`,
-      `Reply from ${t.pick(['tyreguy', 'levain_lover', 'switchboard', 'energynerd'])}:\n${t.pick(['Stack them flat, in bags, away from sunlight. Do not hang them by the tread.', 'It is just hungry. Feed it twice a day for a few days and it will bounce back.', 'Look for silent linear switches and add O-rings.', 'Depends on your insulation more than the climate. Get a heat-loss survey first.'])}`,
-      `Reply from ${t.pick(['old_timer', 'breadhead', 'kbd_fan', 'ecodad'])}:\n${t.pick(['+1 to bags. A tyre rack in the garage works too.', 'Same happened to me, feeding fixed it.', 'I have the quiet version of the popular 75% board, very happy.', 'We did it last year, bills went down about 30%.'])}`,
+    topics: [
+      {
+        title: 'Best way to store winter tyres?',
+        paras: [
+          'Posted by wheelnut · 5 hours ago\n\nI have a set of winter tyres and nowhere indoors to keep them. Any tips?',
+          'Reply from tyreguy:\nStack them flat, in bags, away from sunlight. Do not hang them by the tread.',
+          'Reply from old_timer:\n+1 to bags. A tyre rack in the garage works too.',
+        ],
+      },
+      {
+        title: 'Sourdough starter smells like acetone',
+        paras: [
+          'Posted by crumbqueen · 2 hours ago\n\nMy starter has started smelling like nail polish remover. Did I kill it?',
+          'Reply from levain_lover:\nIt is just hungry. Feed it twice a day for a few days and it will bounce back.',
+          'Reply from breadhead:\nSame happened to me, feeding fixed it.',
+        ],
+      },
+      {
+        title: 'Recommendations for a quiet mechanical keyboard',
+        paras: [
+          'Posted by clacky_keys · 23 hours ago\n\nLooking for a keyboard that will not annoy my flatmates. Budget around 100.',
+          'Reply from switchboard:\nLook for silent linear switches and add O-rings.',
+          'Reply from kbd_fan:\nI have the quiet version of a popular 75% board, very happy.',
+        ],
+      },
+      {
+        title: 'Is it worth upgrading to a heat pump?',
+        paras: [
+          'Posted by greenhome77 · 9 hours ago\n\nOur boiler is 15 years old. Is a heat pump worth it in a mild climate?',
+          'Reply from energynerd:\nDepends on your insulation more than the climate. Get a heat-loss survey first.',
+          'Reply from ecodad:\nWe did it last year, bills went down about 30%.',
+        ],
+      },
     ],
   },
   {
     id: 'event-page',
-    title: (t) =>
-      t.pick([
+    topics: [
+      [
         'Community Repair Café',
-        'Spring Jazz on the Quay',
-        'Open Studio Weekend',
-        'Charity 10K Fun Run',
-      ]),
-    paras: (t) => [
-      `${t.fmt.long(t.date(2025, 2026))} · ${t.int(9, 18)}:00 · ${t.pick(['Town Hall', 'Riverside Park', 'The Old Mill', 'Harbour Arts Centre'])}`,
-      t.pick([
         'Bring your broken toasters, lamps and jumpers: volunteers will help you fix them for free.',
-        'Four bands, two stages, food stalls and a kids’ corner.',
-        'Thirty local artists open their studios to the public.',
-        'A flat, friendly course along the river. All abilities welcome.',
-      ]),
-      `Tickets: ${t.pick(['free, no booking needed', `£${t.int(5, 30)} online, more on the door`, 'pay what you can'])}. ${t.pick(['Step-free access.', 'Dogs on leads welcome.', 'Bring a water bottle.'])}`,
-    ],
+      ],
+      ['Spring Jazz on the Quay', 'Four bands, two stages, food stalls and a kids’ corner.'],
+      ['Open Studio Weekend', 'Thirty local artists open their studios to the public.'],
+      ['Charity 10K Fun Run', 'A flat, friendly course along the river. All abilities welcome.'],
+    ].map(([title, desc]) => ({
+      title,
+      paras: (t) => [
+        `${t.fmt.long(t.date(2025, 2026))} · ${t.int(9, 18)}:00 · ${t.pick(['Town Hall', 'Riverside Park', 'The Old Mill', 'Harbour Arts Centre'])}`,
+        desc,
+        `Tickets: ${t.pick(['free, no booking needed', `£${t.int(5, 30)} online, more on the door`, 'pay what you can'])}. ${t.pick(['Step-free access.', 'Dogs on leads welcome.', 'Bring a water bottle.'])}`,
+      ],
+    })),
   },
   {
     id: 'company-about',
@@ -263,7 +319,16 @@ export default {
   formats: ['markdown', 'text', 'html'],
   make(t, { hard }) {
     const co = company(t);
-    const def = t.pick(hard ? HARD_PAGES : PAGES);
+    const picked = t.pick(hard ? HARD_PAGES : PAGES);
+    // Pages written as whole topics keep title and paragraphs together.
+    const topic = picked.topics ? t.pick(picked.topics) : null;
+    const def = topic
+      ? {
+          ...picked,
+          title: () => topic.title,
+          paras: () => (typeof topic.paras === 'function' ? topic.paras(t) : topic.paras),
+        }
+      : picked;
     const page = {
       title: def.title(t, co),
       year: t.int(2019, 2026),
