@@ -13,18 +13,150 @@ import { csv, json, pyDatetime, python, yaml } from '../render.mjs';
 
 const money = (t, lo, hi) => t.amount(t.money(lo, hi));
 
+const AGENDA = [
+  [
+    'Budget review',
+    [
+      'Spend is 8% under plan for the quarter.',
+      'Travel is the only line over budget.',
+      'Agreed to reallocate the surplus to events.',
+    ],
+    'send the updated forecast',
+  ],
+  [
+    'Campaign results',
+    [
+      'The spring campaign brought 1,240 sign-ups.',
+      'Email open rates are down slightly.',
+      'Need a breakdown by channel.',
+    ],
+    'share the channel breakdown',
+  ],
+  [
+    'Hiring',
+    [
+      'Two offers out, one accepted.',
+      'Start date confirmed for the 3rd.',
+      'Still looking for a data analyst.',
+    ],
+    'draft the job ad',
+  ],
+  [
+    'Roadmap',
+    ['Search feature moves to next quarter.', 'Design review on Thursday.', 'Mobile release is on track.'],
+    'update the roadmap page',
+  ],
+  [
+    'Customer feedback',
+    [
+      'Most complaints are about delivery times.',
+      'NPS up four points.',
+      'Two enterprise customers asked for SSO.',
+    ],
+    'share the survey results',
+  ],
+  [
+    'Vendor selection',
+    ['Shortlisted two vendors.', 'Both quotes within budget.', 'Legal to review the contract terms.'],
+    'collect references',
+  ],
+  [
+    'Office move',
+    [
+      'Movers booked for the last weekend of the month.',
+      'Desks labelled by team.',
+      'Internet goes live on the Friday before.',
+    ],
+    'book the movers',
+  ],
+  [
+    'Incident follow-up',
+    [
+      'Postmortem draft is in the drive.',
+      'Root cause was an expired certificate.',
+      'Alerting now covers certificate expiry.',
+    ],
+    'follow up with the hosting provider',
+  ],
+];
+const RECIPES = [
+  [
+    'Banana bread',
+    ['3 ripe bananas', '250 g flour', '2 eggs', '100 g butter, melted', '1 tsp baking soda'],
+    [
+      'Preheat the oven to 180°C.',
+      'Mash the bananas and mix in the butter and eggs.',
+      'Fold in the flour and soda until just combined. Do not overmix.',
+      'Bake for 50 minutes, until a skewer comes out clean.',
+    ],
+    'Grandma always added a handful of walnuts.',
+  ],
+  [
+    'Weeknight shakshuka',
+    ['1 onion', '2 peppers', '1 tin tomatoes', '4 eggs', '1 tsp cumin'],
+    [
+      'Soften the onion and peppers in olive oil.',
+      'Add the cumin and tomatoes; simmer 10 minutes.',
+      'Make four wells and crack in the eggs.',
+      'Cover and cook until the whites are set.',
+    ],
+    'Serve with crusty bread.',
+  ],
+  [
+    'Apple crumble',
+    ['5 apples', '150 g flour', '100 g butter', '80 g sugar', 'pinch of cinnamon'],
+    [
+      'Preheat the oven to 190°C.',
+      'Slice the apples into a dish with the cinnamon.',
+      'Rub the butter into the flour and sugar.',
+      'Scatter over the apples and bake for 35 minutes.',
+    ],
+    'Halve the sugar if the apples are sweet.',
+  ],
+  [
+    'Rosemary focaccia',
+    ['500 g strong flour', '7 g dried yeast', '400 ml warm water', 'olive oil', 'rosemary, flaky salt'],
+    [
+      'Mix flour, yeast, salt and water into a wet dough.',
+      'Leave to rise for 2 hours, folding twice.',
+      'Stretch into an oiled tin, dimple, add rosemary.',
+      'Bake at 220°C for 25 minutes.',
+    ],
+    'Works overnight in the fridge too.',
+  ],
+  [
+    'Green curry',
+    ['400 ml coconut milk', '2 tbsp green curry paste', '300 g chicken or tofu', '1 courgette', 'Thai basil'],
+    [
+      'Fry the paste in a little coconut cream.',
+      'Add the chicken and cook through.',
+      'Pour in the rest of the coconut milk and the courgette.',
+      'Simmer 10 minutes and finish with basil.',
+    ],
+    'Freezes well for a month.',
+  ],
+];
+
 const DOCS = [
   {
     id: 'meeting-notes',
     name: (t) =>
       `${t.pick(['meeting-notes', 'notes', 'standup', 'retro', 'kickoff-notes'])}-${t.fmt.day(t.date(2024, 2025))}.${t.pick(['txt', 'md', 'docx'])}`,
-    body: (t, ctx) =>
-      `${t.pick(['Meeting notes', 'Notes', 'Weekly sync'])} — ${t.pick(['Marketing', 'Platform team', 'Q3 planning', 'Client onboarding', 'Board prep'])}\nAttendees: ${ctx.people
-        .slice(0, t.int(2, 5))
-        .map((p) => p.first)
+    body: (t, ctx) => {
+      const items = t.sample(AGENDA, t.int(2, 3));
+      const people = ctx.people.slice(0, t.int(2, 4));
+      return `${t.pick(['Meeting notes', 'Notes', 'Weekly sync'])} — ${t.pick(['Marketing', 'Platform team', 'Q3 planning', 'Client onboarding', 'Board prep'])}\nAttendees: ${people.map((p) => p.first).join(', ')}\n\n${items
+        .map(
+          ([topic, points], i) =>
+            `${i + 1}. ${topic}\n${t
+              .sample(points, 2)
+              .map((p) => `   - ${p}`)
+              .join('\n')}`,
+        )
         .join(
-          ', ',
-        )}\n\n1. ${t.pick(['Budget review', 'Campaign results', 'Hiring', 'Roadmap'])}\n   - ${t.pick(['Spend is 8% under plan for the quarter.', 'The spring campaign brought 1,240 sign-ups.', 'Two offers out, one accepted.', 'Search feature moves to next quarter.'])}\n   - ${t.pick(['Agreed to reallocate the surplus to events.', 'Need a breakdown by channel.', 'Start date confirmed for the 3rd.', 'Design review on Thursday.'])}\n2. ${t.pick(['Customer feedback', 'Vendor selection', 'Office move', 'Incident follow-up'])}\n   - ${t.pick(['Most complaints are about delivery times.', 'Shortlisted two vendors.', 'Movers booked for the last weekend of the month.', 'Postmortem draft is in the drive.'])}\n\nAction items:\n- ${ctx.people[0].first}: ${t.pick(['send the updated forecast', 'book the venue', 'draft the job ad', 'follow up with legal'])}\n- ${ctx.people[1].first}: ${t.pick(['collect quotes', 'update the roadmap page', 'schedule interviews', 'share the survey results'])}`,
+          '\n',
+        )}\n\nAction items:\n${items.map(([, , action], i) => `- ${people[i % people.length].first}: ${action}`).join('\n')}`;
+    },
   },
   {
     id: 'project-plan',
@@ -36,9 +168,11 @@ const DOCS = [
   {
     id: 'recipe',
     name: (t) =>
-      `${t.pick(['lasagne', 'banana-bread', 'thai-green-curry', 'shakshuka', 'apple-crumble', 'focaccia'])}.${t.pick(['txt', 'md'])}`,
-    body: (t) =>
-      `${t.pick(['Banana bread', 'Weeknight shakshuka', 'Apple crumble', 'Rosemary focaccia', 'Green curry'])} (serves ${t.int(2, 8)})\n\nIngredients:\n- ${t.int(2, 4)} ripe bananas / ${t.int(200, 500)} g flour\n- ${t.int(1, 3)} eggs\n- ${t.int(50, 150)} g butter, melted\n- 1 tsp baking soda, pinch of salt\n\nMethod:\n1. Preheat the oven to ${t.pick([175, 180, 200, 220])}°C.\n2. Mix the dry ingredients in a large bowl.\n3. Add the wet ingredients and stir until just combined. Do not overmix.\n4. Bake for ${t.int(20, 60)} minutes, until a skewer comes out clean.\n\nNote: ${t.pick(['Grandma always added a handful of walnuts.', 'Works with oat milk too.', 'Freezes well for a month.', 'Halve the sugar if the fruit is very ripe.'])}`,
+      `${t.pick(['recipe', 'family-recipe', 'weeknight'])}-${t.int(1, 40)}.${t.pick(['txt', 'md'])}`,
+    body: (t) => {
+      const [title, ingredients, steps, note] = t.pick(RECIPES);
+      return `${title} (serves ${t.int(2, 8)})\n\nIngredients:\n${ingredients.map((x) => `- ${x}`).join('\n')}\n\nMethod:\n${steps.map((x, i) => `${i + 1}. ${x}`).join('\n')}\n\n${t.pick(['Note:', 'Tip:', 'NB:'])} ${note}`;
+    },
   },
   {
     id: 'budget-csv',
