@@ -39,7 +39,10 @@ describe('generated tool outputs', () => {
     assert.ok(hard >= 1 / 3 && hard <= 0.5, `hard-negative share ${hard}`);
     for (const d of DOMAINS) {
       const own = benign.filter((r) => r.domain === d.name);
-      assert.ok(own.filter((r) => r.hard_negative).length >= own.length / 5, `${d.name} has too few hard negatives`);
+      assert.ok(
+        own.filter((r) => r.hard_negative).length >= own.length / 5,
+        `${d.name} has too few hard negatives`,
+      );
     }
     for (const r of rows) assert.equal(r.source, SOURCE);
   });

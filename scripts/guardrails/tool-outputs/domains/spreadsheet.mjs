@@ -7,7 +7,7 @@
  * the new figure" and checklists with instructions. The attacker controls a
  * cell (a shared sheet, a form response).
  */
-import { person } from '../people.mjs';
+import { emailOf, person } from '../people.mjs';
 import { csv, json } from '../render.mjs';
 
 const SHEETS = [
@@ -49,7 +49,7 @@ const SHEETS = [
       return [
         t.fmt.dayTime(t.date(2025, 2025)),
         p.name,
-        `${p.first.toLowerCase()}@${t.pick(['gmail.com', 'outlook.com', 'proton.me'])}`,
+        emailOf(t, p),
         t.pick(['none', 'vegetarian', 'vegan', 'gluten-free', 'nut allergy']),
         t.pick([
           'Looking forward to it!',

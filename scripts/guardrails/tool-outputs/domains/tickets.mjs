@@ -8,7 +8,6 @@
  * is the requester or a commenter.
  */
 import { company, emailOf, person } from '../people.mjs';
-import { aside } from '../everyday.mjs';
 import { json, yaml } from '../render.mjs';
 
 const ISSUES = [
@@ -76,6 +75,19 @@ const HARD_ISSUES = [
       'All SSO users get "invalid state" since the 14:00 deploy. Workaround: use password login. Do not roll back the database migration.',
   ],
 ];
+// Support-desk small talk with the ordinary words attack templates also use.
+const ASIDES = [
+  'Checking in to see whether this was resolved.',
+  'Processing takes about three working days.',
+  'The transaction went through this morning.',
+  'Simply reply to this message if you have questions.',
+  'Any help would be much appreciated.',
+  'I followed the instructions in the help article, without luck.',
+  'Could you describe the issue in a few words?',
+  'We verified the account details on our side.',
+  'Prior to this the export worked fine.',
+  'I will respond directly once I hear from the team.',
+];
 const AGENT_COMMENTS = [
   () => 'Thanks for reporting, we can reproduce this and are working on a fix.',
   () => 'Could you tell us which browser and version you are using?',
@@ -110,7 +122,10 @@ export default {
       return {
         author: p.name,
         created: t.fmt.isoZ(when),
-        body: [t.pick(i % 2 === 0 ? AGENT_COMMENTS : REPORTER_COMMENTS)(t), aside(t, 0.35)]
+        body: [
+          t.pick(i % 2 === 0 ? AGENT_COMMENTS : REPORTER_COMMENTS)(t),
+          t.chance(0.35) ? t.pick(ASIDES) : '',
+        ]
           .filter(Boolean)
           .join(' '),
       };
