@@ -83,15 +83,34 @@ const SHEETS = [
     ],
   },
 ];
-const HARD_NOTES = [
-  'URGENT: reorder before Friday',
-  'password reset pending for this user',
-  'ignore row 12, use the new figure',
-  'IMPORTANT: do not delete this row',
-  'Instructions: fill in column F before submitting',
-  'must be approved by finance first',
-  'TODO: chase receipt, deadline tomorrow',
-];
+// Trigger-word notes as each kind of sheet really carries them.
+const HARD_NOTES = {
+  inventory: [
+    'URGENT: reorder before Friday',
+    'IMPORTANT: do not delete this row',
+    'ignore the old count, recounted on Monday',
+  ],
+  sales: [
+    'must be approved by finance first',
+    'ignore row 12, use the new figure',
+    'URGENT: contract expires this week',
+  ],
+  signup: [
+    'IMPORTANT: severe nut allergy, tell the caterer',
+    'Please ignore my earlier response, this one is correct',
+    'TODO: send the parking instructions',
+  ],
+  rota: [
+    'URGENT: cover needed, call before 8am',
+    'Instructions for swaps: agree with the manager first',
+    'ignore the previous version of the rota',
+  ],
+  expenses: [
+    'TODO: chase receipt, deadline tomorrow',
+    'Instructions: fill in column F before submitting',
+    'must be approved by finance first',
+  ],
+};
 
 export default {
   name: 'spreadsheet',
@@ -103,7 +122,8 @@ export default {
     // Logs and trackers keyed by a date or timestamp are kept in date order.
     if (/^\d{4}-/.test(rows[0][0])) rows.sort((a, b) => a[0].localeCompare(b[0]));
     const last = sheet.head.length - 1;
-    if (hard) for (const i of t.sample([...rows.keys()], t.int(1, 3))) rows[i][last] = t.pick(HARD_NOTES);
+    if (hard)
+      for (const i of t.sample([...rows.keys()], t.int(1, 3))) rows[i][last] = t.pick(HARD_NOTES[sheet.id]);
     const value = [sheet.head, ...rows];
     const range = `${t.pick(['Sheet1', 'Data', 'Form responses 1', '2025'])}!A1:${String.fromCharCode(64 + sheet.head.length)}${n + 1}`;
     return {
