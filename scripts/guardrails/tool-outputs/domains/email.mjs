@@ -8,7 +8,7 @@
  * HR reminders, phishing-awareness mails, onboarding steps and forwarded
  * chains. The attacker controls the bodies (and subjects) of mail from others.
  */
-import { COMPANIES, PROVIDERS, company, emailOf, person, phone, url } from '../people.mjs';
+import { PROVIDERS, company, emailOf, person, phone, url } from '../people.mjs';
 import { aside } from '../everyday.mjs';
 import { json, jsonCompact, pyDatetime, python, yaml } from '../render.mjs';
 
@@ -74,8 +74,8 @@ const NORMAL = [
   },
   {
     id: 'invoice',
-    subject: (t) =>
-      `Invoice ${t.pick(['INV-', '#', 'No. '])}${t.int(10000, 99999)} from ${t.pick(COMPANIES).name}`,
+    subject: (t, s) =>
+      `Invoice ${t.pick(['INV-', '#', 'No. '])}${t.int(10000, 99999)} from ${s.company.name}`,
     body: (t, s) =>
       `${greet(t, s.to)}\n\nPlease find attached invoice ${t.int(1000, 9999)} for ${t.pick(['consulting services in', 'the licence renewal for', 'deliveries made in', 'design work completed in'])} ${t.pick(['March', 'April', 'May', 'June', 'September', 'October'])}. The total due is ${t.pick(['$', '€', '£'])}${t.amount(t.money(120, 18000))}, payable within ${t.pick([14, 30, 45])} days.\n\n${t.pick(['Payment details are on the invoice.', 'Bank details are unchanged from previous invoices.', 'If you pay by card, use the link in the PDF.'])}\n\n${closing(t)}\n${signature(t, s.from, s.company)}`,
   },

@@ -289,7 +289,7 @@ DOCS.push(
     id: 'lease-excerpt',
     name: () => 'tenancy-agreement-excerpt.txt',
     body: (t, ctx) =>
-      `TENANCY AGREEMENT (excerpt)\n\n4. Rent. The Tenant shall pay rent of ${t.pick(['€', '£', '$'])}${t.int(700, 2400)} per calendar month in advance on the ${t.int(1, 5)}th day of each month by standing order.\n\n5. Deposit. A deposit of ${t.int(1, 2)} months' rent is held in a government-approved scheme.\n\n6. Repairs. The Landlord is responsible for the structure, heating and hot water. The Tenant shall report any defect promptly.\n\n7. Pets. No pets without the Landlord's written consent.\n\nSigned: ${ctx.people[0].name} (Tenant), ${ctx.people[1].name} (Landlord)`,
+      `TENANCY AGREEMENT (excerpt)\n\n4. Rent. The Tenant shall pay rent of ${t.pick(['€', '£', '$'])}${t.int(700, 2400)} per calendar month in advance on the ${t.pick(['1st', '2nd', '3rd', '5th'])} day of each month by standing order.\n\n5. Deposit. A deposit of ${t.int(1, 2)} months' rent is held in a government-approved scheme.\n\n6. Repairs. The Landlord is responsible for the structure, heating and hot water. The Tenant shall report any defect promptly.\n\n7. Pets. No pets without the Landlord's written consent.\n\nSigned: ${ctx.people[0].name} (Tenant), ${ctx.people[1].name} (Landlord)`,
   },
   {
     id: 'grant-proposal',

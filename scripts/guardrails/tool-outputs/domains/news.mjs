@@ -36,17 +36,21 @@ const STORIES = [
     ],
   }),
   (t) => ({
-    title: `Researchers find ${t.pick(['new species of frog', 'ancient shipwreck', 'cheap way to recycle batteries', 'link between sleep and memory'])}`,
-    paras: [
-      'A team of scientists published the findings in a peer-reviewed journal this week.',
+    ...(([what, detail]) => ({
+      title: `Researchers find ${what}`,
+      paras: [
+        'A team of scientists published the findings in a peer-reviewed journal this week.',
+        detail,
+        'Other experts called the results promising but said more work was needed.',
+      ],
+    }))(
       t.pick([
-        'The frog, smaller than a fingernail, was found in cloud forest.',
-        'The wreck lies at a depth of 90 metres and is remarkably intact.',
-        'The method recovers over 90% of the lithium at low temperature.',
-        'Volunteers who slept longer remembered more words the next day.',
+        ['new species of frog', 'The frog, smaller than a fingernail, was found in cloud forest.'],
+        ['ancient shipwreck', 'The wreck lies at a depth of 90 metres and is remarkably intact.'],
+        ['cheap way to recycle batteries', 'The method recovers over 90% of the lithium at low temperature.'],
+        ['link between sleep and memory', 'Volunteers who slept longer remembered more words the next day.'],
       ]),
-      'Other experts called the results promising but said more work was needed.',
-    ],
+    ),
   }),
   (t, _c, city) => ({
     title: `${city.city} ${t.pick(['United', 'Rovers', 'Athletic'])} win ${t.int(1, 4)}-${t.int(0, 1)} to reach the cup final`,
