@@ -44,10 +44,13 @@ const USAGE = `Usage: npm run admin -- <command>   (or: node scripts/admin.mjs <
   logs reconcile          requests answered vs log events stored (exit 2 if not balanced)
   guardrails get --tenant <tenant_id> | --key <key_id>
   guardrails set --tenant <tenant_id> | --key <key_id> [--request pii=redact,injection=block]
-      [--response pii=redact] [--threshold 0.8] [--restore | --no-restore]
-      [--deny-term <term>]... [--deny-pattern <regex>]... [--file policy.json] [--clear]
+      [--response pii=redact] [--threshold 0.8] [--tool-results quarantine] [--tool-threshold 0.8]
+      [--restore | --no-restore] [--deny-term <term>]... [--deny-pattern <regex>]... [--file policy.json]
+      [--clear]
                           merges into the stored policy (--clear starts from none) and saves it;
-                          a key's policy narrows its tenant's, never loosens it
+                          a key's policy narrows its tenant's, never loosens it. --tool-results: what
+                          injection does to a tool result it fires on (off, log, flag, quarantine,
+                          block; inherit: as --request injection=…); --tool-threshold: its threshold
   usage [--tenant <tenant_id>] [--key <key_id>] [--from YYYY-MM-DD] [--to YYYY-MM-DD]
                           requests, tokens and cost per day, and what the guardrails did per day
 ${tableUsage()}
@@ -267,6 +270,8 @@ function actionPairs(flag, values = []) {
     .map((item) => {
       const m = /^([a-z_]+)=([a-z]+)$/.exec(item);
       if (!m) fail(`--${flag}: expected guardrail=action (e.g. pii=redact), got '${item}'`);
+      if (m[2] === 'quarantine')
+        fail(`--${flag}: quarantine applies to tool results only: use --tool-results quarantine`);
       return [m[1], m[2]];
     });
 }
@@ -281,22 +286,32 @@ function readPolicyFile(file) {
 
 const isObject = (v) => typeof v === 'object' && v !== null && !Array.isArray(v);
 
+/** A number option, or undefined when it is not given; not a number is refused here. */
+function numberOption(flag) {
+  const raw = opts[flag];
+  if (raw === undefined) return undefined;
+  const n = Number(raw);
+  if (raw.trim() === '' || Number.isNaN(n)) fail(`--${flag}: not a number: ${raw}`);
+  return n;
+}
+
 /** What `guardrails set` was asked to change, read and checked before anything is sent. */
 function policyEdits() {
   const file = opts.file === undefined ? {} : readPolicyFile(opts.file);
   if (!isObject(file)) fail(`--file ${opts.file}: expected a JSON object (a guardrail policy)`);
-  let threshold;
-  if (opts.threshold !== undefined) {
-    threshold = Number(opts.threshold);
-    if (opts.threshold.trim() === '' || Number.isNaN(threshold))
-      fail(`--threshold: not a number: ${opts.threshold}`);
-  }
+  const threshold = numberOption('threshold');
+  const toolThreshold = numberOption('tool-threshold');
+  const toolResults = opts['tool-results']?.trim();
+  if (toolResults === '')
+    fail('--tool-results: give an action (off, log, flag, quarantine, block) or inherit');
   if (opts.restore && opts['no-restore']) fail('--restore and --no-restore exclude each other');
   const edits = {
     file,
     request: actionPairs('request', opts.request),
     response: actionPairs('response', opts.response),
     threshold,
+    toolResults,
+    toolThreshold,
     restore: opts.restore ? true : opts['no-restore'] ? false : undefined,
     terms: opts['deny-term'] ?? [],
     patterns: opts['deny-pattern'] ?? [],
@@ -305,6 +320,8 @@ function policyEdits() {
   edits.any =
     opts.file !== undefined ||
     threshold !== undefined ||
+    toolResults !== undefined ||
+    toolThreshold !== undefined ||
     edits.restore !== undefined ||
     lists.some((l) => l.length > 0);
   return edits;
@@ -323,6 +340,13 @@ function mergedPolicy(stored, edits) {
     for (const [guardrail, action] of edits[direction])
       policy[guardrail] = { ...(isObject(policy[guardrail]) ? policy[guardrail] : {}), [direction]: action };
   if (edits.threshold !== undefined) policy.injection_threshold = edits.threshold;
+  if (edits.toolResults !== undefined) {
+    // `inherit` removes the setting: tool results then follow the injection action on requests.
+    const { tool_results: _, ...rule } = isObject(policy.injection) ? policy.injection : {};
+    policy.injection = edits.toolResults === 'inherit' ? rule : { ...rule, tool_results: edits.toolResults };
+    if (Object.keys(policy.injection).length === 0) delete policy.injection;
+  }
+  if (edits.toolThreshold !== undefined) policy.injection_tool_threshold = edits.toolThreshold;
   if (edits.restore !== undefined) policy.restore = edits.restore;
   if (edits.terms.length || edits.patterns.length) {
     const deny = { terms: [], patterns: [], ...policy.deny };
@@ -356,7 +380,12 @@ function printPolicy(policy, owner) {
   const restore =
     { true: 'yes', false: 'never' }[String(policy.restore)] ??
     (owner.startsWith('key') ? 'as the tenant' : 'no');
+  const injection = isObject(policy.injection) ? policy.injection : {};
+  console.log(
+    `tool results         ${injection.tool_results ?? `${injection.request ?? 'off'} (as injection on requests)`}`,
+  );
   console.log(`injection threshold  ${policy.injection_threshold ?? 'default'}`);
+  console.log(`tool threshold       ${policy.injection_tool_threshold ?? 'default'}`);
   console.log(`restore              ${restore}`);
   console.log(
     `deny terms           ${policy.deny?.terms?.length ? policy.deny.terms.join(' | ') : '(none)'}`,
@@ -402,6 +431,8 @@ function parseCommandLine() {
         request: { type: 'string', multiple: true },
         response: { type: 'string', multiple: true },
         threshold: { type: 'string' },
+        'tool-results': { type: 'string' },
+        'tool-threshold': { type: 'string' },
         restore: { type: 'boolean' },
         'no-restore': { type: 'boolean' },
         'deny-term': { type: 'string', multiple: true },
@@ -618,7 +649,7 @@ switch (action === undefined ? resource : `${resource} ${action}`) {
     const edits = policyEdits();
     if (!opts.clear && !edits.any)
       fail(
-        `nothing to change: give --request, --response, --threshold, --restore, --deny-term … or --clear\n\n${USAGE}`,
+        `nothing to change: give --request, --response, --threshold, --tool-results, --restore, --deny-term … or --clear\n\n${USAGE}`,
       );
     const stored = opts.clear ? {} : (await call('GET', owner.path)).guardrails;
     const saved = await call('PATCH', owner.path, { guardrails: mergedPolicy(stored, edits) });

@@ -47,32 +47,63 @@ export function benignLines(runtime, rows) {
 export function injectedMask(prose, row, known) {
   if (row.label !== 'injection') return null;
   const mask = new Uint8Array(prose.length);
+  if (typeof row.injection === 'string') return markInjection(prose, row.injection, mask) ? mask : null;
   let found = false;
-  if (typeof row.injection === 'string' && row.injection.trim() !== '') {
-    // Matched line by line: serialisation may re-indent or fold a multi-line injection.
-    for (const part of row.injection
-      .split('\n')
-      .map((l) => l.trim())
-      .filter((l) => l.length >= 4)) {
-      let at = prose.indexOf(part);
-      while (at >= 0) {
-        mask.fill(1, at, at + part.length);
-        found = true;
-        at = prose.indexOf(part, at + part.length);
-      }
+  let start = 0;
+  for (const line of prose.split('\n')) {
+    if (line.trim() !== '' && !known.has(normLine(line))) {
+      mask.fill(1, start, start + line.length);
+      found = true;
     }
-  }
-  if (!found) {
-    let start = 0;
-    for (const line of prose.split('\n')) {
-      if (line.trim() !== '' && !known.has(normLine(line))) {
-        mask.fill(1, start, start + line.length);
-        found = true;
-      }
-      start += line.length + 1;
-    }
+    start += line.length + 1;
   }
   return found ? mask : null;
+}
+
+/** Backslash escapes a serialiser may have left in a recorded injection. */
+const unescape = (text) =>
+  text.replace(/\\(["'\\/nt])/g, (_, c) => (c === 'n' ? '\n' : c === 't' ? '\t' : c));
+
+/** `text` with every run of whitespace as one space, and the offset in `text` of each of its units. */
+function squeezed(text) {
+  let out = '';
+  const at = [];
+  let space = false;
+  for (let i = 0; i < text.length; i++) {
+    if (/\s/.test(text[i])) {
+      if (space || out === '') continue;
+      space = true;
+      out += ' ';
+    } else {
+      space = false;
+      out += text[i];
+    }
+    at.push(i);
+  }
+  return { out, at };
+}
+
+/**
+ * Marks every occurrence of the injected text in `mask`, whitespace-insensitively (serialisation may
+ * re-indent, fold or wrap it), line by line; false when none is found, as written or unescaped.
+ */
+function markInjection(prose, injection, mask) {
+  const { out, at } = squeezed(prose);
+  for (const text of [injection, unescape(injection), unescape(unescape(injection))]) {
+    let found = false;
+    for (const line of text.split('\n')) {
+      const part = squeezed(line).out.trim();
+      if (part.length < 4) continue;
+      let k = out.indexOf(part);
+      while (k >= 0) {
+        mask.fill(1, at[k], at[k + part.length - 1] + 1);
+        found = true;
+        k = out.indexOf(part, k + part.length);
+      }
+    }
+    if (found) return true;
+  }
+  return false;
 }
 
 /**
@@ -261,7 +292,8 @@ export function windowExamples(runtime, rows, known, settings = INDIRECT_TRAININ
     for (const v of vectors) {
       let y;
       if (row.label === 'benign') y = 0;
-      else if (!tool || !mask) y = 1;
+      else if (!tool) y = 1;
+      else if (!mask) continue;
       else if (v.injected >= settings.positiveShare) y = 1;
       else if (v.injectedUnits === 0) y = 0;
       else continue;
@@ -289,12 +321,13 @@ const hash = (text) => Number.parseInt(createHash('sha256').update(text).digest(
  * sides), so every generated result is scored by a model that never saw a result of its kind. Dev rows:
  * near-duplicate groups, stratified, as the direct detector's folds.
  */
-export function toolFolds(rows, k, seed = INDIRECT_TRAINING.seed) {
+export function toolFolds(rows, k, seed = INDIRECT_TRAINING.seed, holdout = 'domain') {
   const fold = new Array(rows.length).fill(-1);
   const dev = [];
   rows.forEach((row, i) => {
     if (row.kind !== 'tool') return;
-    if (row.source === GENERATED_TOOLS) fold[i] = hash(`${seed}|${row.domain}`) % k;
+    if (row.source === GENERATED_TOOLS)
+      fold[i] = hash(`${seed}|${holdout === 'domain' ? row.domain : row.group}`) % k;
     else dev.push(i);
   });
   const assigned = assignFolds(
@@ -312,9 +345,9 @@ export function toolFolds(rows, k, seed = INDIRECT_TRAINING.seed) {
  * Out-of-fold scores of every tool row (prompt rows train every fold and are not scored), and, as a second
  * check, the dev tool rows scored by a model that never saw a dev tool row at all (`unseenDev`).
  */
-export function crossValidateTools(runtime, rows, settings = INDIRECT_TRAINING) {
+export function crossValidateTools(runtime, rows, settings = INDIRECT_TRAINING, holdout = 'domain') {
   const k = settings.folds;
-  const fold = toolFolds(rows, k, settings.seed);
+  const fold = toolFolds(rows, k, settings.seed, holdout);
   const known = benignLines(
     runtime,
     rows.filter((r) => r.kind === 'tool' && r.source !== GENERATED_TOOLS),

@@ -125,7 +125,7 @@ export async function loadRuntime() {
   return importTs([
     "export { scanFeatures } from './src/guardrails/injection/features';",
     "export { scoreText, textLogit, WINDOW, HEAD_SCAN, MAX_TEXT_SCAN } from './src/guardrails/injection/score';",
-    "export { CUE_COUNT } from './src/guardrails/injection/cues';",
+    "export { DIRECT_CUE_COUNT as CUE_COUNT } from './src/guardrails/injection/cues';",
     "export { decodeModel, encodeWeights, MODEL_VERSION } from './src/guardrails/injection/model-codec';",
     "export { SERIALISED_MODEL } from './src/guardrails/injection/model';",
   ]);

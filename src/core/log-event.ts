@@ -19,6 +19,7 @@ export const LOG_FIELD_MAX = {
   metadataKey: 128,
   metadataValue: 1024,
   route: 64,
+  toolCallId: 64,
 } as const;
 
 /** Most upstream calls recorded per request (a route's max_calls is at most 20). */
@@ -38,21 +39,40 @@ const logTry = () =>
   });
 export type LogTry = z.infer<ReturnType<typeof logTry>>;
 
-/** What one guardrail found in one direction of a request, and what it did: counts and kinds, never values. */
+/** Most tool results listed in one verdict (its count says how many fired). */
+export const LOG_MAX_TOOL_RESULTS = 32;
+
+/** One tool result a guardrail fired on: where it was and how it scored, never its text. */
+const logToolResult = () =>
+  z.object({
+    /** Its position among the request's tool results, 0-based. */
+    index: z.number().int().nonnegative(),
+    /** The tool call id the client gave it (chat `tool_call_id`, Anthropic `tool_use_id`, Responses `call_id`). */
+    id: z.string().max(LOG_FIELD_MAX.toolCallId).nullable(),
+    score: z.number().min(0).max(1),
+  });
+export type LogToolResult = z.infer<ReturnType<typeof logToolResult>>;
+
+/**
+ * What one guardrail found in one direction of a request, and what it did: counts and kinds, never values.
+ * Direction `tool` is the injection guardrail's judgement of the request's tool results.
+ */
 const logGuardrail = () =>
   z.object({
     guardrail: z.enum(GUARDRAILS),
-    direction: z.enum(['request', 'response']),
+    direction: z.enum(['request', 'response', 'tool']),
     /** The action taken (`off` never fires). */
-    action: z.enum(['log', 'flag', 'redact', 'block']),
-    /** Values found (spans), or 1 for a guardrail that judges a whole text. */
+    action: z.enum(['log', 'flag', 'redact', 'quarantine', 'block']),
+    /** Values found (spans), tool results fired on, or 1 for a guardrail that judges a whole text. */
     count: z.number().int().nonnegative(),
     /** Found values per kind (`email`, `card`, `deny` …), or the classifier's hazard codes; never the values. */
     kinds: z.record(z.string().max(32), z.number().int().nonnegative()).default({}),
-    /** The injection score, or null for guardrails without one. */
+    /** The injection score (for tool results, the highest), or null for guardrails without one. */
     score: z.number().min(0).max(1).nullable().default(null),
     /** Why a guardrail could not judge (`unavailable`): it then let the request through. */
     error: z.string().max(64).nullable().default(null),
+    /** Direction `tool`: the results that fired, by index (the first LOG_MAX_TOOL_RESULTS). */
+    results: z.array(logToolResult()).max(LOG_MAX_TOOL_RESULTS).optional(),
   });
 export type LogGuardrail = z.infer<ReturnType<typeof logGuardrail>>;
 

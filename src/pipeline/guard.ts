@@ -18,7 +18,12 @@ import type { EffectivePolicy, Guardrail } from '../core/guardrail-policy';
 import type { Principal } from '../core/principal';
 import type { ProxyRequest } from '../core/request';
 import { guardAnswer } from '../guardrails/answer-guard';
-import { blockedMessage, GUARDRAIL_BLOCKED, guardrailBlocked } from '../guardrails/blocked';
+import {
+  blockedMessage,
+  GUARDRAIL_BLOCKED,
+  guardrailBlocked,
+  toolResultsBlocked,
+} from '../guardrails/blocked';
 import type { Placeholders } from '../guardrails/pii/placeholders';
 import { logScrubber } from '../guardrails/log-scrub';
 import { guardRequest } from '../guardrails/request-guard';
@@ -27,6 +32,7 @@ import { policyOf } from '../guardrails/scanners';
 import { judge } from '../guardrails/classifier';
 import type { SecondOpinion } from '../guardrails/second-opinion/port';
 import { streamGuard } from '../guardrails/stream-guard';
+import type { FiringAction } from '../guardrails/verdicts';
 import type { EventRewriter, StreamFault } from '../sse/observer';
 
 /** What the rest of the pipeline needs from the guardrails; null when the key's policy turns none on. */
@@ -82,7 +88,11 @@ export function guardStage(x: Exchange, principal: Principal, request: ProxyRequ
   const transforms = answerTransforms(policy, placeholders, state);
   return {
     policy,
-    refused: guard.blocked ? guardrailBlocked(guard.blocked, 'request') : null,
+    refused: !guard.blocked
+      ? null
+      : guard.blockedResults.length > 0
+        ? toolResultsBlocked(guard.blockedResults)
+        : guardrailBlocked(guard.blocked, 'request'),
     consult,
     placeholders,
     cacheable: !(policy.restore && placeholders.size > 0),
@@ -107,7 +117,7 @@ export function guardStage(x: Exchange, principal: Principal, request: ProxyRequ
   };
 }
 
-const base = (action: 'log' | 'flag' | 'block' | 'redact') => ({
+const base = (action: FiringAction) => ({
   guardrail: 'llama_guard' as const,
   direction: 'request' as const,
   action,

@@ -187,6 +187,49 @@ test('guardrails set with the CLI: merged into the stored policy, applied to the
     secrets: { response: 'redact' },
   });
 
+  // Tool results: their own action and threshold; `inherit` leaves them to the injection action on requests.
+  assert.deepEqual(
+    await admin(
+      'guardrails',
+      'set',
+      '--key',
+      created.id,
+      '--tool-results',
+      'quarantine',
+      '--tool-threshold',
+      '0.8',
+    ),
+    {
+      restore: false,
+      secrets: { response: 'redact' },
+      injection: { tool_results: 'quarantine' },
+      injection_tool_threshold: 0.8,
+    },
+  );
+  assert.deepEqual(await admin('guardrails', 'set', '--key', created.id, '--tool-results', 'inherit'), {
+    restore: false,
+    secrets: { response: 'redact' },
+    injection_tool_threshold: 0.8,
+  });
+  // quarantine elsewhere: the CLI says where it belongs, and nothing is sent.
+  await assert.rejects(
+    run(
+      process.execPath,
+      ['scripts/admin.mjs', 'guardrails', 'set', '--key', created.id, '--request', 'injection=quarantine'],
+      { cwd: ROOT, env: { ...process.env, EDGEWAY_URL: stack.url, ADMIN_TOKEN: stack.adminToken } },
+    ),
+    (err) => err.code === 1 && /use --tool-results quarantine/.test(err.stderr),
+  );
+  // An action the API refuses for tool results: its words, a non-zero exit.
+  await assert.rejects(
+    run(
+      process.execPath,
+      ['scripts/admin.mjs', 'guardrails', 'set', '--key', created.id, '--tool-results', 'redact'],
+      { cwd: ROOT, env: { ...process.env, EDGEWAY_URL: stack.url, ADMIN_TOKEN: stack.adminToken } },
+    ),
+    (err) => err.code === 1 && /cannot be redacted/.test(err.stderr),
+  );
+
   // A pattern the linear-time engine refuses: the API's words, a non-zero exit, nothing stored.
   await assert.rejects(
     run(

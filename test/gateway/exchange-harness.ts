@@ -14,12 +14,15 @@ import type { LogEvent } from '../../src/core/log-event';
 import type { Usage } from '../../src/core/usage';
 import { getDeps } from '../../src/deps';
 import type { SecondOpinion } from '../../src/guardrails/second-opinion/port';
+import type { Bindings } from '../../src/env';
 import { bindings } from './log-fixtures';
 
 export interface Counts {
   settles: { usage: Usage | null; stream: StreamEnd | undefined }[];
   releases: (CachedEntry | null)[];
   events: LogEvent[];
+  /** With `captureUpstream`: every call the mock LLM received, its URL and its JSON body. */
+  upstream: { url: string; body: unknown }[];
 }
 
 export interface HarnessOptions {
@@ -31,12 +34,30 @@ export interface HarnessOptions {
   readonly inflightWaitMs?: number;
   /** The guardrails' second opinion (the deployment's otherwise: none without an AI binding). */
   readonly secondOpinion?: SecondOpinion;
+  /** Record what the mock LLM receives (counts.upstream), through a wrapped MOCK_LLM binding. */
+  readonly captureUpstream?: boolean;
+}
+
+/** The bindings with a MOCK_LLM that records each request it forwards. */
+function capturing(into: Counts['upstream']): Bindings {
+  const mock = bindings.MOCK_LLM;
+  if (!mock) throw new Error('the MOCK_LLM service binding is missing (vitest.config.ts)');
+  const recorder = {
+    async fetch(input: RequestInfo | URL, init?: RequestInit) {
+      const request = new Request(input, init);
+      const text = await request.clone().text();
+      into.push({ url: request.url, body: text === '' ? null : JSON.parse(text) });
+      return mock.fetch(request);
+    },
+  } as Fetcher;
+  return { ...bindings, MOCK_LLM: recorder };
 }
 
 /** The real deps, wrapped: the limiter's settle and the cache lease count their calls, the log sink keeps events. */
 export function harness(faults: HarnessOptions = {}) {
-  const counts: Counts = { settles: [], releases: [], events: [] };
-  const base = getDeps(bindings);
+  const counts: Counts = { settles: [], releases: [], events: [], upstream: [] };
+  const env = faults.captureUpstream ? capturing(counts.upstream) : bindings;
+  const base = getDeps(env);
   class CountingCache extends ExactCache {
     override async get(key: string) {
       if (faults.lookup) throw new TypeError("Cannot read properties of undefined (reading 'body')");
@@ -70,7 +91,7 @@ export function harness(faults: HarnessOptions = {}) {
     ...base,
     limiter,
     cache: new ResponseCache(
-      new CountingCache(bindings.KV_CACHE, { inflightWaitMs: faults.inflightWaitMs }),
+      new CountingCache(env.KV_CACHE, { inflightWaitMs: faults.inflightWaitMs }),
       base.cache.semantic,
     ),
     logs: { send: async (event: LogEvent) => void counts.events.push(event) },
@@ -93,7 +114,7 @@ export function harness(faults: HarnessOptions = {}) {
         headers: { 'content-type': 'application/json', authorization: `Bearer ${key}`, ...headers },
         body: JSON.stringify(body),
       }),
-      bindings,
+      env,
       ctx,
     );
     const read_ = await read(res);

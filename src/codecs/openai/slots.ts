@@ -1,7 +1,7 @@
 /** The text slots of OpenAI chat and embeddings requests and of chat completions (src/codecs/slots.ts). */
 import type { Endpoint } from '../../core/endpoints';
 import { type Json, obj } from '../json';
-import { pushSlot, type SlotRole, slot, type TextSlot } from '../slots';
+import { pushSlot, type SlotRole, slot, type TextSlot, type ToolResultRef, toolResults } from '../slots';
 
 const ROLES: Record<string, SlotRole> = {
   system: 'system',
@@ -13,25 +13,28 @@ const ROLES: Record<string, SlotRole> = {
 };
 
 /** OpenAI content: a string, or parts of which `text` parts carry text. */
-function openAiContent(out: TextSlot[], message: Json, role: SlotRole): void {
+function openAiContent(out: TextSlot[], message: Json, role: SlotRole, result?: ToolResultRef): void {
   if (typeof message.content === 'string') {
-    pushSlot(out, slot(message, 'content', role));
+    pushSlot(out, slot(message, 'content', role, result));
     return;
   }
   if (!Array.isArray(message.content)) return;
   for (const part of message.content) {
     const p = obj(part);
-    if (p && p.type === 'text') pushSlot(out, slot(p, 'text', role));
+    if (p && p.type === 'text') pushSlot(out, slot(p, 'text', role, result));
   }
 }
 
 function openAiChat(body: Json, out: TextSlot[]): void {
   if (!Array.isArray(body.messages)) return;
+  const result = toolResults();
   for (const m of body.messages) {
     const message = obj(m);
     if (!message) continue;
     const role = ROLES[String(message.role)] ?? 'user';
-    openAiContent(out, message, role);
+    // A tool (or legacy function) message is one tool result, answering `tool_call_id`.
+    const ref = role === 'tool' ? result(message, 'content', message.tool_call_id) : undefined;
+    openAiContent(out, message, role, ref);
     // A model's earlier tool calls carry arguments it wrote: secrets there reach the provider too.
     toolArguments(out, message);
   }

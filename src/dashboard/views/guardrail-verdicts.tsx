@@ -2,13 +2,25 @@
  * What the guardrails did, as the logs and usage pages show it: a compact
  * badge per verdict in the log list, the verdicts table on a request's page
  * (guardrail, side, action, how many values of which kinds, the injection
- * score, errors) and the per-day counts under the usage charts. Only kinds and
- * counts exist to show: the log never holds the values a guardrail found.
+ * score, errors; the tool results the injection guardrail fired on, by id,
+ * position and score) and the per-day counts under the usage charts. Only kinds,
+ * counts and ids exist to show: the log never holds the values a guardrail
+ * found, nor the text of a tool result.
  */
 import { fmtInt } from '../format';
 import type { GuardrailDay, Verdict } from '../schemas';
 
-const SIDE: Record<Verdict['direction'], string> = { request: 'request', response: 'answer' };
+const SIDE: Record<Verdict['direction'], string> = {
+  request: 'request',
+  response: 'answer',
+  tool: 'tool results',
+};
+/** What the badge adds after the guardrail's name: nothing on the request's user turns. */
+const BADGE_SIDE: Record<Verdict['direction'], string> = {
+  request: '',
+  response: ' (answer)',
+  tool: ' (tools)',
+};
 
 /** `card ×2, email ×1`, in a stable order. */
 export function describeKinds(kinds: Record<string, number>): string {
@@ -28,7 +40,7 @@ export function VerdictBadges(props: { verdicts: readonly Verdict[] }) {
           class={`badge ${v.action}`}
           title={`${v.guardrail} on the ${SIDE[v.direction]}: ${v.action}, ${v.count} found`}
         >
-          {`${v.guardrail}${v.direction === 'response' ? ' (answer)' : ''} ${v.action}`}
+          {`${v.guardrail}${BADGE_SIDE[v.direction]} ${v.action}`}
           {v.count > 1 ? ` ×${fmtInt(v.count)}` : ''}
           {v.error ? ' !' : ''}
         </span>
@@ -90,9 +102,58 @@ export function VerdictsTable(props: { verdicts: readonly Verdict[] }) {
           </table>
         </div>
       )}
+      {props.verdicts
+        .filter((v) => v.results && v.results.length > 0)
+        .map((v) => (
+          <ToolResultsTable verdict={v} />
+        ))}
     </section>
   );
 }
+
+/** The tool results one verdict fired on: the client's tool call id, the position and the score. */
+function ToolResultsTable(props: { verdict: Verdict }) {
+  const { verdict } = props;
+  const results = verdict.results ?? [];
+  const unlisted = verdict.count - results.length;
+  return (
+    <div class="scroll">
+      <table>
+        <caption>
+          {`Tool results ${PAST[verdict.action] ?? verdict.action} (${fmtInt(verdict.count)}; ids and scores only, never their text)`}
+        </caption>
+        <thead>
+          <tr>
+            <th scope="col">Tool call id</th>
+            <th scope="col" class="num">
+              Position
+            </th>
+            <th scope="col" class="num">
+              Score
+            </th>
+          </tr>
+        </thead>
+        <tbody>
+          {results.map((r) => (
+            <tr>
+              <th scope="row">{r.id === null ? <span class="muted">none</span> : <code>{r.id}</code>}</th>
+              <td class="num">{`#${r.index}`}</td>
+              <td class="num">{r.score.toFixed(4)}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      {unlisted > 0 ? <p class="muted">{`and ${fmtInt(unlisted)} more, not listed`}</p> : null}
+    </div>
+  );
+}
+
+const PAST: Partial<Record<Verdict['action'], string>> = {
+  log: 'logged',
+  flag: 'flagged',
+  quarantine: 'quarantined',
+  block: 'blocked',
+};
 
 /** Per day and guardrail, newest day first: requests it fired on, blocked, values it redacted. */
 export function GuardrailDaysTable(props: { days: readonly GuardrailDay[] }) {

@@ -1,7 +1,8 @@
 /**
  * The guardrails form on the tenant and key pages: per guardrail an action for
  * requests and one for answers (only the actions that apply), the injection
- * threshold, restoring, and the tenant's deny-list. On a key page it says that
+ * threshold, the action and threshold for tool results, restoring, and the
+ * tenant's deny-list. On a key page it says that
  * the key's policy narrows the tenant's and shows both with the effective
  * result (src/core/guardrail-policy.ts), read-only, next to the form.
  */
@@ -24,6 +25,9 @@ import {
   RESTORE_FIELD,
   TERMS_FIELD,
   THRESHOLD_FIELD,
+  TOOL_RESULT_CHOICES,
+  TOOL_RESULTS_FIELD,
+  TOOL_THRESHOLD_FIELD,
 } from '../guardrail-form';
 import type { Session } from '../session';
 import { ActionForm, Badge, Failure, Field, fieldId } from './parts';
@@ -66,6 +70,60 @@ function ActionSelect(props: { g: Guardrail; dir: Direction; values: FormValues;
         </option>
       ))}
     </select>
+  );
+}
+
+/** What each tool-result choice is called in the select. */
+const TOOL_CHOICE_LABELS: Record<(typeof TOOL_RESULT_CHOICES)[number], string> = {
+  '': 'as on requests',
+  off: 'off',
+  log: 'log',
+  flag: 'flag',
+  quarantine: 'quarantine',
+  block: 'block',
+};
+
+/** The injection guardrail on tool results: its action (or none, following requests) and its threshold. */
+function ToolResultFields(props: { values: FormValues; failure?: ApiFailure | null }) {
+  const { values, failure } = props;
+  const id = fieldId(TOOL_RESULTS_FIELD);
+  const invalid = failure?.param === TOOL_RESULTS_FIELD;
+  const current = values[TOOL_RESULTS_FIELD] ?? '';
+  return (
+    <fieldset>
+      <legend>Prompt injection in tool results</legend>
+      <div>
+        <label for={id}>
+          Action on tool results
+          <span class="hint" id={`${id}-hint`}>
+            Each result a tool returned to an agent is judged on its own. quarantine withholds that result
+            from the model (it gets a short notice instead) and lets the turn go on; block refuses the
+            request. Recommended for agents: quarantine.
+          </span>
+        </label>
+        <select
+          id={id}
+          name={TOOL_RESULTS_FIELD}
+          aria-invalid={invalid ? 'true' : undefined}
+          aria-describedby={invalid ? `${id}-hint form-error` : `${id}-hint`}
+        >
+          {TOOL_RESULT_CHOICES.map((a) => (
+            <option value={a} selected={a === current}>
+              {TOOL_CHOICE_LABELS[a]}
+            </option>
+          ))}
+        </select>
+      </div>
+      <Field
+        name={TOOL_THRESHOLD_FIELD}
+        label="Tool-result threshold"
+        hint="Between 0 and 1, for tool results only; lower is stricter. Empty: the tool-result detector's trained default."
+        type="number"
+        step="any"
+        values={values}
+        failure={failure}
+      />
+    </fieldset>
   );
 }
 
@@ -113,7 +171,8 @@ function PolicyFields(props: { scope: PolicyScope; values: FormValues; failure?:
       <div class="scroll">
         <table>
           <caption>
-            Action per guardrail (off · log · flag · redact · block, from least to most strict)
+            Action per guardrail (off · log · flag · redact · block, from least to most strict; tool results
+            below)
           </caption>
           <thead>
             <tr>
@@ -153,6 +212,7 @@ function PolicyFields(props: { scope: PolicyScope; values: FormValues; failure?:
         values={values}
         failure={failure}
       />
+      <ToolResultFields values={values} failure={failure} />
       {scope === 'tenant' ? (
         <label class="check">
           <input type="checkbox" name={RESTORE_FIELD} checked={values[RESTORE_FIELD] === 'on'} />
@@ -194,6 +254,7 @@ export function EffectivePolicyTable(props: { tenant: GuardrailPolicy; apiKey: G
     DIRECTIONS.filter((dir) => actionsFor(g, dir).length > 0).map((dir) => ({ g, dir })),
   );
   const keyDeny = props.apiKey.deny;
+  const tenantTools = effectivePolicy(props.tenant, {}).toolResults;
   return (
     <div class="scroll">
       <table>
@@ -220,11 +281,27 @@ export function EffectivePolicyTable(props: { tenant: GuardrailPolicy; apiKey: G
             </tr>
           ))}
           <tr>
+            <th scope="row">{GUARDRAIL_LABELS.injection}</th>
+            <td>tool results</td>
+            <td>{toolResultsOf(props.tenant)}</td>
+            <td>{toolResultsOf(props.apiKey)}</td>
+            <td>
+              <Effective action={eff.toolResults} tenant={tenantTools} />
+            </td>
+          </tr>
+          <tr>
             <th scope="row">Injection threshold</th>
             <td>requests</td>
             <td>{props.tenant.injection_threshold ?? 'default'}</td>
             <td>{props.apiKey.injection_threshold ?? 'default'}</td>
             <td>{eff.injectionThreshold ?? 'default'}</td>
+          </tr>
+          <tr>
+            <th scope="row">Injection threshold</th>
+            <td>tool results</td>
+            <td>{props.tenant.injection_tool_threshold ?? 'default'}</td>
+            <td>{props.apiKey.injection_tool_threshold ?? 'default'}</td>
+            <td>{eff.toolThreshold ?? 'default'}</td>
           </tr>
           <tr>
             <th scope="row">Restore redacted values</th>
@@ -244,6 +321,12 @@ export function EffectivePolicyTable(props: { tenant: GuardrailPolicy; apiKey: G
       </table>
     </div>
   );
+}
+
+/** One side's action on tool results as written: its own, or what it follows. */
+function toolResultsOf(policy: GuardrailPolicy): string {
+  const own = policy.injection?.tool_results;
+  return own ?? `${policy.injection?.request ?? 'off'} (as requests)`;
 }
 
 function denySize(deny: GuardrailPolicy['deny']): string {

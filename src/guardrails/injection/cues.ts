@@ -63,8 +63,26 @@ const CLASSES = {
   /** What came before, as an adjective ("forget the previous draft" is no attack; "… instructions" is). */
   previous:
     'previous prior earlier preceding vorherigen vorherige vorigen obigen obige bisherigen anteriores anterior previas précédentes précédents précédent предыдущие',
+  // Classes for the tool-result model's cues (the prompt model was trained before them and ignores them).
+  /** Who an injection in a tool result addresses: the model reading it. */
+  ai: 'ai llm llms assistant assistants chatbot bot gpt chatgpt claude gemini copilot llama automated ki assistent assistentin ia asistente assistente',
+  /** What that reader is doing to the text. */
+  reading:
+    'reading processing summarising summarizing summarise summarize analysing analyzing parsing reviewing screening evaluating scanning reads processes',
+  task: 'task tasks mission assignment aufgabe tarea tâche',
+  gave: 'gave given assigned original initial beginning',
+  confirm: 'confirmation confirming approval permission consent verification',
+  message: 'message messages',
+  rest: 'rest remainder remaining',
+  reply: 'reply respond answer say print repeat output write',
+  only: 'only solely exclusively',
+  tool: 'tool tools function functions',
+  use: 'use call invoke execute',
+  send: 'send forward share upload transfer wire post email',
+  secret: 'password passwords passcode credentials token tokens secret secrets iban',
 } as const;
 type ClassName = keyof typeof CLASSES;
+/** At most 32: a word's classes are the bits of one 32-bit integer. */
 const CLASS_NAMES = Object.keys(CLASSES) as ClassName[];
 const bit = (name: ClassName): number => CLASS_NAMES.indexOf(name);
 
@@ -107,10 +125,36 @@ const PAIRS: readonly PairCue[] = [
   pair('done-now', 'done', 'now', 3), // that is done. Now … / das ist erledigt. Jetzt …
 ];
 
+/**
+ * The tool-result model's cues, after the single-word cue in cue-id order (the prompt model knows only
+ * the first DIRECT_CUE_COUNT cues: the pairs above and the single words).
+ */
+const TOOL_PAIRS: readonly PairCue[] = [
+  pair('you-ai', 'you', 'ai', 3), // to you, the AI language model / if you are an AI
+  pair('ai-reading', 'ai', 'reading', 3, true), // an AI assistant processing this / the LLM summarising it
+  pair('task-given', 'task', 'gave', 4, true), // the task that I gave you / the original task
+  pair('without-confirm', 'without', 'confirm', 3), // without asking for confirmation
+  pair('system-message', 'system', 'message', 1), // ###(system_message)
+  pair('override-rest', 'override', 'rest', 3), // ignore the rest of this data
+  pair('reply-only', 'reply', 'only', 2, true), // reply only with / only say
+  pair('use-tool', 'use', 'tool', 3), // you should use the tool `send_money`
+  pair('send-all', 'send', 'before', 2), // forward all messages / send everything
+  pair('send-secret', 'send', 'secret', 5, true), // send the password / share the IBAN
+];
+
 const SINGLE_CLASS = bit('single');
-/** Every cue's name, in cue-id order: the pairs, then the single words ("jailbreak", "uncensored"). */
-export const CUE_NAMES: readonly string[] = [...PAIRS.map((p) => p.name), 'single-word'];
+/**
+ * Every cue's name, in cue-id order: the pairs, then the single words ("jailbreak", "uncensored"), then
+ * the tool-result model's pairs.
+ */
+export const CUE_NAMES: readonly string[] = [
+  ...PAIRS.map((p) => p.name),
+  'single-word',
+  ...TOOL_PAIRS.map((p) => p.name),
+];
 export const CUE_COUNT = CUE_NAMES.length;
+/** How many cues the prompt model (model.ts) was trained with: the first ones, in cue-id order. */
+export const DIRECT_CUE_COUNT = PAIRS.length + 1;
 
 const TABLE_BITS = 10;
 const TABLE_MASK = (1 << TABLE_BITS) - 1;
@@ -148,15 +192,28 @@ export function resetCues(): void {
 
 /** Feeds the `index`-th word of the scan (class bits `classes` ≠ 0), reporting every cue it completes. */
 export function cueStep(classes: number, index: number, position: number, sink: CueSink): void {
-  for (let c = 0; c < PAIRS.length; c++) {
-    const pair = PAIRS[c]!;
+  pairSteps(PAIRS, 0, classes, index, position, sink);
+  if ((classes >>> SINGLE_CLASS) & 1) sink(PAIRS.length, position);
+  pairSteps(TOOL_PAIRS, DIRECT_CUE_COUNT, classes, index, position, sink);
+  for (let k = 0; k < CLASS_NAMES.length; k++) if ((classes >>> k) & 1) lastSeen[k] = index;
+}
+
+/** Reports each of `pairs` (cue ids from `first`) that the word completes. */
+function pairSteps(
+  pairs: readonly PairCue[],
+  first: number,
+  classes: number,
+  index: number,
+  position: number,
+  sink: CueSink,
+): void {
+  for (let c = 0; c < pairs.length; c++) {
+    const pair = pairs[c]!;
     if (
       ((classes >>> pair.second) & 1 && index - lastSeen[pair.first]! <= pair.distance) ||
       (pair.either && (classes >>> pair.first) & 1 && index - lastSeen[pair.second]! <= pair.distance)
     ) {
-      sink(c, position);
+      sink(first + c, position);
     }
   }
-  if ((classes >>> SINGLE_CLASS) & 1) sink(PAIRS.length, position);
-  for (let k = 0; k < CLASS_NAMES.length; k++) if ((classes >>> k) & 1) lastSeen[k] = index;
 }

@@ -19,7 +19,7 @@ export interface SerialisedModel {
   readonly scale: number;
   readonly bias: number;
   readonly threshold: number;
-  /** The cue weights (CUE_COUNT, then the distinct-cue count weight), not quantised. */
+  /** The weights of the cues it knows (the first ones), then the distinct-cue count weight, not quantised. */
   readonly cues: readonly number[];
   /** 2^bits characters, one per weight (see above). */
   readonly weights: string;
@@ -71,8 +71,10 @@ export function decodeModel(serialised: SerialisedModel): InjectionModel {
   if (text.length !== size) {
     throw new Error(`injection model: ${text.length} weights for ${serialised.bits} hash bits`);
   }
-  if (serialised.cues.length !== CUE_COUNT + 1) {
-    throw new Error(`injection model: ${serialised.cues.length} cue weights, expected ${CUE_COUNT + 1}`);
+  if (serialised.cues.length < 1 || serialised.cues.length > CUE_COUNT + 1) {
+    throw new Error(
+      `injection model: ${serialised.cues.length} cue weights, expected at most ${CUE_COUNT + 1}`,
+    );
   }
   const weights = new Int8Array(size);
   for (let i = 0; i < size; i++) weights[i] = charWeight(text.charCodeAt(i));

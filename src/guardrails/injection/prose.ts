@@ -4,7 +4,7 @@
  * values (not its keys, numbers or punctuation); a Python-printed dict or list
  * (single-quoted, as many agent frameworks return tool results) gives its
  * string literals that are not keys, unescaped; YAML gives each line's value
- * without its key or list marker; anything else is prose already. Values are
+ * without its key (as serialisers write keys) or list marker; anything else is prose already. Values are
  * joined by newlines, so each starts a sentence of its own.
  *
  * The detector reads this rather than the raw text so that markup, keys and
@@ -118,8 +118,11 @@ function quotedLiterals(text: string): string[] {
   return out;
 }
 
-/** `key:` (an identifier-like key of at most 40 units), after indentation and list markers. */
-const YAML_KEY = /^\s*(?:-\s+)*[A-Za-z_][\w .-]{0,40}:(?:\s|$)/;
+/**
+ * `key:` after indentation and list markers: an identifier as serialisers write keys (lower case first,
+ * no spaces, at most 41 units). A capitalised `Note:`, `Important:` or `Assistant:` is prose: it stays.
+ */
+const YAML_KEY = /^\s*(?:-\s+)*[a-z_][\w.-]{0,40}:(?:\s|$)/;
 const YAML_ITEM = /^\s*-\s/;
 
 /** Most non-blank lines (at least two) are `key: value` pairs or list items. */

@@ -14,7 +14,7 @@
  * units of feature extraction (five hashes each) plus one pass over its blocks.
  * The block buffers are allocated once per isolate.
  */
-import { CUE_COUNT, type CueSink } from './cues';
+import type { CueSink } from './cues';
 import { type FeatureSink, scanFeatures } from './features';
 
 export interface InjectionModel {
@@ -25,7 +25,10 @@ export interface InjectionModel {
   /** Real weight = scale · quantised weight. */
   readonly scale: number;
   readonly bias: number;
-  /** One weight per cue (CUE_COUNT), then the weight of the number of distinct cues in a window. */
+  /**
+   * One weight per cue it knows (the first ones in cue-id order: DIRECT_CUE_COUNT for the prompt model,
+   * CUE_COUNT for the tool-result model), then the weight of the number of distinct cues in a window.
+   */
   readonly cues: Float64Array;
   /** The trained default decision threshold on the [0, 1] score. */
   readonly threshold: number;
@@ -71,17 +74,21 @@ function windowLogit(model: InjectionModel, sum: number, count: number): number 
   return count === 0 ? Number.NEGATIVE_INFINITY : model.bias + (model.scale * sum) / Math.sqrt(count);
 }
 
-/** The cues' share of a window's logit: each present cue's weight, and the count weight per distinct cue. */
+/**
+ * The cues' share of a window's logit: each present cue's weight, and the count weight per distinct cue.
+ * A model knows the first `cues.length - 1` cues (the ones it was trained with); it ignores later ones.
+ */
 export function cueLogit(cues: Float64Array, mask: number): number {
+  const known = cues.length - 1;
   let logit = 0;
   let distinct = 0;
-  for (let c = 0; c < CUE_COUNT; c++) {
+  for (let c = 0; c < known; c++) {
     if ((mask >>> c) & 1) {
       logit += cues[c]!;
       distinct++;
     }
   }
-  return logit + distinct * cues[CUE_COUNT]!;
+  return logit + distinct * cues[known]!;
 }
 
 /** The cues found in blocks [first, last). */

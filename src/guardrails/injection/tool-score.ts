@@ -2,9 +2,9 @@
  * Scoring one tool result's prose (prose.ts) with a linear model over the
  * detector's hashed features (features.ts) and cues (cues.ts), sentence by
  * sentence. The prose is cut into blocks that end at a line break or a
- * sentence's end (at least MIN_BLOCK units, at most MAX_BLOCK); a window is a
- * run of consecutive blocks of at most WINDOW units, and the result's score is
- * its best window's. An instruction hidden in one review, one e-mail or one
+ * sentence's end (at least MIN_BLOCK units, at most MAX_BLOCK); a window is one
+ * block, or a run of consecutive blocks of at most WINDOW units, and the
+ * result's score is its best window's. An instruction hidden in one review, one e-mail or one
  * paragraph is scored on its own sentences, not diluted by the document, and a
  * long benign document is many short windows, not one unusual text: length and
  * markup do not raise its score.
@@ -60,9 +60,10 @@ export function blockEnds(text: string, from: number, to: number, out: Int32Arra
 }
 
 /**
- * Calls `visit(first, last)` for every maximal window of blocks [first, last): each block starts one,
- * extended while it spans at most WINDOW units (one block at least); a window inside the previous one is
- * skipped.
+ * Calls `visit(first, last)` for every window of blocks [first, last): each block alone (a short
+ * instruction is scored on its own sentence), and from each block the longest run that spans at most
+ * WINDOW units (an instruction over several sentences is scored whole), unless it lies inside the
+ * previous run.
  */
 export function forEachWindow(
   blockEnd: Int32Array,
@@ -75,10 +76,9 @@ export function forEachWindow(
     const start = first === 0 ? 0 : blockEnd[first - 1]!;
     if (last <= first) last = first + 1;
     while (last < blocks && blockEnd[last]! - start <= WINDOW) last++;
-    if (last > previousLast) {
-      visit(first, last);
-      previousLast = last;
-    }
+    visit(first, first + 1);
+    if (last > first + 1 && last > previousLast) visit(first, last);
+    if (last > previousLast) previousLast = last;
   }
 }
 

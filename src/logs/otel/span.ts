@@ -122,14 +122,20 @@ function tryText(t: LogEvent['tries'][number]): string {
   return `${t.target} ${t.status} ${Math.round(t.ttfbMs)}ms${t.error ? ` ${t.error}` : ''}`;
 }
 
-/** `pii request redact 2 email=1,phone=1`: names and counts, never the values found. */
+/**
+ * `pii request redact 2 email=1,phone=1`: names and counts, never the values found; tool results by the
+ * client's call id, position and score (`results=call_a#2:0.9731`), never their text.
+ */
 function verdictText(g: LogEvent['guardrails'][number]): string {
   const kinds = Object.entries(g.kinds)
     .map(([k, n]) => `${k}=${n}`)
     .join(',');
   const score = g.score === null ? '' : ` score=${g.score}`;
   const error = g.error === null ? '' : ` error=${g.error}`;
-  return `${g.guardrail} ${g.direction} ${g.action} ${g.count}${kinds ? ` ${kinds}` : ''}${score}${error}`;
+  const results = g.results?.length
+    ? ` results=${g.results.map((r) => `${r.id ?? ''}#${r.index}:${r.score}`).join(',')}`
+    : '';
+  return `${g.guardrail} ${g.direction} ${g.action} ${g.count}${kinds ? ` ${kinds}` : ''}${score}${error}${results}`;
 }
 
 function metadata(m: LogEvent['metadata']): Record<string, string | number | boolean> {

@@ -8,7 +8,8 @@
  *   - a non-finite metadata number is kept as its text ("Infinity");
  *   - text fields longer than LOG_FIELD_MAX are cut and end in TRUNCATED_MARK
  *     (a try's target as a model, its error as an error code);
- *   - at most LOG_MAX_TRIES tries are kept, the first ones;
+ *   - at most LOG_MAX_TRIES tries are kept, the first ones; one verdict at most lists tool results, at
+ *     most LOG_MAX_TOOL_RESULTS, their ids cut like text fields;
  *   - payloads are cut until the event fits MAX_EVENT_BYTES (payload.truncated),
  *     then, only for hostile sizes, tries between the first and last are dropped.
  * The result always passes the LogEvent schema and fits one queue message
@@ -18,8 +19,10 @@ import {
   LOG_FIELD_MAX,
   LOG_MAX_TRIES,
   LOG_MAX_GUARDRAILS,
+  LOG_MAX_TOOL_RESULTS,
   LOG_METADATA_MAX_KEYS,
   type LogEvent,
+  type LogGuardrail,
   type LogTry,
   TRUNCATED_MARK,
 } from '../../core/log-event';
@@ -73,12 +76,36 @@ export function normaliseEvent(event: LogEvent, now: number): LogEvent {
     payload: event.payload,
     route: cutOrNull(event.route, LOG_FIELD_MAX.route),
     tries: event.tries.slice(0, LOG_MAX_TRIES).map(logTry),
-    // Built by the pipeline from fixed names and counts (src/guardrails/verdicts.ts): bounded already.
-    guardrails: (event.guardrails ?? []).slice(0, LOG_MAX_GUARDRAILS),
+    // Built by the pipeline from fixed names and counts (src/guardrails/verdicts.ts); only the tool call ids
+    // a client chose can be long.
+    guardrails: guardrails(event.guardrails ?? []),
     // Validated W3C ids (src/logs/otel/traceparent.ts), or absent.
     ...(event.traceId ? { traceId: event.traceId, parentSpanId: event.parentSpanId ?? null } : {}),
   };
   return fitMessage(e);
+}
+
+/**
+ * At most LOG_MAX_GUARDRAILS verdicts. Tool results are listed by one verdict only (the injection
+ * guardrail's on the request's tool results): the first that lists any keeps at most LOG_MAX_TOOL_RESULTS,
+ * ids cut like text fields, and any other loses its list, so the lists stay within a fixed size.
+ */
+function guardrails(verdicts: readonly LogGuardrail[]): LogGuardrail[] {
+  let listed = false;
+  return verdicts.slice(0, LOG_MAX_GUARDRAILS).map((g) => {
+    if (!g.results) return g;
+    const { results, ...rest } = g;
+    if (listed) return rest;
+    listed = true;
+    return {
+      ...rest,
+      results: results.slice(0, LOG_MAX_TOOL_RESULTS).map((r) => ({
+        index: count(r.index),
+        id: cutOrNull(r.id, LOG_FIELD_MAX.toolCallId),
+        score: r.score,
+      })),
+    };
+  });
 }
 
 function logTry(t: LogTry): LogTry {

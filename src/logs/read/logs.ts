@@ -37,15 +37,37 @@ export const LogTryEntry = z.object({
 });
 export type LogTryEntry = z.output<typeof LogTryEntry>;
 
+/** One tool result a verdict fired on: its position and the client's tool call id, never its text. */
+export const LogToolResultEntry = z.object({
+  index: z.number().describe("The result's position among the request's tool results, 0-based."),
+  id: z
+    .string()
+    .nullable()
+    .describe('The tool call id the client gave it (tool_call_id, tool_use_id or call_id); null when none.'),
+  score: z.number().describe('The tool-result detector’s score.'),
+});
+export type LogToolResultEntry = z.output<typeof LogToolResultEntry>;
+
 /** What one guardrail found and did in one direction (request_logs.guardrails); never the values found. */
 export const LogGuardrailEntry = z.object({
   guardrail: z.string(),
-  direction: z.enum(['request', 'response']),
-  action: z.enum(['log', 'flag', 'redact', 'block']),
-  count: z.number().describe('Values found, or 1 for a guardrail that judges a whole text.'),
+  direction: z
+    .enum(['request', 'response', 'tool'])
+    .describe("Where it judged: the request's user turns, the answer, or the request's tool results."),
+  action: z.enum(['log', 'flag', 'redact', 'quarantine', 'block']),
+  count: z
+    .number()
+    .describe('Values found, tool results fired on, or 1 for a guardrail that judges a whole text.'),
   kinds: z.record(z.string(), z.number()).describe('Values found per kind (email, card, deny …).'),
-  score: z.number().nullable().describe('The injection score, for the injection guardrail.'),
+  score: z
+    .number()
+    .nullable()
+    .describe('The injection score, for the injection guardrail (on tool results, the highest).'),
   error: z.string().nullable().describe('Why a guardrail could not judge (it then let the request through).'),
+  results: z
+    .array(LogToolResultEntry)
+    .optional()
+    .describe('Direction tool: the results fired on (at most 32), by index, id and score.'),
 });
 export type LogGuardrailEntry = z.output<typeof LogGuardrailEntry>;
 

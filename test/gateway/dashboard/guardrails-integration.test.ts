@@ -63,6 +63,17 @@ describe("a tenant's guardrails form", () => {
     expect(options('guardrails\\.injection\\.request')).toEqual(['off', 'log', 'flag', 'block']);
     expect(options('guardrails\\.injection\\.response')).toEqual([]);
     expect(options('guardrails\\.llama_guard\\.response')).toEqual([]);
+    // Tool results: their own select, quarantine only there; '' follows the request action.
+    expect(options('guardrails\\.injection\\.tool_results')).toEqual([
+      '',
+      'off',
+      'log',
+      'flag',
+      'quarantine',
+      'block',
+    ]);
+    expect(selected(html, 'guardrails.injection.tool_results')).toBe('');
+    expect(html).toMatch(/name="guardrails.injection_tool_threshold" type="number"/);
     expect(selected(html, 'guardrails.pii.request')).toBe('off');
     expect(html).toMatch(/<textarea id="f-guardrails-deny-terms" name="guardrails.deny.terms"/);
   });
@@ -78,6 +89,8 @@ describe("a tenant's guardrails form", () => {
       'guardrails.secrets.request': 'flag',
       'guardrails.denylist.request': 'block',
       'guardrails.injection_threshold': '0.7',
+      'guardrails.injection.tool_results': 'quarantine',
+      'guardrails.injection_tool_threshold': '0.8',
       'guardrails.restore': 'on',
       'guardrails.deny.terms': 'Project Falcon\r\n  \r\n  codename kestrel  \r\n',
       'guardrails.deny.patterns': '\\bacct-\\d{6}\\b\r\n',
@@ -88,10 +101,11 @@ describe("a tenant's guardrails form", () => {
     const stored = asTenant(await admin('GET', `/tenants/${t.id}`)).guardrails;
     expect(stored).toEqual({
       pii: { request: 'redact', response: 'redact' },
-      injection: { request: 'block' },
+      injection: { request: 'block', tool_results: 'quarantine' },
       secrets: { request: 'flag' },
       denylist: { request: 'block' },
       injection_threshold: 0.7,
+      injection_tool_threshold: 0.8,
       restore: true,
       deny: { terms: ['Project Falcon', 'codename kestrel'], patterns: ['\\bacct-\\d{6}\\b'] },
     });
@@ -102,6 +116,8 @@ describe("a tenant's guardrails form", () => {
     expect(selected(html, 'guardrails.injection.request')).toBe('block');
     expect(selected(html, 'guardrails.secrets.response')).toBe('off');
     expect(html).toMatch(/name="guardrails.injection_threshold" type="number" value="0.7"/);
+    expect(selected(html, 'guardrails.injection.tool_results')).toBe('quarantine');
+    expect(html).toMatch(/name="guardrails.injection_tool_threshold" type="number" value="0.8"/);
     expect(html).toMatch(/<input type="checkbox" name="guardrails.restore" checked=""/);
     expect(html).toMatch(/name="guardrails.deny.terms"[^>]*>Project Falcon\ncodename kestrel<\/textarea>/);
   });
@@ -167,7 +183,12 @@ describe("a tenant's guardrails form", () => {
 describe("a key's guardrails form", () => {
   it("says it narrows the tenant's, saves the key's policy and keeps its own deny-list additions", async () => {
     const t = await createTenant('Narrow Inc', {
-      guardrails: { pii: { request: 'redact' }, restore: true, deny: { terms: ['a', 'b'], patterns: [] } },
+      guardrails: {
+        pii: { request: 'redact' },
+        injection: { request: 'flag' },
+        restore: true,
+        deny: { terms: ['a', 'b'], patterns: [] },
+      },
     });
     const k = await createKey(t.id, {
       name: 'strict app',
@@ -182,6 +203,8 @@ describe("a key's guardrails form", () => {
       ...ALL_OFF,
       'guardrails.pii.request': 'log',
       'guardrails.secrets.request': 'block',
+      'guardrails.injection.tool_results': 'quarantine',
+      'guardrails.injection_tool_threshold': '0.7',
       'guardrails.restore': 'never',
     });
     expect(res.status, await res.clone().text()).toBe(303);
@@ -189,6 +212,8 @@ describe("a key's guardrails form", () => {
     expect(asKey(await admin('GET', `/keys/${k.id}`)).guardrails).toEqual({
       pii: { request: 'log' },
       secrets: { request: 'block' },
+      injection: { tool_results: 'quarantine' },
+      injection_tool_threshold: 0.7,
       restore: false,
       deny: { terms: ['internal only'], patterns: [] },
     });
@@ -214,6 +239,20 @@ describe("a key's guardrails form", () => {
       'block raised by the key',
     ]);
     expect(row('Prompt injection', 'answers')).toBeUndefined();
+    expect(row('Prompt injection', 'tool results')).toEqual([
+      'Prompt injection',
+      'tool results',
+      'flag (as requests)',
+      'quarantine',
+      'quarantine raised by the key',
+    ]);
+    expect(row('Injection threshold', 'tool results')).toEqual([
+      'Injection threshold',
+      'tool results',
+      'default',
+      '0.7',
+      '0.7',
+    ]);
     expect(row('Restore redacted values', 'answers')).toEqual([
       'Restore redacted values',
       'answers',
@@ -285,6 +324,19 @@ describe('verdicts on the logs pages', () => {
       score: null,
       error: null,
     },
+    {
+      guardrail: 'injection',
+      direction: 'tool',
+      action: 'quarantine',
+      count: 2,
+      kinds: { tool_result: 2 },
+      score: 0.9731,
+      error: null,
+      results: [
+        { index: 1, id: 'call_mail', score: 0.9731 },
+        { index: 3, id: null, score: 0.8812 },
+      ],
+    },
   ];
   const guarded = logEvent({
     tenantId: 'ten_gv',
@@ -303,6 +355,12 @@ describe('verdicts on the logs pages', () => {
       ['injection', 'request', 'block', '1', 'injection ×1', '0.931', '—'],
       ['llama_guard', 'request', 'flag', '0', '—', '—', 'unavailable (let through)'],
       ['secrets', 'answer', 'redact', '1', 'openai_key ×1', '—', '—'],
+      ['injection', 'tool results', 'quarantine', '2', 'tool_result ×2', '0.973', '—'],
+    ]);
+    // The tool results it withheld: id, position and score; the log holds nothing of their text to show.
+    expect(tableRows(html, 'Tool results quarantined')).toEqual([
+      ['call_mail', '#1', '0.9731'],
+      ['none', '#3', '0.8812'],
     ]);
   });
 
@@ -319,7 +377,7 @@ describe('verdicts on the logs pages', () => {
       new RegExp(`<tr>(?:(?!<tr>)[\\s\\S])*?${id}[\\s\\S]*?</tr>`).exec(list)?.[0] ?? '';
     const badges = [
       ...row(guarded.requestId).matchAll(
-        /<span class="badge (?:log|flag|redact|block)"[^>]*>([^<]*)<\/span>/g,
+        /<span class="badge (?:log|flag|redact|quarantine|block)"[^>]*>([^<]*)<\/span>/g,
       ),
     ].map((m) => m[1]);
     expect(badges).toEqual([
@@ -327,6 +385,7 @@ describe('verdicts on the logs pages', () => {
       'injection block',
       'llama_guard flag !',
       'secrets (answer) redact',
+      'injection (tools) quarantine ×2',
     ]);
     expect(row(plain.requestId)).not.toMatch(/class="badge (log|flag|redact|block)"/);
   });

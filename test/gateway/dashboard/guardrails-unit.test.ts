@@ -8,6 +8,44 @@ describe('actionsFor', () => {
     expect(actionsFor('secrets', 'response')).toEqual(['off', 'log', 'flag', 'redact', 'block']);
     expect(actionsFor('llama_guard', 'request')).toEqual(['off', 'log', 'flag', 'block']);
     expect(actionsFor('injection', 'response')).toEqual([]);
+    // quarantine is for tool results only: no request or answer select offers it.
+    expect(actionsFor('injection', 'request')).not.toContain('quarantine');
+  });
+});
+
+describe('tool results', () => {
+  it('sends tool_results as chosen, off included, and leaves it out for "as on requests"', () => {
+    const base = { 'guardrails.injection.request': 'flag' };
+    expect(
+      guardrailsBody(
+        {
+          ...base,
+          'guardrails.injection.tool_results': 'quarantine',
+          'guardrails.injection_tool_threshold': '0.8',
+        },
+        'tenant',
+      ),
+    ).toEqual({ injection: { request: 'flag', tool_results: 'quarantine' }, injection_tool_threshold: 0.8 });
+    expect(guardrailsBody({ ...base, 'guardrails.injection.tool_results': 'off' }, 'key')).toEqual({
+      injection: { request: 'flag', tool_results: 'off' },
+    });
+    expect(guardrailsBody({ ...base, 'guardrails.injection.tool_results': '' }, 'key')).toEqual({
+      injection: { request: 'flag' },
+    });
+    // Tool results alone make an injection rule.
+    expect(guardrailsBody({ 'guardrails.injection.tool_results': 'block' }, 'key')).toEqual({
+      injection: { tool_results: 'block' },
+    });
+  });
+
+  it('shows a stored tool_results and threshold back, and an absent one as "as on requests"', () => {
+    const values = guardrailFormValues(
+      { injection: { tool_results: 'quarantine' }, injection_tool_threshold: 0.75 },
+      'tenant',
+    );
+    expect(values['guardrails.injection.tool_results']).toBe('quarantine');
+    expect(values['guardrails.injection_tool_threshold']).toBe('0.75');
+    expect(guardrailFormValues({}, 'key')['guardrails.injection.tool_results']).toBe('');
   });
 });
 
@@ -42,9 +80,10 @@ describe('guardrailsBody', () => {
 describe('guardrailFormValues', () => {
   it('round-trips a stored policy through its form', () => {
     const tenant: GuardrailPolicy = {
-      injection: { request: 'block' },
+      injection: { request: 'block', tool_results: 'quarantine' },
       pii: { request: 'redact', response: 'flag' },
       injection_threshold: 0.8,
+      injection_tool_threshold: 0.9,
       restore: true,
       deny: { terms: ['one', 'two'], patterns: ['\\bx\\b'] },
     };

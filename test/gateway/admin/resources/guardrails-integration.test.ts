@@ -44,6 +44,29 @@ describe('guardrail policies', () => {
     expect(unknown.status).toBe(400);
   });
 
+  it('take tool_results on the injection rule only, quarantine only there, and a tool-result threshold', async () => {
+    const tenant = await createTenant('tools');
+    const policy = {
+      injection: { request: 'flag', tool_results: 'quarantine' },
+      injection_tool_threshold: 0.8,
+    };
+    const ok = await admin('PATCH', `/tenants/${tenant.id}`, { guardrails: policy });
+    expect(ok.status).toBe(200);
+    expect((ok.json as { guardrails: unknown }).guardrails).toEqual(policy);
+    for (const [guardrails, words] of [
+      [{ injection: { request: 'quarantine' } }, 'set injection.tool_results'],
+      [{ pii: { request: 'quarantine' } }, 'set injection.tool_results'],
+      [{ pii: { tool_results: 'quarantine' } }, 'set injection.tool_results'],
+      [{ injection: { tool_results: 'redact' } }, 'cannot be redacted'],
+      [{ injection_tool_threshold: 1.2 }, 'injection_tool_threshold'],
+    ] as const) {
+      const res = await admin('PATCH', `/tenants/${tenant.id}`, { guardrails });
+      expect(res.status, JSON.stringify(guardrails)).toBe(400);
+      expect(res.text).toContain(words);
+    }
+    expect((await admin('GET', `/tenants/${tenant.id}`)).json).toMatchObject({ guardrails: policy });
+  });
+
   it('refuse deny-list patterns that could not be matched in linear time, naming the entry', async () => {
     const tenant = await createTenant('patterns');
     for (const pattern of ['(a)\\1', '(?=x)y', '((a{1000}){1000}){1000}', '(unclosed']) {
@@ -74,7 +97,15 @@ describe('guardrail policies', () => {
       components: { schemas: Record<string, { properties?: Record<string, unknown> }> };
     };
     const text = JSON.stringify(doc);
-    for (const word of ['injection_threshold', 'llama_guard', 'restore', 'redacted'])
+    for (const word of [
+      'injection_threshold',
+      'injection_tool_threshold',
+      'tool_results',
+      'quarantine',
+      'llama_guard',
+      'restore',
+      'redacted',
+    ])
       expect(text).toContain(word);
   });
 });
@@ -138,5 +169,35 @@ describe('guardrail verdicts in logs and rollups', () => {
       { day, guardrail: 'injection', fired: 1, blocked: 1, redacted: 0 },
       { day, guardrail: 'pii', fired: 1, blocked: 0, redacted: 2 },
     ]);
+  });
+
+  it('count tool-result verdicts as the injection guardrail firing: quarantine fires, block blocks', async () => {
+    const tool = (action: LogGuardrail['action']) =>
+      verdict({
+        guardrail: 'injection',
+        direction: 'tool',
+        action,
+        count: 1,
+        kinds: { tool_result: 1 },
+        score: 0.97,
+        results: [{ index: 0, id: 'call_a', score: 0.97 }],
+      });
+    const quarantined = logEvent({ tenantId: 'ten_gt', keyId: 'key_gt', guardrails: [tool('quarantine')] });
+    const blocked = logEvent({
+      tenantId: 'ten_gt',
+      keyId: 'key_gt',
+      status: 400,
+      guardrails: [tool('block')],
+    });
+    const batch = { v: 2, isolate: 'iso-gt', seq: 1, sent: 2, events: [quarantined, blocked] };
+    expect((await deliver(LOG_QUEUE, [{ body: batch }])).ackAll).toBe(true);
+    await waitForLogs([quarantined.requestId, blocked.requestId]);
+    const detail = (await admin('GET', `/logs/${quarantined.requestId}`)).json as { guardrails: unknown[] };
+    expect(detail.guardrails).toEqual([tool('quarantine')]);
+    const day = new Date(quarantined.time).toISOString().slice(0, 10);
+    const usage = (await admin('GET', `/usage?tenant_id=ten_gt&from=${day}&to=${day}`)).json as {
+      guardrails: unknown[];
+    };
+    expect(usage.guardrails).toEqual([{ day, guardrail: 'injection', fired: 2, blocked: 1, redacted: 0 }]);
   });
 });

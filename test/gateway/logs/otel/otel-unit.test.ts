@@ -129,6 +129,16 @@ describe('a log event as a span', () => {
           score: null,
           error: null,
         },
+        {
+          guardrail: 'injection',
+          direction: 'tool',
+          action: 'quarantine',
+          count: 1,
+          kinds: { tool_result: 1 },
+          score: 0.9731,
+          error: null,
+          results: [{ index: 1, id: 'call_a', score: 0.9731 }],
+        },
       ],
       metadata: { user: 'u-1' },
     });
@@ -164,7 +174,12 @@ describe('a log event as a span', () => {
         { stringValue: 'anthropic/claude-x 200 40ms' },
       ],
     });
-    expect(a['edgeway.guardrails']).toEqual({ values: [{ stringValue: 'pii request redact 2 email=2' }] });
+    expect(a['edgeway.guardrails']).toEqual({
+      values: [
+        { stringValue: 'pii request redact 2 email=2' },
+        { stringValue: 'injection tool quarantine 1 tool_result=1 score=0.9731 results=call_a#1:0.9731' },
+      ],
+    });
     expect(a).not.toHaveProperty('error.type');
     expect(a).not.toHaveProperty('edgeway.route');
     expect(a).not.toHaveProperty('edgeway.payload.request');

@@ -2,7 +2,10 @@
 import { describe, expect, it } from 'vitest';
 import {
   LOG_FIELD_MAX,
+  LOG_MAX_GUARDRAILS,
+  LOG_MAX_TOOL_RESULTS,
   LOG_MAX_TRIES,
+  type LogGuardrail,
   LogEvent,
   type LogTry,
   TRUNCATED_MARK,
@@ -105,6 +108,34 @@ describe('normaliseEvent', () => {
       error: cut(long, LOG_FIELD_MAX.errorCode),
     });
     expect(e.tries.map((t) => t.status).slice(1, 3)).toEqual([501, 502]);
+    expect(overTheWire(e).success).toBe(true);
+  });
+
+  it('bounds the tool results a verdict lists: one list, at most LOG_MAX_TOOL_RESULTS, ids cut', () => {
+    const hostileId = '\u0001'.repeat(5_000);
+    const tool: LogGuardrail = {
+      guardrail: 'injection',
+      direction: 'tool',
+      action: 'quarantine',
+      count: 100,
+      kinds: { tool_result: 100 },
+      score: 0.99,
+      error: null,
+      results: Array.from({ length: 100 }, (_, i) => ({
+        index: i,
+        id: i === 1 ? null : hostileId,
+        score: 0.99,
+      })),
+    };
+    const e = normaliseEvent(logEvent({ guardrails: Array.from({ length: 12 }, () => tool) }), NOW);
+    expect(e.guardrails).toHaveLength(LOG_MAX_GUARDRAILS);
+    const [first, ...rest] = e.guardrails;
+    expect(first!.results).toHaveLength(LOG_MAX_TOOL_RESULTS);
+    expect(first!.results![0]!.id).toBe(cut(hostileId, LOG_FIELD_MAX.toolCallId));
+    expect(first!.results![1]!.id).toBeNull();
+    expect(first!.count).toBe(100);
+    expect(rest.every((g) => g.results === undefined)).toBe(true);
+    expect(jsonBytes(e)).toBeLessThanOrEqual(MAX_EVENT_BYTES);
     expect(overTheWire(e).success).toBe(true);
   });
 
