@@ -175,7 +175,7 @@ ${table(m, 'family', { fp: false })}
 
 ${table(m, 'format')}
 
-### Per domain (generated domains held out whole)
+### Per domain (template groups held out)
 
 ${table(m, 'domain')}
 
