@@ -13,6 +13,20 @@
  * occurrences mark the blocks; in the dev rows, whose injections are not
  * marked, an injected line is one that no benign row of the set contains.
  */
+import { createHash } from 'node:crypto';
+import { existsSync, readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import {
+  DEFAULT_DATA,
+  ORDINARY,
+  ROOT,
+  TRAINING,
+  assignFolds,
+  ordinaryRows,
+  quantise,
+  readRows,
+  trainLogistic,
+} from './lib-injection.mjs';
 import { importTs } from './import-ts.mjs';
 
 /** The runtime's prose extraction, blocks, windows, features and scorer, bundled for Node. */
@@ -61,7 +75,7 @@ export function injectedMask(prose, row, known) {
 }
 
 /** Backslash escapes a serialiser may have left in a recorded injection. */
-const unescape = (text) =>
+const unescaped = (text) =>
   text.replace(/\\(["'\\/nt])/g, (_, c) => (c === 'n' ? '\n' : c === 't' ? '\t' : c));
 
 /** `text` with every run of whitespace as one space, and the offset in `text` of each of its units. */
@@ -89,7 +103,7 @@ function squeezed(text) {
  */
 function markInjection(prose, injection, mask) {
   const { out, at } = squeezed(prose);
-  for (const text of [injection, unescape(injection), unescape(unescape(injection))]) {
+  for (const text of [injection, unescaped(injection), unescaped(unescaped(injection))]) {
     let found = false;
     for (const line of text.split('\n')) {
       const part = squeezed(line).out.trim();
@@ -177,21 +191,6 @@ export function windowVectors(runtime, prose, bits, mask) {
 
 // --- the rows --------------------------------------------------------------------------------------
 
-import { createHash } from 'node:crypto';
-import { existsSync, readFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
-import {
-  DEFAULT_DATA,
-  ORDINARY,
-  ROOT,
-  TRAINING,
-  assignFolds,
-  ordinaryRows,
-  quantise,
-  readRows,
-  trainLogistic,
-} from './lib-injection.mjs';
-
 export const DEFAULT_INDIRECT_DATA = resolve(ROOT, '..', 'shared', 'data', 'injection', 'indirect-dev.jsonl');
 export { DEFAULT_DATA };
 export const TOOL_MODEL_MODULE = join(ROOT, 'src', 'guardrails', 'injection', 'tool-model.ts');
@@ -213,7 +212,7 @@ export const INDIRECT_TRAINING = Object.freeze({
   /** Weight of a generated tool result's windows. */
   generatedWeight: 1,
   /** How many generated tool results (scripts/guardrails/tool-outputs.mjs) join the dev rows. */
-  generatedCount: 3000,
+  generatedCount: 6000,
   /** A window of an injected result is a positive when this share of its units is injected. */
   positiveShare: 0.3,
 });
@@ -241,6 +240,15 @@ export function readToolRows(path) {
     });
 }
 
+/**
+ * A benign text that quotes an attack (a security post, a test file, a post-mortem citing the line that
+ * fooled an assistant): a detector that flags it is right about the words it quotes. Such rows neither
+ * train the model (they would teach it that the attack's own words are benign) nor count in the
+ * false-positive figures; the report gives their rate on their own.
+ */
+export const QUOTED_ATTACK =
+  /["“'][^"”\n]{0,80}\b(ignore|disregard|forget)\b[^"”\n]{0,40}\b(previous|prior|above|all)\b[^"”\n]{0,30}\binstructions\b[^"”\n]{0,120}["”']/i;
+
 /** The generated tool results, as rows of the same shape. */
 export async function generatedToolRows(settings = INDIRECT_TRAINING) {
   if (settings.generatedCount === 0) return [];
@@ -255,6 +263,7 @@ export async function generatedToolRows(settings = INDIRECT_TRAINING) {
     hardNegative: row.hard_negative === true,
     group: row.group,
     injection: row.injection ?? null,
+    quotesAttack: row.label === 'benign' && QUOTED_ATTACK.test(row.text),
     kind: 'tool',
   }));
 }
@@ -276,6 +285,7 @@ export { readRows };
 export function windowExamples(runtime, rows, known, settings = INDIRECT_TRAINING) {
   const out = [];
   for (const row of rows) {
+    if (row.quotesAttack) continue;
     const tool = row.kind === 'tool';
     const prose = tool ? runtime.proseOf(row.text) : row.text;
     const mask = tool ? injectedMask(prose, row, known) : null;
@@ -307,9 +317,9 @@ export function trainToolModel(runtime, examples, settings = INDIRECT_TRAINING) 
   return quantise(trainLogistic(examples, settings, runtime.CUE_COUNT), settings.bits);
 }
 
-/** A tool result's [0, 1] score under `model`, as the runtime computes it. */
-export function scoreToolText(runtime, model, text) {
-  return runtime.sigmoid(runtime.proseLogit(model, runtime.proseOf(text)));
+/** A tool result's logit under `model`, as the runtime computes it (its score is the logit's sigmoid). */
+export function toolLogit(runtime, model, text) {
+  return runtime.proseLogit(model, runtime.proseOf(text));
 }
 
 // --- cross-validation ------------------------------------------------------------------------------
@@ -317,11 +327,12 @@ export function scoreToolText(runtime, model, text) {
 const hash = (text) => Number.parseInt(createHash('sha256').update(text).digest('hex').slice(0, 8), 16);
 
 /**
- * Fold per tool row. Generated rows: a whole domain per fold (its templates and vocabulary never on both
- * sides), so every generated result is scored by a model that never saw a result of its kind. Dev rows:
- * near-duplicate groups, stratified, as the direct detector's folds.
+ * Fold per tool row. Generated rows: a whole template group per fold (`holdout` 'group': a result is scored
+ * by a model that never saw its template, its records or its injected wording, though it saw other results
+ * of its domain), or a whole domain (`holdout` 'domain': never a result of its kind — e-mail, chat, web — at
+ * all, a stress figure). Dev rows: near-duplicate groups, stratified, as the direct detector's folds.
  */
-export function toolFolds(rows, k, seed = INDIRECT_TRAINING.seed, holdout = 'domain') {
+export function toolFolds(rows, k, seed = INDIRECT_TRAINING.seed, holdout = 'group') {
   const fold = new Array(rows.length).fill(-1);
   const dev = [];
   rows.forEach((row, i) => {
@@ -343,9 +354,12 @@ export function toolFolds(rows, k, seed = INDIRECT_TRAINING.seed, holdout = 'dom
 
 /**
  * Out-of-fold scores of every tool row (prompt rows train every fold and are not scored), and, as a second
- * check, the dev tool rows scored by a model that never saw a dev tool row at all (`unseenDev`).
+ * check, the dev tool rows scored by a model that never saw a dev tool row at all (`unseenDev`). Scores are
+ * calibrated: each is sigmoid(logit − offset), `offset` being the lowest logit whose out-of-fold false
+ * positives fit TOOL_FP_BUDGET, so the default threshold is TOOL_THRESHOLD (0.5) and the shipped model's
+ * bias carries the same offset (trainShippedTool).
  */
-export function crossValidateTools(runtime, rows, settings = INDIRECT_TRAINING, holdout = 'domain') {
+export function crossValidateTools(runtime, rows, settings = INDIRECT_TRAINING, holdout = 'group') {
   const k = settings.folds;
   const fold = toolFolds(rows, k, settings.seed, holdout);
   const known = benignLines(
@@ -353,12 +367,12 @@ export function crossValidateTools(runtime, rows, settings = INDIRECT_TRAINING, 
     rows.filter((r) => r.kind === 'tool' && r.source !== GENERATED_TOOLS),
   );
   const examples = rows.map((row) => windowExamples(runtime, [row], known, settings));
-  const scores = new Float64Array(rows.length).fill(Number.NaN);
+  const logits = new Float64Array(rows.length).fill(Number.NaN);
   for (let f = 0; f < k; f++) {
     const train = examples.filter((_, i) => fold[i] !== f).flat();
     const model = trainToolModel(runtime, train, settings);
     rows.forEach((row, i) => {
-      if (fold[i] === f) scores[i] = scoreToolText(runtime, model, row.text);
+      if (fold[i] === f) logits[i] = toolLogit(runtime, model, row.text);
     });
   }
   const isDevTool = (row) => row.kind === 'tool' && row.source !== GENERATED_TOOLS;
@@ -367,19 +381,27 @@ export function crossValidateTools(runtime, rows, settings = INDIRECT_TRAINING, 
     examples.filter((_, i) => !isDevTool(rows[i])).flat(),
     settings,
   );
-  const unseenDev = rows.map((row) =>
-    isDevTool(row) ? scoreToolText(runtime, unseenModel, row.text) : Number.NaN,
-  );
-  return { scores, fold, unseenDev, known };
+  const offset = calibrationOffset(rows, logits);
+  const calibrated = (logit) => runtime.sigmoid(logit - offset);
+  return {
+    scores: logits.map(calibrated),
+    unseenDev: rows.map((row) =>
+      isDevTool(row) ? calibrated(toolLogit(runtime, unseenModel, row.text)) : Number.NaN,
+    ),
+    offset,
+    fold,
+    known,
+  };
 }
 
-/** The shipped model: trained on every row. */
-export function trainShippedTool(runtime, rows, settings = INDIRECT_TRAINING) {
+/** The shipped model: trained on every row, its bias less the calibration `offset` (crossValidateTools). */
+export function trainShippedTool(runtime, rows, settings = INDIRECT_TRAINING, offset = 0) {
   const known = benignLines(
     runtime,
     rows.filter((r) => r.kind === 'tool' && r.source !== GENERATED_TOOLS),
   );
-  return trainToolModel(runtime, windowExamples(runtime, rows, known, settings), settings);
+  const model = trainToolModel(runtime, windowExamples(runtime, rows, known, settings), settings);
+  return { ...model, bias: model.bias - offset, threshold: TOOL_THRESHOLD };
 }
 
 // --- metrics, turns and the threshold --------------------------------------------------------------
@@ -393,8 +415,12 @@ export const TOOL_TARGETS = Object.freeze({
   /** A turn with 5 benign tool results quarantined or blocked. */
   turn5: 0.05,
 });
-/** The default threshold's budget: half the false-positive targets. */
-export const TOOL_FP_BUDGET = Object.freeze({ overall: 0.01, hardNegative: 0.025, turn5: 0.025 });
+/**
+ * The default threshold's budget: half the false-positive targets, and four fifths of the turn target. The
+ * few false positives left at half the targets score near 1, so a stricter turn budget would buy almost no
+ * fewer of them with a lot of recall.
+ */
+export const TOOL_FP_BUDGET = Object.freeze({ overall: 0.01, hardNegative: 0.025, turn5: 0.04 });
 export const TOOL_THRESHOLD_GRID = Array.from({ length: 199 }, (_, i) => Math.round((i + 1) * 5) / 1000);
 
 const tallyOf = () => ({ tp: 0, fn: 0, fp: 0, tn: 0 });
@@ -411,11 +437,16 @@ function rates(x) {
 export function toolMetricsAt(rows, scores, threshold) {
   const overall = tallyOf();
   const hard = tallyOf();
+  const quoting = tallyOf();
   const groups = { family: new Map(), format: new Map(), domain: new Map() };
   rows.forEach((row, i) => {
     const s = scores[i];
     if (row.kind !== 'tool' || !Number.isFinite(s)) return;
     const fired = s >= threshold;
+    if (row.quotesAttack) {
+      fired ? quoting.fp++ : quoting.tn++;
+      return;
+    }
     const targets = [overall];
     if (row.label === 'benign' && row.hardNegative) targets.push(hard);
     for (const [name, map] of Object.entries(groups)) {
@@ -433,6 +464,7 @@ export function toolMetricsAt(rows, scores, threshold) {
     threshold,
     overall: rates(overall),
     hardNegative: rates(hard),
+    quoting: rates(quoting),
     family: sorted(groups.family),
     format: sorted(groups.format),
     domain: sorted(groups.domain),
@@ -475,19 +507,33 @@ export function turnRates(benignScores, threshold, ns = [1, 5, 20], trials = 20_
 
 export const benignToolScores = (rows, scores) =>
   rows.flatMap((row, i) =>
-    row.kind === 'tool' && row.label === 'benign' && Number.isFinite(scores[i]) ? [scores[i]] : [],
+    row.kind === 'tool' && row.label === 'benign' && !row.quotesAttack && Number.isFinite(scores[i])
+      ? [scores[i]]
+      : [],
   );
 
-/** The lowest grid threshold whose out-of-fold false positives fit TOOL_FP_BUDGET. */
-export function chooseToolThreshold(rows, scores) {
-  const benign = benignToolScores(rows, scores);
-  for (const t of TOOL_THRESHOLD_GRID) {
-    const m = toolMetricsAt(rows, scores, t);
-    if (m.overall.fpr > TOOL_FP_BUDGET.overall) continue;
-    if (m.hardNegative.fpr > TOOL_FP_BUDGET.hardNegative) continue;
-    if (turnRates(benign, t, [5], 4000)[5] > TOOL_FP_BUDGET.turn5) continue;
-    return t;
+/** The shipped default threshold on calibrated scores. */
+export const TOOL_THRESHOLD = 0.5;
+
+/** The budget's test: the false positives of `scores` at `threshold` fit TOOL_FP_BUDGET. */
+function withinBudget(rows, scores, threshold) {
+  const m = toolMetricsAt(rows, scores, threshold);
+  if (m.overall.fpr > TOOL_FP_BUDGET.overall) return false;
+  if (m.hardNegative.fpr > TOOL_FP_BUDGET.hardNegative) return false;
+  return turnRates(benignToolScores(rows, scores), threshold, [5], 10_000)[5] <= TOOL_FP_BUDGET.turn5;
+}
+
+/** The lowest logit (on a 0.05 grid from −10 to 30) whose out-of-fold false positives fit TOOL_FP_BUDGET. */
+export function calibrationOffset(rows, logits) {
+  for (let t = -10; t <= 30; t = Math.round((t + 0.05) * 100) / 100) {
+    if (withinBudget(rows, logits, t)) return t;
   }
+  return 30;
+}
+
+/** The lowest 0.005-grid threshold on calibrated scores whose out-of-fold false positives fit TOOL_FP_BUDGET. */
+export function chooseToolThreshold(rows, scores) {
+  for (const t of TOOL_THRESHOLD_GRID) if (withinBudget(rows, scores, t)) return t;
   return TOOL_THRESHOLD_GRID[TOOL_THRESHOLD_GRID.length - 1];
 }
 

@@ -8,8 +8,9 @@
  * Deterministic: the same data gives the same module byte for byte. The tool results of the indirect dev
  * set are joined by generated ones (scripts/guardrails/tool-outputs.mjs) and by the direct set's prompts and
  * the generated ordinary prompts (lib-indirect.mjs). The default threshold comes from cross-validation
- * (whole generated domains held out per fold): the lowest grid value whose out-of-fold false positives fit
- * TOOL_FP_BUDGET. The shipped weights are then trained on every row.
+ * (whole template groups held out per fold): the lowest logit whose out-of-fold false positives fit
+ * TOOL_FP_BUDGET becomes the calibration offset, taken off the shipped model's bias so its default threshold
+ * is 0.5. The shipped weights are trained on every row.
  */
 import { writeFileSync } from 'node:fs';
 import { relative, resolve } from 'node:path';
@@ -19,8 +20,8 @@ import {
   INDIRECT_TRAINING,
   TOOL_FP_BUDGET,
   TOOL_MODEL_MODULE,
+  TOOL_THRESHOLD,
   benignToolScores,
-  chooseToolThreshold,
   crossValidateTools,
   indirectTrainingRows,
   loadIndirectRuntime,
@@ -45,10 +46,10 @@ const rows = await indirectTrainingRows(toolRows, directRows, settings);
 const runtime = await loadIndirectRuntime();
 const started = Date.now();
 const cv = crossValidateTools(runtime, rows, settings);
-const threshold = chooseToolThreshold(rows, cv.scores);
+const threshold = TOOL_THRESHOLD;
 const metrics = toolMetricsAt(rows, cv.scores, threshold);
 const turns = turnRates(benignToolScores(rows, cv.scores), threshold);
-const model = trainShippedTool(runtime, rows, settings);
+const model = trainShippedTool(runtime, rows, settings, cv.offset);
 
 const tools = rows.filter((r) => r.kind === 'tool');
 const header = [
@@ -60,8 +61,8 @@ const header = [
   ` * plus ${tools.length - toolRows.length} generated tool results and ${rows.length - tools.length - directRows.length}` +
     ' generated ordinary prompts.',
   ` * Settings: ${JSON.stringify(settings)}.`,
-  ` * Threshold: lowest grid value with ${settings.folds}-fold CV false positives ≤ ${pct(TOOL_FP_BUDGET.overall)}` +
-    ` overall, ≤ ${pct(TOOL_FP_BUDGET.hardNegative)} on trigger-word results`,
+  ` * Threshold ${threshold}: the bias carries a calibration offset of ${cv.offset}, the lowest logit with` +
+    ` ${settings.folds}-fold CV false positives ≤ ${pct(TOOL_FP_BUDGET.overall)} overall, ≤ ${pct(TOOL_FP_BUDGET.hardNegative)} on trigger-word results`,
   ` * and 5-result turns ≤ ${pct(TOOL_FP_BUDGET.turn5)} (CV at it: FP ${pct(metrics.overall.fpr)},` +
     ` recall ${pct(metrics.overall.recall)}, 5-result turns ${pct(turns[5])}).`,
   ' */',

@@ -4,7 +4,8 @@
  * values (not its keys, numbers or punctuation); a Python-printed dict or list
  * (single-quoted, as many agent frameworks return tool results) gives its
  * string literals that are not keys, unescaped; YAML gives each line's value
- * without its key (as serialisers write keys) or list marker; anything else is prose already. Values are
+ * without its key (as serialisers write keys) or list marker; an HTML page gives
+ * its text and its comments' text, without tags; anything else is prose already. Values are
  * joined by newlines, so each starts a sentence of its own.
  *
  * The detector reads this rather than the raw text so that markup, keys and
@@ -23,8 +24,32 @@ export function proseOf(text: string): string {
     if (json !== null) return json.join('\n');
     return quotedLiterals(text).join('\n');
   }
+  if (first === 0x3c && HTML_CLOSE.test(text)) return htmlText(text);
   if (looksLikeYaml(text)) return yamlValues(text);
   return text;
+}
+
+const HTML_CLOSE = /<\/[A-Za-z][\w-]*\s*>/;
+/** A tag with its attributes, but not a comment's markers (handled first). */
+const HTML_TAG = /<\/?[A-Za-z][^<>]*>/g;
+const HTML_COMMENT = /<!--|-->/g;
+const ENTITIES: Record<string, string> = {
+  amp: '&',
+  lt: '<',
+  gt: '>',
+  quot: '"',
+  apos: "'",
+  nbsp: ' ',
+  '#39': "'",
+};
+
+/** An HTML page's text: tags dropped (each ends a line), comments' text kept, common entities decoded. */
+function htmlText(text: string): string {
+  return text
+    .replace(HTML_COMMENT, '\n')
+    .replace(HTML_TAG, '\n')
+    .replace(/&(amp|lt|gt|quot|apos|nbsp|#39);/g, (_, name: string) => ENTITIES[name]!)
+    .replace(/\n\s*\n+/g, '\n');
 }
 
 function firstNonSpace(text: string): number {

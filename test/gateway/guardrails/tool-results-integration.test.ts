@@ -18,7 +18,7 @@ let tenants = 0;
 const freshTenant = () => `ten_tools_${Date.now().toString(36)}_${tenants++}`;
 
 const QUARANTINE = { injection: { request: 'flag', tool_results: 'quarantine' } };
-const HEADER = /^injection:tool:quarantine:1;call_mail=0\.\d{4}$/;
+const HEADER = /^injection:tool:quarantine:1;call_mail=[01]\.\d{4}$/;
 
 /** A chat request: the user asks, the model called two tools, both answered (the poisoned one second). */
 function chatRequest(extra: Record<string, unknown> = {}) {
@@ -291,7 +291,7 @@ describe('block on tool results', () => {
     });
     expect(String(error.message)).toContain(MESSAGE);
     expect(body).not.toContain('attacker');
-    expect(res.headers.get('x-edgeway-guardrails')).toMatch(/^injection:tool:block:1;call_mail=0\.\d{4}$/);
+    expect(res.headers.get('x-edgeway-guardrails')).toMatch(/^injection:tool:block:1;call_mail=[01]\.\d{4}$/);
     expect(counts.upstream).toHaveLength(0);
     expect(counts.events.at(-1)!.errorCode).toBe('guardrail_blocked');
   });
@@ -353,7 +353,7 @@ describe('flag, and user turns', () => {
     const request = chatRequest();
     const { res } = await call(request, key.secret);
     expect(res.status).toBe(200);
-    expect(res.headers.get('x-edgeway-guardrails')).toMatch(/^injection:tool:flag:1;call_mail=0\.\d{4}$/);
+    expect(res.headers.get('x-edgeway-guardrails')).toMatch(/^injection:tool:flag:1;call_mail=[01]\.\d{4}$/);
     expect(onlyUpstream(counts.upstream).body).toMatchObject({ messages: request.messages });
     expect(toolVerdict(counts.events.at(-1)!).action).toBe('flag');
   });

@@ -11,7 +11,8 @@ import { toolResultsBlocked, toolResultsBlockedMessage } from '../../../src/guar
 import { guardRequest } from '../../../src/guardrails/request-guard';
 import { TOOL_RESULT_NOTICE } from '../../../src/guardrails/tool-result-guard';
 import { guardrailsHeader, headerId } from '../../../src/guardrails/verdicts';
-import { POISONED_MAIL, WEATHER } from './tool-result-fixtures';
+import { toolResultScore, TOOL_RESULT_THRESHOLD } from '../../../src/guardrails/injection/tool-results';
+import { BORDERLINE, POISONED_MAIL, WEATHER } from './tool-result-fixtures';
 
 const chat = (
   results: { id: string; content: unknown }[],
@@ -114,17 +115,20 @@ describe('guardRequest on tool results', () => {
     expect(g.verdicts.map((v) => v.direction)).toEqual(['request', 'tool']);
   });
 
-  it('uses the tool threshold: a threshold near 1 lets the poisoned result through', () => {
-    const body = chat([{ id: 'call_mail', content: POISONED_MAIL }]);
-    const g = guard({ injection: { tool_results: 'quarantine' }, injection_tool_threshold: 0.999999 }, body);
-    expect(g.verdicts).toEqual([]);
-    expect((body.messages as { content: unknown }[])[2]!.content).toBe(POISONED_MAIL);
-    // …and a key's lower threshold wins over its tenant's.
-    const lowered = guard(
-      { injection: { tool_results: 'quarantine' }, injection_tool_threshold: 0.999999 },
-      chat([{ id: 'call_mail', content: POISONED_MAIL }]),
-      { injection_tool_threshold: 0.5 },
-    );
+  it('uses the tool threshold: a looser one lets a borderline result through, a key’s lower one wins', () => {
+    const score = toolResultScore(BORDERLINE);
+    expect(score).toBeGreaterThanOrEqual(TOOL_RESULT_THRESHOLD);
+    expect(score).toBeLessThan(0.95);
+    const loose = { injection: { tool_results: 'quarantine' }, injection_tool_threshold: 0.95 } as const;
+    const body = chat([{ id: 'call_mail', content: BORDERLINE }]);
+    expect(guard(loose, body).verdicts).toEqual([]);
+    expect((body.messages as { content: unknown }[])[2]!.content).toBe(BORDERLINE);
+    expect(
+      guard({ injection: { tool_results: 'quarantine' } }, chat([{ id: 'a', content: BORDERLINE }])).verdicts,
+    ).toHaveLength(1);
+    const lowered = guard(loose, chat([{ id: 'call_mail', content: BORDERLINE }]), {
+      injection_tool_threshold: 0.5,
+    });
     expect(lowered.verdicts).toHaveLength(1);
   });
 
