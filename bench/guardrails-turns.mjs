@@ -18,8 +18,8 @@
  *
  * Next to them, the same turns judged in this process by the tool-result
  * detector itself (src/guardrails/injection/tool-results.ts, judgeToolResults
- * against TOOL_RESULT_THRESHOLD): what a tree that routes tool results to it
- * does with them, whichever path this tree's gateway takes.
+ * against TOOL_RESULT_THRESHOLD), which the gateway's shares should equal:
+ * the pipeline adds nothing to the detector's verdicts.
  *
  *   node bench/guardrails-turns.mjs [--quick] [--turns 200] [--ns 1,5,20] [--seed 99]
  *                                   [--generator scripts/guardrails/tool-outputs.mjs] [--json out.json]
