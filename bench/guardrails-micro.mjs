@@ -334,7 +334,7 @@ export async function measureInjection(options = {}) {
   return measureGuardrailsMicro({ ...options, cases: CASES.filter((c) => c.name.startsWith('injection')) });
 }
 
-/** The tool-result p99 budget of issue 37: 0.5 ms per 1,000 tokens. */
+/** The tool-result path's p99 budget: 0.5 ms per 1,000 tokens. */
 export const TOOL_RESULT_P99_BUDGET_US = 500;
 
 export function microTable({ inputs, rows, bundles = [], toolResultChars }) {
