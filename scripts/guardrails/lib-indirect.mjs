@@ -12,6 +12,9 @@
  * the benign carrier). Where the injected text is known (generated rows) its
  * occurrences mark the blocks; in the dev rows, whose injections are not
  * marked, an injected line is one that no benign row of the set contains.
+ * Cross-validation also calibrates the scores (crossValidateTools), so the
+ * shipped default threshold is 0.5. Long for a module because, like
+ * lib-injection.mjs, it is the whole pipeline the three entry points share.
  */
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
