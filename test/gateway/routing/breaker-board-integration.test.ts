@@ -71,12 +71,17 @@ describe('the breaker board', () => {
   });
 
   it('gives the half-open probe to one isolate only, and the others learn that it closed', async () => {
+    // The failures come from a third isolate: neither contender has a local breaker of its own, so whichever
+    // wins the probe, the other's view is the shared one alone (a local breaker would half-open by itself).
     const a = createBreakerBoard(store);
     const b = createBreakerBoard(store);
+    const c = createBreakerBoard(store);
     const t = target();
     const now = Date.now();
+    a.check(t, now);
     b.check(t, now);
-    for (let i = 0; i < MIN_CALLS; i++) await a.report(t, FAIL, now);
+    for (let i = 0; i < MIN_CALLS; i++) await c.report(t, FAIL, now);
+    await a.report(target(), OK, now);
     await b.report(target(), OK, now);
 
     const later = now + COOLDOWN_MS + 1_000;
