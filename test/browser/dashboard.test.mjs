@@ -342,7 +342,7 @@ test('quarantines a poisoned tool result: the agent’s turn goes on, the log na
     .withResponse();
   assert.match(
     response.headers.get('x-edgeway-guardrails') ?? '',
-    /^injection:tool:quarantine:1;call_mail=0\.\d{4}$/,
+    /^injection:tool:quarantine:1;call_mail=[01]\.\d{4}$/,
   );
 
   await page.goto(url(`/dashboard/logs?tenant_id=${state.tenantId}`));
@@ -352,7 +352,7 @@ test('quarantines a poisoned tool result: the agent’s turn goes on, the log na
   await page.waitForURL(/\/dashboard\/logs\/[^/]+$/);
   state.toolLogPath = new URL(page.url()).pathname;
   const results = await page.getByRole('table', { name: /Tool results quarantined/ }).innerText();
-  assert.match(results, /call_mail\s+#0\s+0\.\d{4}/);
+  assert.match(results, /call_mail\s+#0\s+[01]\.\d{4}/);
   assert.equal((await page.content()).includes('attacker'), false);
   await shot(page, '05h-tool-result-quarantined');
 });
