@@ -29,6 +29,7 @@ import {
   quantise,
   readRows,
   trainLogistic,
+  windowVector,
 } from './lib-injection.mjs';
 import { importTs } from './import-ts.mjs';
 
@@ -151,7 +152,6 @@ export function windowVectors(runtime, prose, bits, mask) {
       masks[cueBlock] |= 1 << cue;
     },
   );
-  const dim = 1 << bits;
   const out = [];
   runtime.forEachWindow(ends, blocks, (first, last) => {
     const counts = new Map();
@@ -160,34 +160,13 @@ export function windowVectors(runtime, prose, bits, mask) {
       for (const [k, n] of maps[b]) counts.set(k, (counts.get(k) ?? 0) + n);
       cueMask |= masks[b];
     }
-    let total = 0;
-    for (const n of counts.values()) total += n;
-    if (total === 0) return;
-    const buckets = [...counts.keys()].sort((a, b) => a - b);
-    const norm = 1 / Math.sqrt(total);
-    const values = buckets.map((b) => counts.get(b) * norm);
-    let distinct = 0;
-    for (let c = 0; c < runtime.CUE_COUNT; c++) {
-      if ((cueMask >>> c) & 1) {
-        buckets.push(dim + c);
-        values.push(1);
-        distinct++;
-      }
-    }
-    if (distinct > 0) {
-      buckets.push(dim + runtime.CUE_COUNT);
-      values.push(distinct);
-    }
+    const vector = windowVector(counts, cueMask, bits, runtime.CUE_COUNT);
+    if (!vector) return;
     const from = first === 0 ? 0 : ends[first - 1];
     const to = ends[last - 1];
     let injected = 0;
     if (mask) for (let i = from; i < to; i++) injected += mask[i];
-    out.push({
-      idx: Int32Array.from(buckets),
-      val: Float32Array.from(values),
-      injected: injected / (to - from),
-      injectedUnits: injected,
-    });
+    out.push({ ...vector, injected: injected / (to - from), injectedUnits: injected });
   });
   return out;
 }

@@ -258,30 +258,40 @@ export function featurise(runtime, text, bits) {
       masks[at(position)] |= 1 << cue;
     },
   );
-  const dim = 1 << bits;
   const out = [];
   maps.forEach((map, w) => {
-    let total = 0;
-    for (const n of map.values()) total += n;
-    if (total === 0) return;
-    const buckets = [...map.keys()].sort((a, b) => a - b);
-    const norm = 1 / Math.sqrt(total);
-    const values = buckets.map((b) => map.get(b) * norm);
-    let distinct = 0;
-    for (let c = 0; c < runtime.CUE_COUNT; c++) {
-      if ((masks[w] >>> c) & 1) {
-        buckets.push(dim + c);
-        values.push(1);
-        distinct++;
-      }
-    }
-    if (distinct > 0) {
-      buckets.push(dim + runtime.CUE_COUNT);
-      values.push(distinct);
-    }
-    out.push({ idx: Int32Array.from(buckets), val: Float32Array.from(values) });
+    const vector = windowVector(map, masks[w], bits, runtime.CUE_COUNT);
+    if (vector) out.push(vector);
   });
   return out;
+}
+
+/**
+ * One window's training vector: its bucket counts normalised by √(feature count), as the runtime does,
+ * then each of the first `cueCount` cues present (index 2^bits + cue, value 1) and their number (index
+ * 2^bits + cueCount). Null for a window without features.
+ */
+export function windowVector(counts, cueMask, bits, cueCount) {
+  let total = 0;
+  for (const n of counts.values()) total += n;
+  if (total === 0) return null;
+  const dim = 1 << bits;
+  const buckets = [...counts.keys()].sort((a, b) => a - b);
+  const norm = 1 / Math.sqrt(total);
+  const values = buckets.map((b) => counts.get(b) * norm);
+  let distinct = 0;
+  for (let c = 0; c < cueCount; c++) {
+    if ((cueMask >>> c) & 1) {
+      buckets.push(dim + c);
+      values.push(1);
+      distinct++;
+    }
+  }
+  if (distinct > 0) {
+    buckets.push(dim + cueCount);
+    values.push(distinct);
+  }
+  return { idx: Int32Array.from(buckets), val: Float32Array.from(values) };
 }
 
 /** Mulberry32: a small seeded PRNG, enough for a reproducible shuffle. */

@@ -19,6 +19,17 @@ before(
 
 after(() => stack?.stop());
 
+/** Creates an admin resource on the test stack; the created record. */
+async function admin(path, body) {
+  const res = await fetch(`${stack.url}/admin${path}`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${stack.adminToken}`, 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+  assert.equal(res.status, 201, await res.clone().text());
+  return res.json();
+}
+
 describe('openai client', () => {
   test('chat completion (JSON)', async () => {
     const res = await client.chat.completions.create({
@@ -131,15 +142,6 @@ describe('openai client with guardrails on', () => {
   let guarded;
 
   before(async () => {
-    const admin = async (path, body) => {
-      const res = await fetch(`${stack.url}/admin${path}`, {
-        method: 'POST',
-        headers: { authorization: `Bearer ${stack.adminToken}`, 'content-type': 'application/json' },
-        body: JSON.stringify(body),
-      });
-      assert.equal(res.status, 201, await res.clone().text());
-      return res.json();
-    };
     const tenant = await admin('/tenants', {
       name: 'guarded',
       guardrails: {
@@ -205,15 +207,6 @@ describe('agents with tool results quarantined (openai and anthropic clients)', 
   let key;
 
   before(async () => {
-    const admin = async (path, body) => {
-      const res = await fetch(`${stack.url}/admin${path}`, {
-        method: 'POST',
-        headers: { authorization: `Bearer ${stack.adminToken}`, 'content-type': 'application/json' },
-        body: JSON.stringify(body),
-      });
-      assert.equal(res.status, 201, await res.clone().text());
-      return res.json();
-    };
     const tenant = await admin('/tenants', {
       name: 'agents',
       guardrails: { injection: { request: 'block', tool_results: 'quarantine' } },
