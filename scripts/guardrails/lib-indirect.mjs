@@ -26,6 +26,7 @@ import {
   TRAINING,
   assignFolds,
   ordinaryRows,
+  prng,
   quantise,
   readRows,
   trainLogistic,
@@ -450,18 +451,6 @@ export function toolMetricsAt(rows, scores, threshold) {
     family: sorted(groups.family),
     format: sorted(groups.format),
     domain: sorted(groups.domain),
-  };
-}
-
-/** Mulberry32, for reproducible turn sampling. */
-function prng(seed) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
 }
 

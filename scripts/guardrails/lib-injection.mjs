@@ -294,8 +294,8 @@ export function windowVector(counts, cueMask, bits, cueCount) {
   return { idx: Int32Array.from(buckets), val: Float32Array.from(values) };
 }
 
-/** Mulberry32: a small seeded PRNG, enough for a reproducible shuffle. */
-function prng(seed) {
+/** Mulberry32: a small seeded PRNG, enough for a reproducible shuffle (and the turn sampling of lib-indirect). */
+export function prng(seed) {
   let a = seed >>> 0;
   return () => {
     a = (a + 0x6d2b79f5) >>> 0;
