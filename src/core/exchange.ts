@@ -77,6 +77,10 @@ export class Exchange {
   // What the stages learn, each written by the stage that learns it (src/pipeline/proxy.ts).
   principal: Principal | null = null;
   metadata: Metadata | null = null;
+  /** The tenant's end user the request is for (src/limits/end-user.ts); null when it names none. */
+  endUser: string | null = null;
+  /** The cf-aig-metadata values of the tenant's tag keys (TenantScopes.tag_keys and its tag rules' keys). */
+  tags: Readonly<Record<string, string>> | null = null;
   model: string | null = null;
   stream = false;
   provider: string | null = null;

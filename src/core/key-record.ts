@@ -4,7 +4,15 @@
  */
 import * as z from 'zod';
 import { GuardrailPolicy } from './guardrail-policy';
-import { AlertSettings, Budgets, CacheSettings, Limits, ResponsesRetentionDays } from './settings';
+import {
+  AlertSettings,
+  Budgets,
+  CacheSettings,
+  KeyScopes,
+  Limits,
+  ResponsesRetentionDays,
+  TenantScopes,
+} from './settings';
 import { OnUnsupported } from './unsupported-policy';
 
 /** A tenant's own key for one provider, as sealed at rest (src/util/provider-key-crypto.ts); never plaintext. */
@@ -24,6 +32,15 @@ export const KeyRecord = z.object({
   budgets: Budgets.default({}),
   tenantLimits: Limits.default({}),
   tenantBudgets: Budgets.default({}),
+  /** Scopes below the key and tenant (src/limits/scopes.ts): end users, model patterns, tags, downgrades. */
+  scopes: KeyScopes.default({ model_limits: [], downgrade: null }),
+  tenantScopes: TenantScopes.default({
+    end_users: null,
+    model_limits: [],
+    tag_limits: [],
+    tag_keys: [],
+    downgrade: null,
+  }),
   cache: CacheSettings.default({}),
   /** Guardrail policies (src/core/guardrail-policy.ts): the key's narrows its tenant's. */
   guardrails: GuardrailPolicy.default({}),

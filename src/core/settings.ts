@@ -25,12 +25,101 @@ const Window = z.strictObject({
   total: z.number().positive().optional(),
 });
 
-/** Spending caps, in tokens and in USD, per UTC day, calendar month and in total. */
+const RequestWindow = z.strictObject({
+  day: count.optional(),
+  month: count.optional(),
+  total: count.optional(),
+});
+
+/** Spending caps, in tokens, in USD and in requests, per UTC day, calendar month and in total. */
 export const Budgets = z.strictObject({
   tokens: Window.optional(),
   usd: Window.optional(),
+  /** Requests admitted (cache hits and failed upstream calls included), per period. */
+  requests: RequestWindow.optional(),
 });
 export type Budgets = z.infer<typeof Budgets>;
+
+/** A route name: what a spend-triggered downgrade sends requests to (src/routing). */
+const RouteName = z.string().min(1).max(64);
+
+/**
+ * Spend-triggered downgrade: once any budget of the scope it sits on reaches `at_percent` of its limit
+ * (spent and held, with the request's worst case), requests go to the named route (a cheaper model)
+ * instead of their own model, and still count against every budget; refused only when that does not fit.
+ */
+export const Downgrade = z.strictObject({
+  at_percent: z.number().int().min(1).max(100),
+  route: RouteName,
+});
+export type Downgrade = z.infer<typeof Downgrade>;
+
+/** The rate limits a scope below a key or tenant takes (no max_tokens: that is the key's and tenant's). */
+export const ScopeLimits = Limits.omit({ max_tokens: true });
+export type ScopeLimits = z.infer<typeof ScopeLimits>;
+
+/** What one scope below a key or tenant (an end user, a model pattern, a tag) is held to. */
+const ScopeRuleFields = {
+  limits: ScopeLimits.default({}),
+  budgets: Budgets.default({}),
+  downgrade: Downgrade.optional(),
+};
+export const ScopeRule = z.strictObject(ScopeRuleFields);
+export type ScopeRule = z.infer<typeof ScopeRule>;
+
+/**
+ * Limits and budgets for the requests whose model matches `match`: an exact id (`openai/gpt-4o`), a
+ * prefix pattern ending in `*` (`openai/*`, `anthropic/claude-opus-*`), or a route's name. A request
+ * matches when its model, or any target its route may call, does.
+ */
+export const ModelRule = z.strictObject({
+  match: z
+    .string()
+    .min(1)
+    .max(256)
+    .regex(/^[\x21-\x7e]+$/, 'match must be printable ASCII without spaces'),
+  ...ScopeRuleFields,
+});
+export type ModelRule = z.infer<typeof ModelRule>;
+
+/** A cf-aig-metadata key (the header's keys are at most 128 characters). */
+export const TagKey = z.string().min(1).max(128);
+
+/**
+ * Limits and budgets for the requests whose cf-aig-metadata has `tag` = `value`; without `value`, each
+ * value of `tag` gets its own counters under the same rule (every team its own $500 a month).
+ */
+export const TagRule = z.strictObject({
+  tag: TagKey,
+  value: z.string().min(1).max(256).optional(),
+  ...ScopeRuleFields,
+});
+export type TagRule = z.infer<typeof TagRule>;
+
+/** The most model or tag rules one key or tenant may have (each matching one is checked per request). */
+export const MAX_SCOPE_RULES = 32;
+
+/** Per-key scopes below the key: its model rules and its own downgrade. */
+export const KeyScopes = z.strictObject({
+  model_limits: z.array(ModelRule).max(MAX_SCOPE_RULES).default([]),
+  downgrade: Downgrade.nullable().default(null),
+});
+export type KeyScopes = z.infer<typeof KeyScopes>;
+
+/**
+ * Per-tenant scopes: the default every end user is held to unless an override is set for them (null:
+ * end users are not metered), model rules, tag rules, the metadata keys its usage is rolled up by, and
+ * the tenant's own downgrade.
+ */
+export const TenantScopes = z.strictObject({
+  end_users: ScopeRule.nullable().default(null),
+  model_limits: z.array(ModelRule).max(MAX_SCOPE_RULES).default([]),
+  tag_limits: z.array(TagRule).max(MAX_SCOPE_RULES).default([]),
+  /** cf-aig-metadata keys whose values usage is reported by (tag rules' keys are added). */
+  tag_keys: z.array(TagKey).max(8).default([]),
+  downgrade: Downgrade.nullable().default(null),
+});
+export type TenantScopes = z.infer<typeof TenantScopes>;
 
 /** Response-cache behaviour for a key. */
 export const CacheSettings = z.strictObject({
