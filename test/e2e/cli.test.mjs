@@ -2,7 +2,7 @@
 // running gateway serves (both ways, so a new admin route without a command fails here), and the commands of
 // each area are run against a real stack with --json (raw API JSON out) and, for some, without it.
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
+import { execFile, execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
@@ -232,6 +232,93 @@ test('logs list finds a request by key, logs get shows it, usage counts it', asy
 
   const usage = await json('usage', '--tenant', tenant.id);
   assert.equal(usage.totals.requests, 1);
+});
+
+/**
+ * Rollup rows written straight into the stack's local D1 (through wrangler, as logs-export's test edits it):
+ * this test is about the CLI and the API it calls; the consumer that writes these rows from real requests
+ * is tested in test/gateway/admin/resources/end-user-usage-integration.test.ts.
+ */
+function seedRollups(sql) {
+  execFileSync(
+    join(ROOT, 'node_modules', '.bin', 'wrangler'),
+    ['d1', 'execute', 'DB', '--local', '--persist-to', stack.persistTo, '--command', sql],
+    { cwd: ROOT, env: { ...process.env, CI: 'true' }, stdio: 'pipe' },
+  );
+}
+
+test('usage --by end-user, --by tag and --by model: top N by spend, prefix search, totals of all', async () => {
+  const tenant = await json('tenants', 'create', 'cli-end-users');
+  const day = new Date().toISOString().slice(0, 10);
+  const counters =
+    'requests, input_tokens, output_tokens, cached_tokens, cost_usd, cache_hits, saved_tokens, saved_usd, errors';
+  const users = [
+    ['u_ann', 3, 0.3],
+    ['u_abe', 5, 1.5],
+    ['u_bo', 2, 0.9],
+    ['svc_x', 1, 0.05],
+  ];
+  seedRollups(
+    `INSERT INTO usage_end_users_daily (tenant_id, day, end_user, ${counters}) VALUES ` +
+      users
+        .map(
+          ([u, n, usd]) => `('${tenant.id}', '${day}', '${u}', ${n}, ${n * 10}, ${n}, 0, ${usd}, 0, 0, 0, 0)`,
+        )
+        .join(', ') +
+      `; INSERT INTO usage_tags_daily (tenant_id, day, tag, value, ${counters}) VALUES ` +
+      `('${tenant.id}', '${day}', 'team', 'search', 4, 40, 4, 0, 2.0, 0, 0, 0, 1), ` +
+      `('${tenant.id}', '${day}', 'team', 'ads', 2, 20, 2, 0, 0.5, 0, 0, 0, 0), ` +
+      `('${tenant.id}', '${day}', 'feature', 'chat', 6, 60, 6, 0, 2.5, 0, 0, 0, 1)`,
+  );
+
+  const top = await json('usage', '--by', 'end-user', '--tenant', tenant.id, '--top', '2');
+  assert.deepEqual(
+    top.data.map((d) => [d.end_user, d.requests, d.cost_usd]),
+    [
+      ['u_abe', 5, 1.5],
+      ['u_bo', 2, 0.9],
+    ],
+  );
+  assert.equal(top.groups, 4);
+  assert.equal(top.has_more, true);
+  assert.equal(top.totals.requests, 11);
+
+  const searched = await json('usage', '--by', 'end-user', '--tenant', tenant.id, '--search', 'u_a');
+  assert.deepEqual(
+    searched.data.map((d) => d.end_user),
+    ['u_abe', 'u_ann'],
+  );
+  assert.equal(searched.totals.requests, 8);
+
+  const team = await json('usage', '--by', 'tag', '--tag', 'team', '--tenant', tenant.id);
+  assert.deepEqual(
+    team.data.map((d) => [d.tag, d.value, d.requests]),
+    [
+      ['team', 'search', 4],
+      ['team', 'ads', 2],
+    ],
+  );
+  assert.deepEqual(team.tag_keys, ['feature', 'team']);
+  assert.equal((await json('usage', '--by', 'model', '--tenant', tenant.id)).group_by, 'model');
+
+  const text = await cli(['usage', '--by', 'end-user', '--tenant', tenant.id, '--top', '2']);
+  assert.equal(text.code, 0, text.stderr);
+  assert.match(text.stdout, /^END USER\s+REQUESTS/m);
+  assert.match(text.stdout, /^u_abe\s+5\s/m);
+  assert.match(text.stdout, /top 2 of 4 end users; totals cover all 4/);
+  assert.doesNotMatch(text.stdout, /svc_x/);
+  const tags = await cli(['usage', '--by', 'tag', '--tenant', tenant.id]);
+  assert.match(tags.stdout, /^feature\s+chat\s+6\s/m);
+  assert.match(tags.stdout, /tag keys: feature, team/);
+
+  const noTenant = await cli(['usage', '--by', 'end-user']);
+  assert.equal(noTenant.code, 1);
+  assert.match(noTenant.stderr, /needs --tenant/);
+  const badBy = await cli(['usage', '--by', 'week']);
+  assert.equal(badBy.code, 1);
+  const tooMany = await cli(['usage', '--by', 'end-user', '--tenant', tenant.id, '--top', '501']);
+  assert.equal(tooMany.code, 1);
+  assert.match(tooMany.stderr, /\(400 /);
 });
 
 test('routes and provider-keys print JSON with --json, deletions included', async () => {
