@@ -2,13 +2,13 @@
 // running gateway serves (both ways, so a new admin route without a command fails here), and the commands of
 // each area are run against a real stack with --json (raw API JSON out) and, for some, without it.
 import assert from 'node:assert/strict';
-import { execFile, execFileSync } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { COMMANDS, TABLE_COMMANDS } from '../../scripts/cli/commands.mjs';
 import { ROOT } from '../../scripts/stack.mjs';
-import { startTestStack } from './stack.mjs';
+import { d1Execute, startTestStack, usageRollupSql } from './stack.mjs';
 
 let stack;
 
@@ -234,41 +234,27 @@ test('logs list finds a request by key, logs get shows it, usage counts it', asy
   assert.equal(usage.totals.requests, 1);
 });
 
-/**
- * Rollup rows written straight into the stack's local D1 (through wrangler, as logs-export's test edits it):
- * this test is about the CLI and the API it calls; the consumer that writes these rows from real requests
- * is tested in test/gateway/admin/resources/end-user-usage-integration.test.ts.
- */
-function seedRollups(sql) {
-  execFileSync(
-    join(ROOT, 'node_modules', '.bin', 'wrangler'),
-    ['d1', 'execute', 'DB', '--local', '--persist-to', stack.persistTo, '--command', sql],
-    { cwd: ROOT, env: { ...process.env, CI: 'true' }, stdio: 'pipe' },
-  );
-}
-
 test('usage --by end-user, --by tag and --by model: top N by spend, prefix search, totals of all', async () => {
   const tenant = await json('tenants', 'create', 'cli-end-users');
   const day = new Date().toISOString().slice(0, 10);
-  const counters =
-    'requests, input_tokens, output_tokens, cached_tokens, cost_usd, cache_hits, saved_tokens, saved_usd, errors';
-  const users = [
-    ['u_ann', 3, 0.3],
-    ['u_abe', 5, 1.5],
-    ['u_bo', 2, 0.9],
-    ['svc_x', 1, 0.05],
-  ];
-  seedRollups(
-    `INSERT INTO usage_end_users_daily (tenant_id, day, end_user, ${counters}) VALUES ` +
-      users
-        .map(
-          ([u, n, usd]) => `('${tenant.id}', '${day}', '${u}', ${n}, ${n * 10}, ${n}, 0, ${usd}, 0, 0, 0, 0)`,
-        )
-        .join(', ') +
-      `; INSERT INTO usage_tags_daily (tenant_id, day, tag, value, ${counters}) VALUES ` +
-      `('${tenant.id}', '${day}', 'team', 'search', 4, 40, 4, 0, 2.0, 0, 0, 0, 1), ` +
-      `('${tenant.id}', '${day}', 'team', 'ads', 2, 20, 2, 0, 0.5, 0, 0, 0, 0), ` +
-      `('${tenant.id}', '${day}', 'feature', 'chat', 6, 60, 6, 0, 2.5, 0, 0, 0, 1)`,
+  // Rollup rows straight into the stack's D1: this test is about the CLI and the API it calls.
+  d1Execute(
+    stack,
+    usageRollupSql(
+      tenant.id,
+      day,
+      [
+        ['u_ann', 3, 0.3],
+        ['u_abe', 5, 1.5],
+        ['u_bo', 2, 0.9],
+        ['svc_x', 1, 0.05],
+      ],
+      [
+        ['team', 'search', 4, 2.0],
+        ['team', 'ads', 2, 0.5],
+        ['feature', 'chat', 6, 2.5],
+      ],
+    ),
   );
 
   const top = await json('usage', '--by', 'end-user', '--tenant', tenant.id, '--top', '2');
