@@ -9,6 +9,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { Bindings } from '../../../../src/env';
 import type { LogEvent } from '../../../../src/core/log-event';
 import { admin } from '../../admin-helpers';
+import { Browser } from '../../dashboard-helpers';
 import { bindings, deliver, LOG_QUEUE, logEvent } from '../../log-fixtures';
 
 const run = crypto.randomUUID().slice(0, 8);
@@ -275,5 +276,21 @@ describe('GET /admin/logs?end_user=', () => {
     }
     const one = await admin('GET', `/logs/${want[0]!.requestId}`);
     expect(one.json).toMatchObject({ end_user: user, tags: want[0]!.tags });
+  });
+});
+
+describe('the dashboard', () => {
+  it("shows a log's end user and tags, and filters the log list by end user", async () => {
+    const b = new Browser();
+    await b.signIn();
+    const e = indexedEvents.find((x) => x.endUser === 'u_alice' && x.tags?.team)!;
+    const detail = await b.page(`/dashboard/logs/${e.requestId}`);
+    expect(detail).toMatch(/<dt>End user<\/dt><dd>u_alice<\/dd>/);
+    expect(detail).toContain(`team=${e.tags!.team}`);
+    const list = await b.page(`/dashboard/logs?tenant_id=${INDEXED}&end_user=u_alice`);
+    const ids = indexedEvents.filter((x) => x.endUser === 'u_alice').map((x) => x.requestId);
+    for (const id of ids) expect(list).toContain(id);
+    expect(list).not.toContain(indexedEvents.find((x) => x.endUser === 'u_bob')!.requestId);
+    expect(list).toContain('value="u_alice"');
   });
 });
