@@ -172,6 +172,8 @@ export interface LogRowRead {
   archive_key: string | null;
   route: string | null;
   tries: string | null;
+  end_user: string | null;
+  tags: string | null;
 }
 
 /**

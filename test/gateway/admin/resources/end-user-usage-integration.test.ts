@@ -8,9 +8,10 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Bindings } from '../../../../src/env';
 import type { LogEvent } from '../../../../src/core/log-event';
-import { admin } from '../../admin-helpers';
+import { admin, createKey, createTenant } from '../../admin-helpers';
 import { Browser } from '../../dashboard-helpers';
-import { bindings, deliver, LOG_QUEUE, logEvent } from '../../log-fixtures';
+import { chatBody, post } from '../../helpers';
+import { bindings, deliver, LOG_QUEUE, logEvent, waitForLogs } from '../../log-fixtures';
 
 const run = crypto.randomUUID().slice(0, 8);
 const INDEXED = `ten_eu_${run}`;
@@ -292,5 +293,58 @@ describe('the dashboard', () => {
     for (const id of ids) expect(list).toContain(id);
     expect(list).not.toContain(indexedEvents.find((x) => x.endUser === 'u_bob')!.requestId);
     expect(list).toContain('value="u_alice"');
+  });
+});
+
+describe('through the gateway', () => {
+  it("counts a request's end user, from the header or the body, in that user's usage", async () => {
+    const tenant = await createTenant(`end-users-${run}`);
+    const key = await createKey(tenant.id);
+    const sent: [Record<string, unknown>, Record<string, string>][] = [
+      [{}, { 'x-edgeway-user': 'u_header' }],
+      [{}, { 'x-edgeway-user': 'u_header' }],
+      [{ user: 'u_body' }, {}],
+      // The header wins over the body.
+      [{ user: 'u_body' }, { 'x-edgeway-user': 'u_header' }],
+      [{}, {}],
+    ];
+    const ids: string[] = [];
+    for (const [extra, headers] of sent) {
+      const res = await post(
+        '/v1/chat/completions',
+        chatBody(`hello ${ids.length}`, extra),
+        key.key,
+        headers,
+      );
+      expect(res.status).toBe(200);
+      await res.arrayBuffer();
+      ids.push(res.headers.get('x-edgeway-request-id')!);
+    }
+    const rows = await waitForLogs(ids);
+    expect(rows.map((r) => r.end_user)).toEqual(['u_header', 'u_header', 'u_body', 'u_header', null]);
+    const today = new Date().toISOString().slice(0, 10);
+    const res = await admin(
+      'GET',
+      `/usage?tenant_id=${tenant.id}&group_by=end_user&from=${today}&to=${today}`,
+    );
+    const r = res.json as Report;
+    const of = (picked: typeof rows) => ({
+      requests: picked.length,
+      input_tokens: picked.reduce((n, x) => n + x.input_tokens, 0),
+      output_tokens: picked.reduce((n, x) => n + x.output_tokens, 0),
+      cost_usd: picked.reduce((n, x) => n + x.cost_usd, 0),
+    });
+    const header = r.data.find((b) => b.end_user === 'u_header')!;
+    const body = r.data.find((b) => b.end_user === 'u_body')!;
+    const want = of([rows[0]!, rows[1]!, rows[3]!]);
+    expect(header).toMatchObject({
+      requests: 3,
+      input_tokens: want.input_tokens,
+      output_tokens: want.output_tokens,
+    });
+    expect(header.cost_usd).toBeCloseTo(want.cost_usd, 12);
+    expect(body).toMatchObject({ requests: 1, input_tokens: rows[2]!.input_tokens });
+    expect(r.groups).toBe(2);
+    expect(r.totals.requests).toBe(4);
   });
 });
