@@ -150,8 +150,9 @@ export function usageRouter(now: () => number = Date.now) {
       });
     }
     for (const param of ['tag', 'limit', 'search'] as const) {
-      if (q[param] !== undefined)
-        throw badRequest(`\`${param}\` applies to group_by=end_user or tag.`, param, 'invalid_parameter');
+      if (q[param] === undefined) continue;
+      const groups = param === 'tag' ? 'group_by=tag' : 'group_by=end_user or tag';
+      throw badRequest(`\`${param}\` applies to ${groups}.`, param, 'invalid_parameter');
     }
     const [report, guardrails] = await Promise.all([
       new UsageReader(c.env.DB).query({ ...scope, groupBy: q.group_by }),
