@@ -251,6 +251,11 @@ describe('normaliseEvent', () => {
             ttfbMs: pick(nasty),
             error: rand() < 0.5 ? null : str(),
           })),
+          endUser: rand() < 0.3 ? null : str(),
+          tags:
+            rand() < 0.3
+              ? null
+              : Object.fromEntries(Array.from({ length: 12 }, (_, k) => [`${k}${str()}`, str()])),
         }),
         NOW,
       );
