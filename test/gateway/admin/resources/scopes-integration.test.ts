@@ -132,7 +132,10 @@ describe('a tenant', () => {
     const [latest] = await auditOf(tenant.id);
     expect(latest?.operation).toBe('PATCH /admin/tenants/{id}');
     expect(latest?.before.scopes).toEqual({});
-    expect(latest?.after.scopes).toEqual({ tag_limits, tag_keys: ['team', 'feature'] });
+    expect(latest?.after.scopes).toEqual({
+      tag_limits: [{ tag: 'team', limits: {}, budgets: { usd: { month: 5 } } }],
+      tag_keys: ['team', 'feature'],
+    });
   });
 });
 
