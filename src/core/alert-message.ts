@@ -9,10 +9,24 @@ export const AlertMessage = z.object({
   id: z.string(),
   type: z.literal('budget.threshold'),
   tenant_id: z.string(),
-  /** The key whose budget it is; null for the tenant's own budget. */
+  /** The key whose budget it is (its own, or one of its model rules'); null for the tenant's scopes. */
   key_id: z.string().nullable(),
-  /** `tokens_day`, `usd_month`, … as in the budget_exceeded error's `kind`. */
-  budget: z.enum(['tokens_day', 'tokens_month', 'tokens_total', 'usd_day', 'usd_month', 'usd_total']),
+  /** Whose budget: the tenant's, a key's, an end user's, a model rule's or a tag value's. */
+  scope: z.enum(['tenant', 'key', 'user', 'model', 'tag']).default('tenant'),
+  /** The end user, model pattern or `tag=value`; null for a key's or the tenant's own budget. */
+  scope_id: z.string().nullable().default(null),
+  /** `tokens_day`, `usd_month`, `requests_day`, … as in the budget_exceeded error's `kind`. */
+  budget: z.enum([
+    'tokens_day',
+    'tokens_month',
+    'tokens_total',
+    'usd_day',
+    'usd_month',
+    'usd_total',
+    'requests_day',
+    'requests_month',
+    'requests_total',
+  ]),
   /** The period's ledger key: '2026-11-03', '2026-11' or 'total'. */
   period: z.string(),
   /** Percent of the budget. */

@@ -37,14 +37,46 @@ export interface Reservation {
   readonly background?: Promise<void>;
 }
 
+/** Who and what a request is for, beyond its key: the scopes below the key it is counted in. */
+export interface RequestScope {
+  /** The tenant's end user (src/limits/end-user.ts): `param` is where it was read. */
+  readonly endUser: { readonly id: string; readonly param: string } | null;
+  /** The request's values of the tenant's tag keys. */
+  readonly tags: Readonly<Record<string, string>> | null;
+  /** True when the request was already sent to a downgrade route: no downgrade applies again. */
+  readonly downgraded?: boolean;
+}
+
+export const NO_SCOPE: RequestScope = { endUser: null, tags: null };
+
+/**
+ * A scope's spend-triggered downgrade applies: nothing was reserved; the request should be sent to
+ * `route` instead (src/pipeline/proxy.ts replans it and reserves again, downgraded).
+ */
+export class DowngradeRequired extends Error {
+  override readonly name = 'DowngradeRequired';
+  constructor(
+    readonly route: string,
+    /** `user:u_1:usd_day@90`: which scope, budget and percent sent it there (the response's header). */
+    readonly reason: string,
+  ) {
+    super(`downgrade to route ${route} (${reason})`);
+  }
+}
+
 export interface Limiter {
   /**
    * Reserves capacity for the request, or throws a 429 GatewayError naming the
-   * limit hit. `models`: the `provider/model`s that may answer (a route's
+   * limit hit, or DowngradeRequired. `models`: the `provider/model`s that may answer (a route's
    * targets); the reservation is priced at the dearest, and `settle` charges
    * the `model` that answered at its own price. Defaults to the request's model.
    */
-  reserve(principal: Principal, request: ProxyRequest, models?: readonly string[]): Promise<Reservation>;
+  reserve(
+    principal: Principal,
+    request: ProxyRequest,
+    models?: readonly string[],
+    scope?: RequestScope,
+  ): Promise<Reservation>;
 }
 
 export const NOTHING_RESERVED: Reservation = { headers: {}, settle: async () => {} };

@@ -8,7 +8,7 @@ import type { Charge } from '../limits/protocol';
 
 export const SCHEMA = `
   CREATE TABLE IF NOT EXISTS scopes (
-    scope TEXT PRIMARY KEY,                 -- 'tenant' or 'key:<key id>'
+    scope TEXT PRIMARY KEY,                 -- a ScopeSpec id: 'tenant', 'key:<key id>', 'user:<id>', 'model:<match>', …
     inflight INTEGER NOT NULL,
     req_start INTEGER NOT NULL, req_prev INTEGER NOT NULL, req_cur INTEGER NOT NULL,
     tok_start INTEGER NOT NULL, tok_prev INTEGER NOT NULL, tok_cur INTEGER NOT NULL
@@ -18,11 +18,13 @@ export const SCHEMA = `
     period TEXT NOT NULL,                   -- '2026-11-03', '2026-11' or 'total'
     tokens_spent INTEGER NOT NULL, tokens_held INTEGER NOT NULL,
     nanos_spent INTEGER NOT NULL, nanos_held INTEGER NOT NULL,
+    requests_spent INTEGER NOT NULL DEFAULT 0, requests_held INTEGER NOT NULL DEFAULT 0,
     PRIMARY KEY (scope, period)
   );
   CREATE TABLE IF NOT EXISTS reservations (
     id TEXT PRIMARY KEY,
-    key_scope TEXT NOT NULL,
+    key_scope TEXT NOT NULL,                -- the key's scope (objects before scopes: with 'tenant', all it held)
+    scopes TEXT,                            -- JSON array of every scope id it holds in; NULL: key_scope and 'tenant'
     tokens INTEGER NOT NULL, nanos INTEGER NOT NULL,
     requests INTEGER NOT NULL DEFAULT 1,    -- a lease's grant; 1 for a reservation
     charged_at INTEGER NOT NULL,            -- the minute its tokens were added to
@@ -31,7 +33,23 @@ export const SCHEMA = `
     expires_at INTEGER NOT NULL             -- held: release time; expired: deletion time
   );
   CREATE INDEX IF NOT EXISTS reservations_by_expiry ON reservations (expires_at);
+  CREATE TABLE IF NOT EXISTS overrides (
+    user TEXT PRIMARY KEY,                  -- an end user of a user shard with settings of their own
+    rule TEXT NOT NULL                      -- JSON ScopeRule
+  );
+  CREATE TABLE IF NOT EXISTS denials (
+    scope TEXT PRIMARY KEY,                 -- the scope's last refusal, for the admin's badges
+    kind TEXT NOT NULL, at INTEGER NOT NULL, count INTEGER NOT NULL
+  );
 `;
+
+/** Columns added after the first objects were created: [table, column, definition]. */
+export const ADDED_COLUMNS: readonly (readonly [string, string, string])[] = [
+  ['reservations', 'requests', 'INTEGER NOT NULL DEFAULT 1'],
+  ['reservations', 'scopes', 'TEXT'],
+  ['ledger', 'requests_spent', 'INTEGER NOT NULL DEFAULT 0'],
+  ['ledger', 'requests_held', 'INTEGER NOT NULL DEFAULT 0'],
+];
 
 export type ScopeRow = {
   inflight: number;
@@ -48,10 +66,13 @@ export type LedgerDbRow = {
   tokens_held: number;
   nanos_spent: number;
   nanos_held: number;
+  requests_spent: number | null;
+  requests_held: number | null;
 };
 export type ReservationRow = {
   id: string;
   key_scope: string;
+  scopes: string | null;
   tokens: number;
   nanos: number;
   requests: number;
@@ -77,4 +98,17 @@ export const isLease = (row: ReservationRow) => countedBy(row) > 1;
 /** A stored number as a usable amount: anything not finite and non-negative counts as 0. */
 export function amount(v: number | null | undefined): number {
   return typeof v === 'number' && Number.isFinite(v) && v > 0 ? v : 0;
+}
+
+/** The scope ids a stored reservation holds in (rows from before scopes: its key's and the tenant's). */
+export function scopesOf(row: ReservationRow): string[] {
+  if (typeof row.scopes === 'string') {
+    try {
+      const ids: unknown = JSON.parse(row.scopes);
+      if (Array.isArray(ids) && ids.every((id) => typeof id === 'string')) return ids;
+    } catch {
+      // An unreadable list falls back to the two scopes every reservation held before.
+    }
+  }
+  return [row.key_scope, 'tenant'];
 }

@@ -33,7 +33,9 @@
 import { DurableObject } from 'cloudflare:workers';
 import type { Bindings } from '../env';
 import { AlertBook } from '../limits/alerts-store';
+import type { ScopeRule } from '../core/settings';
 import { decide, quotaOf, type ScopeView } from '../limits/check';
+import { downgradeOf } from '../limits/downgrade';
 import { grantOf, leaseSize } from '../limits/lease-size';
 import { applyReserve, applySettle, NOTHING } from '../limits/ledger';
 import { periodKey, type Period } from '../limits/periods';
@@ -42,14 +44,22 @@ import {
   type Charge,
   isCharge,
   type LedgerRow,
+  type LastDenial,
+  type LimitKind,
   type ReserveInput,
   type FiredAlert,
   type ReserveResult,
   type ScopeDump,
+  type ScopeSettings,
+  type ScopeSpec,
   type ScopeState,
+  type UserOverride,
+  type UserState,
 } from '../limits/protocol';
-import { minuteOf } from '../limits/window';
+import { userScopeId } from '../limits/scopes';
+import { minuteOf, WINDOW_MS } from '../limits/window';
 import {
+  ADDED_COLUMNS,
   amount,
   countedBy,
   heldBy,
@@ -58,6 +68,7 @@ import {
   type ReservationRow,
   SCHEMA,
   type ScopeRow,
+  scopesOf,
 } from './limiter-rows';
 
 export const LATE_SETTLE_GRACE_MS = 24 * 3600 * 1000;
@@ -65,6 +76,10 @@ export const LATE_SETTLE_GRACE_MS = 24 * 3600 * 1000;
 export const MAX_RESERVATION_TTL_MS = 7 * 24 * 3600 * 1000;
 /** How soon the alarm retries handing fired alerts to the alert queue. */
 export const ALERT_RETRY_MS = 30_000;
+/** Idle scopes' rows the alarm deletes per run (src/limits/eviction below: `sweep`). */
+export const SWEEP_BATCH = 5_000;
+/** End users' overrides kept in memory per object; the rest are read from SQLite. */
+const OVERRIDE_CACHE = 10_000;
 
 /** Tenant id → its Limiter object (one per tenant, named by the id). */
 export function limiterObjects(
@@ -81,14 +96,17 @@ export class Limiter extends DurableObject<Bindings> {
   /** Budget alerts: settings per scope, fired alerts and their outbox (src/limits/alerts-store.ts). */
   private readonly alerts: AlertBook;
   private flushing: Promise<number> | null = null;
+  /** End users' overrides (null: none) read so far, for user shards. */
+  private readonly overrides = new Map<string, ScopeRule | null>();
 
   constructor(ctx: DurableObjectState, env: Bindings) {
     super(ctx, env);
     this.sql = ctx.storage.sql;
     this.sql.exec(SCHEMA);
-    // Objects created before leases have no `requests` column: add it (every old row is a reservation).
-    if (!this.sql.exec('SELECT * FROM reservations LIMIT 0').columnNames.includes('requests'))
-      this.sql.exec('ALTER TABLE reservations ADD COLUMN requests INTEGER NOT NULL DEFAULT 1');
+    // Objects created before leases, scopes or request budgets lack columns added since: add them.
+    for (const [table, column, definition] of ADDED_COLUMNS)
+      if (!this.sql.exec(`SELECT * FROM ${table} LIMIT 0`).columnNames.includes(column))
+        this.sql.exec(`ALTER TABLE ${table} ADD COLUMN ${column} ${definition}`);
     this.alerts = new AlertBook(this.sql);
     void ctx.blockConcurrencyWhile(async () => {
       this.alarmAt = await ctx.storage.getAlarm();
@@ -104,30 +122,39 @@ export class Limiter extends DurableObject<Bindings> {
     if (invalid) return { ok: false, invalid };
     const now = this.now();
     const periods = currentPeriods(now);
-    const keyScope = `key:${input.keyId}`;
-    const views: ScopeView[] = [
-      { scope: 'key', settings: input.key, state: this.load(keyScope, periods) },
-      { scope: 'tenant', settings: input.tenant, state: this.load('tenant', periods) },
-    ];
+    const specs = specsOf(input);
+    const views: ScopeView[] = specs.map((spec) => ({
+      scope: spec.kind,
+      label: spec.label,
+      param: spec.param,
+      settings: this.settingsOf(spec),
+      state: this.load(spec.id, periods),
+    }));
+    const downgraded = input.downgraded === true;
+    const downgrade = downgraded ? null : downgradeOf(views, input.cost);
+    if (downgrade) return { ok: false, downgrade, quota: quotaOf(views, now) };
     const decision = decide(views, input.cost, now);
-    if (!decision.ok) return { ok: false, denial: decision.denial, quota: quotaOf(views, now) };
+    if (!decision.ok) {
+      this.recordDenial(specs[decision.index]!.id, decision.denial.kind, now);
+      return { ok: false, denial: decision.denial, quota: quotaOf(views, now) };
+    }
 
-    let grant = grantOf(input.cost, leaseSize(views, input.cost, input.want ?? 1, now));
+    let grant = grantOf(input.cost, leaseSize(views, input.cost, input.want ?? 1, now, downgraded));
     if (!isCharge(grant) || !decide(views, grant, now, grant.requests).ok) grant = grantOf(input.cost, 1);
     const id = crypto.randomUUID();
     const expiresAt = now + Math.ceil(input.ttlMs);
     const after = views.map((v) => ({ ...v, state: applyReserve(v.state, grant, now, grant.requests) }));
     this.ctx.storage.transactionSync(() => {
-      this.save(keyScope, after[0]!.state, periods);
-      this.save('tenant', after[1]!.state, periods);
-      if (typeof input.tenantId === 'string') {
-        this.alerts.remember(input.tenantId, keyScope, input.key.budgets, input.key.alerts);
-        this.alerts.remember(input.tenantId, 'tenant', input.tenant.budgets, input.tenant.alerts);
-      }
+      specs.forEach((spec, i) => {
+        this.save(spec.id, after[i]!.state, periods);
+        if (typeof input.tenantId === 'string')
+          this.alerts.remember(input.tenantId, spec.id, views[i]!.settings.budgets, spec.settings.alerts);
+      });
       this.sql.exec(
-        `INSERT INTO reservations (id, key_scope, tokens, nanos, requests, charged_at, day, month, state, expires_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'held', ?)`,
+        `INSERT INTO reservations (id, key_scope, scopes, tokens, nanos, requests, charged_at, day, month, state, expires_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 'held', ?)`,
         id,
-        keyScope,
+        specs.find((spec) => spec.kind === 'key')?.id ?? specs[0]?.id ?? '',
+        JSON.stringify(specs.map((spec) => spec.id)),
         grant.tokens,
         grant.nanos,
         grant.requests,
@@ -192,6 +219,7 @@ export class Limiter extends DurableObject<Bindings> {
       }
       return n;
     });
+    this.sweep(now);
     const next = this.sql
       .exec<{ at: number | null }>('SELECT MIN(expires_at) AS at FROM reservations')
       .one().at;
@@ -232,9 +260,49 @@ export class Limiter extends DurableObject<Bindings> {
 
   /** The state of the tenant (keyId null) or of one key, for the admin API. */
   dump(keyId: string | null): ScopeDump {
-    const scope = keyId === null ? 'tenant' : `key:${keyId}`;
+    return this.dumpScope(keyId === null ? 'tenant' : `key:${keyId}`);
+  }
+
+  /** The state of any scope by its id (ScopeSpec.id), for the admin API. */
+  dumpScope(scopeId: string): ScopeDump {
     const periods = currentPeriods(this.now());
-    return { state: this.load(scope, periods), periods };
+    const denial = this.sql
+      .exec<{ kind: string; at: number; count: number }>(
+        'SELECT kind, at, count FROM denials WHERE scope = ?',
+        scopeId,
+      )
+      .toArray()[0];
+    const lastDenial: LastDenial | null = denial
+      ? { kind: denial.kind as LimitKind, at: denial.at, count: denial.count }
+      : null;
+    return { state: this.load(scopeId, periods), periods, lastDenial };
+  }
+
+  /** Sets (or with null removes) an end user's own limits and budgets, in place of the tenant's default. */
+  setOverride(user: string, rule: ScopeRule | null): void {
+    if (typeof user !== 'string' || user === '') return;
+    if (rule === null) this.sql.exec('DELETE FROM overrides WHERE user = ?', user);
+    else
+      this.sql.exec(
+        'INSERT OR REPLACE INTO overrides (user, rule) VALUES (?, ?)',
+        user,
+        JSON.stringify(rule),
+      );
+    this.remember(user, rule);
+  }
+
+  /** An end user's override (null: the tenant's default applies) and counters. */
+  userState(user: string): UserState {
+    return { override: this.overrideOf(user), dump: this.dumpScope(userScopeId(user)) };
+  }
+
+  /** This shard's end users with overrides, by id. */
+  listOverrides(limit = 1000): UserOverride[] {
+    const n = Math.max(1, Math.min(10_000, Math.floor(Number(limit) || 1000)));
+    return this.sql
+      .exec<{ user: string; rule: string }>('SELECT user, rule FROM overrides ORDER BY user LIMIT ?', n)
+      .toArray()
+      .map((r) => ({ user: r.user, rule: JSON.parse(r.rule) as ScopeRule }));
   }
 
   private finish(
@@ -255,7 +323,7 @@ export class Limiter extends DurableObject<Bindings> {
       ...(!held && isLease(row) ? { precharged: heldBy(row) } : {}),
     };
     let fired = 0;
-    for (const scope of [row.key_scope, 'tenant']) {
+    for (const scope of scopesOf(row)) {
       const state = applySettle(this.load(scope, periods), settlement, now);
       this.save(scope, state, periods);
       fired += this.alerts.evaluate(scope, state.ledger, periods, now);
@@ -284,6 +352,8 @@ export class Limiter extends DurableObject<Bindings> {
             tokensHeld: amount(r.tokens_held),
             nanosSpent: amount(r.nanos_spent),
             nanosHeld: amount(r.nanos_held),
+            requestsSpent: amount(r.requests_spent),
+            requestsHeld: amount(r.requests_held),
           }
         : EMPTY_LEDGER;
     };
@@ -312,15 +382,76 @@ export class Limiter extends DurableObject<Bindings> {
     for (const period of ['day', 'month', 'total'] as const) {
       const l = state.ledger[period];
       this.sql.exec(
-        `INSERT OR REPLACE INTO ledger (scope, period, tokens_spent, tokens_held, nanos_spent, nanos_held) VALUES (?, ?, ?, ?, ?, ?)`,
+        `INSERT OR REPLACE INTO ledger (scope, period, tokens_spent, tokens_held, nanos_spent, nanos_held, requests_spent, requests_held) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
         scope,
         periods[period],
         l.tokensSpent,
         l.tokensHeld,
         l.nanosSpent,
         l.nanosHeld,
+        l.requestsSpent,
+        l.requestsHeld,
       );
     }
+  }
+
+  /** A scope's settings for this reserve: an end user's override when their shard has one, else as sent. */
+  private settingsOf(spec: ScopeSpec): ScopeSettings {
+    if (spec.kind !== 'user' || spec.label === null) return spec.settings;
+    const rule = this.overrideOf(spec.label);
+    return rule ? { ...spec.settings, ...rule, downgrade: rule.downgrade ?? null } : spec.settings;
+  }
+
+  private overrideOf(user: string): ScopeRule | null {
+    const known = this.overrides.get(user);
+    if (known !== undefined) return known;
+    const row = this.sql
+      .exec<{ rule: string }>('SELECT rule FROM overrides WHERE user = ?', user)
+      .toArray()[0];
+    const rule = row ? (JSON.parse(row.rule) as ScopeRule) : null;
+    this.remember(user, rule);
+    return rule;
+  }
+
+  private remember(user: string, rule: ScopeRule | null): void {
+    if (this.overrides.size >= OVERRIDE_CACHE) this.overrides.clear();
+    this.overrides.set(user, rule);
+  }
+
+  private recordDenial(scope: string, kind: LimitKind, now: number): void {
+    this.sql.exec(
+      `INSERT INTO denials (scope, kind, at, count) VALUES (?, ?, ?, 1)
+       ON CONFLICT (scope) DO UPDATE SET kind = excluded.kind, at = excluded.at, count = count + 1`,
+      scope,
+      kind,
+      now,
+    );
+  }
+
+  /**
+   * Forgets what idle scopes no longer need (an end user's last request a day ago leaves nothing but
+   * its month and total rows): windows older than two minutes with nothing in flight read as zero,
+   * and day and month rows past any reservation's life are never read again. At most SWEEP_BATCH
+   * rows of each per run; the alarm runs again with the next reservation.
+   */
+  private sweep(now: number): void {
+    const stale = now - 2 * WINDOW_MS;
+    this.sql.exec(
+      `DELETE FROM scopes WHERE rowid IN (SELECT rowid FROM scopes
+         WHERE inflight = 0 AND req_start < ? AND tok_start < ? LIMIT ?)`,
+      stale,
+      stale,
+      SWEEP_BATCH,
+    );
+    const oldest = now - MAX_RESERVATION_TTL_MS - LATE_SETTLE_GRACE_MS - 24 * 3600 * 1000;
+    this.sql.exec(
+      `DELETE FROM ledger WHERE rowid IN (SELECT rowid FROM ledger
+         WHERE (period GLOB '[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]' AND period < ?)
+            OR (period GLOB '[0-9][0-9][0-9][0-9]-[0-9][0-9]' AND period < ?) LIMIT ?)`,
+      periodKey('day', oldest),
+      periodKey('month', oldest),
+      SWEEP_BATCH,
+    );
   }
 
   private wakeAt(at: number): void {
@@ -337,8 +468,31 @@ function invalidInput(input: ReserveInput): string | null {
   const ttl = input.ttlMs;
   if (typeof ttl !== 'number' || !(ttl > 0 && ttl <= MAX_RESERVATION_TTL_MS))
     return `ttlMs must be in (0, ${MAX_RESERVATION_TTL_MS}]`;
-  if (typeof input.keyId !== 'string' || input.keyId === '') return 'keyId must be a non-empty string';
+  if (input.scopes === undefined) {
+    if (typeof input.keyId !== 'string' || input.keyId === '') return 'keyId must be a non-empty string';
+    if (typeof input.key !== 'object' || typeof input.tenant !== 'object')
+      return 'key and tenant settings are required';
+    return null;
+  }
+  if (!Array.isArray(input.scopes) || input.scopes.length === 0) return 'scopes must be a non-empty list';
+  for (const spec of input.scopes)
+    if (
+      typeof spec?.id !== 'string' ||
+      spec.id === '' ||
+      typeof spec.settings !== 'object' ||
+      spec.settings === null
+    )
+      return 'every scope needs an id and settings';
   return null;
+}
+
+/** The scopes a reserve names: its list, or the key's and tenant's of a reserve from before scopes. */
+function specsOf(input: ReserveInput): readonly ScopeSpec[] {
+  if (input.scopes) return input.scopes;
+  return [
+    { id: `key:${input.keyId}`, kind: 'key', label: null, param: null, settings: input.key! },
+    { id: 'tenant', kind: 'tenant', label: null, param: null, settings: input.tenant! },
+  ];
 }
 
 function currentPeriods(now: number): Record<Period, string> {

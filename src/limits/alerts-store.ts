@@ -11,16 +11,17 @@ import type { AlertSettings, Budgets } from '../core/settings';
 import { type AlertScope, alertsApply, crossingKey, crossings } from './alerts';
 import type { Period } from './periods';
 import type { FiredAlert, LedgerRow } from './protocol';
+import { describeScope } from './scopes';
 
 const SCHEMA = `
   CREATE TABLE IF NOT EXISTS alert_scopes (
-    scope TEXT PRIMARY KEY,                 -- 'tenant' or 'key:<key id>'
+    scope TEXT PRIMARY KEY,                 -- a scope id (src/limits/scopes.ts)
     tenant_id TEXT NOT NULL,
     settings TEXT NOT NULL                  -- JSON AlertScope: budgets and thresholds
   );
   CREATE TABLE IF NOT EXISTS alerts (
     scope TEXT NOT NULL,
-    budget TEXT NOT NULL,                   -- 'tokens_day' … 'usd_total'
+    budget TEXT NOT NULL,                   -- 'tokens_day' … 'requests_total'
     period TEXT NOT NULL,                   -- the ledger's period key
     threshold INTEGER NOT NULL,             -- percent
     limit_value REAL NOT NULL, spent REAL NOT NULL,
@@ -51,6 +52,8 @@ interface Remembered {
 export class AlertBook {
   /** Scope → its remembered settings (null: none), read from SQLite at most once per object. */
   private readonly scopes = new Map<string, Remembered | null>();
+  /** Message id → the scope of the alert it was built from, for marking it queued. */
+  private readonly sentFrom = new Map<string, string>();
 
   constructor(private readonly sql: SqlStorage) {
     sql.exec(SCHEMA);
@@ -115,19 +118,27 @@ export class AlertBook {
 
   /** Alerts not yet handed to the queue, oldest first. */
   outbox(limit = 100): AlertMessage[] {
-    return this.rows('WHERE queued = 0 ORDER BY fired_at ASC LIMIT ?', limit).map((r) => this.message(r));
+    return this.rows('WHERE queued = 0 ORDER BY fired_at ASC LIMIT ?', limit).map((r) => {
+      const message = this.message(r);
+      this.sentFrom.set(message.id, r.scope);
+      return message;
+    });
   }
 
   /** Marks alerts (by message id) as handed to the queue. */
   markQueued(messages: readonly AlertMessage[]): void {
-    for (const m of messages)
+    for (const m of messages) {
+      const scope = this.sentFrom.get(m.id);
+      this.sentFrom.delete(m.id);
+      if (scope === undefined) continue;
       this.sql.exec(
         'UPDATE alerts SET queued = 1 WHERE scope = ? AND budget = ? AND period = ? AND threshold = ?',
-        m.key_id === null ? 'tenant' : `key:${m.key_id}`,
+        scope,
         m.budget,
         m.period,
         m.threshold,
       );
+    }
   }
 
   /**
@@ -164,11 +175,14 @@ export class AlertBook {
 
   private message(r: AlertRow): AlertMessage {
     const tenantId = this.settingsOf(r.scope)?.tenantId ?? this.anyTenantId();
+    const scope = describeScope(r.scope);
     return {
       id: `${tenantId}:${r.scope}:${crossingKey({ ...r, budget: r.budget as BudgetKind })}`,
       type: 'budget.threshold',
       tenant_id: tenantId,
-      key_id: r.scope === 'tenant' ? null : r.scope.slice('key:'.length),
+      key_id: scope.keyId,
+      scope: scope.kind,
+      scope_id: scope.label,
       budget: r.budget as BudgetKind,
       period: r.period,
       threshold: r.threshold,

@@ -40,15 +40,17 @@ export function crossings(
 ): Crossing[] {
   const out: Crossing[] = [];
   const thresholds = [...scope.thresholds].sort((a, b) => a - b);
-  for (const unit of ['tokens', 'usd'] as const) {
+  for (const unit of ['tokens', 'usd', 'requests'] as const) {
     for (const period of PERIODS) {
       const limit = scope.budgets[unit]?.[period];
       if (limit === undefined || !(limit > 0)) continue;
       const row = ledger[period];
-      const spent = unit === 'tokens' ? row.tokensSpent : row.nanosSpent / NANOS_PER_USD;
+      const integral =
+        unit === 'tokens' ? row.tokensSpent : unit === 'usd' ? row.nanosSpent : row.requestsSpent;
+      const spent = unit === 'usd' ? integral / NANOS_PER_USD : integral;
       // Compared in the ledger's integer unit, so 80 % of a budget fires at exactly 80 %, not a float away.
-      const used = unit === 'tokens' ? row.tokensSpent * 100 : row.nanosSpent * 100;
-      const whole = unit === 'tokens' ? limit : limit * NANOS_PER_USD;
+      const used = integral * 100;
+      const whole = unit === 'usd' ? limit * NANOS_PER_USD : limit;
       for (const threshold of thresholds) {
         if (used < whole * threshold) break;
         const crossing = {
@@ -67,6 +69,6 @@ export function crossings(
 
 /** True when a scope's settings can ever fire an alert (some threshold and some budget). */
 export function alertsApply(scope: AlertScope): boolean {
-  const { tokens, usd } = scope.budgets;
-  return scope.thresholds.length > 0 && (tokens !== undefined || usd !== undefined);
+  const { tokens, usd, requests } = scope.budgets;
+  return scope.thresholds.length > 0 && (tokens !== undefined || usd !== undefined || requests !== undefined);
 }

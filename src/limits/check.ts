@@ -28,9 +28,15 @@ export interface ScopeView {
   readonly scope: ScopeKind;
   readonly settings: ScopeSettings;
   readonly state: ScopeState;
+  /** What the 429 names it by (ScopeSpec.label) and the request field that selected it. */
+  readonly label?: string | null;
+  readonly param?: string | null;
 }
 
-export type Decision = { readonly ok: true } | { readonly ok: false; readonly denial: Denial };
+/** A refusal names its denial and which of the views refused (the object records it there). */
+export type Decision =
+  | { readonly ok: true }
+  | { readonly ok: false; readonly denial: Denial; readonly index: number };
 
 /** A limit blocked only by reservations still in flight: they settle within a request's time. */
 export const IN_FLIGHT_RETRY_MS = 1_000;
@@ -39,27 +45,32 @@ export const IN_FLIGHT_RETRY_MS = 1_000;
 export function decide(scopes: readonly ScopeView[], cost: Charge, now: number, requests = 1): Decision {
   assertCharge(cost, 'a cost');
   let worst: Denial | null = null;
-  for (const view of scopes) {
+  let index = -1;
+  scopes.forEach((view, i) => {
     for (const denial of denials(view, cost, now, requests)) {
-      if (!worst || longer(denial.retryAfterMs, worst.retryAfterMs)) worst = denial;
+      if (!worst || longer(denial.retryAfterMs, worst.retryAfterMs)) {
+        worst = denial;
+        index = i;
+      }
     }
-  }
-  return worst ? { ok: false, denial: worst } : { ok: true };
+  });
+  return worst ? { ok: false, denial: worst, index } : { ok: true };
 }
 
 const longer = (a: number | null, b: number | null) => b !== null && (a === null || a > b);
 
-function denials(
-  { scope, settings, state }: ScopeView,
-  cost: Charge,
-  now: number,
-  requests: number,
-): Denial[] {
+function denials(view: ScopeView, cost: Charge, now: number, requests: number): Denial[] {
+  const { settings, state } = view;
+  const scope = {
+    scope: view.scope,
+    ...(view.label != null ? { scopeId: view.label } : {}),
+    ...(view.param != null ? { param: view.param } : {}),
+  };
   const out: Denial[] = [];
   const { limits, budgets } = settings;
   if (limits.concurrent !== undefined && state.inflight + 1 > limits.concurrent) {
     out.push({
-      scope,
+      ...scope,
       kind: 'concurrent',
       limit: limits.concurrent,
       used: state.inflight,
@@ -70,7 +81,7 @@ function denials(
     if (limit === undefined) return;
     const wait = waitMs(w, limit, amount, now);
     if (wait !== 0)
-      out.push({ scope, kind, limit, used: Math.ceil(used(w, now) - 1e-9), retryAfterMs: wait });
+      out.push({ ...scope, kind, limit, used: Math.ceil(used(w, now) - 1e-9), retryAfterMs: wait });
   };
   rate('rpm', state.requests, limits.rpm, requests);
   rate('tpm', state.tokens, limits.tpm, cost.tokens);
@@ -81,7 +92,7 @@ function denials(
       const d = budgetDenial(period, tokens, row.tokensSpent, row.tokensHeld, cost.tokens, now);
       if (d)
         out.push({
-          scope,
+          ...scope,
           kind: `tokens_${period}`,
           limit: tokens,
           used: row.tokensSpent + row.tokensHeld,
@@ -100,10 +111,22 @@ function denials(
       );
       if (d)
         out.push({
-          scope,
+          ...scope,
           kind: `usd_${period}`,
           limit: usd,
           used: (row.nanosSpent + row.nanosHeld) / NANOS_PER_USD,
+          retryAfterMs: d.wait,
+        });
+    }
+    const count = budgets.requests?.[period];
+    if (count !== undefined) {
+      const d = budgetDenial(period, count, row.requestsSpent, row.requestsHeld, requests, now);
+      if (d)
+        out.push({
+          ...scope,
+          kind: `requests_${period}`,
+          limit: count,
+          used: row.requestsSpent + row.requestsHeld,
           retryAfterMs: d.wait,
         });
     }
@@ -140,6 +163,14 @@ export function quotaOf(scopes: readonly ScopeView[], now: number): Quota {
 
 function allowance(w: WindowCounts, limit: number, now: number): Allowance {
   return { limit, remaining: Math.max(0, Math.floor(limit - used(w, now) + 1e-9)), resetMs: resetMs(w, now) };
+}
+
+/** The tighter of two quotas per kind (the tenant object's and an end user's shard's). */
+export function tighterQuota(a: Quota, b: Quota): Quota {
+  return {
+    requests: b.requests ? tighter(a.requests, b.requests) : a.requests,
+    tokens: b.tokens ? tighter(a.tokens, b.tokens) : a.tokens,
+  };
 }
 
 function tighter(a: Allowance | null, b: Allowance): Allowance {

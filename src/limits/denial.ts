@@ -22,10 +22,33 @@ const NAMES: Record<LimitKind, string> = {
   usd_day: 'daily USD budget',
   usd_month: 'monthly USD budget',
   usd_total: 'total USD budget',
+  requests_day: 'daily request budget',
+  requests_month: 'monthly request budget',
+  requests_total: 'total request budget',
 };
 
+/** Whose limit it is, in the message. */
+function ownerOf(d: Denial): string {
+  const id = d.scopeId ?? '';
+  switch (d.scope) {
+    case 'key':
+      return 'this key';
+    case 'tenant':
+      return "this key's tenant";
+    case 'user':
+      return `end user '${id}'`;
+    case 'model':
+      return `model rule '${id}'`;
+    case 'tag':
+      return `tag '${id}'`;
+  }
+}
+
+/** The header naming the scope that refused, beside the body's `limit.scope`. */
+export const LIMIT_SCOPE_HEADER = 'x-edgeway-limit-scope';
+
 export function denialMessage(d: Denial): string {
-  const owner = d.scope === 'key' ? 'this key' : "this key's tenant";
+  const owner = ownerOf(d);
   const amount = (n: number) => (d.kind.startsWith('usd_') ? `$${round(n)}` : String(n));
   const wait =
     d.retryAfterMs === null
@@ -42,10 +65,16 @@ export function denialError(d: Denial, quota: Quota): GatewayError {
   return new GatewayError(429, denialMessage(d), {
     type: budget ? 'insufficient_quota' : 'rate_limit_error',
     code: budget ? 'budget_exceeded' : 'rate_limit_exceeded',
-    headers: { ...quotaHeaders(quota), ...retryAfterHeader(d.retryAfterMs) },
+    param: d.param ?? null,
+    headers: {
+      ...quotaHeaders(quota),
+      ...retryAfterHeader(d.retryAfterMs),
+      [LIMIT_SCOPE_HEADER]: d.scope,
+    },
     details: {
       limit: {
         scope: d.scope,
+        ...(d.scopeId != null ? { scope_id: d.scopeId } : {}),
         kind: d.kind,
         limit: d.limit,
         used: d.kind.startsWith('usd_') ? round(d.used) : d.used,

@@ -18,10 +18,16 @@ import type { ProxyRequest } from '../core/request';
 import { GatewayError, badRequest } from '../core/errors';
 import type { Principal } from '../core/principal';
 import { costUsd, priceOf } from '../core/cost';
-import { NOTHING_RESERVED, type Limiter, type Reservation, type StreamEnd } from '../core/limiter';
+import {
+  DowngradeRequired,
+  NO_SCOPE,
+  NOTHING_RESERVED,
+  type Limiter,
+  type Reservation,
+  type StreamEnd,
+} from '../core/limiter';
 import type { Price } from '../core/pricing';
 import { plainUsage, type Usage } from '../core/usage';
-import type { Budgets, Limits } from '../core/settings';
 import type { LimitsConfig } from './config';
 import { denialError } from './denial';
 import {
@@ -39,9 +45,14 @@ import {
   isCharge,
   type Charge,
   type LimiterRpc,
+  type Quota,
   type ReserveInput,
   type ReserveResult,
+  type ScopeSpec,
 } from './protocol';
+import { tighterQuota } from './check';
+import { mayBeLimited, planScopes } from './scopes';
+import { shardOf, userShardName } from './shards';
 import { remember } from './snapshots';
 import { Lease } from './lease';
 import { LeaseBook } from './lease-book';
@@ -94,126 +105,241 @@ export function durableLimiter(options: DurableLimiterOptions): Limiter {
     }
   }
 
-  return {
-    async reserve(principal, request, models = [request.model]) {
-      if (!isLimited(principal)) return NOTHING_RESERVED;
-
-      // A max_tokens above the cap was refused by policy (src/pipeline/policy.ts); the cap still bounds the hold.
-      const cap = maxTokensLimit(principal.limits, principal.tenantLimits);
-      const prompt = estimatePromptTokens(request);
-      const overrides = await prices.overrides();
-      const output = outputReserve(request, cap?.limit ?? null, config.defaultMaxTokens);
-      const ttl = request.endpoint === 'embeddings' ? null : cacheWriteTtl(request.body);
-      const worst = (p: Price) => charge(p, worstUsage(p, prompt, output, ttl));
-      // The dearest model that may answer prices the hold, so a fallback never spends past it.
-      const candidates = (models.length > 0 ? models : [request.model]).map((m) => priceOf(m, overrides));
-      const price = candidates.reduce((a, b) => (worst(b).nanos > worst(a).nanos ? b : a));
-      const cost = worst(price);
-      if (!isCharge(cost)) throw tooCostly();
-      const outputCap =
-        request.maxOutputTokens === null && request.endpoint !== 'embeddings'
-          ? { outputCap: perChoiceCap(request, cap?.limit ?? null, config.defaultMaxTokens) }
-          : {};
-      /** What the request really used, at the price of the model that answered. */
-      const used = (usage: Usage | null, stream: StreamEnd | undefined, model: string | undefined) => {
-        const u = settledUsage(prompt, usage, stream);
-        return u ? charge(model ? priceOf(model, overrides) : price, u) : null;
-      };
-
-      // A lease this isolate holds for the key, or the one being asked for: no round trip.
-      const slot = book?.slot(principal, now()) ?? null;
-      const onLease = (lease: Lease | null, taken = false): Reservation | null => {
-        if (!lease || !(taken || lease.take(cost, now()))) return null;
-        const quota = lease.quotaNow();
-        remember(principal.id, quota, now());
-        return {
-          headers: quotaHeaders(quota),
-          ...outputCap,
-          settle: once(async (usage, stream, model) => {
-            lease.finish(cost, used(usage, stream, model) ?? NOTHING);
-            await report(principal.tenantId, lease, now());
-          }),
-        };
-      };
-      if (slot) {
-        let local = onLease(slot.lease);
-        // A burst that finds the lease spent waits for the one acquisition in flight, then the next.
-        for (let waits = 0; !local && slot.acquiring && waits < 3; waits++)
-          local = onLease(await slot.acquiring);
-        if (local) return local;
-      }
-
-      const object = objectFor(principal.tenantId);
-      const want = slot && book ? book.want(slot) : 1;
-      const asked = ask(object, {
-        keyId: principal.id,
-        tenantId: principal.tenantId,
-        key: { limits: principal.limits, budgets: principal.budgets, alerts: principal.alerts },
-        tenant: {
-          limits: principal.tenantLimits,
-          budgets: principal.tenantBudgets,
-          alerts: principal.tenantAlerts,
-        },
-        cost,
-        ttlMs: config.reservationTtlMs,
-        ...(want > 1 ? { want } : {}),
+  /** Throws what a refused reserve means: a 429 naming the limit, a downgrade, or a 500 for input the object refused. */
+  function refusal(result: Exclude<ReserveResult, { ok: true }>): Error {
+    if ('invalid' in result) {
+      // Unreachable from client input (the cost was checked before); never fail open on it.
+      console.error('limiter refused a reservation', result.invalid);
+      return new GatewayError(500, 'Rate limits and budgets could not be checked for this request.', {
+        code: 'limiter_refused',
       });
-      // This request's share is taken as the lease opens, before any waiter sees it.
-      const leased =
-        slot && want > 1
-          ? asked
-              .then((r) => {
-                const lease = leaseOf(r, now(), config.leaseMs);
-                return lease?.take(cost, now()) ? lease : null;
-              })
-              .catch(() => null)
-          : null;
-      if (slot && leased) {
-        slot.acquiring = leased;
-        void leased.then((lease) => {
-          if (slot.acquiring === leased) slot.acquiring = null;
-          if (lease) slot.lease = lease;
-        });
-      }
-      const result = await asked;
-      if (result === null) return NOTHING_RESERVED;
-      if ('invalid' in result) {
-        // Unreachable from client input (the cost was checked above); never fail open on it.
-        console.error('limiter refused a reservation', result.invalid);
-        throw new GatewayError(500, 'Rate limits and budgets could not be checked for this request.', {
-          code: 'limiter_refused',
-        });
-      }
-      remember(principal.id, result.quota, now());
-      if (!result.ok) throw denialError(result.denial, result.quota);
+    }
+    if ('downgrade' in result) {
+      const d = result.downgrade;
+      const scope = d.scopeId === null ? d.scope : `${d.scope}:${d.scopeId}`;
+      return new DowngradeRequired(d.route, `${scope}:${d.kind}@${d.atPercent}`);
+    }
+    return denialError(result.denial, result.quota);
+  }
 
-      const lease = leased ? await leased : null;
-      if (lease) {
-        // Reports the lease when its window ends, should no request of it still be in flight then.
-        const closer = sleep(Math.max(0, lease.closesAt - now())).then(() =>
-          report(principal.tenantId, lease, now()),
-        );
-        return { ...onLease(lease, true)!, background: closer };
-      }
+  /** Settles a plain reservation in `object`; a failure is left to the reservation's expiry. */
+  async function settleIn(object: LimiterRpc, id: string, actual: Charge | null, requests?: number) {
+    try {
+      await object.settle(id, actual, requests);
+    } catch (err) {
+      console.error(
+        'limiter settle failed; the reservation will expire',
+        err instanceof Error ? err.message : String(err),
+      );
+    }
+  }
 
-      const id = result.id;
+  /**
+   * The tenant object's part: its key, tenant, model and tag scopes, from a lease this isolate holds
+   * when the key is busy, else one round trip (which may open a lease).
+   */
+  async function objectPart(
+    principal: Principal,
+    scopes: readonly ScopeSpec[],
+    priced: Priced,
+    downgraded: boolean,
+  ): Promise<Part> {
+    const { cost, used } = priced;
+    const extra = scopes
+      .slice(2)
+      .map((spec) => spec.id)
+      .join('\n');
+    // A lease this isolate holds for the key and these scopes, or the one being asked for: no round trip.
+    const slot = book?.slot(principal, now(), downgraded ? `${extra}\ndowngraded` : extra) ?? null;
+    const onLease = (lease: Lease | null, taken = false): Part | null => {
+      if (!lease || !(taken || lease.take(cost, now()))) return null;
       return {
-        headers: quotaHeaders(result.quota),
-        ...outputCap,
+        quota: lease.quotaNow(),
+        settle: async (usage, stream, model) => {
+          lease.finish(cost, used(usage, stream, model) ?? NOTHING);
+          await report(principal.tenantId, lease, now());
+        },
+        release: async () => {
+          lease.untake(cost);
+          await report(principal.tenantId, lease, now());
+        },
+      };
+    };
+    if (slot) {
+      let local = onLease(slot.lease);
+      // A burst that finds the lease spent waits for the one acquisition in flight, then the next.
+      for (let waits = 0; !local && slot.acquiring && waits < 3; waits++)
+        local = onLease(await slot.acquiring);
+      if (local) return local;
+    }
+
+    const object = objectFor(principal.tenantId);
+    const want = slot && book ? book.want(slot) : 1;
+    const asked = ask(object, {
+      scopes,
+      tenantId: principal.tenantId,
+      cost,
+      ttlMs: config.reservationTtlMs,
+      ...(want > 1 ? { want } : {}),
+      ...(downgraded ? { downgraded } : {}),
+    });
+    // This request's share is taken as the lease opens, before any waiter sees it.
+    const leased =
+      slot && want > 1
+        ? asked
+            .then((r) => {
+              const lease = leaseOf(r, now(), config.leaseMs);
+              return lease?.take(cost, now()) ? lease : null;
+            })
+            .catch(() => null)
+        : null;
+    if (slot && leased) {
+      slot.acquiring = leased;
+      void leased.then((lease) => {
+        if (slot.acquiring === leased) slot.acquiring = null;
+        if (lease) slot.lease = lease;
+      });
+    }
+    const result = await asked;
+    if (result === null) return UNMETERED;
+    if (!result.ok) {
+      if ('quota' in result) remember(principal.id, result.quota, now());
+      throw refusal(result);
+    }
+    const lease = leased ? await leased : null;
+    if (lease) {
+      // Reports the lease when its window ends, should no request of it still be in flight then.
+      const closer = sleep(Math.max(0, lease.closesAt - now())).then(() =>
+        report(principal.tenantId, lease, now()),
+      );
+      return { ...onLease(lease, true)!, background: closer };
+    }
+    const id = result.id;
+    return {
+      quota: result.quota,
+      settle: (usage, stream, model) => settleIn(object, id, used(usage, stream, model)),
+      release: () => settleIn(object, id, null, 0),
+    };
+  }
+
+  /** The end user's part: one round trip to their shard (end users are many and quiet: never leased). */
+  async function userPart(
+    principal: Principal,
+    spec: ScopeSpec,
+    priced: Priced,
+    downgraded: boolean,
+  ): Promise<Part> {
+    const shard = objectFor(userShardName(principal.tenantId, shardOf(spec.label ?? '')));
+    const result = await ask(shard, {
+      scopes: [spec],
+      tenantId: principal.tenantId,
+      cost: priced.cost,
+      ttlMs: config.reservationTtlMs,
+      ...(downgraded ? { downgraded } : {}),
+    });
+    if (result === null) return UNMETERED;
+    if (!result.ok) throw refusal(result);
+    const id = result.id;
+    return {
+      quota: result.quota,
+      settle: (usage, stream, model) => settleIn(shard, id, priced.used(usage, stream, model)),
+      release: () => settleIn(shard, id, null, 0),
+    };
+  }
+
+  return {
+    async reserve(principal, request, models = [request.model], scope = NO_SCOPE) {
+      if (!mayBeLimited(principal)) return NOTHING_RESERVED;
+      const named = models.length > 0 ? models : [request.model];
+      const plan = planScopes(principal, {
+        models: [request.model, ...named],
+        endUser: scope.endUser,
+        tags: scope.tags,
+      });
+      if (plan.object.length === 0 && plan.user === null) return NOTHING_RESERVED;
+      const priced = await priceOf_(principal, request, named);
+      const downgraded = scope.downgraded === true;
+
+      // Both objects at once; a refusal by either gives back what the other took, so none is recorded.
+      const asked = await Promise.allSettled([
+        plan.object.length > 0 ? objectPart(principal, plan.object, priced, downgraded) : UNMETERED,
+        plan.user ? userPart(principal, plan.user, priced, downgraded) : UNMETERED,
+      ]);
+      const parts = asked.flatMap((r) => (r.status === 'fulfilled' ? [r.value] : []));
+      const failures = asked.flatMap((r) => (r.status === 'rejected' ? [r.reason as unknown] : []));
+      if (failures.length > 0) {
+        await Promise.all(parts.map((p) => p.release()));
+        throw failures.find((f) => f instanceof DowngradeRequired) ?? failures[0];
+      }
+      const quota = parts.reduce<Quota>((q, p) => tighterQuota(q, p.quota), NO_QUOTA);
+      remember(principal.id, quota, now());
+      const background = parts.flatMap((p) => (p.background ? [p.background] : []));
+      return {
+        headers: quotaHeaders(quota),
+        ...priced.outputCap,
         settle: once(async (usage, stream, model) => {
-          try {
-            await object.settle(id, used(usage, stream, model));
-          } catch (err) {
-            console.error(
-              'limiter settle failed; the reservation will expire',
-              err instanceof Error ? err.message : String(err),
-            );
-          }
+          await Promise.all(parts.map((p) => p.settle(usage, stream, model)));
         }),
+        ...(background.length > 0 ? { background: Promise.all(background).then(() => {}) } : {}),
       };
     },
   };
+
+  /** The request's worst case at the dearest model that may answer, and how to charge what it used. */
+  async function priceOf_(
+    principal: Principal,
+    request: ProxyRequest,
+    models: readonly string[],
+  ): Promise<Priced> {
+    // A max_tokens above the cap was refused by policy (src/pipeline/policy.ts); the cap still bounds the hold.
+    const cap = maxTokensLimit(principal.limits, principal.tenantLimits);
+    const prompt = estimatePromptTokens(request);
+    const overrides = await prices.overrides();
+    const output = outputReserve(request, cap?.limit ?? null, config.defaultMaxTokens);
+    const ttl = request.endpoint === 'embeddings' ? null : cacheWriteTtl(request.body);
+    const worst = (p: Price) => chargeAt(p, worstUsage(p, prompt, output, ttl));
+    // The dearest model that may answer prices the hold, so a fallback never spends past it.
+    const candidates = models.map((m) => priceOf(m, overrides));
+    const price = candidates.reduce((a, b) => (worst(b).nanos > worst(a).nanos ? b : a));
+    const cost = worst(price);
+    if (!isCharge(cost)) throw tooCostly();
+    const outputCap =
+      request.maxOutputTokens === null && request.endpoint !== 'embeddings'
+        ? { outputCap: perChoiceCap(request, cap?.limit ?? null, config.defaultMaxTokens) }
+        : {};
+    /** What the request really used, at the price of the model that answered. */
+    const used = (usage: Usage | null, stream: StreamEnd | undefined, model: string | undefined) => {
+      const u = settledUsage(prompt, usage, stream);
+      return u ? chargeAt(model ? priceOf(model, overrides) : price, u) : null;
+    };
+    return { cost, used, outputCap };
+  }
 }
+
+/** A request's worst case, the charge for what it used, and the output cap to send upstream. */
+interface Priced {
+  readonly cost: Charge;
+  readonly used: (
+    usage: Usage | null,
+    stream: StreamEnd | undefined,
+    model: string | undefined,
+  ) => Charge | null;
+  readonly outputCap: { outputCap?: number };
+}
+
+/** What one object (the tenant's, or an end user's shard) holds for a request. */
+interface Part {
+  readonly quota: Quota;
+  settle(usage: Usage | null, stream?: StreamEnd, model?: string): Promise<void>;
+  /** Gives the hold back unused, the request uncounted: another part refused it. */
+  release(): Promise<void>;
+  readonly background?: Promise<void>;
+}
+
+const NO_QUOTA: Quota = { requests: null, tokens: null };
+
+/** LIMITS_FAIL_MODE=open let the request through this object unmetered. */
+const UNMETERED: Part = { quota: NO_QUOTA, settle: async () => {}, release: async () => {} };
 
 /** The lease a grant of more than one request opens, or null (a plain reservation, or a refusal). */
 function leaseOf(result: ReserveResult | null, at: number, admitsForMs: number): Lease | null {
@@ -244,19 +370,8 @@ export function outputCapFor(principal: Principal, request: ProxyRequest, defaul
   return perChoiceCap(request, cap?.limit ?? null, defaultCap);
 }
 
-/** True when the key or its tenant has a rate limit or a budget: only then is there anything to count. */
-export function isLimited(principal: Principal): boolean {
-  return (
-    hasRate(principal.limits) ||
-    hasRate(principal.tenantLimits) ||
-    hasBudget(principal.budgets) ||
-    hasBudget(principal.tenantBudgets)
-  );
-}
-
-const hasRate = (l: Limits) => l.rpm !== undefined || l.tpm !== undefined || l.concurrent !== undefined;
-const hasBudget = (b: Budgets) =>
-  [b.tokens, b.usd].some((w) => w !== undefined && (w.day ?? w.month ?? w.total) !== undefined);
+/** True when a request of this key may have anything to count: only then is there a Limiter to ask. */
+export const isLimited = mayBeLimited;
 
 /**
  * A request's worst case at one price: every prompt token billed at the dearest rate a prompt token of
@@ -275,7 +390,7 @@ function worstUsage(price: Price, prompt: number, output: number, ttl: '1h' | '5
 }
 
 /** Rounded up to the nano-dollar; the epsilon keeps float noise (0.016 × 1e9 = 16000000.000000002) from adding one. */
-function charge(price: Price, reported: Usage): Charge {
+function chargeAt(price: Price, reported: Usage): Charge {
   const usage = {
     inputTokens: whole(reported.inputTokens),
     outputTokens: whole(reported.outputTokens),

@@ -35,15 +35,26 @@ export class LeaseBook {
     this.#windowMs = windowMs;
   }
 
-  /** The key's slot, counting this request toward its demand. */
-  slot(principal: Principal, now: number): LeaseSlot {
-    const settings = [principal.limits, principal.budgets, principal.tenantLimits, principal.tenantBudgets];
-    let slot = this.#slots.get(principal.id);
+  /**
+   * The key's slot for requests checked against the same scopes (`scopes`: their ids, beyond the key's
+   * and tenant's, and whether downgraded), counting this request toward its demand.
+   */
+  slot(principal: Principal, now: number, scopes = ''): LeaseSlot {
+    const settings = [
+      principal.limits,
+      principal.budgets,
+      principal.tenantLimits,
+      principal.tenantBudgets,
+      principal.scopes,
+      principal.tenantScopes,
+    ];
+    const name = scopes === '' ? principal.id : `${principal.id}\n${scopes}`;
+    let slot = this.#slots.get(name);
     if (!slot || slot.settings.some((s, i) => s !== settings[i])) {
       slot?.lease?.close();
       if (!slot && this.#slots.size >= MAX_SLOTS) this.#evict(now);
       slot = { settings, lease: null, acquiring: null, windowStart: now, current: 0, previous: 0 };
-      this.#slots.set(principal.id, slot);
+      this.#slots.set(name, slot);
     }
     const elapsed = now - slot.windowStart;
     if (elapsed >= this.#windowMs) {

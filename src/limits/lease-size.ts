@@ -16,8 +16,8 @@
  * know, so a scope with one is never leased.
  */
 import type { ScopeView } from './check';
-import { PERIODS } from './periods';
-import { type Charge, type Grant, NANOS_PER_USD } from './protocol';
+import { budgetsOf, downgradeCeiling } from './downgrade';
+import type { Charge, Grant } from './protocol';
 import { used } from './window';
 
 /** A lease takes at most this fraction (1/n) of any limit's remaining headroom. */
@@ -25,27 +25,30 @@ export const LEASE_SHARE = 8;
 /** The most requests one lease admits. */
 export const MAX_LEASE_REQUESTS = 1_000;
 
-/** Requests to grant (1 … want); 1 is a plain reservation. */
-export function leaseSize(views: readonly ScopeView[], cost: Charge, want: number, now: number): number {
+/**
+ * Requests to grant (1 … want); 1 is a plain reservation. A scope with a downgrade counts its budgets
+ * only up to the downgrade's percent (unless the request was already downgraded).
+ */
+export function leaseSize(
+  views: readonly ScopeView[],
+  cost: Charge,
+  want: number,
+  now: number,
+  downgraded = false,
+): number {
   let n = Math.min(Math.floor(want), MAX_LEASE_REQUESTS);
   if (!(n >= 2)) return 1;
   const bound = (limit: number, usedSoFar: number, each: number) => {
     if (each <= 0) return;
     n = Math.min(n, Math.floor(Math.max(0, limit - usedSoFar) / (LEASE_SHARE * each)));
   };
-  for (const { settings, state } of views) {
-    const { limits, budgets } = settings;
+  for (const view of views) {
+    const { limits } = view.settings;
     if (limits.concurrent !== undefined) return 1;
-    if (limits.rpm !== undefined) bound(limits.rpm, used(state.requests, now), 1);
-    if (limits.tpm !== undefined) bound(limits.tpm, used(state.tokens, now), cost.tokens);
-    for (const period of PERIODS) {
-      const row = state.ledger[period];
-      const tokens = budgets.tokens?.[period];
-      if (tokens !== undefined) bound(tokens, row.tokensSpent + row.tokensHeld, cost.tokens);
-      const usd = budgets.usd?.[period];
-      if (usd !== undefined)
-        bound(Math.round(usd * NANOS_PER_USD), row.nanosSpent + row.nanosHeld, cost.nanos);
-    }
+    if (limits.rpm !== undefined) bound(limits.rpm, used(view.state.requests, now), 1);
+    if (limits.tpm !== undefined) bound(limits.tpm, used(view.state.tokens, now), cost.tokens);
+    for (const b of budgetsOf(view, cost, 1))
+      bound(downgradeCeiling(b.limit, view, downgraded), b.used, b.amount);
   }
   return n >= 2 ? n : 1;
 }

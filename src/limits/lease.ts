@@ -67,6 +67,15 @@ export class Lease {
     this.#nanos += worst.nanos - actual.nanos;
   }
 
+  /** Gives back a request taken with worst case `worst` that never ran (another scope refused it). */
+  untake(worst: Charge): void {
+    this.#inflight = Math.max(0, this.#inflight - 1);
+    this.#used = Math.max(0, this.#used - 1);
+    this.#requests += 1;
+    this.#tokens += worst.tokens;
+    this.#nanos += worst.nanos;
+  }
+
   /** Admits nothing more. */
   close(): void {
     this.#closed = true;

@@ -35,6 +35,7 @@ export function applyReserve(state: ScopeState, cost: Charge, now: number, reque
       ...row,
       tokensHeld: row.tokensHeld + cost.tokens,
       nanosHeld: row.nanosHeld + cost.nanos,
+      requestsHeld: row.requestsHeld + requests,
     })),
   };
 }
@@ -62,6 +63,10 @@ export function applySettle(state: ScopeState, s: Settlement, now: number): Scop
   const pre = s.precharged ?? NOTHING;
   assertCharge(pre, 'a precharge');
   const requests = s.requests;
+  // Requests: a held reservation's count leaves `held` and what it admitted joins `spent`; one settled
+  // after its expiry had all its count made spent then, so only the difference is recorded now.
+  const counted = requests?.counted ?? 1;
+  const admitted = requests?.used ?? counted;
   return {
     inflight: s.held ? Math.max(0, state.inflight - 1) : state.inflight,
     requests: requests
@@ -73,6 +78,8 @@ export function applySettle(state: ScopeState, s: Settlement, now: number): Scop
       tokensHeld: Math.max(0, row.tokensHeld - released.tokens),
       nanosSpent: Math.max(0, row.nanosSpent + s.actual.nanos - pre.nanos),
       nanosHeld: Math.max(0, row.nanosHeld - released.nanos),
+      requestsSpent: Math.max(0, row.requestsSpent + admitted - (s.held ? 0 : counted)),
+      requestsHeld: Math.max(0, row.requestsHeld - (s.held ? counted : 0)),
     })),
   };
 }

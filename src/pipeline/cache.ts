@@ -30,7 +30,15 @@ export interface CachePlan {
 
 export type CacheLookup =
   | { readonly status: 'HIT' | 'SEMANTIC'; readonly entry: CachedEntry; readonly score: number | null }
-  | { readonly status: 'MISS' | 'BYPASS'; readonly entry: null };
+  | {
+      readonly status: 'MISS' | 'BYPASS';
+      readonly entry: null;
+      /**
+       * Gives up this lookup's claim: identical requests waiting on it go on their own and its answer is
+       * not stored under its key (the request was downgraded to another route, src/pipeline/proxy.ts).
+       */
+      readonly abandon?: () => void;
+    };
 
 /** The cache's "provider" for a named route: its answers are keyed on the route's name (the request's model). */
 export const ROUTE_CACHE_SCOPE = 'route';
@@ -83,8 +91,8 @@ export async function lookupCache(
 ): Promise<CacheLookup> {
   if (!plan.key) return BYPASS;
   if (!plan.directives.lookup) {
-    keepAnswer(x, cache, plan, request, null);
-    return BYPASS;
+    const abandon = keepAnswer(x, cache, plan, request, null);
+    return abandon ? { ...BYPASS, abandon } : BYPASS;
   }
   const stored = await cache.exact.get(plan.key);
   if (stored) return { status: 'HIT', entry: stored, score: null };
@@ -98,27 +106,39 @@ export async function lookupCache(
     const entry = match ? await cache.exact.get(match.cacheKey) : null;
     if (match && entry) return { status: 'SEMANTIC', entry, score: match.score };
   }
-  if (plan.directives.store) keepAnswer(x, cache, plan, request, cache.exact.lead(plan.key));
-  return MISS;
+  const abandon = plan.directives.store
+    ? keepAnswer(x, cache, plan, request, cache.exact.lead(plan.key))
+    : null;
+  return abandon ? { ...MISS, abandon } : MISS;
 }
 
-const BYPASS: CacheLookup = { status: 'BYPASS', entry: null };
-const MISS: CacheLookup = { status: 'MISS', entry: null };
+const BYPASS = { status: 'BYPASS', entry: null } as const;
+const MISS = { status: 'MISS', entry: null } as const;
 
-/** At the exit: hand the answer (or null) to identical requests waiting on this one, and store it if whole. */
+/**
+ * At the exit: hand the answer (or null) to identical requests waiting on this one, and store it if
+ * whole. Returns what abandons that (null when nothing is kept).
+ */
 function keepAnswer(
   x: Exchange,
   cache: ResponseCache,
   plan: CachePlan,
   request: ProxyRequest,
   lease: ((entry: CachedEntry | null) => void) | null,
-): void {
-  if (!plan.directives.store) return;
+): (() => void) | null {
+  if (!plan.directives.store) return null;
+  let abandoned = false;
   x.defer((ending) => {
+    if (abandoned) return undefined;
     const entry = entryOf(ending, request);
     lease?.(entry);
     return entry ? storeCache(cache, plan, entry) : undefined;
   });
+  return () => {
+    if (abandoned) return;
+    abandoned = true;
+    lease?.(null);
+  };
 }
 
 /** A complete 2xx answer as a cache entry; null for anything else. */

@@ -7,7 +7,13 @@
  * how its delivery ended (a cut stream is charged what was delivered).
  */
 import type { Ending, Exchange } from '../core/exchange';
-import { type Limiter, NOTHING_RESERVED, type Reservation, type StreamEnd } from '../core/limiter';
+import {
+  type Limiter,
+  NOTHING_RESERVED,
+  type RequestScope,
+  type Reservation,
+  type StreamEnd,
+} from '../core/limiter';
 import type { Principal } from '../core/principal';
 import type { ProxyRequest } from '../core/request';
 import { NO_USAGE, type Usage } from '../core/usage';
@@ -18,8 +24,9 @@ export async function reserve(
   principal: Principal,
   request: ProxyRequest,
   models?: readonly string[],
+  scope?: RequestScope,
 ): Promise<Reservation> {
-  const reservation = await limiter.reserve(principal, request, models);
+  const reservation = await limiter.reserve(principal, request, models, scope);
   if (reservation.background) x.keep(reservation.background);
   // A key without limits holds nothing, so there is nothing to settle.
   if (reservation !== NOTHING_RESERVED) {

@@ -27,6 +27,9 @@ import { type Expanded, expandConversation, keepResponse, storedUntil } from './
 import type { GatewayCall } from './call';
 import { cachedResponse, hitAnswer, lookupCache, planCache, ROUTE_CACHE_SCOPE } from './cache';
 import { reserve } from './limits';
+import { DowngradeRequired, type RequestScope } from '../core/limiter';
+import { endUserOf } from '../limits/end-user';
+import { tagsOf } from '../limits/scopes';
 import { enforcePolicy } from './policy';
 import { guardedHit, guardStage, refusalError } from './guard';
 import { attemptsHeader, requestTimeout } from './request-headers';
@@ -51,7 +54,7 @@ export function proxy(endpoint: Endpoint) {
     // A stored conversation the body continues becomes its input (a no-op for a body that names none).
     const stored = spec.stored ? await expandConversation(inbound, principal, body) : null;
     if (stored) body = stored.body;
-    const request = parseProxyRequest(endpoint, body);
+    let request = parseProxyRequest(endpoint, body);
     x.stream = request.stream;
     // Kept answers pay for assembly and a write; every other request pays nothing (store: false, retention 0).
     const keep =
@@ -68,44 +71,28 @@ export function proxy(endpoint: Endpoint) {
     if (guarding?.refused) throw guarding.refused;
     guarding?.consult(deps.secondOpinion, waitUntil);
 
+    // 3. limits: who below the key the request is for (its end user, its tags) is read once, here.
+    const endUser = endUserOf(headers, request.body);
+    x.endUser = endUser?.id ?? null;
+    x.tags = tagsOf(principal, x.metadata);
+    const scope: RequestScope = { endUser, tags: x.tags };
+
     // 5a. route: what `model` names (one provider/model, or a named route's targets in this request's
     // order), and the first target's key, adapter and body, translated when the provider speaks another
     // format: a field that cannot be carried is refused here, before anything is reserved.
-    const plan = await planCalls(deps, principal, request, Date.now());
-    x.route = plan.route;
-    const prepare = {
-      deps,
-      principal,
-      request,
-      passHeaders: passHeaders(headers),
-      keysSecret: env.PROVIDER_KEYS_SECRET,
-      responseId: responseIdFor(x.id),
-    };
-    const first = await prepareFirst(x, plan, prepare);
-    x.target = first.call.planned.model;
-    x.provider = first.call.route.providerId;
-
     // 3 ∥ 4. limits and cache, concurrently. A route reserves at its dearest target's price and is
     // charged at the price of the one that answered; its answers are cached under the route's name.
-    const cachePlan = await planCache(
-      principal,
-      request,
-      plan.route ? ROUTE_CACHE_SCOPE : first.call.route.providerId,
-      headers,
-    );
-    const [reservation, lookup] = await both(
-      reserve(
-        x,
-        deps.limiter,
-        principal,
-        request,
-        plan.targets.map((t) => t.model),
-      ),
-      lookupCache(x, deps.cache, cachePlan, request),
-    );
+    // A scope's spend-triggered downgrade sends the request to its route instead, planned and reserved again.
+    let planned = await planAndReserve(inbound, principal, request, scope);
+    if (planned instanceof DowngradeRequired) {
+      const reason = planned;
+      request = parseProxyRequest(endpoint, { ...request.body, model: reason.route });
+      planned = await planAndReserve(inbound, principal, request, { ...scope, downgraded: true });
+      if (planned instanceof DowngradeRequired) throw new Error('a downgraded request was downgraded again');
+      planned.out.set(DOWNGRADE_HEADER, `${reason.route}; ${reason.reason}`);
+    }
+    const { plan, prepare, first, cachePlan, lookup, out } = planned;
     x.cache = lookup.status;
-    const out = new Headers(reservation.headers);
-    if (plan.route) out.set('x-edgeway-route', plan.route);
     if (lookup.entry) {
       if (lookup.score !== null) out.set('x-edgeway-cache-similarity', lookup.score.toFixed(4));
       // A hit is judged by the caller's answer policy like any answer: it never bypasses redaction.
@@ -163,6 +150,60 @@ export function proxy(endpoint: Endpoint) {
   };
 }
 
+/** The response header naming a spend-triggered downgrade: the route, then `scope:budget@percent`. */
+export const DOWNGRADE_HEADER = 'x-edgeway-downgraded';
+
+/**
+ * Stages 5a and 3 ∥ 4 for one model: the route's plan and first call, then the reservation and the
+ * cache lookup concurrently. A scope's downgrade comes back as DowngradeRequired, with nothing held.
+ */
+async function planAndReserve(
+  inbound: GatewayCall,
+  principal: Principal,
+  request: ProxyRequest,
+  scope: RequestScope,
+) {
+  const { deps, exchange: x, env } = inbound;
+  const headers = inbound.request.headers;
+  const plan = await planCalls(deps, principal, request, Date.now());
+  x.route = plan.route;
+  const prepare = {
+    deps,
+    principal,
+    request,
+    passHeaders: passHeaders(headers),
+    keysSecret: env.PROVIDER_KEYS_SECRET,
+    responseId: responseIdFor(x.id),
+  };
+  const first = await prepareFirst(x, plan, prepare);
+  x.target = first.call.planned.model;
+  x.provider = first.call.route.providerId;
+  const cachePlan = await planCache(
+    principal,
+    request,
+    plan.route ? ROUTE_CACHE_SCOPE : first.call.route.providerId,
+    headers,
+  );
+  const models = plan.targets.map((t) => t.model);
+  const [reserving, looking] = await Promise.allSettled([
+    reserve(x, deps.limiter, principal, request, models, scope),
+    lookupCache(x, deps.cache, cachePlan, request),
+  ]);
+  if (reserving.status === 'rejected') {
+    const err: unknown = reserving.reason;
+    if (!(err instanceof DowngradeRequired) || scope.downgraded) throw err;
+    // The lookup ran beside the reserve: what it claimed for this model's answer is given up.
+    if (looking.status === 'fulfilled' && looking.value.entry === null) looking.value.abandon?.();
+    return err;
+  }
+  if (looking.status === 'rejected') throw looking.reason;
+  const reserved = reserving.value;
+  const lookup = looking.value;
+  const out = new Headers(reserved.headers);
+  if (plan.route) out.set('x-edgeway-route', plan.route);
+  return { plan, prepare, first, cachePlan, lookup, out };
+}
+
 /**
  * Keeps a finished answer with the conversation that produced it (`store` on /v1/responses), before the
  * client has it whole; a failure is logged by keepResponse and never fails the answer.
@@ -176,12 +217,4 @@ function keeper(call: GatewayCall, principal: Principal, stored: Expanded, reque
 /** The id a translated answer is known by where the client's format names answers: the request's own, hex. */
 function responseIdFor(requestId: string): string {
   return `resp_${requestId.replaceAll('-', '')}`;
-}
-
-/** Both results, after both have finished (so each registers its own exit step), or the first failure. */
-async function both<A, B>(a: Promise<A>, b: Promise<B>): Promise<[A, B]> {
-  const [ra, rb] = await Promise.allSettled([a, b]);
-  if (ra.status === 'rejected') throw ra.reason;
-  if (rb.status === 'rejected') throw rb.reason;
-  return [ra.value, rb.value];
 }

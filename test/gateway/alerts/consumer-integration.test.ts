@@ -18,6 +18,8 @@ const alert = (over: Partial<AlertMessage> = {}): AlertMessage => ({
   type: 'budget.threshold',
   tenant_id: 'ten_1',
   key_id: 'k1',
+  scope: 'key',
+  scope_id: null,
   budget: 'tokens_day',
   period: '2026-11-03',
   threshold: 80,

@@ -28,7 +28,7 @@ async function expectUntouched(stub: ReturnType<typeof limiterOf>) {
       const { state: s } = limiter.dump(scope);
       expect(s.inflight).toBe(0);
       for (const row of Object.values(s.ledger))
-        expect(row).toEqual({ tokensSpent: 0, tokensHeld: 0, nanosSpent: 0, nanosHeld: 0 });
+        expect(row).toMatchObject({ tokensSpent: 0, tokensHeld: 0, nanosSpent: 0, nanosHeld: 0 });
     }
     expect(state.storage.sql.exec('SELECT COUNT(*) AS n FROM reservations').one().n).toBe(0);
   });
@@ -70,7 +70,7 @@ describe('the Limiter Durable Object refuses amounts it cannot hold', () => {
       for (const scope of ['key_a', null]) {
         const { state } = limiter.dump(scope);
         expect(state.inflight).toBe(0);
-        expect(state.ledger.day).toEqual({
+        expect(state.ledger.day).toMatchObject({
           tokensSpent: 10 * settles,
           tokensHeld: 0,
           nanosSpent: 20 * settles,
@@ -102,6 +102,6 @@ describe('the Limiter Durable Object refuses amounts it cannot hold', () => {
     expect(await stub.settle(r.id, { tokens: 7, nanos: 7 })).toBe(true);
     const { state } = await runInDurableObject(stub, (limiter) => limiter.dump('key_a'));
     expect(state.inflight).toBe(0);
-    expect(state.ledger.day).toEqual({ tokensSpent: 7, tokensHeld: 0, nanosSpent: 7, nanosHeld: 0 });
+    expect(state.ledger.day).toMatchObject({ tokensSpent: 7, tokensHeld: 0, nanosSpent: 7, nanosHeld: 0 });
   });
 });

@@ -8,7 +8,7 @@ import { GatewayError } from '../../../src/core/errors';
 import { readLimitsConfig } from '../../../src/limits/config';
 import { durableLimiter } from '../../../src/limits/durable-limiter';
 import type { LimiterRpc } from '../../../src/limits/protocol';
-import type { Principal } from '../../../src/core/principal';
+import { KeyRecord } from '../../../src/core/key-record';
 import { chatBody } from '../helpers';
 import { limitedKey } from '../limits-helpers';
 
@@ -63,14 +63,14 @@ describe('when the Limiter Durable Object fails', () => {
   });
 
   it('treats a Limiter that does not answer in time as failed', async () => {
-    const principal = {
+    const principal = KeyRecord.parse({
       id: 'key_t',
       tenantId: 'ten_t',
+      status: 'active',
+      models: null,
+      expiresAt: null,
       limits: { rpm: 1 },
-      budgets: {},
-      tenantLimits: {},
-      tenantBudgets: {},
-    } as unknown as Principal;
+    });
     const silent: LimiterRpc = { reserve: () => new Promise(() => {}), settle: async () => true };
     const config = { ...readLimitsConfig({ LIMITS_FAIL_MODE: 'closed' }), timeoutMs: 5 };
     const limiter = durableLimiter({

@@ -37,7 +37,7 @@ describe('lease size', () => {
       ...FRESH,
       ledger: {
         ...FRESH.ledger,
-        month: { tokensSpent: 0, tokensHeld: 0, nanosSpent: 600_000, nanosHeld: 200_000 },
+        month: { ...EMPTY_LEDGER, nanosSpent: 600_000, nanosHeld: 200_000 },
       },
     };
     // $0.001 = 1,000,000 nanos; 200,000 left; / (8 × 1,000) = 25.
