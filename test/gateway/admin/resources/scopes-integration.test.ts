@@ -7,9 +7,13 @@
 import { env } from 'cloudflare:test';
 import { describe, expect, it } from 'vitest';
 import { openApiDocument } from '../../../../src/admin/openapi';
-import { getDeps } from '../../../../src/deps';
+import { d1KeyLoader } from '../../../../src/storage/d1-keys';
+import { TieredKeyStore } from '../../../../src/storage/key-store';
 import { sha256Hex } from '../../../../src/util/crypto';
 import { admin, asKey, asTenant, createKey, createTenant } from '../../admin-helpers';
+
+/** The key's record as the gateway's lookup finds it (isolate memory → KV → D1), so a stale cache shows. */
+const keyStore = () => new TieredKeyStore(env.KV_KEYS, d1KeyLoader(env.DB));
 
 const DEFAULT_SCOPES = { end_users: null, model_limits: [], tag_limits: [], tag_keys: [], downgrade: null };
 
@@ -120,7 +124,7 @@ describe('a tenant', () => {
   it("is in its keys' records at once after a change, and the change is audited", async () => {
     const tenant = await createTenant('scopes-records');
     const { key } = await createKey(tenant.id);
-    const keys = getDeps(env).keys;
+    const keys = keyStore();
     const hash = await sha256Hex(key);
     expect((await keys.findByHash(hash))?.tenantScopes).toEqual(DEFAULT_SCOPES);
     const tag_limits = [{ tag: 'team', budgets: { usd: { month: 5 } } }];
@@ -152,7 +156,7 @@ describe('a key', () => {
       downgrade: null,
     });
     const hash = await sha256Hex(created.key);
-    const keys = getDeps(env).keys;
+    const keys = keyStore();
     expect((await keys.findByHash(hash))?.scopes.model_limits).toHaveLength(1);
     const patched = await admin('PATCH', `/keys/${created.id}`, {
       downgrade: { at_percent: 75, route: `cheap-${suffix}` },
@@ -215,7 +219,7 @@ describe('an end user of a tenant', () => {
   it('turns end-user metering on when an override is set on a tenant that has none, in its records at once', async () => {
     const tenant = await createTenant('scopes-end-user-off');
     const { key } = await createKey(tenant.id);
-    const keys = getDeps(env).keys;
+    const keys = keyStore();
     const hash = await sha256Hex(key);
     expect((await keys.findByHash(hash))?.tenantScopes.end_users).toBeNull();
     expect((await admin('GET', user(tenant.id, 'bob'))).json).toMatchObject({
