@@ -50,6 +50,7 @@ button.danger{background:var(--bad);border-color:var(--bad)}
 .alert.error{border-color:var(--bad);background:#fff5f4}
 .alert.ok{border-color:var(--ok);background:#f1faf3}
 .alert.warn{border-color:var(--warn);background:#fff8e6}
+details>summary{cursor:pointer;font-weight:600;margin:.75rem 0}
 .badge{display:inline-block;padding:0 .45rem;border-radius:999px;font-size:.85rem;font-weight:600;border:1px solid}
 .badge.create,.badge.active,.badge.ok{color:var(--ok)}.badge.delete{color:var(--bad)}
 ul.changes{margin:.2rem 0 0;padding-left:1.1rem;min-width:18rem;overflow-wrap:anywhere}ul.changes del{color:var(--bad)}ul.changes ins{color:var(--ok);text-decoration:none}

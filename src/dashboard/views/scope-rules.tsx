@@ -1,7 +1,8 @@
 /**
  * Scopes below a tenant or key, as the dashboard shows and edits them: a rule's fields (rate limits,
  * budgets in USD, tokens and requests, a downgrade), a rule in one line, the list of model or tag rules
- * with a remove button each and a form that adds a rule or replaces the one of the same pattern or tag,
+ * with a remove button each and a form (folded until opened) that adds a rule or replaces the one of the
+ * same pattern or tag,
  * and the status badge of a scope (near limit, refusing, exhausted) in place of a plain "active".
  */
 import type { ApiFailure } from '../admin-api';
@@ -186,8 +187,8 @@ export function RuleListSection(props: {
         </div>
       )}
       {props.editable ? (
-        <>
-          <h3>Add or replace a rule</h3>
+        <details open={props.failure !== null}>
+          <summary>Add or replace a rule</summary>
           <Failure failure={props.failure} action="The rule was not saved" />
           <ActionForm action={props.action} session={session} class="stack">
             <input type="hidden" name="op" value="save" />
@@ -208,7 +209,7 @@ export function RuleListSection(props: {
               <button type="submit">Save rule</button>
             </div>
           </ActionForm>
-        </>
+        </details>
       ) : null}
     </section>
   );

@@ -1,7 +1,8 @@
 /**
  * A tenant's limits and the scopes below it, on its page: its own rate limits, budgets, downgrade and
  * tag keys; the default every end user is held to (and the way to one end user's page); its model rules
- * and tag rules. Each form saves with PATCH /admin/tenants/{id} and is shown only to an admin who may.
+ * and tag rules. Each form saves with PATCH /admin/tenants/{id}, is shown only to an admin who may, and
+ * is folded (a <details>) until opened, or open with the refusal it was answered.
  */
 import type { ApiFailure } from '../admin-api';
 import type { SignedIn } from '../context';
@@ -41,7 +42,8 @@ export function TenantScopesSection(props: {
           Every request of every key of the tenant counts here; a key's own limits narrow it further.
         </p>
         {editable ? (
-          <>
+          <details open={props.failed === 'limits'}>
+            <summary>Edit the tenant's limits and budgets</summary>
             <Failure failure={failureOf('limits')} action="The limits were not saved" />
             <ActionForm action={`${base}/limits`} session={session} class="stack">
               <RuleFields
@@ -62,7 +64,7 @@ export function TenantScopesSection(props: {
                 <button type="submit">Save tenant limits</button>
               </div>
             </ActionForm>
-          </>
+          </details>
         ) : null}
       </section>
       <section aria-labelledby="end-users-h">
@@ -72,7 +74,8 @@ export function TenantScopesSection(props: {
           <a href={`${base}/end-users`}>Look up an end user</a> to see their usage or set their own limits.
         </p>
         {editable ? (
-          <>
+          <details open={props.failed === 'end-users'}>
+            <summary>Edit the end-user default</summary>
             <Failure failure={failureOf('end-users')} action="The end-user default was not saved" />
             <ActionForm action={`${base}/end-user-default`} session={session} class="stack">
               <label class="check">
@@ -94,7 +97,7 @@ export function TenantScopesSection(props: {
                 <button type="submit">Save end-user default</button>
               </div>
             </ActionForm>
-          </>
+          </details>
         ) : null}
       </section>
       <RuleListSection
