@@ -381,7 +381,7 @@ test("edits the tenant's limits and an end user's override; a refused user and a
   await endUsers.getByRole('button', { name: 'Save end-user default' }).click();
   await page.getByRole('status').filter({ hasText: 'Limits saved' }).waitFor();
   await endUsers.locator('strong', { hasText: '$1.00/day' }).waitFor();
-  await shot(page, '06a-tenant-limits');
+  await shot(page, '05i-tenant-limits');
 
   await endUsers.getByRole('link', { name: 'Look up an end user' }).click();
   await page.getByLabel('End user id').fill('alice@example.com');
@@ -412,7 +412,7 @@ test("edits the tenant's limits and an end user's override; a refused user and a
     .filter({ hasText: 'alice@example.com' })
     .locator('.badge.refusing')
     .waitFor();
-  await shot(page, '06b-end-user-refusing');
+  await shot(page, '05j-end-user-refusing');
 
   // A key whose budget is spent shows as exhausted in the tenant's keys table, not as active.
   const res = await fetch(url('/admin/keys'), {
@@ -438,7 +438,7 @@ test("edits the tenant's limits and an end user's override; a refused user and a
         .locator('.badge')
         .innerText()) === 'exhausted',
   );
-  await shot(page, '06c-key-exhausted');
+  await shot(page, '05k-key-exhausted');
 });
 
 test('revokes the key after a confirmation; the next call is refused with 401', async () => {
