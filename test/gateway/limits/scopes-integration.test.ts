@@ -145,7 +145,7 @@ describe('end users, model rules and the tenant in one reservation', () => {
     // Both the end users' budgets and the model rule's refused some (the tenant's is never reached).
     const scopes = new Set(refusals.map((r) => (r.details?.limit as { scope: string }).scope));
     expect([...scopes].sort()).toEqual(['model', 'user']);
-  });
+  }, 60_000);
 
   it("serves exactly 10 of a brand-new end user's first 100 concurrent requests against a default of 10 a day", async () => {
     const tenantId = `ten_${crypto.randomUUID()}`;
@@ -179,7 +179,7 @@ describe('end users, model rules and the tenant in one reservation', () => {
     await Promise.all(admitted.map((r) => r.settle(USAGE(3))));
     const { state } = await userDump(tenantId, 'brand-new');
     expect(state.ledger.day).toMatchObject({ requestsSpent: 10, requestsHeld: 0 });
-  });
+  }, 60_000);
 
   it("holds an end user with an override to it, not the tenant's default", async () => {
     const tenantId = `ten_${crypto.randomUUID()}`;
