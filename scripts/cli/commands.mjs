@@ -9,6 +9,7 @@ import { limitCommands, limitOptions } from './limits.mjs';
 import { logCommands, logOptions } from './logs.mjs';
 import { pricingCommands, pricingOptions } from './pricing.mjs';
 import { updateCommands, updateOptions } from './updates.mjs';
+import { usageCommands, usageOptions } from './usage.mjs';
 
 const TENANT = '/admin/tenants/{id}';
 const KEY = '/admin/keys/{id}';
@@ -39,7 +40,6 @@ const HANDLED_IN_ADMIN = [
   { name: 'logs reconcile', operations: ['GET /admin/logs/reconcile'] },
   { name: 'guardrails get', operations: [`GET ${TENANT}`, `GET ${KEY}`] },
   { name: 'guardrails set', operations: [`GET ${TENANT}`, `GET ${KEY}`, `PATCH ${TENANT}`, `PATCH ${KEY}`] },
-  { name: 'usage', operations: ['GET /admin/usage'] },
 ];
 
 /** Commands carried out from this table, grouped as `help` prints them. */
@@ -50,6 +50,7 @@ export const TABLE_COMMANDS = [
   ...alertCommands,
   ...pricingCommands,
   ...logCommands,
+  ...usageCommands,
   ...adminCommands,
 ];
 
@@ -62,6 +63,7 @@ export const CLI_OPTIONS = {
   ...endUserOptions,
   ...pricingOptions,
   ...logOptions,
+  ...usageOptions,
   ...adminOptions,
 };
 
