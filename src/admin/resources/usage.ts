@@ -6,7 +6,7 @@
  * Days are UTC and inclusive; the default range is the last 30 days, the
  * longest 400.
  */
-import { Hono } from 'hono';
+import { type Context, Hono } from 'hono';
 import * as z from 'zod';
 import type { AppEnv } from '../../context';
 import { utcDay } from '../../logs/rows';
@@ -91,7 +91,9 @@ export const UsageReport = z.object({
   tag_keys: z
     .array(z.string())
     .optional()
-    .describe("group_by=tag: the tag keys the tenant's usage was rolled up by in the range."),
+    .describe(
+      "group_by=tag: the tag keys the tenant's usage was rolled up by in the range, and those it is set to roll up by (tag_keys and its tag rules' keys).",
+    ),
   search: z.string().nullable().optional(),
   guardrails: z
     .array(GuardrailDay)
@@ -134,7 +136,7 @@ export function usageRouter(now: () => number = Date.now) {
       const [report, guardrails, keys] = await Promise.all([
         topUsage(c.env.DB, group, top),
         guardrailUsage(c.env.DB, scope),
-        q.group_by === 'tag' ? tagKeys(c.env.DB, tenantId, from, to) : null,
+        q.group_by === 'tag' ? tagKeysOf(c, tenantId, from, to) : null,
       ]);
       return c.json({
         object: 'usage',
@@ -191,4 +193,14 @@ function topScope(q: z.output<typeof UsageQuery>): string {
 
 function topBody(r: TopUsage) {
   return { data: r.data, totals: r.totals, groups: r.groups, has_more: r.groups > r.data.length };
+}
+
+/** The tag keys with usage in the range and those the tenant names (its tag_keys and tag rules), sorted. */
+async function tagKeysOf(c: Context<AppEnv>, tenantId: string, from: string, to: string): Promise<string[]> {
+  const [used, tenant] = await Promise.all([
+    tagKeys(c.env.DB, tenantId, from, to),
+    c.var.deps.tenants.get(tenantId),
+  ]);
+  const named = tenant ? [...tenant.tag_keys, ...tenant.tag_limits.map((r) => r.tag)] : [];
+  return [...new Set([...used, ...named])].sort();
 }

@@ -161,7 +161,13 @@ describe('model rules and tags through the gateway', () => {
   });
 
   it('counts a tag value from cf-aig-metadata', async () => {
-    const { secret } = await tenantWith({ tag_limits: [{ tag: 'team', limits: { rpm: 1 }, budgets: {} }] });
+    const { tenantId, secret } = await tenantWith({
+      tag_limits: [{ tag: 'team', limits: { rpm: 1 }, budgets: {} }],
+      tag_keys: ['feature'],
+    });
+    // The usage API offers the tenant's tag keys before any usage is rolled up by them.
+    const usage = await admin('GET', `/usage?group_by=tag&tenant_id=${tenantId}`);
+    expect((usage.json as { tag_keys: string[] }).tag_keys).toEqual(['feature', 'team']);
     const team = (value: string) => ({ 'cf-aig-metadata': JSON.stringify({ team: value }) });
     expect((await chat(secret, {}, team('search'))).status).toBe(200);
     const refused = await chat(secret, {}, team('search'));
