@@ -31,6 +31,7 @@ import { GUARDED_POLICY, chatBody, endpointUrl, target } from './lib/targets.mjs
 import { coldStartWorkload } from './lib/cold-start.mjs';
 import { capacityWorkload } from './lib/workloads/capacity.mjs';
 import { hotTenantWorkload } from './lib/workloads/hot-tenant.mjs';
+import { hotTenantUsersWorkload } from './lib/workloads/hot-tenant-users.mjs';
 import { latencyWorkload } from './lib/workloads/latency.mjs';
 import { profileWorkload } from './lib/workloads/profile.mjs';
 import { scenarioList, scenariosWorkload } from './lib/workloads/scenarios.mjs';
@@ -378,6 +379,17 @@ await workload('hot-tenant', async () => {
       for (const v of c.violations) failures.push(`hot-tenant (leases ${m.leases}): ${v}`);
   return out;
 });
+// The same tenant with 100,000 end users, each on a default budget (32 user shards); also under `--only hot-tenant`.
+await workload(
+  'hot-tenant-users',
+  async () => {
+    const out = await hotTenantUsersWorkload(ctx, { mode: args.mode, cpus: layout.all });
+    for (const v of [...out.tenantLedger.violations, ...out.users.violations])
+      failures.push(`hot-tenant-users: ${v}`);
+    return out;
+  },
+  ['hot-tenant'],
+);
 // The capacity model (bench/capacity driver): log write path and key lookups; the limiter's figures from
 // this run's hot-tenant result, else the newest saved one. Also runs under `--only capacity`.
 await workload(

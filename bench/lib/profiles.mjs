@@ -113,8 +113,8 @@ const HELP = `Usage: node bench/run.mjs [--quick | --smoke] [options]
   --rates 100,500    fixed open-loop rates (requests/s)
   --mock-latency 20  mock latency in ms
   --out DIR          where to write the report (default bench/results)
-  --only LIST        workloads to run: latency,rates,capacity,streams,memory,scenarios,guardrails,hot-tenant,profile,
-                     capacity-model,cold-start
+  --only LIST        workloads to run: latency,rates,capacity,streams,memory,scenarios,guardrails,hot-tenant,
+                     hot-tenant-users (also under hot-tenant),profile,capacity-model,cold-start
 `;
 
 export function readArgs(argv) {

@@ -5,7 +5,7 @@
  */
 import { microTable } from '../guardrails-micro.mjs';
 import { capacityModelSection } from '../capacity/report.mjs';
-import { hotTenantSection } from '../hot-tenant/report.mjs';
+import { hotTenantSection, hotTenantUsersSection } from '../hot-tenant/report.mjs';
 
 const TARGETS = ['direct', 'floor', 'edgeway'];
 /**
@@ -457,6 +457,7 @@ export function markdownReport(results, chartFile) {
     );
   if (results.profile) parts.push(profileSection(results.profile));
   if (results['hot-tenant']) parts.push(hotTenantSection(results['hot-tenant']));
+  if (results['hot-tenant-users']) parts.push(hotTenantUsersSection(results['hot-tenant-users']));
   if (results['capacity-model']) parts.push(capacityModelSection(results['capacity-model']));
   if (results['cold-start']) parts.push(coldStartSection(results['cold-start']));
   if (results.notes.length) parts.push(['## Notes', '', ...results.notes.map((n) => `- ${n}`)].join('\n'));

@@ -33,24 +33,25 @@ import (
 )
 
 type Job struct {
-	Mode           string            `json:"mode"`
-	URL            string            `json:"url"`
-	Headers        map[string]string `json:"headers"`
-	Body           string            `json:"body"`
-	Bodies         []string          `json:"bodies"`
-	Concurrency    int               `json:"concurrency"`
-	Requests       int               `json:"requests"`
-	Rate           float64           `json:"rate"`
-	DurationMs     int               `json:"duration_ms"`
-	Streams        int               `json:"streams"`
-	RampMs         int               `json:"ramp_ms"`
-	Gaps           bool              `json:"gaps"`
-	ReadBps        int               `json:"read_bps"`
-	DoneMarker     string            `json:"done_marker"`
-	TimeoutMs      int               `json:"timeout_ms"`
-	MaxInFlight    int               `json:"max_in_flight"`
-	CountHeaders   []string          `json:"count_headers"`
-	NumericHeaders []string          `json:"numeric_headers"`
+	Mode           string              `json:"mode"`
+	URL            string              `json:"url"`
+	Headers        map[string]string   `json:"headers"`
+	Body           string              `json:"body"`
+	Bodies         []string            `json:"bodies"`
+	RotateHeaders  map[string][]string `json:"rotate_headers"`
+	Concurrency    int                 `json:"concurrency"`
+	Requests       int                 `json:"requests"`
+	Rate           float64             `json:"rate"`
+	DurationMs     int                 `json:"duration_ms"`
+	Streams        int                 `json:"streams"`
+	RampMs         int                 `json:"ramp_ms"`
+	Gaps           bool                `json:"gaps"`
+	ReadBps        int                 `json:"read_bps"`
+	DoneMarker     string              `json:"done_marker"`
+	TimeoutMs      int                 `json:"timeout_ms"`
+	MaxInFlight    int                 `json:"max_in_flight"`
+	CountHeaders   []string            `json:"count_headers"`
+	NumericHeaders []string            `json:"numeric_headers"`
 }
 
 // Samples are parallel arrays; status 0 is a transport error or a timeout.
@@ -117,7 +118,8 @@ func newClient(job *Job) *http.Client {
 	}
 }
 
-// newRequest builds request i: its body is bodies[i % len(bodies)] when bodies is set, else body.
+// newRequest builds request i: its body is bodies[i % len(bodies)] when bodies is set, else body;
+// each header of rotate_headers is set to its values[i % len(values)] (after the fixed headers).
 func newRequest(ctx context.Context, job *Job, i int) (*http.Request, error) {
 	method := http.MethodGet
 	var body io.Reader
@@ -135,6 +137,11 @@ func newRequest(ctx context.Context, job *Job, i int) (*http.Request, error) {
 	}
 	for k, v := range job.Headers {
 		req.Header.Set(k, v)
+	}
+	for k, values := range job.RotateHeaders {
+		if len(values) > 0 {
+			req.Header.Set(k, values[i%len(values)])
+		}
 	}
 	return req, nil
 }
