@@ -380,16 +380,12 @@ await workload('hot-tenant', async () => {
   return out;
 });
 // The same tenant with 100,000 end users, each on a default budget (32 user shards); also under `--only hot-tenant`.
-await workload(
-  'hot-tenant-users',
-  async () => {
-    const out = await hotTenantUsersWorkload(ctx, { mode: args.mode, cpus: layout.all });
-    for (const v of [...out.tenantLedger.violations, ...out.users.violations])
-      failures.push(`hot-tenant-users: ${v}`);
-    return out;
-  },
-  ['hot-tenant'],
-);
+await workload('hot-tenant-users', async () => {
+  const out = await hotTenantUsersWorkload(ctx, { mode: args.mode, cpus: layout.all });
+  for (const v of [...out.tenantLedger.violations, ...out.users.violations])
+    failures.push(`hot-tenant-users: ${v}`);
+  return out;
+}, ['hot-tenant']);
 // The capacity model (bench/capacity driver): log write path and key lookups; the limiter's figures from
 // this run's hot-tenant result, else the newest saved one. Also runs under `--only capacity`.
 await workload(

@@ -87,7 +87,10 @@ test('closed mode rotates through bodies when several are given', async () => {
 });
 
 test('rotated headers follow the request index beside the fixed ones, as the Go generator sets them', async () => {
-  const job = { headers: { authorization: 'Bearer k' }, rotate_headers: { 'x-edgeway-user': ['u0', 'u1', 'u2'] } };
+  const job = {
+    headers: { authorization: 'Bearer k' },
+    rotate_headers: { 'x-edgeway-user': ['u0', 'u1', 'u2'] },
+  };
   assert.deepEqual(
     [0, 1, 2, 3, 4].map((i) => headersOf(job, i)['x-edgeway-user']),
     ['u0', 'u1', 'u2', 'u0', 'u1'],
