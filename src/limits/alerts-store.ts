@@ -32,6 +32,9 @@ const SCHEMA = `
   CREATE INDEX IF NOT EXISTS alerts_by_time ON alerts (fired_at);
 `;
 
+/** Scopes whose alert settings one object keeps in memory. */
+const MAX_CACHED_SCOPES = 10_000;
+
 type AlertRow = {
   scope: string;
   budget: string;
@@ -65,7 +68,7 @@ export class AlertBook {
     const known = this.settingsOf(scope);
     if (!alertsApply(settings)) {
       if (known) this.sql.exec('DELETE FROM alert_scopes WHERE scope = ?', scope);
-      this.scopes.set(scope, null);
+      this.cache(scope, null);
       return;
     }
     const json = JSON.stringify(settings);
@@ -76,7 +79,13 @@ export class AlertBook {
       tenantId,
       json,
     );
-    this.scopes.set(scope, { tenantId, json, scope: settings });
+    this.cache(scope, { tenantId, json, scope: settings });
+  }
+
+  /** A user shard sees many scopes: the memory copy is bounded, SQLite keeps them all. */
+  private cache(scope: string, remembered: Remembered | null): void {
+    if (this.scopes.size >= MAX_CACHED_SCOPES && !this.scopes.has(scope)) this.scopes.clear();
+    this.scopes.set(scope, remembered);
   }
 
   /** Records the thresholds `ledger` has newly reached; call inside the transaction that saved it. */
@@ -212,7 +221,7 @@ export class AlertBook {
     const remembered = row
       ? { tenantId: row.tenant_id, json: row.settings, scope: JSON.parse(row.settings) as AlertScope }
       : null;
-    this.scopes.set(scope, remembered);
+    this.cache(scope, remembered);
     return remembered;
   }
 }

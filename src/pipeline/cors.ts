@@ -33,6 +33,7 @@ const ALLOW_HEADERS = [
   'cf-aig-request-timeout',
   'cf-aig-skip-cache',
   'x-edgeway-cache',
+  'x-edgeway-user',
   // W3C trace context, which a traced page sends and the request's exported span joins.
   'traceparent',
   'tracestate',
@@ -54,6 +55,8 @@ const EXPOSE_HEADERS = [
   'x-edgeway-attempts',
   'x-edgeway-target',
   'x-edgeway-route',
+  'x-edgeway-downgraded',
+  'x-edgeway-limit-scope',
   'x-edgeway-dropped',
   'x-edgeway-cache',
   'x-edgeway-cache-similarity',
