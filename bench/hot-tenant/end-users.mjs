@@ -109,19 +109,19 @@ export function usersStepSummary({ samples, rate, durationMs, warmupMs, delta, t
 }
 
 /**
- * The users whose ledgers are read: every heavy user, then others the run sent requests to (`sent`,
- * in the order first sent), drawn with `seed`, `size` in all.
+ * The users whose ledgers are read: every id of `first` that the run sent requests to, then others
+ * it sent to (`sent`: Map id → requests), drawn with `seed`, `size` in all.
  */
-export function sampleUsers(sent, { heavyUsers, size, seed = 7 }) {
-  const heavy = Array.from({ length: heavyUsers }, (_, i) => userId(i)).filter((u) => sent.has(u));
-  const heavySet = new Set(heavy);
-  const rest = [...sent.keys()].filter((u) => !heavySet.has(u));
+export function sampleUsers(sent, { first = [], size, seed = 7 }) {
+  const head = first.filter((u) => sent.has(u));
+  const headSet = new Set(head);
+  const rest = [...sent.keys()].filter((u) => !headSet.has(u));
   const random = prng(seed);
   for (let i = rest.length - 1; i > 0; i--) {
     const j = Math.floor(random() * (i + 1));
     [rest[i], rest[j]] = [rest[j], rest[i]];
   }
-  return [...heavy, ...rest.slice(0, Math.max(0, size - heavy.length))];
+  return [...head, ...rest.slice(0, Math.max(0, size - head.length))];
 }
 
 /**

@@ -95,6 +95,19 @@ const usersVerdict = (u, budget) =>
     ...u.problems.slice(0, 5),
   ].join('; ');
 
+const ledgerRunLine = (h) => {
+  const r = h.ledgerRun;
+  const b = r.burst;
+  return (
+    `- Ledger run, on a fresh tenant at ${r.rate}/s for ${h.durationMs / 1000} s (${r.mix.distinctUsers.toLocaleString('en-US')} users): ` +
+    `${int(r.step.admittedRps)}/s admitted, p50 ${f1(r.step.latencyMs.p50)} ms, p99 ${f1(r.step.latencyMs.p99)} ms, ${errorsOf(r.step)} errors; ` +
+    `beside it ${b.users} new users sent ${b.perUser} requests each, ${b.concurrency} at a time from each driver: ` +
+    `${b.statuses[200] ?? 0} admitted, ${b.statuses[429] ?? 0} refused, ${Object.entries(b.statuses)
+      .filter(([st]) => st !== '200' && st !== '429')
+      .reduce((a, [, v]) => a + v, 0)} errors. The ledgers below are this run's.`
+  );
+};
+
 /** The hot tenant with end users (bench/lib/workloads/hot-tenant-users.mjs): one table of steps, the user mix, the ledgers. */
 export function hotTenantUsersSection(h) {
   const m = h.mix;
@@ -121,6 +134,7 @@ export function hotTenantUsersSection(h) {
         'errors',
         'object calls / request',
         'calls per shard, min…max (max/min)',
+        'busiest shard calls /s',
         'tenant object calls',
         'CPU ms / request',
       ],
@@ -134,12 +148,14 @@ export function hotTenantUsersSection(h) {
         errorsOf(s),
         perRequest(s.objectCallsPerRequest),
         `${s.shards.min}…${s.shards.max} (${f2(s.shards.maxOverMin)})`,
+        int(s.busiestShardCallsPerS),
         int(s.shards.tenantObject),
         f2(s.cpuMsPerRequest),
       ]),
     ),
     '',
     `- Users reached: ${m.distinctUsers.toLocaleString('en-US')} distinct in ${m.requests.toLocaleString('en-US')} requests (median ${m.medianPerUser} a user, most ${m.maxPerUser}).`,
+    ledgerRunLine(h),
     `- Tenant ledger: spent ${usd(h.tenantLedger.spentNanos)}, drivers settled ${usd(h.tenantLedger.settledNanos)} — ${verdict(h.tenantLedger)}.`,
     `- End users: ${usersVerdict(h.users, h.budget)}.`,
   ].join('\n');

@@ -114,7 +114,7 @@ test('a step with a timeout or a 503 did not hold its rate', () => {
   assert.equal(s.sustained, false);
 });
 
-test('the sample takes every heavy user that was sent to, then others, and is the same for the same seed', () => {
+test('the sample takes every listed user that was sent to, then others, and is the same for the same seed', () => {
   const sent = new Map([
     [userId(0), 60],
     [userId(5), 1],
@@ -122,13 +122,13 @@ test('the sample takes every heavy user that was sent to, then others, and is th
     [userId(9), 1],
     [userId(12), 1],
   ]);
-  const a = sampleUsers(sent, { heavyUsers: 2, size: 3, seed: 4 });
+  const a = sampleUsers(sent, { first: [userId(0), userId(1)], size: 3, seed: 4 });
   assert.equal(a[0], userId(0));
   assert.equal(a.length, 3);
   assert.equal(new Set(a).size, 3);
   assert.ok(!a.includes(userId(1)));
-  assert.deepEqual(sampleUsers(sent, { heavyUsers: 2, size: 3, seed: 4 }), a);
-  assert.equal(sampleUsers(sent, { heavyUsers: 2, size: 100 }).length, 5);
+  assert.deepEqual(sampleUsers(sent, { first: [userId(0), userId(1)], size: 3, seed: 4 }), a);
+  assert.equal(sampleUsers(sent, { first: [userId(0)], size: 100 }).length, 5);
 });
 
 const row = (user, sent, spent, settledCount, held = 0) => ({
@@ -181,6 +181,7 @@ test('the report says whether the target rate was reached, and shows shard load 
     statuses: { 200: 10, 429: 1 },
     objectCallsPerRequest: 2.01,
     shards: { min: 90, max: 120, maxOverMin: 1.333, tenantObject: 7 },
+    busiestShardCallsPerS: 60,
     cpuMsPerRequest: 0.5,
     sustained,
   });
@@ -210,6 +211,12 @@ test('the report says whether the target rate was reached, and shows shard load 
     tenantUsd: 1000,
     shards: 32,
     steps: [step(2500, true), step(5000, false)],
+    ledgerRun: {
+      rate: 2500,
+      step: step(2500, true),
+      mix: { distinctUsers: 4800 },
+      burst: { users: 10, perUser: 60, concurrency: 4, statuses: { 200: 500, 429: 100 } },
+    },
     tenantLedger,
     users,
   };
@@ -217,7 +224,11 @@ test('the report says whether the target rate was reached, and shows shard load 
   assert.match(md, /not reached on this machine\*\*: the highest rate held was 2500\/s/);
   assert.match(
     md,
-    /\| 2500 \| 2450 \| 2500 \| 100 \| 1\.2 \| 9\.0 \| 0 \| 2\.01 \| 90…120 \(1\.33\) \| 7 \| 0\.50 \|/,
+    /\| 2500 \| 2450 \| 2500 \| 100 \| 1\.2 \| 9\.0 \| 0 \| 2\.01 \| 90…120 \(1\.33\) \| 60 \| 7 \| 0\.50 \|/,
+  );
+  assert.match(
+    md,
+    /10 new users sent 60 requests each, 4 at a time from each driver: 500 admitted, 100 refused, 0 errors/,
   );
   assert.match(md, /2 of 2 sampled users' shard ledgers equal/);
   assert.match(md, /1 of the 1 sampled users who asked for more than 50 requests were admitted exactly 50/);

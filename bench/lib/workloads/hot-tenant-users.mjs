@@ -6,9 +6,12 @@
  * Every request goes through the real durableLimiter to the tenant's object (leased) and to the user's
  * shard, one of 32 Limiter objects per tenant (src/limits/shards.ts). Per step: admitted and answered
  * rate, p50/p99 of the limits stage's answer, refusals (users over budget), errors, object calls per
- * request and per shard. The steps stop at the first one not held. Then the tenant's ledger against
- * what the drivers settled, and a sample of users' shard ledgers against what the drivers settled for
- * each and against their budget.
+ * request and per shard; the steps stop at the first rate not held.
+ * Then the ledger run, on a fresh tenant so no request abandoned in an overload is still held: open
+ * loop at the highest rate held, with a burst beside it of new users each sending more requests than
+ * their budget, a few at a time (the race of a new user's first concurrent requests); then the
+ * tenant's ledger against what the drivers settled, and a sample of users' shard ledgers (the burst's
+ * users and others) against what the drivers settled for each and against their budget.
  */
 import { settle } from '../measure.mjs';
 import { cpuMs } from '../procstat.mjs';
@@ -41,7 +44,7 @@ export const HOT_TENANT_USERS_PROFILES = {
   },
   quick: {
     isolates: 4,
-    rates: [500, 1000, 2500, 5000],
+    rates: [100, 250, 500, 1000, 2500, 5000],
     durationMs: 2000,
     warmupMs: 500,
     warmupRequests: 400,
@@ -50,7 +53,7 @@ export const HOT_TENANT_USERS_PROFILES = {
   },
   full: {
     isolates: 4,
-    rates: [500, 1000, 2000, 3500, 5000],
+    rates: [100, 250, 500, 1000, 2000, 3500, 5000],
     durationMs: 5000,
     warmupMs: 1000,
     warmupRequests: 1000,
@@ -62,8 +65,15 @@ export const HOT_TENANT_USERS_PROFILES = {
 /** The issue's target rate, and who the requests are for: 5 % to 10 heavy users, the rest in turn over 100,000. */
 export const TARGET_RPS = 5000;
 export const END_USER_MIX = { users: 100_000, heavyUsers: 10, heavyShare: 0.05, seed: 1 };
+/**
+ * The ledger run's burst: `users` new users, each sent `perUser` requests (past a budget of 50),
+ * `concurrency` at a time from each driver, beside the open loop.
+ */
+export const BURST = { users: 10, perUser: 60, concurrency: 4 };
 const TENANT = 'hot-users';
+const LEDGER_TENANT = 'hot-users-ledger';
 const TENANT_USD = 1000;
+const burstUser = (k) => `burst-${k}`;
 
 export async function hotTenantUsersWorkload(ctx, { mode, cpus = null }) {
   const p = HOT_TENANT_USERS_PROFILES[mode];
@@ -93,23 +103,23 @@ async function run(ctx, cluster, p) {
     requests: endUsers.default.budgets.requests.day,
     nanos: Math.round(endUsers.default.budgets.usd.day * 1e9),
   };
-  const picker = userPicker(END_USER_MIX);
-  /** Requests sent (planned) per user, over the whole run. */
-  const sent = new Map();
-  const bodies = (count) =>
+  const url = (u, tenant) => `${u}/users?tenant=${tenant}&usd=${TENANT_USD}`;
+  /** Request bodies for `count` requests from `picker`, each counted in `sent` (id → requests). */
+  const bodiesFrom = (picker, sent) => (count) =>
     Array.from({ length: count }, () => {
       const user = picker.next();
       sent.set(user, (sent.get(user) ?? 0) + 1);
       return JSON.stringify({ user });
     });
-  const url = (u) => `${u}/users?tenant=${TENANT}&usd=${TENANT_USD}`;
 
+  const sent = new Map();
+  const bodies = bodiesFrom(userPicker(END_USER_MIX), sent);
   const warm = Math.ceil(p.warmupRequests / n);
   await Promise.all(
     urls.map((u) =>
       ctx.loadgen.run({
         mode: 'closed',
-        url: url(u),
+        url: url(u, TENANT),
         bodies: bodies(warm),
         requests: warm,
         concurrency: 2,
@@ -119,23 +129,26 @@ async function run(ctx, cluster, p) {
   );
   await settledAll(stats);
 
-  const steps = [];
-  for (const rate of p.rates) {
+  /** One open-loop step at `rate` in all for `tenant`, `beside` running at the same time; waits until all settled. */
+  const step = async (rate, tenant, nextBodies, beside = async () => null) => {
     const before = await stats();
     const cpuBefore = cpuNow();
-    const results = await Promise.all(
-      urls.map((u) =>
-        ctx.loadgen.run({
-          mode: 'open',
-          url: url(u),
-          bodies: bodies(plannedCount(rate / n, p.durationMs)),
-          rate: rate / n,
-          duration_ms: p.durationMs,
-          timeout_ms: 2000,
-          max_in_flight: 1000,
-        }),
+    const [results, besideResult] = await Promise.all([
+      Promise.all(
+        urls.map((u) =>
+          ctx.loadgen.run({
+            mode: 'open',
+            url: url(u, tenant),
+            bodies: nextBodies(plannedCount(rate / n, p.durationMs)),
+            rate: rate / n,
+            duration_ms: p.durationMs,
+            timeout_ms: 2000,
+            max_in_flight: 1000,
+          }),
+        ),
       ),
-    );
+      beside(),
+    ]);
     const after = await settledAll(stats);
     await settle(pids);
     const cpuAfter = cpuNow();
@@ -146,11 +159,18 @@ async function run(ctx, cluster, p) {
       durationMs: p.durationMs,
       warmupMs: p.warmupMs,
       delta,
-      tenant: TENANT,
+      tenant,
       shards: endUsers.shards,
     });
     const cpu = cpuBefore === null || cpuAfter === null ? null : cpuAfter - cpuBefore;
     s.cpuMsPerRequest = cpu === null || !delta.requests ? null : cpu / delta.requests;
+    s.busiestShardCallsPerS = s.shards.max / (p.durationMs / 1000);
+    return { s, besideResult, delta };
+  };
+
+  const steps = [];
+  for (const rate of p.rates) {
+    const { s } = await step(rate, TENANT, bodies);
     ctx.log(
       `  hot tenant, end users · ${rate}/s → ${Math.round(s.admittedRps)}/s admitted, ${s.refused} refused, p99 ${s.latencyMs.p99?.toFixed(1)} ms, ${s.errors} errors, ${s.objectCallsPerRequest?.toFixed(2)} object calls/request, shard calls ${s.shards.min}…${s.shards.max}`,
     );
@@ -158,16 +178,49 @@ async function run(ctx, cluster, p) {
     // Past the first rate not held the object queues only grow; later steps would measure the backlog.
     if (!s.sustained) break;
   }
+  const topSustainedRps = Math.max(0, ...steps.filter((s) => s.sustained).map((s) => s.targetRps));
 
-  const totals = await settledAll(stats);
+  // The ledger run: a fresh tenant at the highest rate held (the lowest tried if none was), with the burst.
+  const ledgerSent = new Map();
+  const ledgerRate = topSustainedRps || p.rates[0];
+  const perDriver = Math.ceil((BURST.users * BURST.perUser) / n);
+  const burst = () =>
+    Promise.all(
+      urls.map((u, d) =>
+        ctx.loadgen.run({
+          mode: 'closed',
+          url: url(u, LEDGER_TENANT),
+          bodies: Array.from({ length: perDriver }, (_, i) => {
+            const user = burstUser((d * perDriver + i) % BURST.users);
+            ledgerSent.set(user, (ledgerSent.get(user) ?? 0) + 1);
+            return JSON.stringify({ user });
+          }),
+          requests: perDriver,
+          concurrency: BURST.concurrency,
+          timeout_ms: 10_000,
+        }),
+      ),
+    );
+  const ledgerStep = await step(
+    ledgerRate,
+    LEDGER_TENANT,
+    bodiesFrom(userPicker({ users: END_USER_MIX.users, seed: END_USER_MIX.seed + 1 }), ledgerSent),
+    burst,
+  );
+  const burstStatuses = {};
+  for (const r of ledgerStep.besideResult)
+    for (const st of r.samples.status) burstStatuses[st] = (burstStatuses[st] ?? 0) + 1;
+
   const tenantLedger = ledgerCheck({
-    ledger: await heldReleased(urls[0], TENANT, p.heldWaitMs),
+    ledger: await heldReleased(urls[0], LEDGER_TENANT, p.heldWaitMs),
     budgetNanos: TENANT_USD * 1e9,
-    settled: totals.settled,
+    settled: ledgerStep.delta.settled,
   });
-
-  const sample = sampleUsers(sent, { heavyUsers: END_USER_MIX.heavyUsers, size: p.sample });
-  const perDriver = await Promise.all(
+  const sample = sampleUsers(ledgerSent, {
+    first: Array.from({ length: BURST.users }, (_, k) => burstUser(k)),
+    size: p.sample,
+  });
+  const settledBy = await Promise.all(
     urls.map((u) =>
       fetch(`${u}/__users`, { method: 'POST', body: JSON.stringify(sample) }).then((r) => r.json()),
     ),
@@ -175,27 +228,34 @@ async function run(ctx, cluster, p) {
   const rows = [];
   for (const user of sample) {
     const settled = { count: 0, tokens: 0, nanos: 0 };
-    for (const d of perDriver) for (const k of Object.keys(settled)) settled[k] += d[user][k];
-    const state = await driverJson(`${urls[0]}/__userdump?tenant=${TENANT}&user=${encodeURIComponent(user)}`);
-    rows.push({ user, sent: sent.get(user), ledger: state.dump.state.ledger.day, settled });
+    for (const d of settledBy) for (const k of Object.keys(settled)) settled[k] += d[user][k];
+    const state = await driverJson(
+      `${urls[0]}/__userdump?tenant=${LEDGER_TENANT}&user=${encodeURIComponent(user)}`,
+    );
+    rows.push({ user, sent: ledgerSent.get(user), ledger: state.dump.state.ledger.day, settled });
   }
   const users = userLedgerCheck(rows, budget);
   ctx.log(
-    `  hot tenant, end users · ledgers: ${users.exact} of ${users.checked} sampled users exact, ${users.admittedExactlyBudget} of ${users.overBudgetAsked} who asked past the budget admitted exactly ${budget.requests}; tenant ${tenantLedger.ok ? 'exact' : 'not exact'}`,
+    `  hot tenant, end users · ledger run at ${ledgerRate}/s: ${ledgerStep.s.errors} errors; ${users.exact} of ${users.checked} sampled users exact, ${users.admittedExactlyBudget} of ${users.overBudgetAsked} who asked past the budget admitted exactly ${budget.requests}; tenant ${tenantLedger.ok ? 'exact' : 'not exact'}`,
   );
-  const sustainedSteps = steps.filter((s) => s.sustained);
   return {
     isolates: n,
     layout: cluster.layout,
     durationMs: p.durationMs,
     targetRps: TARGET_RPS,
-    topSustainedRps: Math.max(0, ...sustainedSteps.map((s) => s.targetRps)),
+    topSustainedRps,
     mix: { ...END_USER_MIX, ...userMix(sent) },
     budget,
     tenantUsd: TENANT_USD,
     shards: endUsers.shards,
     chargeNanos: charge.nanos,
     steps,
+    ledgerRun: {
+      rate: ledgerRate,
+      step: ledgerStep.s,
+      mix: userMix(ledgerSent),
+      burst: { ...BURST, statuses: burstStatuses },
+    },
     tenantLedger,
     users,
   };
