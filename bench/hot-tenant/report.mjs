@@ -101,7 +101,7 @@ const ledgerRunLine = (h) => {
   return (
     `- Ledger run, on a fresh tenant at ${r.rate}/s for ${h.durationMs / 1000} s (${r.mix.distinctUsers.toLocaleString('en-US')} users): ` +
     `${int(r.step.admittedRps)}/s admitted, p50 ${f1(r.step.latencyMs.p50)} ms, p99 ${f1(r.step.latencyMs.p99)} ms, ${errorsOf(r.step)} errors; ` +
-    `beside it ${b.users} new users sent ${b.perUser} requests each, ${b.concurrency} at a time from each driver: ` +
+    `before it ${b.users} new users sent ${b.perUser} requests each, ${b.concurrency} at a time from each driver: ` +
     `${b.statuses[200] ?? 0} admitted, ${b.statuses[429] ?? 0} refused, ${Object.entries(b.statuses)
       .filter(([st]) => st !== '200' && st !== '429')
       .reduce((a, [, v]) => a + v, 0)} errors. The ledgers below are this run's.`

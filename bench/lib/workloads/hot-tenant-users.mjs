@@ -7,9 +7,9 @@
  * shard, one of 32 Limiter objects per tenant (src/limits/shards.ts). Per step: admitted and answered
  * rate, p50/p99 of the limits stage's answer, refusals (users over budget), errors, object calls per
  * request and per shard; the steps stop at the first rate not held.
- * Then the ledger run, on a fresh tenant so no request abandoned in an overload is still held: open
- * loop at the highest rate held, with a burst beside it of new users each sending more requests than
- * their budget, a few at a time (the race of a new user's first concurrent requests); then the
+ * Then the ledger run, on a fresh tenant so no request abandoned in an overload is still held: first a
+ * burst of new users each sending more requests than their budget, several at a time (the race of a
+ * new user's first concurrent requests), then open loop at the highest rate held; then the
  * tenant's ledger against what the drivers settled, and a sample of users' shard ledgers (the burst's
  * users and others) against what the drivers settled for each and against their budget.
  */
@@ -44,7 +44,7 @@ export const HOT_TENANT_USERS_PROFILES = {
   },
   quick: {
     isolates: 4,
-    rates: [100, 250, 500, 1000, 2500, 5000],
+    rates: [50, 100, 250, 500, 1000, 2500, 5000],
     durationMs: 2000,
     warmupMs: 500,
     warmupRequests: 400,
@@ -53,7 +53,7 @@ export const HOT_TENANT_USERS_PROFILES = {
   },
   full: {
     isolates: 4,
-    rates: [100, 250, 500, 1000, 2000, 3500, 5000],
+    rates: [50, 100, 250, 500, 1000, 2000, 3500, 5000],
     durationMs: 5000,
     warmupMs: 1000,
     warmupRequests: 1000,
@@ -67,7 +67,7 @@ export const TARGET_RPS = 5000;
 export const END_USER_MIX = { users: 100_000, heavyUsers: 10, heavyShare: 0.05, seed: 1 };
 /**
  * The ledger run's burst: `users` new users, each sent `perUser` requests (past a budget of 50),
- * `concurrency` at a time from each driver, beside the open loop.
+ * `concurrency` at a time from each driver, before its open loop.
  */
 export const BURST = { users: 10, perUser: 60, concurrency: 4 };
 const TENANT = 'hot-users';
@@ -129,26 +129,23 @@ async function run(ctx, cluster, p) {
   );
   await settledAll(stats);
 
-  /** One open-loop step at `rate` in all for `tenant`, `beside` running at the same time; waits until all settled. */
-  const step = async (rate, tenant, nextBodies, beside = async () => null) => {
+  /** One open-loop step at `rate` in all for `tenant`; waits until every admitted request settled. */
+  const step = async (rate, tenant, nextBodies) => {
     const before = await stats();
     const cpuBefore = cpuNow();
-    const [results, besideResult] = await Promise.all([
-      Promise.all(
-        urls.map((u) =>
-          ctx.loadgen.run({
-            mode: 'open',
-            url: url(u, tenant),
-            bodies: nextBodies(plannedCount(rate / n, p.durationMs)),
-            rate: rate / n,
-            duration_ms: p.durationMs,
-            timeout_ms: 2000,
-            max_in_flight: 1000,
-          }),
-        ),
+    const results = await Promise.all(
+      urls.map((u) =>
+        ctx.loadgen.run({
+          mode: 'open',
+          url: url(u, tenant),
+          bodies: nextBodies(plannedCount(rate / n, p.durationMs)),
+          rate: rate / n,
+          duration_ms: p.durationMs,
+          timeout_ms: 2000,
+          max_in_flight: 1000,
+        }),
       ),
-      beside(),
-    ]);
+    );
     const after = await settledAll(stats);
     await settle(pids);
     const cpuAfter = cpuNow();
@@ -165,7 +162,7 @@ async function run(ctx, cluster, p) {
     const cpu = cpuBefore === null || cpuAfter === null ? null : cpuAfter - cpuBefore;
     s.cpuMsPerRequest = cpu === null || !delta.requests ? null : cpu / delta.requests;
     s.busiestShardCallsPerS = s.shards.max / (p.durationMs / 1000);
-    return { s, besideResult, delta };
+    return { s, delta };
   };
 
   const steps = [];
@@ -180,41 +177,42 @@ async function run(ctx, cluster, p) {
   }
   const topSustainedRps = Math.max(0, ...steps.filter((s) => s.sustained).map((s) => s.targetRps));
 
-  // The ledger run: a fresh tenant at the highest rate held (the lowest tried if none was), with the burst.
+  // The ledger run, on a fresh tenant: the burst, then open loop at the highest rate held (the lowest
+  // tried if none was). Both are in the ledgers checked.
   const ledgerSent = new Map();
   const ledgerRate = topSustainedRps || p.rates[0];
   const perDriver = Math.ceil((BURST.users * BURST.perUser) / n);
-  const burst = () =>
-    Promise.all(
-      urls.map((u, d) =>
-        ctx.loadgen.run({
-          mode: 'closed',
-          url: url(u, LEDGER_TENANT),
-          bodies: Array.from({ length: perDriver }, (_, i) => {
-            const user = burstUser((d * perDriver + i) % BURST.users);
-            ledgerSent.set(user, (ledgerSent.get(user) ?? 0) + 1);
-            return JSON.stringify({ user });
-          }),
-          requests: perDriver,
-          concurrency: BURST.concurrency,
-          timeout_ms: 10_000,
+  const ledgerBefore = await stats();
+  const burstResults = await Promise.all(
+    urls.map((u, d) =>
+      ctx.loadgen.run({
+        mode: 'closed',
+        url: url(u, LEDGER_TENANT),
+        bodies: Array.from({ length: perDriver }, (_, i) => {
+          const user = burstUser((d * perDriver + i) % BURST.users);
+          ledgerSent.set(user, (ledgerSent.get(user) ?? 0) + 1);
+          return JSON.stringify({ user });
         }),
-      ),
-    );
+        requests: perDriver,
+        concurrency: BURST.concurrency,
+        timeout_ms: 10_000,
+      }),
+    ),
+  );
+  const burstStatuses = {};
+  for (const r of burstResults)
+    for (const st of r.samples.status) burstStatuses[st] = (burstStatuses[st] ?? 0) + 1;
+  await settledAll(stats);
   const ledgerStep = await step(
     ledgerRate,
     LEDGER_TENANT,
     bodiesFrom(userPicker({ users: END_USER_MIX.users, seed: END_USER_MIX.seed + 1 }), ledgerSent),
-    burst,
   );
-  const burstStatuses = {};
-  for (const r of ledgerStep.besideResult)
-    for (const st of r.samples.status) burstStatuses[st] = (burstStatuses[st] ?? 0) + 1;
 
   const tenantLedger = ledgerCheck({
     ledger: await heldReleased(urls[0], LEDGER_TENANT, p.heldWaitMs),
     budgetNanos: TENANT_USD * 1e9,
-    settled: ledgerStep.delta.settled,
+    settled: statsDelta(await stats(), ledgerBefore).settled,
   });
   const sample = sampleUsers(ledgerSent, {
     first: Array.from({ length: BURST.users }, (_, k) => burstUser(k)),
