@@ -13,7 +13,7 @@
  *       (read from the body by the pipeline's own endUserOf); what is settled is also kept per user
  *   GET /__stats                                     this isolate's counters (JSON)
  *   GET /__dump?tenant=<id>                          the tenant's ledger as the object holds it (not counted)
- *   POST /__users  ["<user id>", …]                  what this isolate settled for each of those users
+ *   POST /__users?tenant=<id>  ["<user id>", …]      what this isolate settled for each of those users of the tenant
  *   GET /__userdump?tenant=<id>&user=<id>            that user's counters as their shard holds them (not counted)
  */
 import { GatewayError } from '../../src/core/errors';
@@ -41,9 +41,10 @@ interface Env extends LimitsVars {
 const tally = newTally();
 const counts = { requests: 0, admitted: 0, refused: 0, errors: {} as Record<string, number> };
 const settled = { count: 0, tokens: 0, nanos: 0 };
-/** What was settled for each end user, by id (the end-user run's ledger check reads a sample). */
+/** What was settled for each end user, by tenant and user id (the end-user run's ledger check reads a sample). */
 const settledByUser = new Map<string, { count: number; tokens: number; nanos: number }>();
 const principals = new Map<string, Principal>();
+const userKey = (tenant: string, user: string) => `${tenant}\n${user}`;
 let built: { env: Env; limiter: Limiter } | null = null;
 type Limiter = ReturnType<typeof durableLimiter>;
 
@@ -107,11 +108,11 @@ async function limited(
         settled.tokens += CHARGE.tokens;
         settled.nanos += CHARGE.nanos;
         if (user === null) return;
-        const mine = settledByUser.get(user) ?? { count: 0, tokens: 0, nanos: 0 };
+        const mine = settledByUser.get(userKey(tenant, user)) ?? { count: 0, tokens: 0, nanos: 0 };
         mine.count++;
         mine.tokens += CHARGE.tokens;
         mine.nanos += CHARGE.nanos;
-        settledByUser.set(user, mine);
+        settledByUser.set(userKey(tenant, user), mine);
       }),
     );
     return new Response(null, { status: 200 });
@@ -143,9 +144,12 @@ export default {
       return Response.json(await stub.dump(null));
     }
     if (url.pathname === '/__users') {
+      const tenant = url.searchParams.get('tenant') ?? 'hot';
       const users = (await request.json()) as string[];
       const zero = { count: 0, tokens: 0, nanos: 0 };
-      return Response.json(Object.fromEntries(users.map((u) => [u, settledByUser.get(u) ?? zero])));
+      return Response.json(
+        Object.fromEntries(users.map((u) => [u, settledByUser.get(userKey(tenant, u)) ?? zero])),
+      );
     }
     if (url.pathname === '/__userdump') {
       const stub = userShard(

@@ -220,7 +220,9 @@ async function run(ctx, cluster, p) {
   });
   const settledBy = await Promise.all(
     urls.map((u) =>
-      fetch(`${u}/__users`, { method: 'POST', body: JSON.stringify(sample) }).then((r) => r.json()),
+      fetch(`${u}/__users?tenant=${LEDGER_TENANT}`, { method: 'POST', body: JSON.stringify(sample) }).then(
+        (r) => r.json(),
+      ),
     ),
   );
   const rows = [];
