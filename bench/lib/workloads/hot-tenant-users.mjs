@@ -45,7 +45,7 @@ export const HOT_TENANT_USERS_PROFILES = {
   quick: {
     isolates: 4,
     rates: [50, 100, 250, 500, 1000, 2500, 5000],
-    durationMs: 2000,
+    durationMs: 3000,
     warmupMs: 500,
     warmupRequests: 400,
     sample: 200,
