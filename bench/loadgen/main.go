@@ -14,6 +14,9 @@
 //	        the time to first event, every inter-event gap, event count and
 //	        whether the terminator arrived (`done_marker`, searched across the
 //	        whole stream; default "data: [DONE]"); `read_bps` throttles the reader.
+//
+// In every mode request i sends bodies[i % len(bodies)] when `bodies` is set (else `body`), and each
+// header of `rotate_headers` set to its values[i % len(values)] (an end user per request, say).
 package main
 
 import (
