@@ -203,6 +203,7 @@ async function run(ctx, cluster, p) {
   for (const r of burstResults)
     for (const st of r.samples.status) burstStatuses[st] = (burstStatuses[st] ?? 0) + 1;
   await settledAll(stats);
+  await settle(pids);
   const ledgerStep = await step(
     ledgerRate,
     LEDGER_TENANT,
