@@ -51,8 +51,6 @@ const USAGE = `Usage: npm run admin -- <command>   (or: node scripts/admin.mjs <
                           a key's policy narrows its tenant's, never loosens it. --tool-results: what
                           injection does to a tool result it fires on (off, log, flag, quarantine,
                           block; inherit: as --request injection=…); --tool-threshold: its threshold
-  usage [--tenant <tenant_id>] [--key <key_id>] [--from YYYY-MM-DD] [--to YYYY-MM-DD]
-                          requests, tokens and cost per day, and what the guardrails did per day
 ${tableUsage()}
   help                    this list
 
@@ -397,23 +395,6 @@ function printPolicy(policy, owner) {
     console.log("A key's policy narrows its tenant's: the stricter action of the two applies.");
 }
 
-const USAGE_COLUMNS = [
-  ['DAY', (d) => d.day],
-  ['REQUESTS', (d) => d.requests],
-  ['CACHE HITS', (d) => d.cache_hits],
-  ['TOKENS IN', (d) => d.input_tokens],
-  ['TOKENS OUT', (d) => d.output_tokens],
-  ['COST USD', (d) => d.cost_usd.toFixed(6)],
-  ['ERRORS', (d) => d.errors],
-];
-const GUARDRAIL_DAY_COLUMNS = [
-  ['DAY', (g) => g.day],
-  ['GUARDRAIL', (g) => g.guardrail],
-  ['FIRED', (g) => g.fired],
-  ['BLOCKED', (g) => g.blocked],
-  ['REDACTED', (g) => g.redacted],
-];
-
 function parseCommandLine() {
   try {
     return parseArgs({
@@ -656,31 +637,6 @@ switch (action === undefined ? resource : `${resource} ${action}`) {
     show(saved.guardrails, (p) => {
       console.log(`Saved the guardrails of ${owner.what}; they apply from the next request.`);
       printPolicy(p, owner.what);
-    });
-    break;
-  }
-  case 'usage': {
-    const q = new URLSearchParams({ group_by: 'day' });
-    for (const [param, value] of [
-      ['tenant_id', opts.tenant],
-      ['key_id', opts.key],
-      ['from', opts.from],
-      ['to', opts.to],
-    ])
-      if (value !== undefined) q.set(param, value);
-    const r = await call('GET', `/usage?${q}`);
-    show(r, () => {
-      console.log(
-        `Usage ${r.from} to ${r.to} (UTC)${r.tenant_id ? `, tenant ${r.tenant_id}` : ''}${r.key_id ? `, key ${r.key_id}` : ''}`,
-      );
-      table(
-        r.data.filter((d) => d.requests > 0),
-        USAGE_COLUMNS,
-      );
-      const t = r.totals;
-      console.log(`total: ${t.requests} requests, ${t.errors} errors, $${t.cost_usd.toFixed(6)}`);
-      console.log(`\nGuardrails per day`);
-      table(r.guardrails, GUARDRAIL_DAY_COLUMNS);
     });
     break;
   }

@@ -58,6 +58,10 @@ export function logEvent(rand: () => number, shape: Shape, now: number): LogEven
         }
       : null;
   const ttfb = 150 + rand() * 600;
+  // Drawn in the order the fields were before end users were logged, so runs stay comparable.
+  const stream = rand() < 0.5;
+  const latencyMs = ttfb + rand() * 2000;
+  const user = `u${Math.floor(rand() * 1000)}`;
   return {
     requestId: uuid7(now),
     time: now,
@@ -70,7 +74,7 @@ export function logEvent(rand: () => number, shape: Shape, now: number): LogEven
     errorSource: null,
     errorCode: null,
     cache: 'MISS',
-    stream: rand() < 0.5,
+    stream,
     streamCompleted: null,
     inputTokens: input,
     outputTokens: output,
@@ -79,10 +83,13 @@ export function logEvent(rand: () => number, shape: Shape, now: number): LogEven
     cacheWrite1hTokens: 0,
     reasoningTokens: 0,
     costUsd: (input * 0.15 + output * 0.6) / 1e6,
-    latencyMs: ttfb + rand() * 2000,
+    latencyMs,
     ttftMs: ttfb,
     attempts: 1,
-    metadata: { app: 'bench', user: `u${Math.floor(rand() * 1000)}` },
+    metadata: { app: 'bench', user },
+    // An end user and one tag per event: the consumer then writes the per-user and per-tag rollups too.
+    endUser: user,
+    tags: { app: 'bench' },
     savedUsd: 0,
     payload,
     route: null,

@@ -8,6 +8,7 @@ import { limitCommands, limitOptions } from './limits.mjs';
 import { logCommands, logOptions } from './logs.mjs';
 import { pricingCommands, pricingOptions } from './pricing.mjs';
 import { updateCommands, updateOptions } from './updates.mjs';
+import { usageCommands, usageOptions } from './usage.mjs';
 
 const TENANT = '/admin/tenants/{id}';
 const KEY = '/admin/keys/{id}';
@@ -38,7 +39,6 @@ const HANDLED_IN_ADMIN = [
   { name: 'logs reconcile', operations: ['GET /admin/logs/reconcile'] },
   { name: 'guardrails get', operations: [`GET ${TENANT}`, `GET ${KEY}`] },
   { name: 'guardrails set', operations: [`GET ${TENANT}`, `GET ${KEY}`, `PATCH ${TENANT}`, `PATCH ${KEY}`] },
-  { name: 'usage', operations: ['GET /admin/usage'] },
 ];
 
 /** Commands carried out from this table, grouped as `help` prints them. */
@@ -48,6 +48,7 @@ export const TABLE_COMMANDS = [
   ...alertCommands,
   ...pricingCommands,
   ...logCommands,
+  ...usageCommands,
   ...adminCommands,
 ];
 
@@ -59,6 +60,7 @@ export const CLI_OPTIONS = {
   ...limitOptions,
   ...pricingOptions,
   ...logOptions,
+  ...usageOptions,
   ...adminOptions,
 };
 

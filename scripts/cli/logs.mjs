@@ -8,8 +8,9 @@ import { pipeline } from 'node:stream/promises';
 import { positional } from './util.mjs';
 
 const LIST_USAGE =
-  'logs list [--tenant <id>] [--key <id>] [--model <m>] [--route <name>] [--status 429|5xx|error|ok]\n' +
-  '      [--cache hit|miss|…] [--from <date>] [--to <date>] [--limit 1-100] [--cursor <c>]';
+  'logs list [--tenant <id>] [--key <id>] [--model <m>] [--route <name>] [--end-user <id>]\n' +
+  '      [--status 429|5xx|error|ok]' +
+  ' [--cache hit|miss|…] [--from <date>] [--to <date>] [--limit 1-100] [--cursor <c>]';
 const GET_USAGE = 'logs get <request_id> [--tenant <tenant_id>]';
 const EXPORT_USAGE = 'logs export --tenant <tenant_id> --from <ISO|ms> [--to <ISO|ms>] [--out <file>]';
 
@@ -19,6 +20,7 @@ const FILTERS = {
   key: 'key_id',
   model: 'model',
   route: 'route',
+  'end-user': 'end_user',
   status: 'status',
   cache: 'cache',
   from: 'from',
@@ -32,6 +34,7 @@ const LOG_COLUMNS = (time) => [
   ['TIME', (l) => time(l.time)],
   ['KEY', (l) => l.key_id ?? '-'],
   ['MODEL', (l) => l.model ?? '-'],
+  ['END USER', (l) => l.end_user ?? '-'],
   ['STATUS', (l) => l.status],
   ['CACHE', (l) => l.cache ?? '-'],
   ['TOKENS', (l) => `${l.input_tokens}/${l.output_tokens}`],
@@ -108,6 +111,7 @@ export const logCommands = [
 export const logOptions = {
   model: { type: 'string' },
   route: { type: 'string' },
+  'end-user': { type: 'string' },
   cache: { type: 'string' },
   limit: { type: 'string' },
   cursor: { type: 'string' },

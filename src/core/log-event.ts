@@ -18,6 +18,9 @@ export const LOG_FIELD_MAX = {
   errorCode: 256,
   metadataKey: 128,
   metadataValue: 1024,
+  endUser: 256,
+  /** A tag's value (as a tag rule's `value`); cut, it still groups, under its cut text. */
+  tagValue: 256,
   route: 64,
   toolCallId: 64,
 } as const;
@@ -142,6 +145,13 @@ function logEvent() {
     cacheWrite1hTokens: z.number().int().nonnegative().default(0),
     /** Reasoning (thinking) tokens, part of outputTokens. */
     reasoningTokens: z.number().int().nonnegative().default(0),
+    /** The tenant's end user the request was for (header `x-edgeway-user` or the body's user field); null when none. */
+    endUser: text(LOG_FIELD_MAX.endUser).nullable().default(null),
+    /**
+     * The cf-aig-metadata values of the tenant's tag keys, as text: what usage is rolled up by
+     * (usage_tags_daily); null when the request carried none of them.
+     */
+    tags: z.record(text(LOG_FIELD_MAX.metadataKey), text(LOG_FIELD_MAX.tagValue)).nullable().default(null),
     /** The W3C trace the request came in with (`traceparent`), 32 lowercase hex; absent when none. */
     traceId: z.string().regex(TRACE_ID).nullable().optional(),
     /** The caller's span in that trace, 16 lowercase hex; the request's span is its child. */

@@ -41,6 +41,8 @@ export const LOG_COLUMNS = [
   'cache_write_tokens',
   'cache_write_1h_tokens',
   'reasoning_tokens',
+  'end_user',
+  'tags',
 ] as const;
 
 export type LogColumn = (typeof LOG_COLUMNS)[number];
@@ -90,6 +92,8 @@ export function toRow(e: LogEvent): LogRow {
     cache_write_tokens: e.cacheWriteTokens,
     cache_write_1h_tokens: e.cacheWrite1hTokens,
     reasoning_tokens: e.reasoningTokens,
+    end_user: e.endUser,
+    tags: e.tags === null || Object.keys(e.tags).length === 0 ? null : JSON.stringify(e.tags),
   };
 }
 

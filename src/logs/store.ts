@@ -1,11 +1,12 @@
 /**
- * The log tables in D1 (schema: migrations/0003_logs.sql, changed by 0005, 0007, 0010 and 0011).
+ * The log tables in D1 (schema: migrations/0003_logs.sql, changed by 0005, 0007, 0010, 0011 and 0020).
  *
  * Exactly-once rollups over at-least-once delivery: a write is one D1 batch
  * (one transaction) that
  *   1. inserts the rows with INSERT OR IGNORE on the request id, stamping each
  *      new row with this write's random `ingest_batch`;
- *   2. adds to usage_daily (and guardrail_daily) only the rows of this write's ids that carry this
+ *   2. adds to the usage rollups (src/logs/rollups.ts: usage_daily, usage_end_users_daily,
+ *      usage_tags_daily) and guardrail_daily only the rows of this write's ids that carry this
  *      write's stamp, i.e. the rows step 1 actually inserted. A redelivered
  *      message (or the same id twice in one batch) is ignored by step 1 and so
  *      never reaches step 2; a failed write commits nothing, and its retry
@@ -22,6 +23,7 @@
  * written directly counts once): the reconciliation's raw data.
  */
 import { writeArchive } from './archive/writer';
+import { endUserRollup, tagRollup, usageRollup } from './rollups';
 import { LOG_COLUMNS, type LogRow } from './rows';
 
 export interface DeadLetter {
@@ -74,6 +76,8 @@ const ROLLUP_COLUMNS = [
   'saved_usd',
   'guardrails',
   'archive_key',
+  'end_user',
+  'tags',
 ] as const;
 
 /** Rows of this write (JSON in ?1) whose archive object this write recorded first (stamp ?2). */
@@ -85,25 +89,6 @@ const RECORD_OBJECTS = `INSERT OR IGNORE INTO log_ingest (key, stamp, at)
   SELECT DISTINCT value ->> ${ROLLUP_COLUMNS.indexOf('archive_key')}, ?2, ?3 FROM json_each(?1)`;
 
 const COUNT_FRESH = `SELECT count(*) AS n ${FRESH_ROWS}`;
-
-const rollup = (
-  rows: string,
-) => `INSERT INTO usage_daily (tenant_id, day, key_id, model, requests, input_tokens, output_tokens, cached_tokens,
-    cost_usd, cache_hits, saved_tokens, saved_usd, errors)
-  SELECT coalesce(tenant_id, ''), day, coalesce(key_id, ''), coalesce(model, ''), count(*),
-    sum(CASE WHEN hit THEN 0 ELSE input_tokens END), sum(CASE WHEN hit THEN 0 ELSE output_tokens END),
-    sum(CASE WHEN hit THEN 0 ELSE cached_tokens END), sum(cost_usd), sum(hit),
-    sum(CASE WHEN hit THEN input_tokens + output_tokens ELSE 0 END), sum(saved_usd),
-    sum(status >= 400 OR error_code IS NOT NULL)
-  FROM (SELECT *, coalesce(cache, '') IN ('HIT', 'SEMANTIC') AS hit ${rows})
-  WHERE true
-  GROUP BY 1, 2, 3, 4
-  ON CONFLICT (tenant_id, day, key_id, model) DO UPDATE SET
-    requests = requests + excluded.requests, input_tokens = input_tokens + excluded.input_tokens,
-    output_tokens = output_tokens + excluded.output_tokens, cached_tokens = cached_tokens + excluded.cached_tokens,
-    cost_usd = cost_usd + excluded.cost_usd, cache_hits = cache_hits + excluded.cache_hits,
-    saved_tokens = saved_tokens + excluded.saved_tokens, saved_usd = saved_usd + excluded.saved_usd,
-    errors = errors + excluded.errors`;
 
 /**
  * Per guardrail and day: requests it fired on, requests it blocked, values it redacted (migration 0011).
@@ -173,7 +158,7 @@ export class LogStore {
     if (rows.length > 0 && indexed) {
       const ids = JSON.stringify(rows.map((r) => r.id));
       statements.push(
-        this.db.prepare(rollup(INDEXED_ROWS)).bind(ids, stamp),
+        ...this.rollups(INDEXED_ROWS, ids, stamp),
         this.db.prepare(guardrailRollup(INDEXED_ROWS)).bind(ids, stamp),
         this.db.prepare(lastUsed(INDEXED_ROWS)).bind(ids, stamp),
       );
@@ -183,7 +168,7 @@ export class LogStore {
       for (const chunk of chunks(rows.map(rollupTuple))) {
         statements.push(
           this.db.prepare(RECORD_OBJECTS).bind(chunk, stamp, now),
-          this.db.prepare(rollup(FRESH_ROWS)).bind(chunk, stamp),
+          ...this.rollups(FRESH_ROWS, chunk, stamp),
           this.db.prepare(guardrailRollup(FRESH_ROWS)).bind(chunk, stamp),
           this.db.prepare(lastUsed(FRESH_ROWS)).bind(chunk, stamp),
         );
@@ -197,6 +182,13 @@ export class LogStore {
     const results = await this.db.batch<{ n?: number }>(statements);
     if (!indexed) return { inserted: fresh.reduce((n, i) => n + (results[i]?.results[0]?.n ?? 0), 0) };
     return { inserted: results.slice(0, counts).reduce((n, r) => n + (r.meta.changes ?? 0), 0) };
+  }
+
+  /** The usage rollups of the rows `rows` selects (usage_daily, per end user, per tag): one transaction with the insert. */
+  private rollups(rows: string, rowsParam: string, stamp: string): D1PreparedStatement[] {
+    return [usageRollup, endUserRollup, tagRollup].map((sql) =>
+      this.db.prepare(sql(rows)).bind(rowsParam, stamp),
+    );
   }
 
   /** Writes the rows' objects; the D1 index keeps the key and leaves the payloads to R2. */

@@ -49,6 +49,8 @@ export function buildLogEvent(
     ttftMs: x.ttftMs,
     attempts: x.attempts,
     metadata: x.metadata,
+    endUser: x.endUser,
+    tags: x.tags,
     payload: x.payload ? scrubbed(payloadForLog(x.payload, answer?.text ?? null), x.scrubPayload) : null,
     route: x.route,
     tries: x.tries.slice(0, LOG_MAX_TRIES),

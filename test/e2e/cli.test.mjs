@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { COMMANDS, TABLE_COMMANDS } from '../../scripts/cli/commands.mjs';
 import { ROOT } from '../../scripts/stack.mjs';
-import { startTestStack } from './stack.mjs';
+import { d1Execute, startTestStack, usageRollupSql } from './stack.mjs';
 
 let stack;
 
@@ -232,6 +232,79 @@ test('logs list finds a request by key, logs get shows it, usage counts it', asy
 
   const usage = await json('usage', '--tenant', tenant.id);
   assert.equal(usage.totals.requests, 1);
+});
+
+test('usage --by end-user, --by tag and --by model: top N by spend, prefix search, totals of all', async () => {
+  const tenant = await json('tenants', 'create', 'cli-end-users');
+  const day = new Date().toISOString().slice(0, 10);
+  // Rollup rows straight into the stack's D1: this test is about the CLI and the API it calls.
+  d1Execute(
+    stack,
+    usageRollupSql(
+      tenant.id,
+      day,
+      [
+        ['u_ann', 3, 0.3],
+        ['u_abe', 5, 1.5],
+        ['u_bo', 2, 0.9],
+        ['svc_x', 1, 0.05],
+      ],
+      [
+        ['team', 'search', 4, 2.0],
+        ['team', 'ads', 2, 0.5],
+        ['feature', 'chat', 6, 2.5],
+      ],
+    ),
+  );
+
+  const top = await json('usage', '--by', 'end-user', '--tenant', tenant.id, '--top', '2');
+  assert.deepEqual(
+    top.data.map((d) => [d.end_user, d.requests, d.cost_usd]),
+    [
+      ['u_abe', 5, 1.5],
+      ['u_bo', 2, 0.9],
+    ],
+  );
+  assert.equal(top.groups, 4);
+  assert.equal(top.has_more, true);
+  assert.equal(top.totals.requests, 11);
+
+  const searched = await json('usage', '--by', 'end-user', '--tenant', tenant.id, '--search', 'u_a');
+  assert.deepEqual(
+    searched.data.map((d) => d.end_user),
+    ['u_abe', 'u_ann'],
+  );
+  assert.equal(searched.totals.requests, 8);
+
+  const team = await json('usage', '--by', 'tag', '--tag', 'team', '--tenant', tenant.id);
+  assert.deepEqual(
+    team.data.map((d) => [d.tag, d.value, d.requests]),
+    [
+      ['team', 'search', 4],
+      ['team', 'ads', 2],
+    ],
+  );
+  assert.deepEqual(team.tag_keys, ['feature', 'team']);
+  assert.equal((await json('usage', '--by', 'model', '--tenant', tenant.id)).group_by, 'model');
+
+  const text = await cli(['usage', '--by', 'end-user', '--tenant', tenant.id, '--top', '2']);
+  assert.equal(text.code, 0, text.stderr);
+  assert.match(text.stdout, /^END USER\s+REQUESTS/m);
+  assert.match(text.stdout, /^u_abe\s+5\s/m);
+  assert.match(text.stdout, /top 2 of 4 end users; totals cover all 4/);
+  assert.doesNotMatch(text.stdout, /svc_x/);
+  const tags = await cli(['usage', '--by', 'tag', '--tenant', tenant.id]);
+  assert.match(tags.stdout, /^feature\s+chat\s+6\s/m);
+  assert.match(tags.stdout, /tag keys: feature, team/);
+
+  const noTenant = await cli(['usage', '--by', 'end-user']);
+  assert.equal(noTenant.code, 1);
+  assert.match(noTenant.stderr, /needs --tenant/);
+  const badBy = await cli(['usage', '--by', 'week']);
+  assert.equal(badBy.code, 1);
+  const tooMany = await cli(['usage', '--by', 'end-user', '--tenant', tenant.id, '--top', '501']);
+  assert.equal(tooMany.code, 1);
+  assert.match(tooMany.stderr, /\(400 /);
 });
 
 test('routes and provider-keys print JSON with --json, deletions included', async () => {

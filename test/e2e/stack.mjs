@@ -1,7 +1,7 @@
 // Starts a throwaway stack for one e2e test file: fresh D1/KV state in a temp dir, own ports.
 // Gives startStack's url, mockUrl and pids (the two Worker processes, for tests that watch them)
 // plus the admin token, a dev key and its tenant, and persistTo (its state directory).
-import { execFile } from 'node:child_process';
+import { execFile, execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -47,4 +47,34 @@ export async function adminCli(stack, ...args) {
     env: { ...process.env, EDGEWAY_URL: stack.url, ADMIN_TOKEN: stack.adminToken },
   });
   return JSON.parse(stdout);
+}
+
+/** Runs SQL on a test stack's local D1 through wrangler, as a user would (e.g. to seed usage rollups). */
+export function d1Execute(stack, sql) {
+  execFileSync(
+    join(ROOT, 'node_modules', '.bin', 'wrangler'),
+    ['d1', 'execute', 'DB', '--local', '--persist-to', stack.persistTo, '--command', sql],
+    { cwd: ROOT, env: { ...process.env, CI: 'true' }, stdio: 'pipe' },
+  );
+}
+
+/**
+ * SQL that writes one tenant's per-end-user and per-tag rollup rows for `day`: what the log consumer writes
+ * from real requests (tested from the consumer through the API in
+ * test/gateway/admin/resources/end-user-usage-integration.test.ts), for tests of the CLI and the dashboard.
+ * `users`: [end_user, requests, cost_usd]; `tags`: [tag, value, requests, cost_usd].
+ */
+export function usageRollupSql(tenantId, day, users, tags) {
+  const counters =
+    'requests, input_tokens, output_tokens, cached_tokens, cost_usd, cache_hits, saved_tokens, saved_usd, errors';
+  const q = (text) => `'${String(text).replaceAll("'", "''")}'`;
+  const figures = (n, usd) => `${n}, ${n * 10}, ${n}, 0, ${usd}, 0, 0, 0, 0`;
+  return [
+    `INSERT INTO usage_end_users_daily (tenant_id, day, end_user, ${counters}) VALUES ` +
+      users.map(([u, n, usd]) => `(${q(tenantId)}, ${q(day)}, ${q(u)}, ${figures(n, usd)})`).join(', '),
+    `INSERT INTO usage_tags_daily (tenant_id, day, tag, value, ${counters}) VALUES ` +
+      tags
+        .map(([t, v, n, usd]) => `(${q(tenantId)}, ${q(day)}, ${q(t)}, ${q(v)}, ${figures(n, usd)})`)
+        .join(', '),
+  ].join('; ');
 }

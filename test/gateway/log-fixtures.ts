@@ -42,6 +42,8 @@ export function logEvent(overrides: Partial<LogEvent> = {}): LogEvent {
     ttftMs: null,
     attempts: 1,
     metadata: null,
+    endUser: null,
+    tags: null,
     savedUsd: 0,
     payload: null,
     route: null,
@@ -131,9 +133,15 @@ export async function clearLogs(): Promise<void> {
   const keys = await archiveKeys();
   for (let i = 0; i < keys.length; i += 1000) await env.LOG_ARCHIVE.delete(keys.slice(i, i + 1000));
   await env.DB.batch(
-    ['request_logs', 'usage_daily', 'guardrail_daily', 'dead_letters', 'log_ingest'].map((t) =>
-      env.DB.prepare(`DELETE FROM ${t}`),
-    ),
+    [
+      'request_logs',
+      'usage_daily',
+      'usage_end_users_daily',
+      'usage_tags_daily',
+      'guardrail_daily',
+      'dead_letters',
+      'log_ingest',
+    ].map((t) => env.DB.prepare(`DELETE FROM ${t}`)),
   );
 }
 
@@ -164,6 +172,8 @@ export interface LogRowRead {
   archive_key: string | null;
   route: string | null;
   tries: string | null;
+  end_user: string | null;
+  tags: string | null;
 }
 
 /**

@@ -1,6 +1,6 @@
 /**
  * /admin/logs: request logs, newest first, filtered by tenant, key, model, named
- * route, status, cache status and time range, with cursor pagination; and one log by
+ * route, end user, status, cache status and time range, with cursor pagination; and one log by
  * its request id (the x-edgeway-request-id header), payload included.
  * `tenant_id` scopes either route: another tenant's log is a 404. A log older
  * than the recent index is found in the archive (src/logs/read/lookup.ts), given
@@ -56,6 +56,12 @@ export const LogListQuery = z.strictObject({
   key_id: Id.optional(),
   model: z.string().min(1).max(200).optional(),
   route: RouteName.optional().describe('Only requests that called this named route.'),
+  end_user: z
+    .string()
+    .min(1)
+    .max(256)
+    .optional()
+    .describe('Only requests for this end user (exact id, as logged in end_user).'),
   status: Status.optional(),
   cache: Cache.optional(),
   from: TimeParam.optional().describe('Inclusive lower bound on the request time.'),
@@ -115,6 +121,7 @@ export function logsRouter() {
       keyId: q.key_id,
       model: q.model,
       route: q.route,
+      endUser: q.end_user,
       status: q.status,
       cache: q.cache,
       from: q.from,

@@ -17,7 +17,18 @@ import { LogDetailPage, LogsPage, type LogFilters } from '../views/logs';
 import { failurePage, failureStatus, messagePage } from '../views/message';
 import { seg, tenantFilter } from './shared';
 
-const FILTERS = ['tenant_id', 'key_id', 'model', 'route', 'status', 'cache', 'from', 'to', 'cursor'] as const;
+const FILTERS = [
+  'tenant_id',
+  'key_id',
+  'model',
+  'route',
+  'end_user',
+  'status',
+  'cache',
+  'from',
+  'to',
+  'cursor',
+] as const;
 const FIND = 'GET /admin/logs/{request_id}';
 const EXPORT = 'GET /admin/logs/export';
 const BACK = { href: '/dashboard/logs', label: 'Back to logs' };

@@ -1,6 +1,6 @@
 /**
  * The request log: delivery reconciliation, filter form, paginated table, the
- * archive's find and export forms, and one request's detail (its upstream
+ * archive's find and export forms, and one request's detail (its end user and tags, its upstream
  * attempts when it made any, its guardrail verdicts, payload only when collected).
  */
 import type { Reconciliation } from '../../logs/read/reconcile';
@@ -14,7 +14,10 @@ import { Failure, Pager } from './parts';
 import { ScopeSelect } from './usage';
 
 export type LogFilters = Partial<
-  Record<'tenant_id' | 'key_id' | 'model' | 'route' | 'status' | 'cache' | 'from' | 'to' | 'cursor', string>
+  Record<
+    'tenant_id' | 'key_id' | 'model' | 'route' | 'end_user' | 'status' | 'cache' | 'from' | 'to' | 'cursor',
+    string
+  >
 >;
 
 const CACHE = ['HIT', 'SEMANTIC', 'MISS', 'BYPASS', 'NONE'];
@@ -49,6 +52,16 @@ export function LogsPage(props: {
         <div>
           <label for="f-route">Route</label>
           <input id="f-route" name="route" value={f.route ?? ''} placeholder="smart" autocomplete="off" />
+        </div>
+        <div>
+          <label for="f-end-user">End user</label>
+          <input
+            id="f-end-user"
+            name="end_user"
+            value={f.end_user ?? ''}
+            placeholder="u_123"
+            autocomplete="off"
+          />
         </div>
         <div>
           <label for="f-status">
@@ -214,6 +227,16 @@ export function LogDetailPage(props: { log: LogDetail }) {
     ['Provider', l.provider ?? '—'],
     ['Model', l.model ?? '—'],
     ...(l.route ? ([['Route', l.route]] as [string, string][]) : []),
+    // Archive lines written before end users were logged have neither field.
+    ['End user', l.end_user ?? '—'],
+    [
+      'Tags',
+      l.tags && Object.keys(l.tags).length
+        ? Object.entries(l.tags)
+            .map(([k, v]) => `${k}=${v}`)
+            .join(', ')
+        : '—',
+    ],
     ['Status', String(l.status)],
     ['Error', l.error_code ? `${l.error_code} (from the ${l.error_source ?? 'gateway'})` : '—'],
     ['Cache', l.cache ?? '—'],

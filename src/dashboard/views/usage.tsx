@@ -1,6 +1,6 @@
 /**
  * Usage for everything, a tenant or a key: totals, per-day charts and table, guardrail counts per day,
- * per-model chart and table.
+ * per-model chart and table; for a tenant, its end users and tags (usage-groups.tsx).
  */
 import type { ApiFailure } from '../admin-api';
 import { fmtCompact, fmtInt, fmtPercent, fmtUsd } from '../format';
@@ -9,13 +9,14 @@ import { BudgetGlance } from './budget';
 import { BarChart, HBarChart, LineChart } from './charts';
 import { GuardrailDaysTable } from './guardrail-verdicts';
 import { Failure } from './parts';
+import { EndUsersSection, type GroupFilters, TagsSection } from './usage-groups';
 
-export interface UsageFilters {
+export type UsageFilters = GroupFilters & {
   tenant_id?: string | undefined;
   key_id?: string | undefined;
   from?: string | undefined;
   to?: string | undefined;
-}
+};
 
 export function ScopeSelect(props: {
   tenants: Tenant[];
@@ -144,6 +145,9 @@ export function UsagePage(props: {
   byDay: UsageSeries | null;
   byModel: UsageSeries | null;
   report: LimitsReport | null;
+  /** A tenant's top end users and tag values; null without a tenant. */
+  endUsers: UsageSeries | null;
+  tags: UsageSeries | null;
   failure: ApiFailure | null;
 }) {
   const { filters, byDay, byModel } = props;
@@ -245,6 +249,14 @@ export function UsagePage(props: {
           )}
         </section>
       ) : null}
+      {filters.tenant_id ? null : (
+        <p class="muted">Pick a tenant to see its top end users and its usage per tag.</p>
+      )}
+      {filters.key_id && (props.endUsers || props.tags) ? (
+        <p class="muted">End users and tags below are the whole tenant's: they are not kept per key.</p>
+      ) : null}
+      {props.endUsers ? <EndUsersSection report={props.endUsers} filters={filters} /> : null}
+      {props.tags ? <TagsSection report={props.tags} filters={filters} /> : null}
     </>
   );
 }

@@ -74,6 +74,7 @@ export function toSpan(event: LogEvent): OtlpSpan {
       'edgeway.tenant_id': event.tenantId,
       'edgeway.key_id': event.keyId,
       'edgeway.route': event.route,
+      'edgeway.end_user': event.endUser,
       'edgeway.cache': event.cache,
       'edgeway.attempts': event.attempts,
       'edgeway.stream': event.stream,
@@ -83,6 +84,7 @@ export function toSpan(event: LogEvent): OtlpSpan {
       'edgeway.tries': event.tries.length > 0 ? event.tries.map(tryText) : null,
       'edgeway.guardrails': event.guardrails.length > 0 ? event.guardrails.map(verdictText) : null,
       ...metadata(event.metadata),
+      ...tags(event.tags),
       ...payload(event.payload),
     }),
     doubleValue('edgeway.cost_usd', event.costUsd),
@@ -141,6 +143,13 @@ function verdictText(g: LogEvent['guardrails'][number]): string {
 function metadata(m: LogEvent['metadata']): Record<string, string | number | boolean> {
   const out: Record<string, string | number | boolean> = {};
   for (const [key, value] of Object.entries(m ?? {})) out[`edgeway.metadata.${key}`] = value;
+  return out;
+}
+
+/** `edgeway.tag.team = search`: the values usage is rolled up by, as the metadata's are sent. */
+function tags(t: LogEvent['tags']): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [key, value] of Object.entries(t ?? {})) out[`edgeway.tag.${key}`] = value;
   return out;
 }
 

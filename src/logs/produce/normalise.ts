@@ -6,6 +6,7 @@
  *   - counts become non-negative safe integers, amounts non-negative finite
  *     numbers (anything else 0; a bad ttft becomes null);
  *   - a non-finite metadata number is kept as its text ("Infinity");
+ *   - tags (like metadata, at most LOG_METADATA_MAX_KEYS) are text; the end user is cut like any text field;
  *   - text fields longer than LOG_FIELD_MAX are cut and end in TRUNCATED_MARK
  *     (a try's target as a model, its error as an error code);
  *   - at most LOG_MAX_TRIES tries are kept, the first ones; one verdict at most lists tool results, at
@@ -72,6 +73,8 @@ export function normaliseEvent(event: LogEvent, now: number): LogEvent {
       event.ttftMs === null || !(event.ttftMs >= 0) || !Number.isFinite(event.ttftMs) ? null : event.ttftMs,
     attempts: count(event.attempts),
     metadata: event.metadata === null ? null : metadata(event.metadata),
+    endUser: cutOrNull(event.endUser ?? null, LOG_FIELD_MAX.endUser),
+    tags: event.tags ? tags(event.tags) : null,
     savedUsd: amount(event.savedUsd),
     payload: event.payload,
     route: cutOrNull(event.route, LOG_FIELD_MAX.route),
@@ -136,6 +139,14 @@ function metadata(m: Readonly<Record<string, unknown>>): Record<string, string |
         ? value
         : cut(String(value), LOG_FIELD_MAX.metadataValue);
   }
+  return out;
+}
+
+/** Tags as text, at most LOG_METADATA_MAX_KEYS of them, keys cut like metadata's, values to LOG_FIELD_MAX.tagValue. */
+function tags(t: Readonly<Record<string, unknown>>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [key, value] of Object.entries(t).slice(0, LOG_METADATA_MAX_KEYS))
+    out[cut(key, LOG_FIELD_MAX.metadataKey)] = cut(String(value), LOG_FIELD_MAX.tagValue);
   return out;
 }
 

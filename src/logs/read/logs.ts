@@ -15,6 +15,8 @@ export interface LogFilters {
   model?: string | undefined;
   /** The named route called. */
   route?: string | undefined;
+  /** The tenant's end user the request was for. */
+  endUser?: string | undefined;
   status?: StatusFilter | undefined;
   cache?: 'HIT' | 'SEMANTIC' | 'MISS' | 'BYPASS' | 'NONE' | undefined;
   /** Inclusive, epoch ms. */
@@ -24,6 +26,7 @@ export interface LogFilters {
 }
 
 const Metadata = z.record(z.string(), z.union([z.string(), z.number(), z.boolean()]));
+const Tags = z.record(z.string(), z.string());
 
 /** One upstream call as the admin API shows it (and as request_logs.tries stores it, src/logs/rows.ts). */
 export const LogTryEntry = z.object({
@@ -109,6 +112,15 @@ export const LogEntry = z.object({
     .array(LogGuardrailEntry)
     .describe('What each guardrail found and did; empty when none fired.'),
   metadata: Metadata.nullable().describe('The cf-aig-metadata header.'),
+  // Added by migration 0020: rows and archive lines written before it read null.
+  end_user: z
+    .string()
+    .nullable()
+    .default(null)
+    .describe('The end user the request was for (x-edgeway-user, or the body’s user field); null when none.'),
+  tags: Tags.nullable()
+    .default(null)
+    .describe("The cf-aig-metadata values of the tenant's tag keys, which usage is rolled up by."),
   has_payload: z.boolean(),
   payload_truncated: z.boolean(),
 });
@@ -128,6 +140,16 @@ const MetadataText = z.string().transform((s, ctx) => {
   } catch {
     ctx.addIssue({ code: 'custom', message: 'metadata is not a flat JSON object' });
     return z.NEVER;
+  }
+});
+/** Never fails, like TriesText: NULL (no tags, or an older row) and anything unreadable are null. */
+const TagsText = z.unknown().transform((s): Record<string, string> | null => {
+  if (typeof s !== 'string') return null;
+  try {
+    const parsed = Tags.safeParse(JSON.parse(s));
+    return parsed.success ? parsed.data : null;
+  } catch {
+    return null;
   }
 });
 /** Never fails: NULL (no call, or a row older than migration 0010) and anything unreadable are []. */
@@ -158,6 +180,7 @@ const stored = {
   metadata: MetadataText.nullable(),
   tries: TriesText,
   guardrails: GuardrailsText,
+  tags: TagsText,
 };
 const StoredEntry = LogEntry.extend(stored);
 const StoredDetail = LogDetail.extend(stored);
@@ -170,7 +193,7 @@ export function detailOfRow(row: Record<string, unknown>): LogDetail {
 
 const LIST_COLUMNS = `id, time, tenant_id, key_id, endpoint, provider, model, status, error_source, error_code, cache, stream,
   stream_completed, input_tokens, output_tokens, cached_tokens, cache_write_tokens, cache_write_1h_tokens, reasoning_tokens, cost_usd, saved_usd, latency_ms, ttft_ms, attempts, metadata,
-  route, tries, guardrails,
+  end_user, tags, route, tries, guardrails,
   (request_payload IS NOT NULL OR response_payload IS NOT NULL OR payload_archived = 1) AS has_payload, payload_truncated`;
 
 /** The WHERE clause for a set of filters (pure). */
@@ -188,6 +211,7 @@ export function whereClause(
   if (f.keyId !== undefined) add('key_id = ?', f.keyId);
   if (f.model !== undefined) add('model = ?', f.model);
   if (f.route !== undefined) add('route = ?', f.route);
+  if (f.endUser !== undefined) add('end_user = ?', f.endUser);
   if (f.status === 'error') add('(status >= 400 OR error_code IS NOT NULL)');
   else if (f.status === 'ok') add('(status < 400 AND error_code IS NULL)');
   else if (f.status && 'exact' in f.status) add('status = ?', f.status.exact);

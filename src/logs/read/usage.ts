@@ -31,7 +31,8 @@ export interface UsageQuery {
 
 export type UsageBucket = UsageTotals & ({ day: string } | { model: string | null });
 
-const SUMS = `sum(requests) AS requests, sum(input_tokens) AS input_tokens, sum(output_tokens) AS output_tokens,
+/** Every counter summed under its own name (the rollup tables share their counters, src/logs/rollups.ts). */
+export const USAGE_SUMS = `sum(requests) AS requests, sum(input_tokens) AS input_tokens, sum(output_tokens) AS output_tokens,
   sum(cached_tokens) AS cached_tokens, sum(cost_usd) AS cost_usd, sum(cache_hits) AS cache_hits,
   sum(saved_tokens) AS saved_tokens, sum(saved_usd) AS saved_usd, sum(errors) AS errors`;
 
@@ -85,7 +86,7 @@ export class UsageReader {
     const bucket = q.groupBy === 'day' ? 'day' : 'model';
     const { results } = await this.db
       .prepare(
-        `SELECT ${bucket} AS bucket, ${SUMS} FROM usage_daily WHERE ${where.join(' AND ')} GROUP BY bucket ORDER BY bucket`,
+        `SELECT ${bucket} AS bucket, ${USAGE_SUMS} FROM usage_daily WHERE ${where.join(' AND ')} GROUP BY bucket ORDER BY bucket`,
       )
       .bind(...binds)
       .all();

@@ -141,7 +141,12 @@ describe('settling', () => {
       );
     }
     expect(state.inflight).toBe(0);
-    expect(state.ledger.day).toMatchObject({ tokensSpent: 127, tokensHeld: 0, nanosSpent: 1270, nanosHeld: 0 });
+    expect(state.ledger.day).toMatchObject({
+      tokensSpent: 127,
+      tokensHeld: 0,
+      nanosSpent: 1270,
+      nanosHeld: 0,
+    });
     expect(state.ledger.total.tokensSpent).toBe(127);
     expect(state.tokens.cur).toBe(127);
     expect(state.requests.cur).toBe(3);

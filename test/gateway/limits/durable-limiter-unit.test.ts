@@ -67,7 +67,10 @@ describe('the limits adapter', () => {
       parseProxyRequest('chat', chatBody('Hello there, mock.')),
     );
     expect(calls.reserve[0]).toMatchObject({
-      scopes: [{ id: 'key:key_a', kind: 'key' }, { id: 'tenant', kind: 'tenant' }],
+      scopes: [
+        { id: 'key:key_a', kind: 'key' },
+        { id: 'tenant', kind: 'tenant' },
+      ],
       cost: { tokens: 12 + 1000, nanos: (12 * 1000 + 1000 * 2000) * 1000 },
     });
     expect(reservation.outputCap).toBe(1000);

@@ -49,6 +49,8 @@ function fullRow(id: string, over: Partial<LogRow> = {}): LogRow {
     cache_write_tokens: 45,
     cache_write_1h_tokens: 12,
     reasoning_tokens: 321,
+    end_user: 'user_"ü"',
+    tags: '{"team":"search","tier":"a,b"}',
     ...over,
   };
 }
@@ -73,6 +75,8 @@ describe('LogStore.write', () => {
       route: null,
       tries: null,
       guardrails: null,
+      end_user: null,
+      tags: null,
     });
     const { inserted } = await new LogStore(env.DB).write([full, sparse], [], 1_795_000_001_000);
     expect(inserted).toBe(2);

@@ -40,7 +40,9 @@ function exchange() {
     clock: () => clock.now,
   });
   x.principal = principal;
-  x.metadata = { user: 'u-1', trace: 7 };
+  x.metadata = { user: 'u-1', trace: 7, team: 'search' };
+  x.endUser = 'u-1';
+  x.tags = { team: 'search' };
   x.model = 'mock/echo';
   x.provider = 'mock';
   return { x, clock };
@@ -141,7 +143,9 @@ describe('buildLogEvent', () => {
       latencyMs: 250,
       ttftMs: null,
       attempts: 2,
-      metadata: { user: 'u-1', trace: 7 },
+      metadata: { user: 'u-1', trace: 7, team: 'search' },
+      endUser: 'u-1',
+      tags: { team: 'search' },
       payload: null,
       route: null,
       tries: [],
@@ -347,6 +351,8 @@ describe('buildLogEvent', () => {
       ttftMs: null,
       attempts: 0,
       metadata: null,
+      endUser: null,
+      tags: null,
       payload: null,
       route: null,
       tries: [],

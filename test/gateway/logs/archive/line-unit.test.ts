@@ -25,6 +25,8 @@ const rows = [
       stream: true,
       streamCompleted: false,
       metadata: { team: 'a "quoted" team', n: 3, ok: true },
+      endUser: 'user "ü" \n 1',
+      tags: { team: 'a "quoted" team' },
       payload: { request: '{"q":"é\\n\\u2028"}', response: 'line 1\nline "2"', truncated: true },
       route: 'fast',
       tries: [

@@ -140,7 +140,9 @@ describe('a log event as a span', () => {
           results: [{ index: 1, id: 'call_a', score: 0.9731 }],
         },
       ],
-      metadata: { user: 'u-1' },
+      metadata: { user: 'u-1', team: 'search' },
+      endUser: 'u-1',
+      tags: { team: 'search' },
     });
     const span = toSpan(event);
     expect(span.name).toBe('chat claude-x');
@@ -166,6 +168,8 @@ describe('a log event as a span', () => {
       'edgeway.attempts': '2',
       'edgeway.cost_usd': 1,
       'edgeway.metadata.user': 'u-1',
+      'edgeway.end_user': 'u-1',
+      'edgeway.tag.team': 'search',
     });
     expect(span.attributes.find((x) => x.key === 'edgeway.cost_usd')?.value).toEqual({ doubleValue: 1 });
     expect(a['edgeway.tries']).toEqual({
@@ -183,6 +187,9 @@ describe('a log event as a span', () => {
     expect(a).not.toHaveProperty('error.type');
     expect(a).not.toHaveProperty('edgeway.route');
     expect(a).not.toHaveProperty('edgeway.payload.request');
+    const anonymous = attrs(toSpan(logEvent({})));
+    expect(anonymous).not.toHaveProperty('edgeway.end_user');
+    expect(Object.keys(anonymous).filter((k) => k.startsWith('edgeway.tag.'))).toEqual([]);
   });
 
   it('carries cache writes and reasoning tokens when there are any, and leaves them out when there are none', () => {

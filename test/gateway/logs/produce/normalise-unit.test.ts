@@ -160,6 +160,8 @@ describe('normaliseEvent', () => {
         tenantId: esc(10_000),
         keyId: esc(10_000),
         metadata,
+        endUser: esc(10_000),
+        tags: Object.fromEntries(Object.keys(metadata).map((k) => [k, esc(50_000)])),
         payload: { request: esc(65_536), response: esc(65_536), truncated: false },
       }),
       NOW,
@@ -167,6 +169,8 @@ describe('normaliseEvent', () => {
     expect(overTheWire(e).success).toBe(true);
     expect(jsonBytes(e)).toBeLessThanOrEqual(MAX_EVENT_BYTES);
     expect(e.payload?.truncated ?? true).toBe(true);
+    expect(e.endUser).toHaveLength(LOG_FIELD_MAX.endUser);
+    expect(Object.values(e.tags ?? {}).map((v) => v.length)).toEqual(Array(8).fill(LOG_FIELD_MAX.tagValue));
   });
 
   it('fits twenty hostile tries next to the worst-case fields by dropping middle tries, first and last kept', () => {
@@ -190,6 +194,8 @@ describe('normaliseEvent', () => {
         keyId: esc(10_000),
         route: esc(10_000),
         metadata,
+        endUser: esc(10_000),
+        tags: Object.fromEntries(Object.keys(metadata).map((k) => [k, esc(50_000)])),
         tries,
         payload: { request: esc(65_536), response: esc(65_536), truncated: false },
       }),
@@ -245,6 +251,11 @@ describe('normaliseEvent', () => {
             ttfbMs: pick(nasty),
             error: rand() < 0.5 ? null : str(),
           })),
+          endUser: rand() < 0.3 ? null : str(),
+          tags:
+            rand() < 0.3
+              ? null
+              : Object.fromEntries(Array.from({ length: 12 }, (_, k) => [`${k}${str()}`, str()])),
         }),
         NOW,
       );
