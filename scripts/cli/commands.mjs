@@ -4,6 +4,7 @@
 // the OpenAPI document and admin.mjs both ways, so a new admin route without a command fails it.
 import { adminCommands, adminOptions } from './admins.mjs';
 import { alertCommands } from './alerts.mjs';
+import { endUserCommands, endUserOptions } from './end-users.mjs';
 import { limitCommands, limitOptions } from './limits.mjs';
 import { logCommands, logOptions } from './logs.mjs';
 import { pricingCommands, pricingOptions } from './pricing.mjs';
@@ -45,6 +46,7 @@ const HANDLED_IN_ADMIN = [
 export const TABLE_COMMANDS = [
   ...updateCommands,
   ...limitCommands,
+  ...endUserCommands,
   ...alertCommands,
   ...pricingCommands,
   ...logCommands,
@@ -58,6 +60,7 @@ export const COMMANDS = [...HANDLED_IN_ADMIN, ...TABLE_COMMANDS];
 export const CLI_OPTIONS = {
   ...updateOptions,
   ...limitOptions,
+  ...endUserOptions,
   ...pricingOptions,
   ...logOptions,
   ...usageOptions,

@@ -7,6 +7,7 @@ import { alertsRouter } from './resources/alerts';
 import { auditRouter } from './access/audit';
 import { adminAuth } from './access/auth';
 import { authorize } from './access/authorize';
+import { endUsersRouter } from './resources/end-users';
 import { keysRouter } from './resources/keys';
 import { limitsRouter } from './resources/limits';
 import { logExportRouter } from './resources/log-export';
@@ -37,6 +38,7 @@ export function createAdminApp() {
   admin.route('/tenants', tenantsRouter());
   admin.route('/tenants', providerKeysRouter());
   admin.route('/tenants', alertsRouter());
+  admin.route('/tenants', endUsersRouter());
   admin.route('/keys', keysRouter());
   admin.route('/providers', providersRouter());
   admin.route('/routes', routesRouter());

@@ -11,6 +11,7 @@ import { RouteStep } from '../core/route-spec';
 import { adminOperations } from './access/admins';
 import { alertOperations } from './resources/alerts';
 import { auditOperations } from './access/audit';
+import { endUserOperations } from './resources/end-users';
 import { keyOperations } from './resources/keys';
 import { limitsOperations } from './resources/limits';
 import { logExportOperations } from './resources/log-export';
@@ -26,6 +27,7 @@ import type { NamedSchema, Operation } from './operation';
 /** Every documented admin operation; a router added under /admin adds its list here. */
 export const OPERATIONS: readonly Operation[] = [
   ...tenantOperations,
+  ...endUserOperations,
   ...keyOperations,
   ...providerKeyOperations,
   ...providerOperations,

@@ -14,8 +14,14 @@ import {
   AlertWebhook,
   Budgets,
   CacheSettings,
+  Downgrade,
   Limits,
+  MAX_SCOPE_RULES,
+  ModelRule,
   ResponsesRetentionDays,
+  ScopeRule,
+  TagKey,
+  TagRule,
 } from '../core/settings';
 import { OnUnsupported } from '../core/unsupported-policy';
 import { validateDenyList } from '../guardrails/denylist/denylist';
@@ -35,6 +41,48 @@ const Guardrails = GuardrailPolicy.superRefine((policy, ctx) => {
     ctx.addIssue({ code: 'custom', path: ['deny'], message });
 }).describe("Guardrail policy (docs/guardrails.md); on a key it narrows its tenant's, never loosens it.");
 
+/**
+ * The scope fields a tenant or key body may set (src/core/settings.ts TenantScopes / KeyScopes, without
+ * their defaults: an absent field is left as stored). Each replaces the stored value whole.
+ */
+const ModelLimits = z
+  .array(ModelRule)
+  .max(MAX_SCOPE_RULES)
+  .optional()
+  .describe(
+    "Limits and budgets per model pattern (`openai/*`, an exact id or a route's name); a request is held to every rule it matches.",
+  );
+const DowngradeField = Downgrade.nullable()
+  .optional()
+  .describe(
+    'At at_percent of any budget of this scope, requests go to the named route instead; null removes it.',
+  );
+
+const TenantScopeFields = {
+  end_users: ScopeRule.nullable()
+    .optional()
+    .describe(
+      "The default rule for each of the tenant's end users (x-edgeway-user, `user` …) unless an override is set; null: end users are not metered.",
+    ),
+  model_limits: ModelLimits,
+  tag_limits: z
+    .array(TagRule)
+    .max(MAX_SCOPE_RULES)
+    .optional()
+    .describe('Limits and budgets per cf-aig-metadata tag (and value; without one, per value).'),
+  tag_keys: z
+    .array(TagKey)
+    .max(8)
+    .optional()
+    .describe("cf-aig-metadata keys usage is rolled up by (tag rules' keys are added)."),
+  downgrade: DowngradeField,
+};
+
+const KeyScopeFields = { model_limits: ModelLimits, downgrade: DowngradeField };
+
+/** An end user's override (PUT /admin/tenants/{id}/end-users/{user}): replaces the tenant's end_users default for them. */
+export const EndUserRule = ScopeRule;
+
 export const TenantCreate = z.strictObject({
   name: Name,
   limits: Limits.optional(),
@@ -44,6 +92,7 @@ export const TenantCreate = z.strictObject({
   alert_webhook: AlertWebhook.nullable().optional(),
   responses_retention_days: ResponsesRetentionDays.optional(),
   on_unsupported: OnUnsupported.optional(),
+  ...TenantScopeFields,
   metadata: Metadata.optional(),
 });
 
@@ -60,6 +109,7 @@ export const TenantUpdate = z
       .describe('Where budget alerts are POSTed; null removes it.'),
     responses_retention_days: ResponsesRetentionDays.optional(),
     on_unsupported: OnUnsupported.optional(),
+    ...TenantScopeFields,
     metadata: Metadata.optional(),
   })
   .refine(nonEmpty, 'send at least one field to change');
@@ -74,6 +124,7 @@ const KeySettings = {
   origins: AllowedOrigins.optional(),
   alerts: AlertSettings.optional(),
   on_unsupported: OnUnsupported.optional(),
+  ...KeyScopeFields,
   log_payload: z.boolean().optional(),
   metadata: Metadata.optional(),
   expires_at: Timestamp.nullable()

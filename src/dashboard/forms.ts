@@ -11,7 +11,7 @@ import type { ApiKey } from '../storage/entities';
 export type FormValues = Record<string, string>;
 
 export const LIMIT_FIELDS = ['rpm', 'tpm', 'concurrent', 'max_tokens'] as const;
-export const BUDGET_UNITS = ['tokens', 'usd'] as const;
+export const BUDGET_UNITS = ['tokens', 'usd', 'requests'] as const;
 export const BUDGET_PERIODS = ['day', 'month', 'total'] as const;
 
 /** Keeps the string fields of a parsed form body (files are ignored). */

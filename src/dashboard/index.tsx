@@ -20,6 +20,7 @@ import { logRoutes } from './pages/logs';
 import { providerRoutes } from './pages/providers';
 import { routeRoutes } from './pages/routes';
 import { tenantRoutes } from './pages/tenants';
+import { tenantScopeRoutes } from './pages/tenant-scopes';
 import { usageRoutes } from './pages/usage';
 import { messagePage } from './views/message';
 
@@ -48,6 +49,7 @@ export function createDashboard(adminFetch: AdminFetch, options: DashboardOption
     return c.body(COPY_JS);
   });
   dash.route('/tenants', tenantRoutes(now));
+  dash.route('/tenants', tenantScopeRoutes());
   dash.route('/keys', keyRoutes(now));
   dash.route('/routes', routeRoutes());
   dash.route('/providers', providerRoutes());

@@ -9,6 +9,7 @@ import { Admin } from '../storage/admin-store';
 import { AuditEntry } from '../storage/audit-log';
 import { UsageReport as UsageReportSchema } from '../admin/resources/usage';
 import { UsageReport as LimitsReportSchema } from '../limits/report';
+import { EndUserView as EndUserViewSchema, OverrideList } from '../admin/resources/end-users';
 
 export { AdminWithToken } from '../admin/access/admins';
 export { Admin } from '../storage/admin-store';
@@ -28,6 +29,12 @@ export type UsageSeries = z.output<typeof UsageSeries>;
 /** /admin/limits/tenants|keys/:id: limits, budgets, what is used and what remains. */
 export const LimitsReport = LimitsReportSchema;
 export type LimitsReport = z.output<typeof LimitsReport>;
+
+/** /admin/tenants/:id/end-users/…: one end user, and the list of overrides. */
+export const EndUserView = EndUserViewSchema;
+export type EndUserView = z.output<typeof EndUserView>;
+export const EndUserOverrides = OverrideList;
+export type EndUserOverrides = z.output<typeof EndUserOverrides>;
 
 /** /admin/admins and /admin/audit (owner-only lists and the audit trail). */
 export const AdminList = listOf(Admin);

@@ -8,6 +8,9 @@
  * without this loader needing a clock. A key whose tenant row is missing cannot
  * exist (foreign key), and would be refused as unknown.
  *
+ * The key's and the tenant's scopes (end users, model and tag rules, downgrades) are one JSON column
+ * each, parsed by KeyScopes / TenantScopes like every other column.
+ *
  * The tenant's own provider keys (BYOK) come in the same query, still sealed,
  * as one JSON object built by SQLite: the record and its caches carry them, so
  * no request reads D1 for them (src/providers/tenant-key.ts opens them).
@@ -38,6 +41,8 @@ interface KeyRow {
   tenant_alerts: string;
   on_unsupported: string;
   tenant_on_unsupported: string;
+  scopes: string;
+  tenant_scopes: string;
   provider_keys: string;
   tenant_responses_retention_days: number | null;
 }
@@ -47,7 +52,7 @@ const SELECT = `
          k.origins, k.log_payload, k.previous_expires_at, t.status AS tenant_status, t.limits AS tenant_limits,
          t.budgets AS tenant_budgets, t.guardrails AS tenant_guardrails, k.alerts, t.alerts AS tenant_alerts,
          t.responses_retention_days AS tenant_responses_retention_days,
-         k.on_unsupported, t.on_unsupported AS tenant_on_unsupported,
+         k.on_unsupported, t.on_unsupported AS tenant_on_unsupported, k.scopes, t.scopes AS tenant_scopes,
          (SELECT json_group_object(p.provider, json_object('ciphertext', p.ciphertext, 'iv', p.iv))
             FROM tenant_provider_keys p WHERE p.tenant_id = k.tenant_id) AS provider_keys
   FROM api_keys k JOIN tenants t ON t.id = k.tenant_id
@@ -79,6 +84,8 @@ export function d1KeyLoader(db: D1Database): KeyLoader {
       tenantResponsesRetentionDays: row.tenant_responses_retention_days,
       onUnsupported: row.on_unsupported,
       tenantOnUnsupported: row.tenant_on_unsupported,
+      scopes: jsonColumn(row.scopes),
+      tenantScopes: jsonColumn(row.tenant_scopes),
       logPayload: row.log_payload === 1,
       providerKeys: jsonColumn(row.provider_keys),
     });

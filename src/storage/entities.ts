@@ -8,7 +8,15 @@ import * as z from 'zod';
 import { GuardrailPolicy } from '../core/guardrail-policy';
 import { AllowedOrigins } from '../core/origins';
 import { ROUTE_NAME } from '../core/route-spec';
-import { AlertSettings, Budgets, CacheSettings, Limits, ResponsesRetentionDays } from '../core/settings';
+import {
+  AlertSettings,
+  Budgets,
+  CacheSettings,
+  KeyScopes,
+  Limits,
+  ResponsesRetentionDays,
+  TenantScopes,
+} from '../core/settings';
 import { OnUnsupported } from '../core/unsupported-policy';
 
 export const Timestamp = z.number().int().nonnegative().describe('Epoch milliseconds.');
@@ -54,6 +62,8 @@ export const Tenant = z.object({
   alert_webhook: z.string().nullable().default(null),
   responses_retention_days: ResponsesRetentionDays.default(null),
   on_unsupported: OnUnsupported.default('drop'),
+  /** Scopes below the tenant (its `scopes` column, flattened): end users, model and tag rules, downgrade. */
+  ...TenantScopes.shape,
   metadata: Metadata,
   created_at: Timestamp,
   updated_at: Timestamp,
@@ -74,6 +84,8 @@ export const ApiKey = z.object({
   origins: AllowedOrigins.default([]),
   alerts: AlertSettings.default({ thresholds: [] }),
   on_unsupported: OnUnsupported.default('drop'),
+  /** Scopes below the key (its `scopes` column, flattened): model rules and its downgrade. */
+  ...KeyScopes.shape,
   log_payload: z.boolean().describe('Whether prompts and completions are stored in the logs.'),
   metadata: Metadata,
   expires_at: Timestamp.nullable(),
@@ -88,6 +100,27 @@ export const ApiKey = z.object({
 export type ApiKey = z.infer<typeof ApiKey>;
 
 export const ID_PREFIX = { tenant: 'ten_', key: 'key_' } as const;
+
+/** A tenant's scope fields: what its `scopes` column holds (TenantScopes). */
+export const TENANT_SCOPE_FIELDS = Object.keys(TenantScopes.shape) as (keyof TenantScopes)[];
+/** A key's scope fields: what its `scopes` column holds (KeyScopes). */
+export const KEY_SCOPE_FIELDS = Object.keys(KeyScopes.shape) as (keyof KeyScopes)[];
+
+/**
+ * The SQL that replaces each given scope field whole inside a `scopes` column (json_set, so a rule
+ * object is replaced, not merged; null is stored as null), and its binds; null when none is given.
+ */
+export function scopesUpdate<F extends string>(
+  fields: readonly F[],
+  patch: Partial<Record<F, unknown>>,
+): { sql: string; binds: string[] } | null {
+  const given = fields.filter((f) => patch[f] !== undefined);
+  if (given.length === 0) return null;
+  return {
+    sql: `scopes = json_set(scopes, ${given.map((f) => `'$.${f}', json(?)`).join(', ')})`,
+    binds: given.map((f) => JSON.stringify(patch[f])),
+  };
+}
 
 /** Reads a JSON column; D1's CHECK (json_valid) makes a failure here exceptional. */
 export function jsonColumn(text: string | null): unknown {

@@ -7,17 +7,18 @@
  * stale, so the caller can invalidate them; hashes never leave the admin layer.
  * Rotation keeps the replaced hash in previous_hash until previous_expires_at
  * (the grace period); a second rotation ends the first one's grace at once.
+ * The scope fields (KeyScopes: model_limits, downgrade) share the JSON column `scopes`.
  * (Some 200 lines: the port, the row shape and its one adapter belong together.)
  */
-import { ApiKey, ID_PREFIX, jsonColumn, type Metadata } from './entities';
+import { ApiKey, ID_PREFIX, KEY_SCOPE_FIELDS, jsonColumn, scopesUpdate, type Metadata } from './entities';
 import { KEY_PREFIX } from '../core/key-record';
 import { PAGE_ORDER, afterCursor, toPage, type Page, type PageRequest } from './page';
 import type { GuardrailPolicy } from '../core/guardrail-policy';
-import type { AlertSettings, Budgets, CacheSettings, Limits } from '../core/settings';
+import type { AlertSettings, Budgets, CacheSettings, KeyScopes, Limits } from '../core/settings';
 import type { OnUnsupported } from '../core/unsupported-policy';
 import { randomToken, sha256Hex } from '../util/crypto';
 
-export interface KeyInput {
+export interface KeyInput extends Partial<KeyScopes> {
   tenant_id: string;
   name?: string;
   models?: string[] | null;
@@ -82,6 +83,7 @@ interface KeyRow {
   origins: string;
   alerts: string;
   on_unsupported: string;
+  scopes: string;
   log_payload: number;
   metadata: string;
   expires_at: number | null;
@@ -108,6 +110,7 @@ function fromRow(row: KeyRow): ApiKey {
     origins: jsonColumn(row.origins),
     alerts: jsonColumn(row.alerts),
     on_unsupported: row.on_unsupported,
+    ...(jsonColumn(row.scopes) as object),
     log_payload: row.log_payload === 1,
     metadata: jsonColumn(row.metadata),
     expires_at: row.expires_at,
@@ -152,8 +155,8 @@ export class D1KeyAdminStore implements KeyAdminStore {
   async create(input: KeyInput, now: number): Promise<IssuedKey> {
     const { secret, hash, hint } = await newSecret();
     const row = await this.db
-      .prepare(`INSERT INTO api_keys (id, tenant_id, name, key_hash, hint, models, limits, budgets, cache, guardrails, origins, alerts, on_unsupported, log_payload, metadata, expires_at, created_at, updated_at)
-        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING *`)
+      .prepare(`INSERT INTO api_keys (id, tenant_id, name, key_hash, hint, models, limits, budgets, cache, guardrails, origins, alerts, on_unsupported, scopes, log_payload, metadata, expires_at, created_at, updated_at)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING *`)
       .bind(
         ID_PREFIX.key + randomToken(12),
         input.tenant_id,
@@ -168,6 +171,11 @@ export class D1KeyAdminStore implements KeyAdminStore {
         JSON.stringify(input.origins ?? []),
         JSON.stringify(input.alerts ?? {}),
         input.on_unsupported ?? 'drop',
+        JSON.stringify(
+          Object.fromEntries(
+            KEY_SCOPE_FIELDS.filter((f) => input[f] !== undefined).map((f) => [f, input[f]]),
+          ),
+        ),
         input.log_payload ? 1 : 0,
         JSON.stringify(input.metadata ?? {}),
         input.expires_at ?? null,
@@ -197,8 +205,13 @@ export class D1KeyAdminStore implements KeyAdminStore {
 
   async update(id: string, patch: KeyPatch, now: number, scope: KeyScope = {}): Promise<StoredKey | null> {
     const columns = patchColumns(patch);
-    const sets = ['updated_at = ?', ...columns.map(([column]) => `${column} = ?`)];
-    const binds = [now, ...columns.map(([, value]) => value)];
+    const scopes = scopesUpdate(KEY_SCOPE_FIELDS, patch);
+    const sets = [
+      'updated_at = ?',
+      ...columns.map(([column]) => `${column} = ?`),
+      ...(scopes ? [scopes.sql] : []),
+    ];
+    const binds = [now, ...columns.map(([, value]) => value), ...(scopes?.binds ?? [])];
     const where = scoped(id, scope);
     const row = await this.db
       .prepare(`UPDATE api_keys SET ${sets.join(', ')} WHERE ${where.sql} RETURNING *`)

@@ -1,16 +1,18 @@
 /**
  * Tenants in D1: the admin API's repository. Tenants are disabled, never
  * deleted (keys reference them by foreign key, and logs by id).
- * An update replaces each given field as a whole; absent fields are kept.
+ * An update replaces each given field as a whole; absent fields are kept. The scope fields
+ * (TenantScopes: end_users, model_limits, tag_limits, tag_keys, downgrade) share one JSON column,
+ * `scopes`, each replaced whole inside it by the same statement.
  */
 import type { GuardrailPolicy } from '../core/guardrail-policy';
-import type { AlertSettings, Budgets, Limits } from '../core/settings';
+import type { AlertSettings, Budgets, Limits, TenantScopes } from '../core/settings';
 import type { OnUnsupported } from '../core/unsupported-policy';
-import { ID_PREFIX, Tenant, jsonColumn, type Metadata } from './entities';
+import { ID_PREFIX, TENANT_SCOPE_FIELDS, Tenant, jsonColumn, scopesUpdate, type Metadata } from './entities';
 import { PAGE_ORDER, afterCursor, toPage, type Page, type PageRequest } from './page';
 import { randomToken } from '../util/crypto';
 
-export interface TenantInput {
+export interface TenantInput extends Partial<TenantScopes> {
   name: string;
   limits?: Limits;
   budgets?: Budgets;
@@ -39,6 +41,11 @@ export interface TenantStore {
   list(page: PageRequest, filter?: TenantFilter): Promise<Page<Tenant>>;
   /** Null when no such tenant. */
   update(id: string, patch: TenantPatch, now: number): Promise<Tenant | null>;
+  /**
+   * Turns end-user metering on (end_users `{limits: {}, budgets: {}}`: no default rule) when it is off;
+   * the tenant when it changed it, null when it was already on or there is no such tenant.
+   */
+  meterEndUsers(id: string, now: number): Promise<Tenant | null>;
 }
 
 interface TenantRow {
@@ -52,6 +59,7 @@ interface TenantRow {
   alert_webhook: string | null;
   responses_retention_days: number | null;
   on_unsupported: string;
+  scopes: string;
   metadata: string;
   created_at: number;
   updated_at: number;
@@ -64,6 +72,7 @@ function fromRow(row: TenantRow): Tenant {
     budgets: jsonColumn(row.budgets),
     guardrails: jsonColumn(row.guardrails),
     alerts: jsonColumn(row.alerts),
+    ...(jsonColumn(row.scopes) as object),
     metadata: jsonColumn(row.metadata),
   });
 }
@@ -74,7 +83,7 @@ export class D1TenantStore implements TenantStore {
   async create(input: TenantInput, now: number): Promise<Tenant> {
     const row = await this.db
       .prepare(
-        'INSERT INTO tenants (id, name, limits, budgets, guardrails, alerts, alert_webhook, responses_retention_days, on_unsupported, metadata, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING *',
+        'INSERT INTO tenants (id, name, limits, budgets, guardrails, alerts, alert_webhook, responses_retention_days, on_unsupported, scopes, metadata, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING *',
       )
       .bind(
         ID_PREFIX.tenant + randomToken(12),
@@ -86,6 +95,7 @@ export class D1TenantStore implements TenantStore {
         input.alert_webhook ?? null,
         input.responses_retention_days ?? null,
         input.on_unsupported ?? 'drop',
+        JSON.stringify(scopesOf(input)),
         JSON.stringify(input.metadata ?? {}),
         now,
         now,
@@ -134,10 +144,33 @@ export class D1TenantStore implements TenantStore {
       set('responses_retention_days', patch.responses_retention_days);
     if (patch.on_unsupported !== undefined) set('on_unsupported', patch.on_unsupported);
     if (patch.metadata !== undefined) set('metadata', JSON.stringify(patch.metadata));
+    const scopes = scopesUpdate(TENANT_SCOPE_FIELDS, patch);
+    if (scopes) {
+      sets.push(scopes.sql);
+      binds.push(...scopes.binds);
+    }
     const row = await this.db
       .prepare(`UPDATE tenants SET ${sets.join(', ')} WHERE id = ? RETURNING *`)
       .bind(...binds, id)
       .first<TenantRow>();
     return row ? fromRow(row) : null;
   }
+
+  async meterEndUsers(id: string, now: number): Promise<Tenant | null> {
+    const row = await this.db
+      .prepare(
+        `UPDATE tenants SET scopes = json_set(scopes, '$.end_users', json('{"limits":{},"budgets":{}}')), updated_at = ?
+         WHERE id = ? AND COALESCE(json_type(scopes, '$.end_users'), 'null') = 'null' RETURNING *`,
+      )
+      .bind(now, id)
+      .first<TenantRow>();
+    return row ? fromRow(row) : null;
+  }
+}
+
+/** The scope fields a new tenant is given (absent ones read back as their defaults). */
+function scopesOf(input: Partial<TenantScopes>): Partial<TenantScopes> {
+  return Object.fromEntries(
+    TENANT_SCOPE_FIELDS.filter((f) => input[f] !== undefined).map((f) => [f, input[f]]),
+  );
 }

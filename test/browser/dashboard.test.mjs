@@ -360,6 +360,87 @@ test('quarantines a poisoned tool result: the agent’s turn goes on, the log na
 test('an owner adds a tenant_admin and a viewer; each sees only what its role allows', () =>
   ownerAddsScopedAdmins({ page, url, heading, state, others, consoleErrors }));
 
+test("edits the tenant's limits and an end user's override; a refused user and a spent key show it", async () => {
+  await page.goto(url(`/dashboard/tenants/${state.tenantId}`));
+  const limits = page.getByRole('region', { name: 'Tenant limits and budgets' });
+  await limits.getByText("Edit the tenant's limits and budgets").click();
+  await limits
+    .getByRole('group', { name: /Budget in requests/ })
+    .getByLabel('Per day (UTC)')
+    .fill('10000');
+  await limits.getByRole('button', { name: 'Save tenant limits' }).click();
+  await page.getByRole('status').filter({ hasText: 'Limits saved' }).waitFor();
+
+  const endUsers = page.getByRole('region', { name: 'End users' });
+  await endUsers.getByText('Edit the end-user default').click();
+  await endUsers.getByLabel(/^Meter end users/).check();
+  await endUsers
+    .getByRole('group', { name: /Budget in USD/ })
+    .getByLabel('Per day (UTC)')
+    .fill('1');
+  await endUsers.getByRole('button', { name: 'Save end-user default' }).click();
+  await page.getByRole('status').filter({ hasText: 'Limits saved' }).waitFor();
+  await endUsers.locator('strong', { hasText: '$1.00/day' }).waitFor();
+  await shot(page, '05i-tenant-limits');
+
+  await endUsers.getByRole('link', { name: 'Look up an end user' }).click();
+  await page.getByLabel('End user id').fill('alice@example.com');
+  await page.getByRole('button', { name: 'Look up' }).click();
+  await page.getByText('none (the default applies)').waitFor();
+  const rpm = () => page.getByRole('group', { name: /Rate limits/ }).getByLabel('Requests / minute');
+  await rpm().fill('2');
+  await page.getByRole('button', { name: 'Save override' }).click();
+  await page.getByRole('status').filter({ hasText: 'Override saved' }).waitFor();
+  assert.equal(await rpm().inputValue(), '2');
+  await page.getByRole('link', { name: 'alice@example.com' }).waitFor();
+
+  // Alice's requests are held to her override: the third in a minute is refused, naming her scope.
+  const asAlice = { headers: { 'x-edgeway-user': 'alice@example.com' } };
+  const ask = () =>
+    client(state.secret).chat.completions.create(
+      { model: 'mock/echo', messages: [{ role: 'user', content: 'hello' }] },
+      asAlice,
+    );
+  await ask();
+  await ask();
+  const scopeOf = (err) =>
+    err.headers?.get?.('x-edgeway-limit-scope') ?? err.headers?.['x-edgeway-limit-scope'];
+  await assert.rejects(ask(), (err) => err.status === 429 && scopeOf(err) === 'user');
+  await page.reload();
+  await page
+    .getByRole('heading', { level: 2 })
+    .filter({ hasText: 'alice@example.com' })
+    .locator('.badge.refusing')
+    .waitFor();
+  await shot(page, '05j-end-user-refusing');
+
+  // A key whose budget is spent shows as exhausted in the tenant's keys table, not as active.
+  const res = await fetch(url('/admin/keys'), {
+    method: 'POST',
+    headers: { authorization: `Bearer ${stack.adminToken}`, 'content-type': 'application/json' },
+    body: JSON.stringify({
+      tenant_id: state.tenantId,
+      name: 'one-shot',
+      budgets: { requests: { total: 1 } },
+    }),
+  });
+  const oneShot = await res.json();
+  await client(oneShot.key).chat.completions.create({
+    model: 'mock/echo',
+    messages: [{ role: 'user', content: 'hi' }],
+  });
+  await page.goto(url(`/dashboard/tenants/${state.tenantId}`));
+  await pollPage(
+    page,
+    async () =>
+      (await page
+        .getByRole('row', { name: /one-shot/ })
+        .locator('.badge')
+        .innerText()) === 'exhausted',
+  );
+  await shot(page, '05k-key-exhausted');
+});
+
 test('revokes the key after a confirmation; the next call is refused with 401', async () => {
   await page.goto(url(`/dashboard/keys/${state.keyId}`));
   await page.getByRole('link', { name: 'Revoke this key…' }).click();
@@ -383,6 +464,7 @@ test('fits a phone screen: no page scrolls sideways (wide tables scroll in place
   for (const path of [
     `/dashboard/tenants/${state.tenantId}`,
     `/dashboard/keys/${state.keyId}`,
+    `/dashboard/tenants/${state.tenantId}/end-users?user=alice%40example.com`,
     `/dashboard/logs?tenant_id=${state.tenantId}`,
     state.toolLogPath,
     `/dashboard/usage?tenant_id=${state.tenantId}`,

@@ -158,6 +158,123 @@ test('limits set merges into the stored limits, limits get reports them beside u
   assert.equal((await cli(['limits', 'get', '--tenant', tenant.id, '--key', key.id])).code, 1);
 });
 
+test('limits set edits end-user defaults, model and tag rules and downgrades; end-users set, get, list and delete overrides', async () => {
+  const tenant = await json('tenants', 'create', 'cli-scopes');
+  const key = await json('keys', 'create', tenant.id);
+  const def = await json(
+    'limits',
+    'set',
+    '--tenant',
+    tenant.id,
+    '--end-user-default',
+    '--usd-day',
+    '1',
+    '--requests-day',
+    '50',
+  );
+  assert.deepEqual(def.end_users, { limits: {}, budgets: { usd: { day: 1 }, requests: { day: 50 } } });
+  const model = await json(
+    'limits',
+    'set',
+    '--tenant',
+    tenant.id,
+    '--model',
+    'openai/*',
+    '--rpm',
+    '100',
+    '--usd-day',
+    '5',
+  );
+  assert.deepEqual(model.model_limits, [
+    { match: 'openai/*', limits: { rpm: 100 }, budgets: { usd: { day: 5 } } },
+  ]);
+  const again = await json('limits', 'set', '--tenant', tenant.id, '--model', 'openai/*', '--tpm', '9000');
+  assert.deepEqual(
+    again.model_limits[0].limits,
+    { rpm: 100, tpm: 9000 },
+    'a rule is merged into, not replaced',
+  );
+  const tag = await json(
+    'limits',
+    'set',
+    '--tenant',
+    tenant.id,
+    '--tag',
+    'team=search',
+    '--usd-month',
+    '500',
+    '--tag-keys',
+    'team,feature',
+  );
+  assert.deepEqual(tag.tag_limits, [
+    { tag: 'team', value: 'search', limits: {}, budgets: { usd: { month: 500 } } },
+  ]);
+  assert.deepEqual(tag.tag_keys, ['team', 'feature']);
+  assert.deepEqual(tag.end_users.budgets.requests, { day: 50 }, 'other scopes are kept');
+  const keyRule = await json('limits', 'set', '--key', key.id, '--model', 'mock/*', '--requests-total', '7');
+  assert.deepEqual(keyRule.model_limits, [
+    { match: 'mock/*', limits: {}, budgets: { requests: { total: 7 } } },
+  ]);
+
+  const noRoute = await cli(['limits', 'set', '--tenant', tenant.id, '--downgrade', '90:nowhere']);
+  assert.equal(noRoute.code, 1, 'a downgrade to a route that does not exist is refused');
+  assert.match(noRoute.stderr, /downgrade\.route.*nowhere.*\(400 unknown_route\)/);
+  const onKey = await cli(['limits', 'set', '--key', key.id, '--tag', 'team=x', '--rpm', '1']);
+  assert.equal(onKey.code, 1);
+  assert.match(onKey.stderr, /--tag are set on a tenant/);
+
+  const removed = await json('limits', 'set', '--tenant', tenant.id, '--model', 'openai/*', '--remove');
+  assert.deepEqual(removed.model_limits, []);
+
+  const readable = await cli(['limits', 'get', '--tenant', tenant.id]);
+  assert.equal(readable.code, 0, readable.stderr);
+  assert.match(readable.stdout, /: ok\n/);
+  assert.match(readable.stdout, /end users\s+usd\/day 1 · requests\/day 50/);
+  assert.match(readable.stdout, /tag team=search\s+usd\/month 500/);
+  assert.match(readable.stdout, /requests budget, total/);
+
+  const set = await json(
+    'end-users',
+    'set',
+    '--tenant',
+    tenant.id,
+    '--user',
+    'alice@example.com',
+    '--usd-day',
+    '20',
+    '--rpm',
+    '5',
+  );
+  assert.deepEqual(set.override, { limits: { rpm: 5 }, budgets: { usd: { day: 20 } } });
+  assert.deepEqual(set.effective, set.override, 'the override is in force');
+  assert.equal(set.usage.status, 'ok');
+  const merged = await json(
+    'end-users',
+    'set',
+    '--tenant',
+    tenant.id,
+    '--user',
+    'alice@example.com',
+    '--requests-day',
+    '3',
+  );
+  assert.deepEqual(merged.override.budgets, { usd: { day: 20 }, requests: { day: 3 } });
+  await json('end-users', 'set', '--tenant', tenant.id, '--user', 'bob/1', '--tpm', '10');
+  const list = await json('end-users', 'list', '--tenant', tenant.id);
+  assert.deepEqual(
+    list.data.map((o) => o.user),
+    ['alice@example.com', 'bob/1'],
+  );
+  const shown = await cli(['end-users', 'get', '--tenant', tenant.id, '--user', 'bob/1']);
+  assert.equal(shown.code, 0, shown.stderr);
+  assert.match(shown.stdout, /override\s+tpm 10/);
+  assert.match(shown.stdout, /tenant default\s+usd\/day 1 · requests\/day 50/);
+  const gone = await json('end-users', 'delete', '--tenant', tenant.id, '--user', 'bob/1');
+  assert.equal(gone.override, null);
+  assert.deepEqual(gone.effective, def.end_users, "back to the tenant's default");
+  assert.equal((await cli(['end-users', 'get', '--tenant', tenant.id])).code, 1, '--user is required');
+});
+
 test('pricing set, get, list and delete an override of a model id with a slash', async () => {
   const set = await json(
     'pricing',

@@ -7,12 +7,14 @@
  * hashes' cached lookups before answering, so it is in force on the very next
  * request here. Single-key routes take an optional `?tenant_id=` that scopes
  * them: another tenant's key is then a 404, as if it did not exist.
+ * A key's downgrades (its own, its model rules') must name a route its tenant can call.
  */
 import { Hono, type Context } from 'hono';
 import type { AppEnv } from '../../context';
 import { GatewayError, badRequest } from '../../core/errors';
 import type { ApiKey } from '../../storage/entities';
 import type { IssuedKey, KeyScope } from '../../storage/key-admin-store';
+import { checkDowngradeRoutes, downgradeRoutes } from '../downgrade-routes';
 import { invalidateHashes } from './invalidate';
 import type { Operation } from '../operation';
 import { listBody } from '../pagination';
@@ -133,6 +135,7 @@ export function keysRouter(now: () => number = Date.now) {
     const { tenants, apiKeys, keys } = c.var.deps;
     const tenant = await tenants.get(input.tenant_id);
     if (!tenant) throw tenantNotFound(input.tenant_id);
+    await checkDowngradeRoutes(c.env.DB, tenant.id, downgradeRoutes(input));
     if (tenant.status !== 'active') {
       throw new GatewayError(409, `Tenant '${tenant.id}' is disabled; enable it before creating keys.`, {
         code: 'tenant_disabled',
@@ -169,6 +172,12 @@ export function keysRouter(now: () => number = Date.now) {
     const patch = await readBody(c, KeyUpdate);
     const at = now();
     checkExpiry(patch.expires_at, at);
+    const named = downgradeRoutes(patch);
+    if (named.length > 0) {
+      const current = await c.var.deps.apiKeys.get(id, scope);
+      if (!current) throw keyNotFound(id);
+      await checkDowngradeRoutes(c.env.DB, current.tenant_id, named);
+    }
     const stored = await c.var.deps.apiKeys.update(id, patch, at, scope);
     if (!stored) throw keyNotFound(id);
     await invalidateHashes(c.var.deps.keys, stored.staleHashes);

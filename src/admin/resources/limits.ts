@@ -2,7 +2,8 @@
  * Admin routes of the limits stage:
  * - GET /admin/limits/tenants/:id and /admin/limits/keys/:id: configured
  *   limits and budgets (D1, set through PATCH /admin/tenants|keys/:id) beside
- *   current usage and what remains (the tenant's Limiter object).
+ *   current usage and what remains (the tenant's Limiter object), and its
+ *   status for a badge (src/limits/report.ts scopeState).
  * - /admin/pricing: per-model price overrides (USD per 1M tokens) over the
  *   built-in table. Model ids contain slashes, so `:model` takes the rest of
  *   the path (`PUT /admin/pricing/openai/gpt-4o`).
@@ -129,9 +130,14 @@ export function limitsRouter(now: () => number = Date.now) {
     if (!tenant) throw tenantNotFound(id);
     const dump = await c.var.deps.limiterReads(id).dump(null);
     const settings = { limits: tenant.limits, budgets: tenant.budgets };
-    return c.json(
-      usageReport({ scope: 'tenant', id, tenantId: id, settings }, dump.state, dump.periods, now()),
-    );
+    const subject = {
+      scope: 'tenant',
+      id,
+      tenantId: id,
+      settings,
+      settingsChangedAt: tenant.updated_at,
+    } as const;
+    return c.json(usageReport(subject, dump, now()));
   });
 
   router.get('/limits/keys/:id', async (c) => {
@@ -140,9 +146,14 @@ export function limitsRouter(now: () => number = Date.now) {
     if (!key) throw new GatewayError(404, `No key with id '${id}'.`, { code: 'key_not_found', param: 'id' });
     const dump = await c.var.deps.limiterReads(key.tenant_id).dump(id);
     const settings = { limits: key.limits, budgets: key.budgets };
-    return c.json(
-      usageReport({ scope: 'key', id, tenantId: key.tenant_id, settings }, dump.state, dump.periods, now()),
-    );
+    const subject = {
+      scope: 'key',
+      id,
+      tenantId: key.tenant_id,
+      settings,
+      settingsChangedAt: key.updated_at,
+    } as const;
+    return c.json(usageReport(subject, dump, now()));
   });
 
   router.get('/pricing', async (c) =>

@@ -1,15 +1,17 @@
 /**
  * /admin/tenants: create, list, get, update, disable and enable. A tenant_admin's
  * list holds only the tenants in its scope.
- * A change to a tenant's status, limits, budgets, guardrails, alert thresholds, stored-response retention or
- * on_unsupported policy is part of every one of its keys' records, so those keys' cached lookups are
- * invalidated before answering.
+ * A change to a tenant's status, limits, budgets, guardrails, alert thresholds, stored-response retention,
+ * on_unsupported policy or scopes (end users, model and tag rules, tag keys, downgrade) is part of every one
+ * of its keys' records, so those keys' cached lookups are invalidated before answering. A downgrade must
+ * name a route the tenant can call (its own or a global one), else the write is a 400 naming the field.
  */
 import { Hono, type Context } from 'hono';
 import type { AppEnv } from '../../context';
 import { GatewayError } from '../../core/errors';
-import type { Tenant } from '../../storage/entities';
+import { TENANT_SCOPE_FIELDS, type Tenant } from '../../storage/entities';
 import type { TenantPatch } from '../../storage/tenant-store';
+import { checkDowngradeRoutes, downgradeRoutes } from '../downgrade-routes';
 import { invalidateHashes } from './invalidate';
 import type { Operation } from '../operation';
 import { listBody } from '../pagination';
@@ -92,11 +94,13 @@ async function updateTenant(
   now: number,
 ): Promise<Tenant> {
   const { tenants, apiKeys, keys } = c.var.deps;
+  await checkDowngradeRoutes(c.env.DB, id, downgradeRoutes(patch));
   const tenant = await tenants.update(id, patch, now);
   if (!tenant) throw tenantNotFound(id);
   const { status, limits, budgets, guardrails, alerts, responses_retention_days, on_unsupported } = patch;
   const inRecords = [status, limits, budgets, guardrails, alerts, responses_retention_days, on_unsupported];
-  if (inRecords.some((field) => field !== undefined)) {
+  const scopes = TENANT_SCOPE_FIELDS.map((field) => patch[field]);
+  if ([...inRecords, ...scopes].some((field) => field !== undefined)) {
     await invalidateHashes(keys, await apiKeys.tenantHashes(id));
   }
   return tenant;
@@ -107,6 +111,8 @@ export function tenantsRouter(now: () => number = Date.now) {
 
   router.post('/', async (c) => {
     const input = await readBody(c, TenantCreate);
+    // A new tenant has no routes of its own yet: its downgrades may name global routes only.
+    await checkDowngradeRoutes(c.env.DB, '', downgradeRoutes(input));
     return c.json(await c.var.deps.tenants.create(input, now()), 201);
   });
 

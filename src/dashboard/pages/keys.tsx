@@ -12,6 +12,7 @@ import type { ApiFailure } from '../admin-api';
 import { can } from '../can';
 import type { DashboardEnv } from '../context';
 import { keyBody, keyFormValues, rotateBody, type FormValues } from '../forms';
+import { downgradeBody, editModelRules, ruleFailure, ruleFormValues } from '../scope-form';
 import { guardrailFields, guardrailFormValues, guardrailsBody } from '../guardrail-form';
 import { SESSION_COOKIE_OPTIONS } from '../guard';
 import { ApiKey, KeyWithSecret, LimitsReport, Tenant } from '../schemas';
@@ -28,7 +29,11 @@ const BACK = { href: '/dashboard/tenants', label: 'Back to tenants' };
 async function keyPage(
   c: C,
   id: string,
-  failed?: { failure: ApiFailure; form: 'edit' | 'rotate' | 'guardrails' | 'alerts'; values: FormValues },
+  failed?: {
+    failure: ApiFailure;
+    form: 'edit' | 'rotate' | 'guardrails' | 'alerts' | 'model-rule';
+    values: FormValues;
+  },
 ) {
   const [key, report] = await Promise.all([
     c.var.api.get(`/keys/${seg(id)}`, ApiKey),
@@ -39,8 +44,14 @@ async function keyPage(
   // The guardrails form shows exactly what was sent when it was refused (an unticked box stays unticked).
   const guardrails =
     failed?.form === 'guardrails' ? failed.values : guardrailFormValues(key.data.guardrails, 'key');
-  const edited = failed && failed.form !== 'guardrails' ? failed.values : {};
-  const values = { ...keyFormValues(key.data), ...alertFormValues(key.data), ...edited, ...guardrails };
+  const ownForm = failed && failed.form !== 'guardrails' && failed.form !== 'model-rule';
+  const edited = ownForm ? failed.values : {};
+  const stored = {
+    ...keyFormValues(key.data),
+    ...ruleFormValues({ limits: {}, budgets: {}, downgrade: key.data.downgrade }),
+    ...alertFormValues(key.data),
+  };
+  const values = { ...stored, ...edited, ...guardrails };
   const body = (
     <KeyPage
       session={c.var.session}
@@ -49,6 +60,7 @@ async function keyPage(
       tenantGuardrails={tenant.ok ? tenant.data.guardrails : null}
       tenantOnUnsupported={tenant.ok ? tenant.data.on_unsupported : null}
       values={values}
+      ruleValues={failed?.form === 'model-rule' ? failed.values : {}}
       failure={failed?.failure}
       failed={failed?.form}
       notice={noticeOf(c) ?? alertNotice(c.req.query('notice'))}
@@ -70,7 +82,8 @@ export function keyRoutes(now: () => number = Date.now) {
   router.post('/:id', async (c) => {
     const id = c.req.param('id');
     const values = await readForm(c);
-    const res = await c.var.api.send('PATCH', `/keys/${seg(id)}`, ApiKey, keyBody(values));
+    const body = { ...keyBody(values), downgrade: downgradeBody(values) };
+    const res = await c.var.api.send('PATCH', `/keys/${seg(id)}`, ApiKey, body);
     if (!res.ok) return keyPage(c, id, { failure: res, form: 'edit', values });
     return c.redirect(`/dashboard/keys/${seg(id)}?notice=key-updated`, 303);
   });
@@ -85,6 +98,18 @@ export function keyRoutes(now: () => number = Date.now) {
     const res = await c.var.api.send('PATCH', `/keys/${seg(id)}`, ApiKey, body);
     if (!res.ok) return keyPage(c, id, { failure: res, form: 'guardrails', values: guardrailFields(values) });
     return c.redirect(`/dashboard/keys/${seg(id)}?notice=guardrails-saved`, 303);
+  });
+
+  router.post('/:id/model-rules', async (c) => {
+    const id = c.req.param('id');
+    const values = await readForm(c);
+    const stored = await c.var.api.get(`/keys/${seg(id)}`, ApiKey);
+    if (!stored.ok) return failurePage(c, stored, c.var.session, BACK);
+    const body = { model_limits: editModelRules(stored.data.model_limits, values) };
+    const res = await c.var.api.send('PATCH', `/keys/${seg(id)}`, ApiKey, body);
+    if (!res.ok)
+      return keyPage(c, id, { failure: ruleFailure(res, 'model_limits'), form: 'model-rule', values });
+    return c.redirect(`/dashboard/keys/${seg(id)}?notice=rules-saved`, 303);
   });
 
   router.post('/:id/alerts', async (c) => {

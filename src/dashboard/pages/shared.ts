@@ -19,6 +19,10 @@ const NOTICES: Record<string, string> = {
   'translation-saved': "Saved: the tenant's keys follow it from the next request.",
   'provider-key-deleted':
     "Provider key deleted: the tenant's requests to that provider use the gateway's key again.",
+  'limits-saved': 'Limits saved; they apply from the next request.',
+  'rules-saved': 'Rules saved; they apply from the next request.',
+  'override-saved': "Override saved: the end user's next request is held to it.",
+  'override-removed': "Override removed: the end user follows the tenant's default again.",
   'admin-updated': 'Admin updated; it applies from their next page or call.',
   'admin-disabled': 'Admin disabled: their token and sessions stop working at once.',
   'admin-enabled': 'Admin enabled: their token works again.',

@@ -8,6 +8,9 @@
  * its guardrail policy (saved whole), its budget-alert thresholds and webhook,
  * what translations do with fields they cannot carry (on_unsupported),
  * and its alert signing secret (answered to a POST, never to a link that could be replayed or prefetched).
+ * Its limits and scopes (end-user default, model and tag rules) are saved by tenant-scopes.tsx, which
+ * re-renders this page with a refusal. Each active tenant and key shows its scope's status (near limit,
+ * refusing, exhausted) in place of "active", from its limits report.
  */
 import { Hono, type Context } from 'hono';
 import * as z from 'zod';
@@ -39,10 +42,19 @@ import { page } from '../views/layout';
 import { retentionBody, retentionFields, retentionFormValues } from '../views/responses-retention';
 import { failurePage, failureStatus } from '../views/message';
 import { TenantPage, TenantsPage } from '../views/tenants';
+import { isScopeForm, type ScopeForm } from '../views/tenant-scopes';
+import { downgradeBody, ruleFormValues } from '../scope-form';
 import { noticeOf, readForm, seg, showSecretOnce } from './shared';
 
 type C = Context<DashboardEnv>;
-type TenantForm = 'key' | 'provider-key' | 'guardrails' | 'alerts' | 'translation' | 'retention';
+export type TenantForm =
+  | 'key'
+  | 'provider-key'
+  | 'guardrails'
+  | 'alerts'
+  | 'translation'
+  | 'retention'
+  | ScopeForm;
 const BACK = { href: '/dashboard/tenants', label: 'Back to tenants' };
 const NO_PROVIDER: ApiFailure = {
   ok: false,
@@ -55,10 +67,12 @@ async function listPage(c: C, failure: ApiFailure | null = null, values: FormVal
   const cursor = c.req.query('cursor');
   const res = await c.var.api.get('/tenants', TenantList, { limit: 50, cursor });
   if (!res.ok) return failurePage(c, res, c.var.session, BACK);
+  const reports = await scopeReports(c, 'tenants', res.data.data);
   const body = (
     <TenantsPage
       session={c.var.session}
       tenants={res.data.data}
+      reports={reports}
       next={res.data.next_cursor}
       cursor={cursor}
       failure={failure}
@@ -74,7 +88,33 @@ async function listPage(c: C, failure: ApiFailure | null = null, values: FormVal
   );
 }
 
-async function tenantPage(
+/** The limits reports of the active ones among `items`, by id, for their status badges (an unreadable one is left out). */
+async function scopeReports(
+  c: C,
+  kind: 'tenants' | 'keys',
+  items: readonly { id: string; status: string }[],
+): Promise<Map<string, LimitsReport>> {
+  const active = items.filter((i) => i.status === 'active');
+  const reports = await Promise.all(
+    active.map((i) => c.var.api.get(`/limits/${kind}/${seg(i.id)}`, LimitsReport)),
+  );
+  return new Map(active.flatMap((i, n) => (reports[n]?.ok ? [[i.id, reports[n].data] as const] : [])));
+}
+
+/** The values of the tenant's limits and scope forms, from what it has stored. */
+function scopeFormValues(tenant: Tenant): Record<ScopeForm, FormValues> {
+  return {
+    limits: { ...ruleFormValues(tenant), tag_keys: tenant.tag_keys.join(', ') },
+    'end-users': {
+      ...ruleFormValues(tenant.end_users, 'end_users'),
+      ...(tenant.end_users ? { 'end_users.on': 'on' } : {}),
+    },
+    'model-rule': {},
+    'tag-rule': {},
+  };
+}
+
+export async function tenantPage(
   c: C,
   id: string,
   failure: ApiFailure | null = null,
@@ -93,12 +133,17 @@ async function tenantPage(
   if (!tenant.ok) return failurePage(c, tenant, c.var.session, BACK);
   if (!keys.ok) return failurePage(c, keys, c.var.session, BACK);
   if (providerKeys && !providerKeys.ok) return failurePage(c, providerKeys, c.var.session, BACK);
+  const keyReports = await scopeReports(c, 'keys', keys.data.data);
+  const scopeValues = scopeFormValues(tenant.data);
+  if (isScopeForm(failed)) scopeValues[failed] = values;
   const body = (
     <TenantPage
       session={c.var.session}
       tenant={tenant.data}
       keys={keys.data.data}
+      keyReports={keyReports}
       moreKeys={keys.data.has_more}
+      scopeValues={scopeValues}
       report={report.ok ? report.data : null}
       providerKeys={providerKeys ? providerKeys.data.data : null}
       guardrails={failed === 'guardrails' ? values : guardrailFormValues(tenant.data.guardrails, 'tenant')}
@@ -162,7 +207,8 @@ export function tenantRoutes(now: () => number = Date.now) {
   router.post('/:id/keys', async (c) => {
     const id = c.req.param('id');
     const values = await readForm(c);
-    const res = await c.var.api.send('POST', '/keys', KeyWithSecret, { tenant_id: id, ...keyBody(values) });
+    const body = { tenant_id: id, ...keyBody(values), downgrade: downgradeBody(values) };
+    const res = await c.var.api.send('POST', '/keys', KeyWithSecret, body);
     if (!res.ok) return tenantPage(c, id, res, values);
     return showSecretOnce(c, res.data.id, res.data.key, now());
   });

@@ -5,7 +5,10 @@ import type { LimitsReport } from '../schemas';
 type Report = LimitsReport;
 const PERIODS = ['day', 'month', 'total'] as const;
 
-function amount(unit: 'tokens' | 'usd', n: number): string {
+type Unit = 'tokens' | 'usd' | 'requests';
+const UNIT_NAMES: Record<Unit, string> = { usd: 'USD', tokens: 'Tokens', requests: 'Requests' };
+
+function amount(unit: Unit, n: number): string {
   return unit === 'usd' ? fmtUsd(n) : fmtInt(n);
 }
 
@@ -24,7 +27,7 @@ function Window(props: { label: string; used: number; limit: number | null }) {
 
 export function BudgetGlance(props: { report: Report; heading?: string }) {
   const r = props.report;
-  const rows = (['usd', 'tokens'] as const).flatMap((unit) =>
+  const rows = (['usd', 'tokens', 'requests'] as const).flatMap((unit) =>
     PERIODS.map((p) => ({ unit, p, u: r.budget_usage[unit][p] })).filter((x) => x.u.limit !== null),
   );
   return (
@@ -75,7 +78,7 @@ export function BudgetGlance(props: { report: Report; heading?: string }) {
                 return (
                   <tr>
                     <th scope="row">
-                      {unit === 'usd' ? 'USD' : 'Tokens'}, per {p === 'total' ? 'all time' : p}
+                      {UNIT_NAMES[unit]}, per {p === 'total' ? 'all time' : p}
                     </th>
                     <td>{u.period}</td>
                     <td class="num">{amount(unit, u.spent)}</td>

@@ -7,6 +7,7 @@ import type { OnUnsupported } from '../../core/unsupported-policy';
 import type { ApiKey } from '../schemas';
 import { Field, fieldId } from './parts';
 import { OnUnsupportedField } from './unsupported-policy';
+import { DowngradeFields, UNIT_LEGENDS } from './scope-rules';
 
 export function describeModels(models: ApiKey['models']): string {
   return models === null ? 'all models' : models.join(', ');
@@ -31,8 +32,10 @@ export function describeBudgets(b: ApiKey['budgets']): string {
   for (const p of BUDGET_PERIODS) {
     const usd = b.usd?.[p];
     const tokens = b.tokens?.[p];
+    const requests = b.requests?.[p];
     if (usd !== undefined) parts.push(`${fmtUsd(usd)}/${p}`);
     if (tokens !== undefined) parts.push(`${fmtInt(tokens)} tokens/${p}`);
+    if (requests !== undefined) parts.push(`${fmtInt(requests)} requests/${p}`);
   }
   return parts.length ? parts.join(' · ') : 'none';
 }
@@ -141,14 +144,14 @@ export function KeySettingsFields(props: {
       </fieldset>
       {BUDGET_UNITS.map((unit) => (
         <fieldset>
-          <legend>{unit === 'usd' ? 'Budget in USD' : 'Budget in tokens'} (empty: no cap)</legend>
+          <legend>{UNIT_LEGENDS[unit]} (empty: no cap)</legend>
           <div class="grid">
             {BUDGET_PERIODS.map((p) => (
               <Field
                 name={`budgets.${unit}.${p}`}
                 label={p === 'total' ? 'All time' : `Per ${p} (UTC)`}
                 type="number"
-                step="any"
+                step={unit === 'usd' ? 'any' : undefined}
                 values={values}
                 failure={failure}
               />
@@ -156,6 +159,7 @@ export function KeySettingsFields(props: {
           </div>
         </fieldset>
       ))}
+      <DowngradeFields idPrefix="" values={values} failure={failure} />
       <Field
         name="expires_at"
         label="Expires (UTC)"

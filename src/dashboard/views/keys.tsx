@@ -19,8 +19,9 @@ import {
   describeOrigins,
   KeySettingsFields,
 } from './key-settings';
-import { ActionForm, Badge, Failure, Field, Notice, Time, SecretField } from './parts';
+import { ActionForm, Failure, Field, Notice, Time, SecretField } from './parts';
 import { describeOnUnsupported } from './unsupported-policy';
+import { RuleListSection, ScopeBadge } from './scope-rules';
 import type { OnUnsupported } from '../../core/unsupported-policy';
 
 const keyPath = (k: ApiKey) => `/dashboard/keys/${encodeURIComponent(k.id)}`;
@@ -34,8 +35,10 @@ export function KeyPage(props: {
   /** The tenant's on_unsupported, which the key narrows (null when it could not be read). */
   tenantOnUnsupported: OnUnsupported | null;
   values: FormValues;
+  /** The model-rule form's values after a refusal (its fields share names with the edit form's). */
+  ruleValues?: FormValues;
   failure?: ApiFailure | null;
-  failed?: 'edit' | 'rotate' | 'guardrails' | 'alerts';
+  failed?: 'edit' | 'rotate' | 'guardrails' | 'alerts' | 'model-rule';
   notice?: string | null;
 }) {
   const { apiKey: k, session } = props;
@@ -62,7 +65,7 @@ export function KeyPage(props: {
         </dd>
         <dt>Status</dt>
         <dd>
-          <Badge value={k.status} />
+          <ScopeBadge status={k.status} report={props.report} />
           {k.revoked_at ? (
             <>
               {' '}
@@ -130,6 +133,20 @@ export function KeyPage(props: {
               </ActionForm>
             </section>
           ) : null}
+          <RuleListSection
+            session={session}
+            id="model-rules"
+            heading="Model rules"
+            intro="Limits and budgets for this key's requests whose model (or a target of its route) matches: an exact id, a prefix ending in * (openai/*), or a route's name. The tenant's model rules apply too."
+            action={`${keyPath(k)}/model-rules`}
+            rules={k.model_limits.map((r) => ({ label: r.match, ident: { match: r.match }, rule: r }))}
+            editable={mayEdit}
+            identFields={[
+              { name: 'match', label: 'Model pattern', hint: 'openai/*, anthropic/claude-opus-*, …' },
+            ]}
+            values={props.ruleValues ?? {}}
+            failure={props.failed === 'model-rule' ? (props.failure ?? null) : null}
+          />
           <GuardrailsSection
             session={session}
             editable={mayEdit}
@@ -162,8 +179,10 @@ function RotateSection(props: {
   session: SignedIn;
   apiKey: ApiKey;
   values: FormValues;
+  /** The model-rule form's values after a refusal (its fields share names with the edit form's). */
+  ruleValues?: FormValues;
   failure?: ApiFailure | null;
-  failed?: 'edit' | 'rotate' | 'guardrails' | 'alerts';
+  failed?: 'edit' | 'rotate' | 'guardrails' | 'alerts' | 'model-rule';
 }) {
   const { apiKey: k, session } = props;
   return (

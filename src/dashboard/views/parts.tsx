@@ -66,11 +66,13 @@ interface FieldProps {
   required?: boolean;
   placeholder?: string;
   autocomplete?: string;
+  /** Keeps ids unique when two forms on a page edit fields of the same name (a tenant's and a rule's limits). */
+  idPrefix?: string;
 }
 
 /** A labelled input; marked invalid (and tied to the error) when the API named it. */
 export function Field(props: FieldProps) {
-  const id = fieldId(props.name);
+  const id = fieldId(`${props.idPrefix ?? ''}${props.name}`);
   const invalid =
     props.failure?.param === props.name || (props.failure?.param?.startsWith(`${props.name}.`) ?? false);
   const hintId = props.hint ? `${id}-hint` : undefined;

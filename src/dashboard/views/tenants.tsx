@@ -3,7 +3,9 @@
  * form, provider keys, guardrails, budget-alert settings, stored-response retention). Each form is shown only when
  * the signed-in admin may make the change.
  * form, provider keys, guardrails, what translations do with fields they cannot carry, budget-alert
- * settings). Each form is shown only when the signed-in admin may make the change.
+ * settings), its limits and the scopes below it (tenant-scopes.tsx). Each form is shown only when the
+ * signed-in admin may make the change. An active tenant's or key's badge is its scope's status when that is
+ * near limit, refusing or exhausted.
  */
 import type { ApiFailure } from '../admin-api';
 import { can } from '../can';
@@ -14,10 +16,12 @@ import { AlertSettingsSection } from './alert-settings';
 import { BudgetGlance } from './budget';
 import { describeBudgets, describeLimits, describeModels, KeySettingsFields } from './key-settings';
 import { GuardrailsSection } from './guardrails';
-import { ActionForm, Badge, Failure, Field, Notice, Pager, Time } from './parts';
+import { ActionForm, Failure, Field, Notice, Pager, Time } from './parts';
 import { ProviderKeysSection } from './provider-keys';
 import { ResponsesRetentionSection } from './responses-retention';
 import { TenantUnsupportedSection } from './unsupported-policy';
+import { ScopeBadge } from './scope-rules';
+import { isScopeForm, type ScopeForm, TenantScopesSection } from './tenant-scopes';
 
 export function TenantStatusButton(props: { tenant: Tenant; session: SignedIn; back: 'list' | 'tenant' }) {
   const { tenant } = props;
@@ -45,6 +49,8 @@ export function TenantStatusButton(props: { tenant: Tenant; session: SignedIn; b
 export function TenantsPage(props: {
   session: SignedIn;
   tenants: Tenant[];
+  /** Active tenants' limits reports, by id, for their status badges. */
+  reports: ReadonlyMap<string, LimitsReport>;
   next: string | null;
   cursor?: string;
   failure?: ApiFailure | null;
@@ -93,7 +99,7 @@ export function TenantsPage(props: {
                     <code>{t.id}</code>
                   </td>
                   <td>
-                    <Badge value={t.status} />
+                    <ScopeBadge status={t.status} report={props.reports.get(t.id) ?? null} />
                   </td>
                   <td>
                     <Time ms={t.created_at} />
@@ -114,7 +120,7 @@ export function TenantsPage(props: {
   );
 }
 
-export function KeysTable(props: { keys: ApiKey[] }) {
+export function KeysTable(props: { keys: ApiKey[]; reports: ReadonlyMap<string, LimitsReport> }) {
   if (props.keys.length === 0) return <p>No keys yet.</p>;
   return (
     <div class="scroll">
@@ -141,7 +147,7 @@ export function KeysTable(props: { keys: ApiKey[] }) {
                 <code>{k.hint}</code>
               </td>
               <td>
-                <Badge value={k.status} />
+                <ScopeBadge status={k.status} report={props.reports.get(k.id) ?? null} />
               </td>
               <td>{describeModels(k.models)}</td>
               <td>{describeLimits(k.limits)}</td>
@@ -164,8 +170,12 @@ export function TenantPage(props: {
   session: SignedIn;
   tenant: Tenant;
   keys: ApiKey[];
+  /** Active keys' limits reports, by id, for their status badges. */
+  keyReports: ReadonlyMap<string, LimitsReport>;
   moreKeys: boolean;
   report: LimitsReport | null;
+  /** The limits and scope forms' values: the stored settings, or what was sent when refused. */
+  scopeValues: Record<ScopeForm, FormValues>;
   /** Null when the admin may not read them (a tenant_admin). */
   providerKeys: ProviderKeyInfo[] | null;
   /** The guardrails form's values: the stored policy, or what was sent when it was refused. */
@@ -177,7 +187,7 @@ export function TenantPage(props: {
   failure?: ApiFailure | null;
   values?: FormValues;
   /** Which form the failure and values belong to. */
-  failed?: 'key' | 'provider-key' | 'guardrails' | 'alerts' | 'translation' | 'retention';
+  failed?: 'key' | 'provider-key' | 'guardrails' | 'alerts' | 'translation' | 'retention' | ScopeForm;
   /** The translation form's values: the stored setting, or what was sent when it was refused. */
   translation: FormValues;
   notice?: string | null;
@@ -199,7 +209,7 @@ export function TenantPage(props: {
       <h1>{tenant.name}</h1>
       <Notice text={props.notice} />
       <div class="actions">
-        <Badge value={tenant.status} /> <code>{tenant.id}</code>
+        <ScopeBadge status={tenant.status} report={props.report} /> <code>{tenant.id}</code>
         <a href={`/dashboard/usage?${q}`}>Usage</a>
         <a href={`/dashboard/logs?${q}`}>Logs</a>
         <a href={`/dashboard/tenants/${encodeURIComponent(tenant.id)}/alerts`}>Budget alerts</a>
@@ -210,7 +220,7 @@ export function TenantPage(props: {
       ) : null}
       {props.report ? <BudgetGlance report={props.report} heading="Tenant budget at a glance" /> : null}
       <h2>Keys</h2>
-      <KeysTable keys={props.keys} />
+      <KeysTable keys={props.keys} reports={props.keyReports} />
       {props.moreKeys ? <p class="muted">Showing the newest 100 keys.</p> : null}
       {may('POST /admin/keys') ? (
         <section aria-labelledby="new-key-h">
@@ -232,6 +242,14 @@ export function TenantPage(props: {
           </ActionForm>
         </section>
       ) : null}
+      <TenantScopesSection
+        session={session}
+        tenant={tenant}
+        editable={may('PATCH /admin/tenants/{id}')}
+        values={props.scopeValues}
+        failed={isScopeForm(props.failed) ? props.failed : null}
+        failure={props.failure ?? null}
+      />
       {props.providerKeys ? (
         <ProviderKeysSection
           session={session}

@@ -112,6 +112,7 @@ describe('pages and forms by role', () => {
     const keyPage = await b.page(`/dashboard/keys/${key.id}`);
     expect(changeForms(keyPage)).toEqual([
       `/dashboard/keys/${key.id}`,
+      `/dashboard/keys/${key.id}/model-rules`,
       `/dashboard/keys/${key.id}/guardrails`,
       `/dashboard/keys/${key.id}/alerts`,
       `/dashboard/keys/${key.id}/rotate`,

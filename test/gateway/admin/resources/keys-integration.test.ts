@@ -301,6 +301,8 @@ describe('GET /admin/openapi.json', () => {
       '/admin/tenants/{id}/alerts',
       '/admin/tenants/{id}/disable',
       '/admin/tenants/{id}/enable',
+      '/admin/tenants/{id}/end-users/overrides',
+      '/admin/tenants/{id}/end-users/{user}',
       '/admin/tenants/{id}/provider-keys',
       '/admin/tenants/{id}/provider-keys/{provider}',
       '/admin/usage',
