@@ -52,10 +52,13 @@ function printable(id: string): boolean {
   return true;
 }
 
-function valid(id: string, param: string): string {
+/** `id` as an end-user id, or a 400 `invalid_end_user` naming `param` (also the admin API's check). */
+export function validEndUser(id: string, param: string): string {
   if (id.length === 0 || id.length > MAX_END_USER_LENGTH || !printable(id)) throw invalid(param);
   return id;
 }
+
+const valid = validEndUser;
 
 function invalid(param: string) {
   return badRequest(

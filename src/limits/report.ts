@@ -41,9 +41,11 @@ export type ScopeStatus = z.infer<typeof ScopeStatus>;
 const BUDGET_UNITS = ['tokens', 'usd', 'requests'] as const;
 type BudgetUnit = (typeof BUDGET_UNITS)[number];
 
-export const UsageReport = z.object({
-  scope: z.enum(['tenant', 'key', 'user']),
-  id: z.string(),
+const ScopeReport = z.object({
+  scope: z.enum(['tenant', 'key', 'user', 'model', 'tag']),
+  id: z
+    .string()
+    .describe("The tenant's, key's or end user's id; a model rule's pattern; a tag rule's `tag=value`."),
   tenant_id: z.string(),
   limits: Limits,
   budgets: Budgets,
@@ -61,10 +63,20 @@ export const UsageReport = z.object({
     .describe('The last request this scope refused; null if none.'),
   status: ScopeStatus,
 });
+
+export const UsageReport = ScopeReport.extend({
+  rules: z
+    .array(ScopeReport)
+    .optional()
+    .describe(
+      "The tenant's or key's model rules and tag rules with a value, each with its own usage and status (a tag rule without a value counts each value apart: see /admin/usage?group_by=tag).",
+    ),
+});
 export type UsageReport = z.infer<typeof UsageReport>;
+export type ScopeReport = z.infer<typeof ScopeReport>;
 
 export interface ReportSubject {
-  readonly scope: 'tenant' | 'key' | 'user';
+  readonly scope: 'tenant' | 'key' | 'user' | 'model' | 'tag';
   readonly id: string;
   readonly tenantId: string;
   readonly settings: ScopeSettings;
@@ -72,7 +84,7 @@ export interface ReportSubject {
   readonly settingsChangedAt?: number;
 }
 
-export function usageReport(subject: ReportSubject, dump: ScopeDump, now: number): UsageReport {
+export function usageReport(subject: ReportSubject, dump: ScopeDump, now: number): ScopeReport {
   const { limits, budgets } = subject.settings;
   const { state, periods } = dump;
   const usage = (unit: BudgetUnit) => {

@@ -17,14 +17,13 @@ import * as z from 'zod';
 import type { AppEnv } from '../../context';
 import { ScopeRule } from '../../core/settings';
 import { USER_SHARDS, userShard, userShardName } from '../../limits/shards';
-import { MAX_END_USER_LENGTH } from '../../limits/end-user';
+import { validEndUser } from '../../limits/end-user';
 import type { UserShardRpc } from '../../limits/protocol';
 import { UsageReport, usageReport } from '../../limits/report';
 import type { Tenant } from '../../storage/entities';
 import { recordOverrideChange } from '../../storage/end-user-audit';
 import { checkDowngradeRoutes, downgradeRoutes } from '../downgrade-routes';
 import type { Operation } from '../operation';
-import { badRequest } from '../../core/errors';
 import { invalidateHashes } from './invalidate';
 import { tenantNotFound } from './tenants';
 import { readBody, readQuery } from '../validate';
@@ -89,21 +88,8 @@ export const endUserOperations: Operation[] = [
   },
 ];
 
-/** C0 and C1 controls and the line separators: not printable (the gateway refuses them too, src/limits/end-user.ts). */
-const isControl = (ch: string) => {
-  const code = ch.codePointAt(0) ?? 0;
-  return code < 0x20 || (code >= 0x7f && code <= 0x9f) || code === 0x2028 || code === 0x2029;
-};
-
 function userParam(c: Context<AppEnv>): string {
-  const user = c.req.param('user') ?? '';
-  if (user.length === 0 || user.length > MAX_END_USER_LENGTH || [...user].some(isControl))
-    throw badRequest(
-      `user must name the end user in 1 to ${MAX_END_USER_LENGTH} printable characters.`,
-      'user',
-      'invalid_end_user',
-    );
-  return user;
+  return validEndUser(c.req.param('user') ?? '', 'user');
 }
 
 const shardOf = (c: Context<AppEnv>, tenantId: string, user: string): UserShardRpc =>

@@ -13,7 +13,10 @@ import * as z from 'zod';
 import type { AppEnv } from '../../context';
 import { GatewayError } from '../../core/errors';
 import { listOverrides, setOverride } from '../../limits/price-overrides';
-import { UsageReport, usageReport } from '../../limits/report';
+import type { ScopeRule } from '../../core/settings';
+import type { LimiterReads } from '../../limits/protocol';
+import { type ScopeReport, UsageReport, usageReport } from '../../limits/report';
+import { modelScopeId, tagScopeId } from '../../limits/scopes';
 import { PRICING, type Price, priceWithDefaults } from '../../core/pricing';
 import type { Operation } from '../operation';
 import { tenantNotFound } from './tenants';
@@ -121,6 +124,31 @@ function effective(model: string, overrides: Readonly<Record<string, Price>>): E
   return listed ? { model, ...listed, source: 'catalog' } : { model, ...PRICING.default, source: 'default' };
 }
 
+/** Each model or tag rule's report, read from the tenant's object in parallel. */
+function ruleReportsOf(
+  reads: LimiterReads,
+  rules: readonly { scope: 'model' | 'tag'; id: string; scopeId: string; rule: ScopeRule }[],
+  tenantId: string,
+  changedAt: number,
+  at: number,
+): Promise<ScopeReport[]> {
+  return Promise.all(
+    rules.map(async ({ scope, id, scopeId, rule }) =>
+      usageReport(
+        {
+          scope,
+          id,
+          tenantId,
+          settings: { limits: rule.limits, budgets: rule.budgets },
+          settingsChangedAt: changedAt,
+        },
+        await reads.dumpScope(scopeId),
+        at,
+      ),
+    ),
+  );
+}
+
 export function limitsRouter(now: () => number = Date.now) {
   const router = new Hono<AppEnv>();
 
@@ -128,7 +156,7 @@ export function limitsRouter(now: () => number = Date.now) {
     const id = c.req.param('id');
     const tenant = await c.var.deps.tenants.get(id);
     if (!tenant) throw tenantNotFound(id);
-    const dump = await c.var.deps.limiterReads(id).dump(null);
+    const reads = c.var.deps.limiterReads(id);
     const settings = { limits: tenant.limits, budgets: tenant.budgets };
     const subject = {
       scope: 'tenant',
@@ -137,14 +165,38 @@ export function limitsRouter(now: () => number = Date.now) {
       settings,
       settingsChangedAt: tenant.updated_at,
     } as const;
-    return c.json(usageReport(subject, dump, now()));
+    const rules = [
+      ...tenant.model_limits.map((r) => ({
+        scope: 'model' as const,
+        id: r.match,
+        scopeId: modelScopeId(r.match, null),
+        rule: r,
+      })),
+      ...tenant.tag_limits.flatMap((r) =>
+        r.value === undefined
+          ? []
+          : [
+              {
+                scope: 'tag' as const,
+                id: `${r.tag}=${r.value}`,
+                scopeId: tagScopeId(r.tag, r.value),
+                rule: r,
+              },
+            ],
+      ),
+    ];
+    const [dump, ruleReports] = await Promise.all([
+      reads.dump(null),
+      ruleReportsOf(reads, rules, id, tenant.updated_at, now()),
+    ]);
+    return c.json({ ...usageReport(subject, dump, now()), rules: ruleReports });
   });
 
   router.get('/limits/keys/:id', async (c) => {
     const id = c.req.param('id');
     const key = await c.var.deps.apiKeys.get(id);
     if (!key) throw new GatewayError(404, `No key with id '${id}'.`, { code: 'key_not_found', param: 'id' });
-    const dump = await c.var.deps.limiterReads(key.tenant_id).dump(id);
+    const reads = c.var.deps.limiterReads(key.tenant_id);
     const settings = { limits: key.limits, budgets: key.budgets };
     const subject = {
       scope: 'key',
@@ -153,7 +205,17 @@ export function limitsRouter(now: () => number = Date.now) {
       settings,
       settingsChangedAt: key.updated_at,
     } as const;
-    return c.json(usageReport(subject, dump, now()));
+    const rules = key.model_limits.map((r) => ({
+      scope: 'model' as const,
+      id: r.match,
+      scopeId: modelScopeId(r.match, id),
+      rule: r,
+    }));
+    const [dump, ruleReports] = await Promise.all([
+      reads.dump(id),
+      ruleReportsOf(reads, rules, key.tenant_id, key.updated_at, now()),
+    ]);
+    return c.json({ ...usageReport(subject, dump, now()), rules: ruleReports });
   });
 
   router.get('/pricing', async (c) =>

@@ -108,3 +108,62 @@ export function BudgetGlance(props: { report: Report; heading?: string }) {
     </section>
   );
 }
+
+const RULE_STATUS = {
+  ok: 'ok',
+  near_limit: 'near limit',
+  refusing: 'refusing',
+  exhausted: 'exhausted',
+} as const;
+
+/** Each model and tag rule of a tenant or key with its status, spend and its tightest budget's remaining share. */
+export function RuleStatusTable(props: { report: Report }) {
+  const rules = props.report.rules ?? [];
+  if (rules.length === 0) return null;
+  return (
+    <section aria-labelledby="rules-h">
+      <h2 id="rules-h">Model and tag rules in force</h2>
+      <div class="scroll">
+        <table>
+          <thead>
+            <tr>
+              <th scope="col">Rule</th>
+              <th scope="col">Status</th>
+              <th scope="col" class="num">
+                Requests, last minute
+              </th>
+              <th scope="col" class="num">
+                Spent today
+              </th>
+              <th scope="col" class="num">
+                Spent this month
+              </th>
+              <th scope="col">Last refusal</th>
+            </tr>
+          </thead>
+          <tbody>
+            {rules.map((r) => (
+              <tr>
+                <th scope="row">
+                  {r.scope === 'model' ? 'model ' : 'tag '}
+                  <code title={r.id}>{r.id}</code>
+                </th>
+                <td>
+                  <span class={`badge ${r.status}`}>{RULE_STATUS[r.status]}</span>
+                </td>
+                <td class="num">
+                  {r.requests.limit === null
+                    ? fmtNum(r.requests.used)
+                    : `${fmtNum(r.requests.used)} / ${fmtInt(r.requests.limit)}`}
+                </td>
+                <td class="num">{fmtUsd(r.budget_usage.usd.day.spent)}</td>
+                <td class="num">{fmtUsd(r.budget_usage.usd.month.spent)}</td>
+                <td>{r.last_denial ? `${r.last_denial.kind} × ${fmtInt(r.last_denial.count)}` : '—'}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+    </section>
+  );
+}

@@ -10,7 +10,7 @@ import type { SignedIn } from '../context';
 import type { ApiKey, LimitsReport } from '../schemas';
 import type { Session } from '../session';
 import { AlertSettingsSection } from './alert-settings';
-import { BudgetGlance } from './budget';
+import { BudgetGlance, RuleStatusTable } from './budget';
 import { GuardrailsSection } from './guardrails';
 import {
   describeBudgets,
@@ -113,6 +113,7 @@ export function KeyPage(props: {
         <a href={`/dashboard/usage?${q}`}>Usage</a> <a href={`/dashboard/logs?${q}`}>Logs</a>
       </p>
       {props.report ? <BudgetGlance report={props.report} heading="Key budget at a glance" /> : null}
+      {props.report ? <RuleStatusTable report={props.report} /> : null}
       {active ? (
         <>
           {mayEdit ? (

@@ -13,7 +13,7 @@ import type { SignedIn } from '../context';
 import type { FormValues } from '../forms';
 import type { ApiKey, LimitsReport, ProviderKeyInfo, Tenant } from '../schemas';
 import { AlertSettingsSection } from './alert-settings';
-import { BudgetGlance } from './budget';
+import { BudgetGlance, RuleStatusTable } from './budget';
 import { describeBudgets, describeLimits, describeModels, KeySettingsFields } from './key-settings';
 import { GuardrailsSection } from './guardrails';
 import { ActionForm, Failure, Field, Notice, Pager, Time } from './parts';
@@ -219,6 +219,7 @@ export function TenantPage(props: {
         <p class="alert warn">This tenant is disabled: every one of its keys is refused.</p>
       ) : null}
       {props.report ? <BudgetGlance report={props.report} heading="Tenant budget at a glance" /> : null}
+      {props.report ? <RuleStatusTable report={props.report} /> : null}
       <h2>Keys</h2>
       <KeysTable keys={props.keys} reports={props.keyReports} />
       {props.moreKeys ? <p class="muted">Showing the newest 100 keys.</p> : null}

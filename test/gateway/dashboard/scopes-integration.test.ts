@@ -194,3 +194,27 @@ describe('the status badge', () => {
     expect(list).toMatch(new RegExp(`${tenant.id}[\\s\\S]*?badge exhausted`));
   });
 });
+
+describe('model and tag rules in force', () => {
+  it("lists a tenant's rules with their status: a model rule that refused shows refusing", async () => {
+    const tenant = await createTenant(`scopes-dash-${crypto.randomUUID()}`);
+    const patched = await admin('PATCH', `/tenants/${tenant.id}`, {
+      model_limits: [{ match: 'mock/echo', limits: { rpm: 1 }, budgets: {} }],
+      tag_limits: [{ tag: 'team', value: 'search', limits: {}, budgets: { usd: { month: 5 } } }],
+    });
+    expect(patched.status, patched.text).toBe(200);
+    const { key } = await createKey(tenant.id);
+    const chat = { model: 'mock/echo', messages: [{ role: 'user', content: 'hi' }] };
+    expect((await post('/v1/chat/completions', chat, key)).status).toBe(200);
+    expect((await post('/v1/chat/completions', chat, key)).status).toBe(429);
+    const b = await signedIn();
+    const html = await b.page(`/dashboard/tenants/${tenant.id}`);
+    expect(html).toContain('Model and tag rules in force');
+    expect(html).toMatch(
+      /model <code title="mock\/echo">mock\/echo<\/code><\/th><td><span class="badge refusing">refusing/,
+    );
+    expect(html).toMatch(
+      /tag <code title="team=search">team=search<\/code><\/th><td><span class="badge ok">ok/,
+    );
+  });
+});

@@ -115,14 +115,19 @@ describe('end users through the gateway', () => {
       budgets: { requests: { day: 3 } },
     });
     expect(put.status, put.text).toBe(200);
-    const sent = [1, 2, 3, 4].map(() => chat(secret, {}, { 'x-edgeway-user': 'vip' }));
-    expect(await statuses(sent)).toEqual([200, 200, 200, 429]);
+    const seen: number[] = [];
+    for (let i = 0; i < 4; i++) {
+      const res = await chat(secret, {}, { 'x-edgeway-user': 'vip' });
+      seen.push(res.status);
+      await res.arrayBuffer();
+    }
+    expect(seen).toEqual([200, 200, 200, 429]);
   });
 });
 
 describe('model rules and tags through the gateway', () => {
   it('refuses past a model rule, names it, and leaves other models alone', async () => {
-    const { secret } = await tenantWith({
+    const { tenantId, secret } = await tenantWith({
       model_limits: [{ match: 'mock/echo', limits: { rpm: 1 }, budgets: {} }],
     });
     expect((await chat(secret)).status).toBe(200);
@@ -133,6 +138,26 @@ describe('model rules and tags through the gateway', () => {
       limit: { scope: 'model', scope_id: 'mock/echo', kind: 'rpm' },
     });
     expect((await chat(secret, { model: 'mock/mock-large' })).status).toBe(200);
+    // The tenant's limits report shows the rule refusing, with its usage.
+    const report = (await admin('GET', `/limits/tenants/${tenantId}`)).json as {
+      status: string;
+      rules: {
+        scope: string;
+        id: string;
+        status: string;
+        requests: { used: number };
+        last_denial: { kind: string };
+      }[];
+    };
+    expect(report.status).toBe('ok');
+    expect(report.rules).toHaveLength(1);
+    expect(report.rules[0]).toMatchObject({
+      scope: 'model',
+      id: 'mock/echo',
+      status: 'refusing',
+      requests: { used: 1 },
+      last_denial: { kind: 'rpm' },
+    });
   });
 
   it('counts a tag value from cf-aig-metadata', async () => {

@@ -72,6 +72,9 @@ describe('d1KeyLoader', () => {
       guardrails: { pii: { request: 'log' }, deny: { terms: ['x-ray'], patterns: [] } },
       alerts: { thresholds: [50, 80] },
       responses_retention_days: 7,
+      end_users: { limits: {}, budgets: { usd: { day: 1 } } },
+      tag_limits: [{ tag: 'team', limits: { rpm: 5 }, budgets: {} }],
+      tag_keys: ['feature'],
     });
     const { key, id } = await createKey(tenant.id, {
       guardrails: { pii: { request: 'redact' } },
@@ -82,6 +85,7 @@ describe('d1KeyLoader', () => {
       origins: ['https://app.example.com'],
       alerts: { thresholds: [100] },
       log_payload: true,
+      model_limits: [{ match: 'mock/*', limits: { rpm: 3 }, budgets: {} }],
     });
     const record = await d1KeyLoader(env.DB)(await sha256Hex(key));
     expect(record).toEqual({
@@ -106,6 +110,14 @@ describe('d1KeyLoader', () => {
       onUnsupported: 'drop',
       tenantOnUnsupported: 'drop',
       providerKeys: {},
+      scopes: { model_limits: [{ match: 'mock/*', limits: { rpm: 3 }, budgets: {} }], downgrade: null },
+      tenantScopes: {
+        end_users: { limits: {}, budgets: { usd: { day: 1 } } },
+        model_limits: [],
+        tag_limits: [{ tag: 'team', limits: { rpm: 5 }, budgets: {} }],
+        tag_keys: ['feature'],
+        downgrade: null,
+      },
     });
   });
 
