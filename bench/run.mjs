@@ -20,6 +20,7 @@ import {
   ROOT,
   WRANGLER,
   bundle,
+  endUserRequestsToday,
   seedKeys,
   seedRoutes,
   startFloor,
@@ -31,6 +32,7 @@ import { GUARDED_POLICY, chatBody, endpointUrl, target } from './lib/targets.mjs
 import { coldStartWorkload } from './lib/cold-start.mjs';
 import { capacityWorkload } from './lib/workloads/capacity.mjs';
 import { hotTenantWorkload } from './lib/workloads/hot-tenant.mjs';
+import { hotTenantUsersWorkload } from './lib/workloads/hot-tenant-users.mjs';
 import { latencyWorkload } from './lib/workloads/latency.mjs';
 import { profileWorkload } from './lib/workloads/profile.mjs';
 import { scenarioList, scenariosWorkload } from './lib/workloads/scenarios.mjs';
@@ -227,11 +229,59 @@ const responsesTranslated = target('edgeway-responses-translated', {
 });
 const responsesTargets = [directResponses, responses, responsesTranslated];
 
+/** The scenarios' limited key (rpm 1,000,000): its tenant's object is asked, from a lease when busy. */
+const limitedT = target('edgeway-limits', {
+  label: 'Edgeway, limited key (rpm 1,000,000)',
+  url: gatewayW.url,
+  key: keys.limits,
+  model: 'mock/mock-small',
+  pid: gatewayW.pid,
+});
+/**
+ * A plain key whose tenant meters its end users (`end_users`: $1,000 a day each, which nothing
+ * reaches), each request naming one of 1,000 end users in `x-edgeway-user`: one round trip to the
+ * user's shard before the upstream call (the tenant's own object is not asked: nothing else is limited).
+ */
+const END_USERS = Array.from({ length: 1000 }, (_, i) => `bench-user-${i}`);
+const endUserTenants = {};
+const endUserKey = await seedKeys(
+  gatewayW,
+  adminToken,
+  { endUsers: { tenant: { end_users: { limits: {}, budgets: { usd: { day: 1000 } } } } } },
+  endUserTenants,
+).then(
+  (k) => k.endUsers,
+  (err) => {
+    results.notes.push(
+      `The end-user budget target was skipped: its tenant's end_users could not be set (${err.message.split('\n')[0]}).`,
+    );
+    return null;
+  },
+);
+const endUsersT = endUserKey
+  ? target('edgeway-end-users', {
+      label: 'Edgeway, end-user budget (x-edgeway-user over 1,000 users)',
+      url: gatewayW.url,
+      key: endUserKey,
+      model: 'mock/mock-small',
+      pid: gatewayW.pid,
+      rotateHeaders: { 'x-edgeway-user': END_USERS },
+    })
+  : null;
+/** The latency workload also runs the limited key and the end-user key beside the plain one. */
+const scopeTargets = endUsersT ? [limitedT, endUsersT] : [limitedT];
+
 // Fail loudly and early if any target cannot answer one request.
-for (const t of [...requestTargets, ...responsesTargets]) {
+for (const t of [...requestTargets, ...scopeTargets, ...responsesTargets]) {
   const res = await fetch(endpointUrl(t), {
     method: 'POST',
-    headers: { authorization: `Bearer ${t.key}`, 'content-type': 'application/json' },
+    headers: {
+      authorization: `Bearer ${t.key}`,
+      'content-type': 'application/json',
+      ...(t.rotateHeaders
+        ? Object.fromEntries(Object.entries(t.rotateHeaders).map(([h, v]) => [h, v[0]]))
+        : {}),
+    },
     body: chatBody(t, mock),
   });
   const text = await res.text();
@@ -260,7 +310,38 @@ async function workload(name, fn, alsoUnder = []) {
     );
 }
 
-await workload('latency', () => latencyWorkload(ctx, requestTargets, { ...profile.latency, ...mock }));
+await workload('latency', async () => {
+  const out = await latencyWorkload(ctx, [...requestTargets, ...scopeTargets], {
+    ...profile.latency,
+    ...mock,
+  });
+  // Did the scopes engage: the limited key's answers carry x-ratelimit-* headers, and the end users'
+  // shards counted their requests (three of them read back through the admin API).
+  const limitedRuns = out.perTarget['edgeway-limits']?.runs ?? [];
+  out.scopes = {
+    limitsEngaged:
+      limitedRuns.length > 0 &&
+      limitedRuns.every((r) =>
+        Object.entries(r.headerCounts?.['x-ratelimit-limit-requests'] ?? {}).some(
+          ([v, n]) => v !== '' && n > 0,
+        ),
+      ),
+    endUsers: endUsersT
+      ? {
+          users: END_USERS.length,
+          spentBySample: Object.fromEntries(
+            await Promise.all(
+              END_USERS.slice(0, 3).map(async (u) => [
+                u,
+                await endUserRequestsToday(gatewayW, adminToken, endUserTenants.endUsers, u),
+              ]),
+            ),
+          ),
+        }
+      : null,
+  };
+  return out;
+});
 await workload('rates', () =>
   fixedRates(ctx, requestTargets, { ...profile.fixedRates, ...mock, mockPid: mockW.pid }),
 );
@@ -378,6 +459,13 @@ await workload('hot-tenant', async () => {
       for (const v of c.violations) failures.push(`hot-tenant (leases ${m.leases}): ${v}`);
   return out;
 });
+// The same tenant with 100,000 end users, each on a default budget (32 user shards); also under `--only hot-tenant`.
+await workload('hot-tenant-users', async () => {
+  const out = await hotTenantUsersWorkload(ctx, { mode: args.mode, cpus: layout.all });
+  for (const v of [...out.tenantLedger.violations, ...out.users.violations])
+    failures.push(`hot-tenant-users: ${v}`);
+  return out;
+}, ['hot-tenant']);
 // The capacity model (bench/capacity driver): log write path and key lookups; the limiter's figures from
 // this run's hot-tenant result, else the newest saved one. Also runs under `--only capacity`.
 await workload(

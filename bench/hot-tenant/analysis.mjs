@@ -15,7 +15,16 @@ const total = (map) => Object.values(map ?? {}).reduce((n, v) => n + v, 0);
 
 /** The drivers' /__stats answers summed into one tally. */
 export function sumStats(list) {
-  const out = { requests: 0, admitted: 0, refused: 0, errors: {}, settled: {}, calls: {}, failedCalls: {} };
+  const out = {
+    requests: 0,
+    admitted: 0,
+    refused: 0,
+    errors: {},
+    settled: {},
+    calls: {},
+    failedCalls: {},
+    byObject: {},
+  };
   for (const s of list) {
     out.requests += s.requests;
     out.admitted += s.admitted;
@@ -24,6 +33,7 @@ export function sumStats(list) {
     addInto(out.settled, s.settled);
     addInto(out.calls, s.objectCalls.calls);
     addInto(out.failedCalls, s.objectCalls.failed);
+    addInto(out.byObject, s.objectCalls.byObject);
   }
   return out;
 }
@@ -38,6 +48,7 @@ export function statsDelta(after, before) {
     settled: subtract(after.settled, before.settled),
     calls: subtract(after.calls, before.calls),
     failedCalls: subtract(after.failedCalls, before.failedCalls),
+    byObject: subtract(after.byObject, before.byObject),
   };
 }
 

@@ -22,6 +22,14 @@ function newResult() {
   };
 }
 
+/** Request i's headers: the fixed ones, then each of `rotate_headers` at its values[i % n]. */
+export function headersOf(job, i) {
+  const out = { ...job.headers };
+  for (const [name, values] of Object.entries(job.rotate_headers ?? {}))
+    if (values.length) out[name] = values[i % values.length];
+  return out;
+}
+
 /** Request i (body: bodies[i % n] or body); resolves { status, headers, err } after the last byte, calling onData per chunk. */
 function send(agent, job, i, onData) {
   return new Promise((resolve) => {
@@ -35,7 +43,7 @@ function send(agent, job, i, onData) {
         host: url.hostname,
         port: url.port,
         path: url.pathname + url.search,
-        headers: { ...job.headers, ...(body ? { 'content-length': body.length } : {}) },
+        headers: { ...headersOf(job, i), ...(body ? { 'content-length': body.length } : {}) },
       },
       (res) => {
         res.on('data', (chunk) => onData?.(chunk));

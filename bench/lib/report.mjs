@@ -5,7 +5,7 @@
  */
 import { microTable } from '../guardrails-micro.mjs';
 import { capacityModelSection } from '../capacity/report.mjs';
-import { hotTenantSection } from '../hot-tenant/report.mjs';
+import { hotTenantSection, hotTenantUsersSection } from '../hot-tenant/report.mjs';
 
 const TARGETS = ['direct', 'floor', 'edgeway'];
 /**
@@ -168,19 +168,46 @@ function methodSection(results) {
   ].join('\n');
 }
 
+/** The issue's target for an end-user budget: added p50 at most this over the same key without one. */
+export const END_USER_ADDED_P50_TARGET_MS = 0.1;
+
+/**
+ * What the end-user budget added at concurrency 1 over the plain key and over the limited key, and
+ * whether the scopes engaged (null when the latency workload did not run the end-user target).
+ */
+export function endUserLines(lat) {
+  const vsPlain = lat.added['edgeway-end-users − edgeway'];
+  const vsLimited = lat.added['edgeway-end-users − edgeway-limits'];
+  if (!vsPlain) return null;
+  const eu = lat.scopes?.endUsers;
+  const spent = eu ? Object.values(eu.spentBySample) : [];
+  const met = vsPlain.p50.median <= END_USER_ADDED_P50_TARGET_MS;
+  return [
+    `End-user budget (a plain key whose tenant meters its end users, \`x-edgeway-user\` over ${eu?.users ?? '–'} users): ` +
+      `added p50 ${spread(vsPlain.p50, signed)} ms, p99 ${spread(vsPlain.p99, signed)} ms over the plain key; ` +
+      `p50 ${spread(vsLimited?.p50, signed)} ms, p99 ${spread(vsLimited?.p99, signed)} ms over the limited key (rpm 1,000,000). ` +
+      `Target: added p50 ≤ +${END_USER_ADDED_P50_TARGET_MS} ms over the plain key — ${met ? 'met' : '**not met**'} in this run.`,
+    `Engaged: ${spent.length && spent.every((n) => n > 0) ? `the first users' shard ledgers counted ${spent.join(', ')} requests today` : '**no** (the sampled users’ shards counted nothing)'}; ` +
+      `limited key ${lat.scopes?.limitsEngaged ? 'answered with x-ratelimit-* headers' : '**without x-ratelimit-* headers**'}.`,
+  ];
+}
+
 function latencySection(lat) {
-  const rows = COLUMNS.filter((t) => lat.perTarget[t]).map((t) => {
-    const x = lat.perTarget[t];
-    return [
-      x.label,
-      spread(x.latencyMs.p50),
-      spread(x.latencyMs.p95),
-      spread(x.latencyMs.p99),
-      spread(x.cpuMsPerRequest),
-      `${x.errors}/${x.requests}`,
-      x.overheadHeaderMs ? `${ms(x.overheadHeaderMs.p50)} / ${ms(x.overheadHeaderMs.p99)}` : '',
-    ];
-  });
+  const names = [...COLUMNS, ...Object.keys(lat.perTarget).filter((t) => !COLUMNS.includes(t))];
+  const rows = names
+    .filter((t) => lat.perTarget[t])
+    .map((t) => {
+      const x = lat.perTarget[t];
+      return [
+        x.label,
+        spread(x.latencyMs.p50),
+        spread(x.latencyMs.p95),
+        spread(x.latencyMs.p99),
+        spread(x.cpuMsPerRequest),
+        `${x.errors}/${x.requests}`,
+        x.overheadHeaderMs ? `${ms(x.overheadHeaderMs.p50)} / ${ms(x.overheadHeaderMs.p99)}` : '',
+      ];
+    });
   const pairs = Object.entries(lat.added).map(([pair, d]) => [
     pair,
     ...['p50', 'p95', 'p99'].map((p) => spread(d[p], signed)),
@@ -196,6 +223,7 @@ function latencySection(lat) {
     'Differences within each repeat (median and min…max across repeats):',
     '',
     table(['', 'p50 ms', 'p95 ms', 'p99 ms'], pairs),
+    ...(endUserLines(lat) ? ['', ...endUserLines(lat)] : []),
   ].join('\n');
 }
 
@@ -457,6 +485,7 @@ export function markdownReport(results, chartFile) {
     );
   if (results.profile) parts.push(profileSection(results.profile));
   if (results['hot-tenant']) parts.push(hotTenantSection(results['hot-tenant']));
+  if (results['hot-tenant-users']) parts.push(hotTenantUsersSection(results['hot-tenant-users']));
   if (results['capacity-model']) parts.push(capacityModelSection(results['capacity-model']));
   if (results['cold-start']) parts.push(coldStartSection(results['cold-start']));
   if (results.notes.length) parts.push(['## Notes', '', ...results.notes.map((n) => `- ${n}`)].join('\n'));

@@ -222,14 +222,14 @@ function describeBindings(o) {
   };
 }
 
-async function admin(url, token, path, body) {
+async function admin(url, token, path, body, method = 'POST') {
   const res = await fetch(`${url}/admin${path}`, {
-    method: 'POST',
+    method,
     headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-    body: JSON.stringify(body),
+    body: body === undefined ? undefined : JSON.stringify(body),
   });
   const text = await res.text();
-  if (!res.ok) throw new Error(`admin POST ${path} → ${res.status}: ${text.slice(0, 500)}`);
+  if (!res.ok) throw new Error(`admin ${method} ${path} → ${res.status}: ${text.slice(0, 500)}`);
   return JSON.parse(text);
 }
 
@@ -242,11 +242,17 @@ export async function seedRoutes(gateway, adminToken, routes) {
 /**
  * Creates one tenant and one key per scenario through the admin API (a tenant
  * each, so no scenario can see another's cache entries); returns { scenario: secret }.
+ * A scenario's `tenant` settings are set on its tenant (`PATCH /admin/tenants/:id`,
+ * e.g. `end_users`) before its key is made; the rest are the key's. `tenantIds`, when given, is
+ * filled with each scenario's tenant id.
  */
-export async function seedKeys(gateway, adminToken, scenarios) {
+export async function seedKeys(gateway, adminToken, scenarios, tenantIds = {}) {
   const keys = {};
-  for (const [name, settings] of Object.entries(scenarios)) {
+  for (const [name, { tenant: tenantSettings, ...settings }] of Object.entries(scenarios)) {
     const tenant = await admin(gateway.url, adminToken, '/tenants', { name: `bench ${name}` });
+    tenantIds[name] = tenant.id;
+    if (tenantSettings)
+      await admin(gateway.url, adminToken, `/tenants/${tenant.id}`, tenantSettings, 'PATCH');
     const key = await admin(gateway.url, adminToken, '/keys', {
       tenant_id: tenant.id,
       name: `bench ${name}`,
@@ -255,4 +261,16 @@ export async function seedKeys(gateway, adminToken, scenarios) {
     keys[name] = key.key;
   }
   return keys;
+}
+
+/** The requests an end user of a tenant has spent today, as the admin API reports them (their shard's ledger). */
+export async function endUserRequestsToday(gateway, adminToken, tenantId, user) {
+  const view = await admin(
+    gateway.url,
+    adminToken,
+    `/tenants/${tenantId}/end-users/${encodeURIComponent(user)}`,
+    undefined,
+    'GET',
+  );
+  return view.usage.budget_usage.requests.day.spent;
 }

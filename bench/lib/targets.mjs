@@ -30,13 +30,42 @@ export const ENDPOINTS = {
  * instead of the body, for a target the gateway translates (a translated body
  * carries only what the provider's format has).
  * `endpoint`: 'chat' (Chat Completions, the default) or 'responses' (the Responses API).
+ * `rotateHeaders`: headers whose value changes per request, `{ name: [values] }` (request i of a job
+ * sends values[i % n]; e.g. `x-edgeway-user` over many end users).
  */
 export function target(
   name,
-  { url, key, model, pid, label = name, controlsInModel = false, controls = true, endpoint = 'chat' },
+  {
+    url,
+    key,
+    model,
+    pid,
+    label = name,
+    controlsInModel = false,
+    controls = true,
+    endpoint = 'chat',
+    rotateHeaders = null,
+  },
 ) {
   if (!ENDPOINTS[endpoint]) throw new Error(`target ${name}: unknown endpoint ${endpoint}`);
-  return { name, label, url, key, model, pid, controlsInModel, controls, endpoint };
+  return { name, label, url, key, model, pid, controlsInModel, controls, endpoint, rotateHeaders };
+}
+
+/**
+ * The target with each rotated header's values started `by` further on (wrapping), so that
+ * successive jobs, whose request indexes each start at 0, go on through the list instead of
+ * repeating its start. A target without rotated headers is returned as it is.
+ */
+export function rotatedBy(t, by) {
+  if (!t.rotateHeaders) return t;
+  const turn = (values) => {
+    const k = values.length ? by % values.length : 0;
+    return [...values.slice(k), ...values.slice(0, k)];
+  };
+  return {
+    ...t,
+    rotateHeaders: Object.fromEntries(Object.entries(t.rotateHeaders).map(([h, v]) => [h, turn(v)])),
+  };
 }
 
 /** The URL a target's requests go to. */
@@ -94,6 +123,7 @@ export function chatJob(t, body, fields) {
     url: endpointUrl(t),
     ...(endpoint.doneMarker === ENDPOINTS.chat.doneMarker ? {} : { done_marker: endpoint.doneMarker }),
     headers: { authorization: `Bearer ${t.key}`, 'content-type': 'application/json' },
+    ...(t.rotateHeaders ? { rotate_headers: t.rotateHeaders } : {}),
     ...(Array.isArray(body) ? { bodies: body } : { body }),
     timeout_ms: 10_000,
     count_headers: [

@@ -14,6 +14,9 @@
 //	        the time to first event, every inter-event gap, event count and
 //	        whether the terminator arrived (`done_marker`, searched across the
 //	        whole stream; default "data: [DONE]"); `read_bps` throttles the reader.
+//
+// In every mode request i sends bodies[i % len(bodies)] when `bodies` is set (else `body`), and each
+// header of `rotate_headers` set to its values[i % len(values)] (an end user per request, say).
 package main
 
 import (
@@ -33,24 +36,25 @@ import (
 )
 
 type Job struct {
-	Mode           string            `json:"mode"`
-	URL            string            `json:"url"`
-	Headers        map[string]string `json:"headers"`
-	Body           string            `json:"body"`
-	Bodies         []string          `json:"bodies"`
-	Concurrency    int               `json:"concurrency"`
-	Requests       int               `json:"requests"`
-	Rate           float64           `json:"rate"`
-	DurationMs     int               `json:"duration_ms"`
-	Streams        int               `json:"streams"`
-	RampMs         int               `json:"ramp_ms"`
-	Gaps           bool              `json:"gaps"`
-	ReadBps        int               `json:"read_bps"`
-	DoneMarker     string            `json:"done_marker"`
-	TimeoutMs      int               `json:"timeout_ms"`
-	MaxInFlight    int               `json:"max_in_flight"`
-	CountHeaders   []string          `json:"count_headers"`
-	NumericHeaders []string          `json:"numeric_headers"`
+	Mode           string              `json:"mode"`
+	URL            string              `json:"url"`
+	Headers        map[string]string   `json:"headers"`
+	Body           string              `json:"body"`
+	Bodies         []string            `json:"bodies"`
+	RotateHeaders  map[string][]string `json:"rotate_headers"`
+	Concurrency    int                 `json:"concurrency"`
+	Requests       int                 `json:"requests"`
+	Rate           float64             `json:"rate"`
+	DurationMs     int                 `json:"duration_ms"`
+	Streams        int                 `json:"streams"`
+	RampMs         int                 `json:"ramp_ms"`
+	Gaps           bool                `json:"gaps"`
+	ReadBps        int                 `json:"read_bps"`
+	DoneMarker     string              `json:"done_marker"`
+	TimeoutMs      int                 `json:"timeout_ms"`
+	MaxInFlight    int                 `json:"max_in_flight"`
+	CountHeaders   []string            `json:"count_headers"`
+	NumericHeaders []string            `json:"numeric_headers"`
 }
 
 // Samples are parallel arrays; status 0 is a transport error or a timeout.
@@ -117,7 +121,8 @@ func newClient(job *Job) *http.Client {
 	}
 }
 
-// newRequest builds request i: its body is bodies[i % len(bodies)] when bodies is set, else body.
+// newRequest builds request i: its body is bodies[i % len(bodies)] when bodies is set, else body;
+// each header of rotate_headers is set to its values[i % len(values)] (after the fixed headers).
 func newRequest(ctx context.Context, job *Job, i int) (*http.Request, error) {
 	method := http.MethodGet
 	var body io.Reader
@@ -135,6 +140,11 @@ func newRequest(ctx context.Context, job *Job, i int) (*http.Request, error) {
 	}
 	for k, v := range job.Headers {
 		req.Header.Set(k, v)
+	}
+	for k, values := range job.RotateHeaders {
+		if len(values) > 0 {
+			req.Header.Set(k, values[i%len(values)])
+		}
 	}
 	return req, nil
 }

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { once } from 'node:events';
 import http from 'node:http';
 import { after, before, test } from 'node:test';
-import { markerScan, runNodeJob } from '../lib/node-loadgen.mjs';
+import { headersOf, markerScan, runNodeJob } from '../lib/node-loadgen.mjs';
 
 let server;
 let base;
@@ -84,6 +84,25 @@ test('closed mode rotates through bodies when several are given', async () => {
   await runNodeJob({ mode: 'closed', url: `${base}/`, bodies: ['a', 'b'], requests: 4 });
   server.off('request', listener);
   assert.deepEqual(seen.sort(), ['a', 'a', 'b', 'b']);
+});
+
+test('rotated headers follow the request index beside the fixed ones, as the Go generator sets them', async () => {
+  const job = {
+    headers: { authorization: 'Bearer k' },
+    rotate_headers: { 'x-edgeway-user': ['u0', 'u1', 'u2'] },
+  };
+  assert.deepEqual(
+    [0, 1, 2, 3, 4].map((i) => headersOf(job, i)['x-edgeway-user']),
+    ['u0', 'u1', 'u2', 'u0', 'u1'],
+  );
+  assert.equal(headersOf(job, 4).authorization, 'Bearer k');
+  assert.deepEqual(headersOf({ rotate_headers: { 'x-edgeway-user': [] } }, 3), {});
+  const seen = [];
+  const listener = (req) => seen.push(req.headers['x-edgeway-user']);
+  server.on('request', listener);
+  await runNodeJob({ mode: 'closed', url: `${base}/`, body: '{}', requests: 4, ...job });
+  server.off('request', listener);
+  assert.deepEqual(seen.sort(), ['u0', 'u0', 'u1', 'u2']);
 });
 
 test('open mode keeps sending through a stall and times each request from its intended send time', async () => {

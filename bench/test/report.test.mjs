@@ -2,7 +2,8 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { chartSeries, latencyChart, niceCeil } from '../lib/chart.mjs';
-import { markdownReport, ms, summaryTable } from '../lib/report.mjs';
+import { endUserLines, markdownReport, ms, summaryTable } from '../lib/report.mjs';
+import { chatJob, rotatedBy, target } from '../lib/targets.mjs';
 import { streamsHealthy } from '../lib/workloads/streaming.mjs';
 
 const stream = (over = {}) => ({ status: 200, events: 67, done: true, max_gap_us: 25_000, ...over });
@@ -180,4 +181,41 @@ test('the streaming section lists the Responses API targets and says what transl
     /Responses API pass-through over Chat Completions pass-through[^:]*: first event p50 \+1\.00 ms/,
   );
   assert.match(md, /Responses API pass-through over the mock direct, same run: first event p50 \+2\.00 ms/);
+});
+
+test('the end-user key goes on through its users from job to job, and its added latency is judged against +0.1 ms', () => {
+  const t = target('edgeway-end-users', {
+    url: 'http://x',
+    key: 'k',
+    model: 'm',
+    pid: 1,
+    rotateHeaders: { 'x-edgeway-user': ['a', 'b', 'c'] },
+  });
+  assert.deepEqual(rotatedBy(t, 4).rotateHeaders['x-edgeway-user'], ['b', 'c', 'a']);
+  assert.deepEqual(chatJob(rotatedBy(t, 2), '{}', {}).rotate_headers, { 'x-edgeway-user': ['c', 'a', 'b'] });
+  const plain = target('edgeway', { url: 'http://x', key: 'k', model: 'm', pid: 1 });
+  assert.equal(rotatedBy(plain, 3), plain);
+  assert.equal(chatJob(plain, '{}', {}).rotate_headers, undefined);
+
+  const one = (median) => ({ median, min: median - 0.02, max: median + 0.02, runs: 3 });
+  const lat = (p50) => ({
+    added: {
+      'edgeway-end-users − edgeway': { p50: one(p50), p95: one(1), p99: one(0.5) },
+      'edgeway-end-users − edgeway-limits': { p50: one(0.04), p95: one(1), p99: one(0.3) },
+    },
+    scopes: { limitsEngaged: true, endUsers: { users: 1000, spentBySample: { a: 3, b: 3, c: 2 } } },
+  });
+  const met = endUserLines(lat(0.08)).join('\n');
+  assert.match(met, /added p50 \+0\.08 \(\+0\.06…\+0\.10\) ms, p99 \+0\.50 .* over the plain key/);
+  assert.match(met, /p50 \+0\.04 .* over the limited key/);
+  assert.match(met, /— met in this run/);
+  assert.match(met, /counted 3, 3, 2 requests today/);
+  const notMet = endUserLines({
+    ...lat(0.3),
+    scopes: { limitsEngaged: false, endUsers: { users: 1000, spentBySample: { a: 0 } } },
+  }).join('\n');
+  assert.match(notMet, /\*\*not met\*\*/);
+  assert.match(notMet, /\*\*no\*\*/);
+  assert.match(notMet, /without x-ratelimit/);
+  assert.equal(endUserLines({ added: {} }), null);
 });

@@ -191,7 +191,7 @@ async function oneMode(ctx, cluster, p, leases) {
 }
 
 /** Polls the drivers until every admitted request has settled (settles run after the answer). */
-async function settledAll(stats, maxMs = 20_000) {
+export async function settledAll(stats, maxMs = 20_000) {
   const started = Date.now();
   for (;;) {
     const s = await stats();
@@ -201,7 +201,7 @@ async function settledAll(stats, maxMs = 20_000) {
 }
 
 /** The tenant's day ledger once nothing is held any more (leased slices returned), or after `waitMs`. */
-async function heldReleased(driverUrl, tenant, waitMs) {
+export async function heldReleased(driverUrl, tenant, waitMs) {
   const started = Date.now();
   for (;;) {
     const dump = await driverJson(`${driverUrl}/__dump?tenant=${tenant}`);
@@ -216,7 +216,7 @@ async function heldReleased(driverUrl, tenant, waitMs) {
  * rate) a driver still holds up to a thousand requests waiting on the object, and a full run once had
  * the next counters request fail at the socket; it is asked again, and a final failure names its cause.
  */
-async function driverJson(url, attempts = 5) {
+export async function driverJson(url, attempts = 5) {
   for (let attempt = 1; ; attempt++) {
     try {
       const res = await fetch(url, { signal: AbortSignal.timeout(10_000) });

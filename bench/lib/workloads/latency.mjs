@@ -6,7 +6,7 @@
  */
 import { closedRun, medianOfRuns, warmUp } from '../measure.mjs';
 import { acrossRuns } from '../stats.mjs';
-import { chatBody } from '../targets.mjs';
+import { chatBody, rotatedBy } from '../targets.mjs';
 
 const PCTS = ['p50', 'p95', 'p99'];
 
@@ -18,7 +18,8 @@ export async function latencyWorkload(ctx, targets, { requests, repeats, warmup,
     const order = targets.map((_, i) => targets[(i + r) % targets.length]);
     for (const t of order) {
       ctx.log(`  latency c=1 · repeat ${r + 1}/${repeats} · ${t.label}`);
-      runs[t.name].push(await closedRun(ctx, t, body(t), { requests }));
+      // A target rotating a header (end users) goes on through its list from repeat to repeat.
+      runs[t.name].push(await closedRun(ctx, rotatedBy(t, warmup + r * requests), body(t), { requests }));
     }
   }
   const perTarget = Object.fromEntries(
@@ -44,6 +45,10 @@ export async function latencyWorkload(ctx, targets, { requests, repeats, warmup,
       ['edgeway', 'floor'],
       ['edgeway', 'floor-relay'],
       ['edgeway-consumer', 'edgeway'],
+      // A key whose tenant meters its end users, against the plain key and the limited key.
+      ['edgeway-end-users', 'edgeway'],
+      ['edgeway-end-users', 'edgeway-limits'],
+      ['edgeway-limits', 'edgeway'],
       ['floor-relay', 'floor'],
       ['floor', 'direct'],
     ]),
