@@ -45,6 +45,11 @@ export interface RequestScope {
   readonly tags: Readonly<Record<string, string>> | null;
   /** True when the request was already sent to a downgrade route: no downgrade applies again. */
   readonly downgraded?: boolean;
+  /**
+   * Keeps work alive after the response (the exchange's waitUntil): the closing of a lease a refused
+   * request opened, which a successful one hands back as its Reservation's `background`.
+   */
+  readonly keep?: (work: Promise<unknown>) => void;
 }
 
 export const NO_SCOPE: RequestScope = { endUser: null, tags: null };

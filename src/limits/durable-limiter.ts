@@ -92,11 +92,11 @@ export function durableLimiter(options: DurableLimiterOptions): Limiter {
   }
 
   /** Sends a closed, drained lease's one report; a failure is left to the object (it charges the whole hold). */
-  async function report(tenantId: string, lease: Lease, at: number): Promise<void> {
+  async function report(objectName: string, lease: Lease, at: number): Promise<void> {
     const final = lease.report(at);
     if (!final) return;
     try {
-      await objectFor(tenantId).settle(lease.id, final.spent, final.requests);
+      await objectFor(objectName).settle(lease.id, final.spent, final.requests);
     } catch (err) {
       console.error(
         'limiter lease report failed; the object will charge its whole hold',
@@ -135,33 +135,32 @@ export function durableLimiter(options: DurableLimiterOptions): Limiter {
   }
 
   /**
-   * The tenant object's part: its key, tenant, model and tag scopes, from a lease this isolate holds
-   * when the key is busy, else one round trip (which may open a lease).
+   * One object's part of a request: the tenant object's key, tenant, model and tag scopes, or an end
+   * user's scope in its shard. From a lease this isolate holds for the same key and scopes when they
+   * are busy, else one round trip (which may open a lease): a quiet key or end user is metered request
+   * by request, a busy one (an agent's burst) mostly without a round trip.
    */
-  async function objectPart(
+  async function leasedPart(
     principal: Principal,
+    objectName: string,
     scopes: readonly ScopeSpec[],
+    slotName: string,
     priced: Priced,
     downgraded: boolean,
   ): Promise<Part> {
     const { cost, used } = priced;
-    const extra = scopes
-      .slice(2)
-      .map((spec) => spec.id)
-      .join('\n');
-    // A lease this isolate holds for the key and these scopes, or the one being asked for: no round trip.
-    const slot = book?.slot(principal, now(), downgraded ? `${extra}\ndowngraded` : extra) ?? null;
+    const slot = book?.slot(principal, now(), downgraded ? `${slotName}\ndowngraded` : slotName) ?? null;
     const onLease = (lease: Lease | null, taken = false): Part | null => {
       if (!lease || !(taken || lease.take(cost, now()))) return null;
       return {
         quota: lease.quotaNow(),
         settle: async (usage, stream, model) => {
           lease.finish(cost, used(usage, stream, model) ?? NOTHING);
-          await report(principal.tenantId, lease, now());
+          await report(objectName, lease, now());
         },
         release: async () => {
           lease.untake(cost);
-          await report(principal.tenantId, lease, now());
+          await report(objectName, lease, now());
         },
       };
     };
@@ -173,7 +172,7 @@ export function durableLimiter(options: DurableLimiterOptions): Limiter {
       if (local) return local;
     }
 
-    const object = objectFor(principal.tenantId);
+    const object = objectFor(objectName);
     const want = slot && book ? book.want(slot) : 1;
     const asked = ask(object, {
       scopes,
@@ -209,9 +208,7 @@ export function durableLimiter(options: DurableLimiterOptions): Limiter {
     const lease = leased ? await leased : null;
     if (lease) {
       // Reports the lease when its window ends, should no request of it still be in flight then.
-      const closer = sleep(Math.max(0, lease.closesAt - now())).then(() =>
-        report(principal.tenantId, lease, now()),
-      );
+      const closer = sleep(Math.max(0, lease.closesAt - now())).then(() => report(objectName, lease, now()));
       return { ...onLease(lease, true)!, background: closer };
     }
     const id = result.id;
@@ -219,31 +216,6 @@ export function durableLimiter(options: DurableLimiterOptions): Limiter {
       quota: result.quota,
       settle: (usage, stream, model) => settleIn(object, id, used(usage, stream, model)),
       release: () => settleIn(object, id, null, 0),
-    };
-  }
-
-  /** The end user's part: one round trip to their shard (end users are many and quiet: never leased). */
-  async function userPart(
-    principal: Principal,
-    spec: ScopeSpec,
-    priced: Priced,
-    downgraded: boolean,
-  ): Promise<Part> {
-    const shard = objectFor(userShardName(principal.tenantId, shardOf(spec.label ?? '')));
-    const result = await ask(shard, {
-      scopes: [spec],
-      tenantId: principal.tenantId,
-      cost: priced.cost,
-      ttlMs: config.reservationTtlMs,
-      ...(downgraded ? { downgraded } : {}),
-    });
-    if (result === null) return UNMETERED;
-    if (!result.ok) throw refusal(result);
-    const id = result.id;
-    return {
-      quota: result.quota,
-      settle: (usage, stream, model) => settleIn(shard, id, priced.used(usage, stream, model)),
-      release: () => settleIn(shard, id, null, 0),
     };
   }
 
@@ -262,13 +234,33 @@ export function durableLimiter(options: DurableLimiterOptions): Limiter {
 
       // Both objects at once; a refusal by either gives back what the other took, so none is recorded.
       const asked = await Promise.allSettled([
-        plan.object.length > 0 ? objectPart(principal, plan.object, priced, downgraded) : UNMETERED,
-        plan.user ? userPart(principal, plan.user, priced, downgraded) : UNMETERED,
+        plan.object.length > 0
+          ? leasedPart(
+              principal,
+              principal.tenantId,
+              plan.object,
+              otherScopes(plan.object),
+              priced,
+              downgraded,
+            )
+          : UNMETERED,
+        plan.user
+          ? leasedPart(
+              principal,
+              userShardName(principal.tenantId, shardOf(plan.user.label ?? '')),
+              [plan.user],
+              plan.user.id,
+              priced,
+              downgraded,
+            )
+          : UNMETERED,
       ]);
       const parts = asked.flatMap((r) => (r.status === 'fulfilled' ? [r.value] : []));
       const failures = asked.flatMap((r) => (r.status === 'rejected' ? [r.reason as unknown] : []));
       if (failures.length > 0) {
         await Promise.all(parts.map((p) => p.release()));
+        // A lease this request opened still closes and reports when its window ends.
+        for (const p of parts) if (p.background) scope.keep?.(p.background);
         throw failures.find((f) => f instanceof DowngradeRequired) ?? failures[0];
       }
       const quota = parts.reduce<Quota>((q, p) => tighterQuota(q, p.quota), NO_QUOTA);
@@ -314,6 +306,14 @@ export function durableLimiter(options: DurableLimiterOptions): Limiter {
     };
     return { cost, used, outputCap };
   }
+}
+
+/** A lease slot's name beside the key's id: the scopes of the tenant object beyond the key's and tenant's. */
+function otherScopes(scopes: readonly ScopeSpec[]): string {
+  return scopes
+    .slice(2)
+    .map((spec) => spec.id)
+    .join('\n');
 }
 
 /** A request's worst case, the charge for what it used, and the output cap to send upstream. */

@@ -75,7 +75,7 @@ export function proxy(endpoint: Endpoint) {
     const endUser = endUserOf(headers, request.body);
     x.endUser = endUser?.id ?? null;
     x.tags = tagsOf(principal, x.metadata);
-    const scope: RequestScope = { endUser, tags: x.tags };
+    const scope: RequestScope = { endUser, tags: x.tags, keep: (work) => x.keep(work) };
 
     // 5a. route: what `model` names (one provider/model, or a named route's targets in this request's
     // order), and the first target's key, adapter and body, translated when the provider speaks another

@@ -229,12 +229,18 @@ describe('end users, model rules and the tenant in one reservation', () => {
       },
     });
     const adapter = isolate();
-    const first = await attempt(adapter, principal, userScope('u'));
-    const second = await attempt(adapter, principal, userScope('u'));
+    const kept: Promise<unknown>[] = [];
+    const scope = { ...userScope('u'), keep: (work: Promise<unknown>) => kept.push(work) };
+    const first = await attempt(adapter, principal, scope);
+    // The second asks the user's shard for a lease (a second request in the window), which the tenant's refusal gives back.
+    const second = await attempt(adapter, principal, scope);
     expect(first).not.toBeInstanceOf(GatewayError);
     expect(second).toBeInstanceOf(GatewayError);
     expect((second as GatewayError).details?.limit).toMatchObject({ scope: 'tenant', kind: 'rpm' });
     await (first as Reservation).settle(USAGE(4));
+    // The lease the refused request opened closes when its window ends and reports that it admitted nothing.
+    expect(kept.length).toBe(1);
+    await Promise.all(kept);
     const { state } = await userDump(tenantId, 'u');
     // One request counted and charged; the refused one left nothing held and no request in the window.
     expect(state.inflight).toBe(0);
@@ -245,6 +251,56 @@ describe('end users, model rules and the tenant in one reservation', () => {
       requestsSpent: 1,
     });
   });
+
+  it('admits a busy end user from leases, exactly: few shard calls, the budget never passed', async () => {
+    const tenantId = `ten_${crypto.randomUUID()}`;
+    const principal = principalFor(tenantId, {
+      tenantScopes: {
+        end_users: { limits: {}, budgets: { requests: { day: 400 } } },
+        model_limits: [],
+        tag_limits: [],
+        tag_keys: [],
+        downgrade: null,
+      },
+    });
+    const calls = { reserve: 0, settle: 0 };
+    const counted = durableLimiter({
+      objectFor: (name) => {
+        const stub = objects(name);
+        return {
+          reserve: (input) => {
+            calls.reserve += 1;
+            return stub.reserve(input);
+          },
+          settle: (id, actual, requests) => {
+            calls.settle += 1;
+            return stub.settle(id, actual, requests);
+          },
+        };
+      },
+      prices: { overrides: async () => PRICE, invalidate: () => {} },
+      config: readLimitsConfig({ LIMITS_LEASES: 'on', LIMITS_LEASE_MS: '100' }),
+    });
+    // An agent's session: 300 calls for one end user, 10 at a time.
+    const admitted: Reservation[] = [];
+    for (let round = 0; round < 30; round++) {
+      const outcomes = await Promise.all(
+        Array.from({ length: 10 }, () => attempt(counted, principal, userScope('agent-user'))),
+      );
+      for (const o of admittedOf(outcomes)) admitted.push(o);
+      await Promise.all(admittedOf(outcomes).map((r) => r.settle(USAGE(3))));
+    }
+    await Promise.all(admitted.map((r) => r.background));
+    expect(admitted.length).toBe(300);
+    expect(calls.reserve).toBeLessThan(100);
+    const { state } = await userDump(tenantId, 'agent-user');
+    expect(state.ledger.day).toMatchObject({
+      requestsSpent: 300,
+      requestsHeld: 0,
+      nanosSpent: 300 * 15 * NANOS_PER_TOKEN,
+    });
+    expect(state.inflight).toBe(0);
+  }, 60_000);
 
   it("names a model rule's scope, pattern and field in its 429, and keeps other models out of it", async () => {
     const tenantId = `ten_${crypto.randomUUID()}`;
