@@ -268,8 +268,19 @@ const endUsersT = endUserKey
       rotateHeaders: { 'x-edgeway-user': END_USERS },
     })
   : null;
-/** The latency workload also runs the limited key and the end-user key beside the plain one. */
-const scopeTargets = endUsersT ? [limitedT, endUsersT] : [limitedT];
+/** The same key, every request for one end user: a busy user (an agent's session) is admitted from leases. */
+const busyUserT = endUserKey
+  ? target('edgeway-end-user-busy', {
+      label: 'Edgeway, end-user budget (one busy end user)',
+      url: gatewayW.url,
+      key: endUserKey,
+      model: 'mock/mock-small',
+      pid: gatewayW.pid,
+      rotateHeaders: { 'x-edgeway-user': ['bench-busy-user'] },
+    })
+  : null;
+/** The latency workload also runs the limited key and the end-user targets beside the plain one. */
+const scopeTargets = endUsersT ? [limitedT, endUsersT, busyUserT] : [limitedT];
 
 // Fail loudly and early if any target cannot answer one request.
 for (const t of [...requestTargets, ...scopeTargets, ...responsesTargets]) {

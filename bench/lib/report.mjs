@@ -178,6 +178,7 @@ export const END_USER_ADDED_P50_TARGET_MS = 0.1;
 export function endUserLines(lat) {
   const vsPlain = lat.added['edgeway-end-users − edgeway'];
   const vsLimited = lat.added['edgeway-end-users − edgeway-limits'];
+  const busy = lat.added['edgeway-end-user-busy − edgeway'];
   if (!vsPlain) return null;
   const eu = lat.scopes?.endUsers;
   const spent = eu ? Object.values(eu.spentBySample) : [];
@@ -187,6 +188,12 @@ export function endUserLines(lat) {
       `added p50 ${spread(vsPlain.p50, signed)} ms, p99 ${spread(vsPlain.p99, signed)} ms over the plain key; ` +
       `p50 ${spread(vsLimited?.p50, signed)} ms, p99 ${spread(vsLimited?.p99, signed)} ms over the limited key (rpm 1,000,000). ` +
       `Target: added p50 ≤ +${END_USER_ADDED_P50_TARGET_MS} ms over the plain key — ${met ? 'met' : '**not met**'} in this run.`,
+    ...(busy
+      ? [
+          `One busy end user (every request for the same user: admitted from leases): added p50 ${spread(busy.p50, signed)} ms, p99 ${spread(busy.p99, signed)} ms over the plain key — ` +
+            `${busy.p50.median <= END_USER_ADDED_P50_TARGET_MS ? 'met' : '**not met**'}.`,
+        ]
+      : []),
     `Engaged: ${spent.length && spent.every((n) => n > 0) ? `the first users' shard ledgers counted ${spent.join(', ')} requests today` : '**no** (the sampled users’ shards counted nothing)'}; ` +
       `limited key ${lat.scopes?.limitsEngaged ? 'answered with x-ratelimit-* headers' : '**without x-ratelimit-* headers**'}.`,
   ];

@@ -48,6 +48,7 @@ export async function latencyWorkload(ctx, targets, { requests, repeats, warmup,
       // A key whose tenant meters its end users, against the plain key and the limited key.
       ['edgeway-end-users', 'edgeway'],
       ['edgeway-end-users', 'edgeway-limits'],
+      ['edgeway-end-user-busy', 'edgeway'],
       ['edgeway-limits', 'edgeway'],
       ['floor-relay', 'floor'],
       ['floor', 'direct'],
