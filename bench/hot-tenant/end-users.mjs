@@ -5,22 +5,11 @@
  * ledgers checked against what the drivers settled for them and against their budget. No I/O, so
  * bench/test/hot-tenant-users.test.mjs covers it.
  */
+import { prng } from '../lib/prng.mjs';
 import { analyzeOpenLoop } from '../lib/rate.mjs';
 
 /** The end user's id for index i (0 … users − 1). */
 export const userId = (i) => `user-${i}`;
-
-/** mulberry32: a small seeded PRNG, so a run's users can be drawn again. */
-export function prng(seed) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /**
  * Draws the end user of each request: with probability `heavyShare` one of the first `heavyUsers`
