@@ -1,23 +1,19 @@
 /**
- * The Limiter port (src/core/limiter.ts) filled by the per-tenant Limiter
- * Durable Object. Per request:
- * - a principal with no rate limits and no budgets (key and tenant) returns at
- *   once: no Durable Object round trip at all;
- * - a busy key is admitted from a lease this isolate holds (src/limits/lease*.ts):
+ * The Limiter port (src/core/limiter.ts) filled by Limiter Durable Objects: the tenant's (its key,
+ * tenant, model-rule and tag scopes) and, for a request with an end user, that user's shard
+ * (src/limits/shards.ts), asked in parallel. Per request:
+ * - a principal with nothing limited (src/limits/scopes.ts) returns at once: no round trip at all;
+ * - a busy key (or end user) is admitted from a lease this isolate holds (src/limits/lease*.ts):
  *   no round trip, one settle per lease when it closes;
- * - otherwise one round trip before the upstream call (`reserve`, to the
- *   tenant's object, which holds the key's counters too; it may open a lease),
- *   and one after it (`settle`, off the response path).
- * A failed or slow (> timeoutMs) reserve follows config.failMode (see config.ts);
- * a failed settle is logged and left to the reservation's expiry. Charges are
- * whole non-negative tokens and nano-dollars (a provider's odd usage numbers
- * are rounded up, negatives and non-finite ones count as 0); a worst case too
- * large to hold exactly is a 400 before any round trip, never a fail-open.
+ * - otherwise one round trip to each object concerned before the upstream call (`reserve`; it may
+ *   open a lease), and one after it (`settle`, off the response path). A refusal by one object
+ *   gives back what the other held, uncounted.
+ * A failed or slow (> timeoutMs) reserve follows config.failMode (see config.ts); a failed settle is
+ * logged and left to the reservation's expiry. What a request may cost and is charged is
+ * src/limits/worst-case.ts (a worst case too large to hold exactly is a 400 before any round trip).
  */
-import type { ProxyRequest } from '../core/request';
-import { GatewayError, badRequest } from '../core/errors';
+import { GatewayError } from '../core/errors';
 import type { Principal } from '../core/principal';
-import { costUsd, priceOf } from '../core/cost';
 import {
   DowngradeRequired,
   NO_SCOPE,
@@ -26,30 +22,12 @@ import {
   type Reservation,
   type StreamEnd,
 } from '../core/limiter';
-import type { Price } from '../core/pricing';
-import { plainUsage, type Usage } from '../core/usage';
+import type { Usage } from '../core/usage';
 import type { LimitsConfig } from './config';
 import { denialError } from './denial';
-import {
-  cacheWriteTtl,
-  estimatePromptTokens,
-  maxTokensLimit,
-  outputReserve,
-  perChoiceCap,
-  settledUsage,
-} from './estimate';
 import { quotaHeaders } from './headers';
 import type { PriceBook } from './price-overrides';
-import {
-  NANOS_PER_USD,
-  isCharge,
-  type Charge,
-  type LimiterRpc,
-  type Quota,
-  type ReserveInput,
-  type ReserveResult,
-  type ScopeSpec,
-} from './protocol';
+import type { Charge, LimiterRpc, Quota, ReserveInput, ReserveResult, ScopeSpec } from './protocol';
 import { tighterQuota } from './check';
 import { mayBeLimited, planScopes } from './scopes';
 import { shardOf, userShardName } from './shards';
@@ -57,6 +35,7 @@ import { remember } from './snapshots';
 import { Lease } from './lease';
 import { LeaseBook } from './lease-book';
 import { NOTHING } from './ledger';
+import { type Priced, pricedRequest } from './worst-case';
 import { within } from '../util/within';
 
 export interface DurableLimiterOptions {
@@ -229,7 +208,13 @@ export function durableLimiter(options: DurableLimiterOptions): Limiter {
         tags: scope.tags,
       });
       if (plan.object.length === 0 && plan.user === null) return NOTHING_RESERVED;
-      const priced = await priceOf_(principal, request, named);
+      const priced = pricedRequest(
+        principal,
+        request,
+        named,
+        await prices.overrides(),
+        config.defaultMaxTokens,
+      );
       const downgraded = scope.downgraded === true;
 
       // Both objects at once; a refusal by either gives back what the other took, so none is recorded.
@@ -276,36 +261,6 @@ export function durableLimiter(options: DurableLimiterOptions): Limiter {
       };
     },
   };
-
-  /** The request's worst case at the dearest model that may answer, and how to charge what it used. */
-  async function priceOf_(
-    principal: Principal,
-    request: ProxyRequest,
-    models: readonly string[],
-  ): Promise<Priced> {
-    // A max_tokens above the cap was refused by policy (src/pipeline/policy.ts); the cap still bounds the hold.
-    const cap = maxTokensLimit(principal.limits, principal.tenantLimits);
-    const prompt = estimatePromptTokens(request);
-    const overrides = await prices.overrides();
-    const output = outputReserve(request, cap?.limit ?? null, config.defaultMaxTokens);
-    const ttl = request.endpoint === 'embeddings' ? null : cacheWriteTtl(request.body);
-    const worst = (p: Price) => chargeAt(p, worstUsage(p, prompt, output, ttl));
-    // The dearest model that may answer prices the hold, so a fallback never spends past it.
-    const candidates = models.map((m) => priceOf(m, overrides));
-    const price = candidates.reduce((a, b) => (worst(b).nanos > worst(a).nanos ? b : a));
-    const cost = worst(price);
-    if (!isCharge(cost)) throw tooCostly();
-    const outputCap =
-      request.maxOutputTokens === null && request.endpoint !== 'embeddings'
-        ? { outputCap: perChoiceCap(request, cap?.limit ?? null, config.defaultMaxTokens) }
-        : {};
-    /** What the request really used, at the price of the model that answered. */
-    const used = (usage: Usage | null, stream: StreamEnd | undefined, model: string | undefined) => {
-      const u = settledUsage(prompt, usage, stream);
-      return u ? chargeAt(model ? priceOf(model, overrides) : price, u) : null;
-    };
-    return { cost, used, outputCap };
-  }
 }
 
 /** A lease slot's name beside the key's id: the scopes of the tenant object beyond the key's and tenant's. */
@@ -314,17 +269,6 @@ function otherScopes(scopes: readonly ScopeSpec[]): string {
     .slice(2)
     .map((spec) => spec.id)
     .join('\n');
-}
-
-/** A request's worst case, the charge for what it used, and the output cap to send upstream. */
-interface Priced {
-  readonly cost: Charge;
-  readonly used: (
-    usage: Usage | null,
-    stream: StreamEnd | undefined,
-    model: string | undefined,
-  ) => Charge | null;
-  readonly outputCap: { outputCap?: number };
 }
 
 /** What one object (the tenant's, or an end user's shard) holds for a request. */
@@ -359,58 +303,5 @@ function once(settle: Reservation['settle']): Reservation['settle'] {
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
-/**
- * The output cap per choice a provider is sent when the request names none:
- * the key's or tenant's max_tokens, else LIMITS_DEFAULT_MAX_TOKENS. It is what
- * a limited key's reservation holds, and what formats that require a cap
- * (Anthropic's max_tokens) are sent for any key.
- */
-export function outputCapFor(principal: Principal, request: ProxyRequest, defaultCap: number): number {
-  const cap = maxTokensLimit(principal.limits, principal.tenantLimits);
-  return perChoiceCap(request, cap?.limit ?? null, defaultCap);
-}
-
 /** True when a request of this key may have anything to count: only then is there a Limiter to ask. */
 export const isLimited = mayBeLimited;
-
-/**
- * A request's worst case at one price: every prompt token billed at the dearest rate a prompt token of
- * this request can have there (plain input, a cache read, or, when its breakpoints ask for one, a
- * cache write of their TTL: 1.25× or 2× input at Anthropic), and the whole output reserve.
- */
-function worstUsage(price: Price, prompt: number, output: number, ttl: '1h' | '5m' | null): Usage {
-  const usage = plainUsage(prompt, output);
-  const write5m = ttl ? price.cache_write : 0;
-  const write1h = ttl === '1h' ? price.cache_write_1h : 0;
-  const dearest = Math.max(price.input, price.cached, write5m, write1h);
-  if (dearest === price.input) return usage;
-  if (dearest === write1h) return { ...usage, cacheWriteTokens: prompt, cacheWrite1hTokens: prompt };
-  if (dearest === write5m) return { ...usage, cacheWriteTokens: prompt };
-  return { ...usage, cachedTokens: prompt };
-}
-
-/** Rounded up to the nano-dollar; the epsilon keeps float noise (0.016 × 1e9 = 16000000.000000002) from adding one. */
-function chargeAt(price: Price, reported: Usage): Charge {
-  const usage = {
-    inputTokens: whole(reported.inputTokens),
-    outputTokens: whole(reported.outputTokens),
-    cachedTokens: whole(reported.cachedTokens),
-    cacheWriteTokens: whole(reported.cacheWriteTokens),
-    cacheWrite1hTokens: whole(reported.cacheWrite1hTokens),
-    reasoningTokens: whole(reported.reasoningTokens),
-  };
-  return {
-    tokens: usage.inputTokens + usage.outputTokens,
-    nanos: Math.max(0, Math.ceil(costUsd(price, usage) * NANOS_PER_USD - 1e-6)),
-  };
-}
-
-const whole = (n: number) => (Number.isFinite(n) && n > 0 ? Math.ceil(n) : 0);
-
-function tooCostly(): GatewayError {
-  return badRequest(
-    "This request's worst-case cost is too large to reserve; lower 'max_tokens' or 'n'.",
-    null,
-    'cost_out_of_range',
-  );
-}
