@@ -4,7 +4,8 @@
  * period, and reservations (a lease is a reservation of several requests).
  * Values read back that are not finite and non-negative count as 0.
  */
-import type { Charge } from '../limits/protocol';
+import type { Period } from '../limits/periods';
+import { type Charge, EMPTY_LEDGER, type LedgerRow, type ScopeState } from '../limits/protocol';
 
 export const SCHEMA = `
   CREATE TABLE IF NOT EXISTS scopes (
@@ -111,4 +112,77 @@ export function scopesOf(row: ReservationRow): string[] {
     }
   }
   return [row.key_scope, 'tenant'];
+}
+
+/** One scope's state as of its rows for `periods` (no row: zero). */
+export function loadScope(
+  sql: SqlStorage,
+  scope: string,
+  periods: Readonly<Record<Period, string>>,
+): ScopeState {
+  const s = sql.exec<ScopeRow>('SELECT * FROM scopes WHERE scope = ?', scope).toArray()[0];
+  const rows = sql
+    .exec<LedgerDbRow>(
+      'SELECT * FROM ledger WHERE scope = ? AND period IN (?, ?, ?)',
+      scope,
+      periods.day,
+      periods.month,
+      periods.total,
+    )
+    .toArray();
+  const ledgerOf = (key: string): LedgerRow => {
+    const r = rows.find((x) => x.period === key);
+    return r
+      ? {
+          tokensSpent: amount(r.tokens_spent),
+          tokensHeld: amount(r.tokens_held),
+          nanosSpent: amount(r.nanos_spent),
+          nanosHeld: amount(r.nanos_held),
+          requestsSpent: amount(r.requests_spent),
+          requestsHeld: amount(r.requests_held),
+        }
+      : EMPTY_LEDGER;
+  };
+  return {
+    inflight: amount(s?.inflight),
+    requests: { start: amount(s?.req_start), prev: amount(s?.req_prev), cur: amount(s?.req_cur) },
+    tokens: { start: amount(s?.tok_start), prev: amount(s?.tok_prev), cur: amount(s?.tok_cur) },
+    ledger: { day: ledgerOf(periods.day), month: ledgerOf(periods.month), total: ledgerOf(periods.total) },
+  };
+}
+
+/** Writes one scope's state: its window row and its ledger rows for `periods`. */
+export function saveScope(
+  sql: SqlStorage,
+  scope: string,
+  state: ScopeState,
+  periods: Readonly<Record<Period, string>>,
+): void {
+  const { requests: r, tokens: t } = state;
+  sql.exec(
+    `INSERT OR REPLACE INTO scopes (scope, inflight, req_start, req_prev, req_cur, tok_start, tok_prev, tok_cur)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+    scope,
+    state.inflight,
+    r.start,
+    r.prev,
+    r.cur,
+    t.start,
+    t.prev,
+    t.cur,
+  );
+  for (const period of ['day', 'month', 'total'] as const) {
+    const l = state.ledger[period];
+    sql.exec(
+      `INSERT OR REPLACE INTO ledger (scope, period, tokens_spent, tokens_held, nanos_spent, nanos_held, requests_spent, requests_held) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+      scope,
+      periods[period],
+      l.tokensSpent,
+      l.tokensHeld,
+      l.nanosSpent,
+      l.nanosHeld,
+      l.requestsSpent,
+      l.requestsHeld,
+    );
+  }
 }

@@ -1,10 +1,11 @@
 /**
- * The Limiter: one SQLite-backed Durable Object per tenant (named by tenant
- * id), holding the tenant's counters AND those of each of its keys, so one
- * round trip checks and reserves both scopes atomically: a request admitted by
- * its key but refused by its tenant reserves nothing anywhere. Keys never get
- * an object of their own: their totals must survive the tenant gaining or
- * losing limits, and one coordination point per tenant keeps that trivial.
+ * The Limiter: a SQLite-backed Durable Object holding scopes' counters. One per
+ * tenant (named by its id) holds the tenant's, its keys', its model rules' and
+ * tags' scopes; 32 more per tenant (src/limits/shards.ts) hold its end users'.
+ * A reserve names the scopes it is in and checks and records all of them or
+ * none: a request its key admits but its tenant refuses reserves nothing here.
+ * Keys never get an object of their own: their totals must survive the tenant
+ * gaining or losing limits, and one coordination point per tenant keeps that trivial.
  *
  * Exactness: every method is synchronous between reading and writing SQLite,
  * so the object's single thread serialises them; a check and its record can
@@ -40,12 +41,8 @@ import { grantOf, leaseSize } from '../limits/lease-size';
 import { applyReserve, applySettle, NOTHING } from '../limits/ledger';
 import { periodKey, type Period } from '../limits/periods';
 import {
-  EMPTY_LEDGER,
   type Charge,
   isCharge,
-  type LedgerRow,
-  type LastDenial,
-  type LimitKind,
   type ReserveInput,
   type FiredAlert,
   type ReserveResult,
@@ -57,29 +54,26 @@ import {
   type UserState,
 } from '../limits/protocol';
 import { userScopeId } from '../limits/scopes';
-import { minuteOf, WINDOW_MS } from '../limits/window';
+import { minuteOf } from '../limits/window';
 import {
   ADDED_COLUMNS,
-  amount,
   countedBy,
   heldBy,
   isLease,
-  type LedgerDbRow,
   type ReservationRow,
+  loadScope,
   SCHEMA,
-  type ScopeRow,
+  saveScope,
   scopesOf,
 } from './limiter-rows';
+import { lastDenialOf, recordDenial, sweepIdle } from './limiter-upkeep';
+import { UserOverrides } from './user-overrides';
 
 export const LATE_SETTLE_GRACE_MS = 24 * 3600 * 1000;
 /** The longest a reservation may be held before its alarm releases it. */
 export const MAX_RESERVATION_TTL_MS = 7 * 24 * 3600 * 1000;
 /** How soon the alarm retries handing fired alerts to the alert queue. */
 export const ALERT_RETRY_MS = 30_000;
-/** Idle scopes' rows the alarm deletes per run (src/limits/eviction below: `sweep`). */
-export const SWEEP_BATCH = 5_000;
-/** End users' overrides kept in memory per object; the rest are read from SQLite. */
-const OVERRIDE_CACHE = 10_000;
 
 /** Tenant id → its Limiter object (one per tenant, named by the id). */
 export function limiterObjects(
@@ -96,8 +90,8 @@ export class Limiter extends DurableObject<Bindings> {
   /** Budget alerts: settings per scope, fired alerts and their outbox (src/limits/alerts-store.ts). */
   private readonly alerts: AlertBook;
   private flushing: Promise<number> | null = null;
-  /** End users' overrides (null: none) read so far, for user shards. */
-  private readonly overrides = new Map<string, ScopeRule | null>();
+  /** End users' overrides, for user shards (src/durable/user-overrides.ts). */
+  private readonly userOverrides: UserOverrides;
 
   constructor(ctx: DurableObjectState, env: Bindings) {
     super(ctx, env);
@@ -108,6 +102,7 @@ export class Limiter extends DurableObject<Bindings> {
       if (!this.sql.exec(`SELECT * FROM ${table} LIMIT 0`).columnNames.includes(column))
         this.sql.exec(`ALTER TABLE ${table} ADD COLUMN ${column} ${definition}`);
     this.alerts = new AlertBook(this.sql);
+    this.userOverrides = new UserOverrides(this.sql);
     void ctx.blockConcurrencyWhile(async () => {
       this.alarmAt = await ctx.storage.getAlarm();
     });
@@ -135,7 +130,7 @@ export class Limiter extends DurableObject<Bindings> {
     if (downgrade) return { ok: false, downgrade, quota: quotaOf(views, now) };
     const decision = decide(views, input.cost, now);
     if (!decision.ok) {
-      this.recordDenial(specs[decision.index]!.id, decision.denial.kind, now);
+      recordDenial(this.sql, specs[decision.index]!.id, decision.denial.kind, now);
       return { ok: false, denial: decision.denial, quota: quotaOf(views, now) };
     }
 
@@ -219,7 +214,7 @@ export class Limiter extends DurableObject<Bindings> {
       }
       return n;
     });
-    this.sweep(now);
+    sweepIdle(this.sql, now, MAX_RESERVATION_TTL_MS + LATE_SETTLE_GRACE_MS + 24 * 3600 * 1000);
     const next = this.sql
       .exec<{ at: number | null }>('SELECT MIN(expires_at) AS at FROM reservations')
       .one().at;
@@ -266,43 +261,23 @@ export class Limiter extends DurableObject<Bindings> {
   /** The state of any scope by its id (ScopeSpec.id), for the admin API. */
   dumpScope(scopeId: string): ScopeDump {
     const periods = currentPeriods(this.now());
-    const denial = this.sql
-      .exec<{ kind: string; at: number; count: number }>(
-        'SELECT kind, at, count FROM denials WHERE scope = ?',
-        scopeId,
-      )
-      .toArray()[0];
-    const lastDenial: LastDenial | null = denial
-      ? { kind: denial.kind as LimitKind, at: denial.at, count: denial.count }
-      : null;
-    return { state: this.load(scopeId, periods), periods, lastDenial };
+    return { state: this.load(scopeId, periods), periods, lastDenial: lastDenialOf(this.sql, scopeId) };
   }
 
   /** Sets (or with null removes) an end user's own limits and budgets, in place of the tenant's default. */
   setOverride(user: string, rule: ScopeRule | null): void {
     if (typeof user !== 'string' || user === '') return;
-    if (rule === null) this.sql.exec('DELETE FROM overrides WHERE user = ?', user);
-    else
-      this.sql.exec(
-        'INSERT OR REPLACE INTO overrides (user, rule) VALUES (?, ?)',
-        user,
-        JSON.stringify(rule),
-      );
-    this.remember(user, rule);
+    this.userOverrides.set(user, rule);
   }
 
   /** An end user's override (null: the tenant's default applies) and counters. */
   userState(user: string): UserState {
-    return { override: this.overrideOf(user), dump: this.dumpScope(userScopeId(user)) };
+    return { override: this.userOverrides.get(user), dump: this.dumpScope(userScopeId(user)) };
   }
 
   /** This shard's end users with overrides, by id. */
   listOverrides(limit = 1000): UserOverride[] {
-    const n = Math.max(1, Math.min(10_000, Math.floor(Number(limit) || 1000)));
-    return this.sql
-      .exec<{ user: string; rule: string }>('SELECT user, rule FROM overrides ORDER BY user LIMIT ?', n)
-      .toArray()
-      .map((r) => ({ user: r.user, rule: JSON.parse(r.rule) as ScopeRule }));
+    return this.userOverrides.list(Math.max(1, Math.min(10_000, Math.floor(Number(limit) || 1000))));
   }
 
   private finish(
@@ -334,124 +309,18 @@ export class Limiter extends DurableObject<Bindings> {
   }
 
   private load(scope: string, periods: Readonly<Record<Period, string>>): ScopeState {
-    const s = this.sql.exec<ScopeRow>('SELECT * FROM scopes WHERE scope = ?', scope).toArray()[0];
-    const rows = this.sql
-      .exec<LedgerDbRow>(
-        'SELECT * FROM ledger WHERE scope = ? AND period IN (?, ?, ?)',
-        scope,
-        periods.day,
-        periods.month,
-        periods.total,
-      )
-      .toArray();
-    const ledgerOf = (key: string): LedgerRow => {
-      const r = rows.find((x) => x.period === key);
-      return r
-        ? {
-            tokensSpent: amount(r.tokens_spent),
-            tokensHeld: amount(r.tokens_held),
-            nanosSpent: amount(r.nanos_spent),
-            nanosHeld: amount(r.nanos_held),
-            requestsSpent: amount(r.requests_spent),
-            requestsHeld: amount(r.requests_held),
-          }
-        : EMPTY_LEDGER;
-    };
-    return {
-      inflight: amount(s?.inflight),
-      requests: { start: amount(s?.req_start), prev: amount(s?.req_prev), cur: amount(s?.req_cur) },
-      tokens: { start: amount(s?.tok_start), prev: amount(s?.tok_prev), cur: amount(s?.tok_cur) },
-      ledger: { day: ledgerOf(periods.day), month: ledgerOf(periods.month), total: ledgerOf(periods.total) },
-    };
+    return loadScope(this.sql, scope, periods);
   }
 
   private save(scope: string, state: ScopeState, periods: Readonly<Record<Period, string>>): void {
-    const { requests: r, tokens: t } = state;
-    this.sql.exec(
-      `INSERT OR REPLACE INTO scopes (scope, inflight, req_start, req_prev, req_cur, tok_start, tok_prev, tok_cur)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
-      scope,
-      state.inflight,
-      r.start,
-      r.prev,
-      r.cur,
-      t.start,
-      t.prev,
-      t.cur,
-    );
-    for (const period of ['day', 'month', 'total'] as const) {
-      const l = state.ledger[period];
-      this.sql.exec(
-        `INSERT OR REPLACE INTO ledger (scope, period, tokens_spent, tokens_held, nanos_spent, nanos_held, requests_spent, requests_held) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
-        scope,
-        periods[period],
-        l.tokensSpent,
-        l.tokensHeld,
-        l.nanosSpent,
-        l.nanosHeld,
-        l.requestsSpent,
-        l.requestsHeld,
-      );
-    }
+    saveScope(this.sql, scope, state, periods);
   }
 
   /** A scope's settings for this reserve: an end user's override when their shard has one, else as sent. */
   private settingsOf(spec: ScopeSpec): ScopeSettings {
     if (spec.kind !== 'user' || spec.label === null) return spec.settings;
-    const rule = this.overrideOf(spec.label);
+    const rule = this.userOverrides.get(spec.label);
     return rule ? { ...spec.settings, ...rule, downgrade: rule.downgrade ?? null } : spec.settings;
-  }
-
-  private overrideOf(user: string): ScopeRule | null {
-    const known = this.overrides.get(user);
-    if (known !== undefined) return known;
-    const row = this.sql
-      .exec<{ rule: string }>('SELECT rule FROM overrides WHERE user = ?', user)
-      .toArray()[0];
-    const rule = row ? (JSON.parse(row.rule) as ScopeRule) : null;
-    this.remember(user, rule);
-    return rule;
-  }
-
-  private remember(user: string, rule: ScopeRule | null): void {
-    if (this.overrides.size >= OVERRIDE_CACHE) this.overrides.clear();
-    this.overrides.set(user, rule);
-  }
-
-  private recordDenial(scope: string, kind: LimitKind, now: number): void {
-    this.sql.exec(
-      `INSERT INTO denials (scope, kind, at, count) VALUES (?, ?, ?, 1)
-       ON CONFLICT (scope) DO UPDATE SET kind = excluded.kind, at = excluded.at, count = count + 1`,
-      scope,
-      kind,
-      now,
-    );
-  }
-
-  /**
-   * Forgets what idle scopes no longer need (an end user's last request a day ago leaves nothing but
-   * its month and total rows): windows older than two minutes with nothing in flight read as zero,
-   * and day and month rows past any reservation's life are never read again. At most SWEEP_BATCH
-   * rows of each per run; the alarm runs again with the next reservation.
-   */
-  private sweep(now: number): void {
-    const stale = now - 2 * WINDOW_MS;
-    this.sql.exec(
-      `DELETE FROM scopes WHERE rowid IN (SELECT rowid FROM scopes
-         WHERE inflight = 0 AND req_start < ? AND tok_start < ? LIMIT ?)`,
-      stale,
-      stale,
-      SWEEP_BATCH,
-    );
-    const oldest = now - MAX_RESERVATION_TTL_MS - LATE_SETTLE_GRACE_MS - 24 * 3600 * 1000;
-    this.sql.exec(
-      `DELETE FROM ledger WHERE rowid IN (SELECT rowid FROM ledger
-         WHERE (period GLOB '[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]' AND period < ?)
-            OR (period GLOB '[0-9][0-9][0-9][0-9]-[0-9][0-9]' AND period < ?) LIMIT ?)`,
-      periodKey('day', oldest),
-      periodKey('month', oldest),
-      SWEEP_BATCH,
-    );
   }
 
   private wakeAt(at: number): void {
