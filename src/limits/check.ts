@@ -13,6 +13,7 @@ import { PERIODS, periodEnd, type Period } from './periods';
 import {
   NANOS_PER_USD,
   type Allowance,
+  type BudgetUnit,
   type Charge,
   type Denial,
   type LimitKind,
@@ -67,7 +68,7 @@ function denials(view: ScopeView, cost: Charge, now: number, requests: number): 
     ...(view.param != null ? { param: view.param } : {}),
   };
   const out: Denial[] = [];
-  const { limits, budgets } = settings;
+  const { limits } = settings;
   if (limits.concurrent !== undefined && state.inflight + 1 > limits.concurrent) {
     out.push({
       ...scope,
@@ -85,68 +86,84 @@ function denials(view: ScopeView, cost: Charge, now: number, requests: number): 
   };
   rate('rpm', state.requests, limits.rpm, requests);
   rate('tpm', state.tokens, limits.tpm, cost.tokens);
-  for (const period of PERIODS) {
-    const row = state.ledger[period];
-    const tokens = budgets.tokens?.[period];
-    if (tokens !== undefined) {
-      const d = budgetDenial(period, tokens, row.tokensSpent, row.tokensHeld, cost.tokens, now);
-      if (d)
-        out.push({
-          ...scope,
-          kind: `tokens_${period}`,
-          limit: tokens,
-          used: row.tokensSpent + row.tokensHeld,
-          retryAfterMs: d.wait,
-        });
-    }
-    const usd = budgets.usd?.[period];
-    if (usd !== undefined) {
-      const d = budgetDenial(
-        period,
-        Math.round(usd * NANOS_PER_USD),
-        row.nanosSpent,
-        row.nanosHeld,
-        cost.nanos,
-        now,
-      );
-      if (d)
-        out.push({
-          ...scope,
-          kind: `usd_${period}`,
-          limit: usd,
-          used: (row.nanosSpent + row.nanosHeld) / NANOS_PER_USD,
-          retryAfterMs: d.wait,
-        });
-    }
-    const count = budgets.requests?.[period];
-    if (count !== undefined) {
-      const d = budgetDenial(period, count, row.requestsSpent, row.requestsHeld, requests, now);
-      if (d)
-        out.push({
-          ...scope,
-          kind: `requests_${period}`,
-          limit: count,
-          used: row.requestsSpent + row.requestsHeld,
-          retryAfterMs: d.wait,
-        });
-    }
+  for (const b of budgetsOf(view, cost, requests)) {
+    const wait = budgetWait(b, now);
+    if (wait !== undefined)
+      out.push({
+        ...scope,
+        kind: `${b.unit}_${b.period}`,
+        limit: b.setting,
+        used: b.unit === 'usd' ? b.used / NANOS_PER_USD : b.used,
+        retryAfterMs: wait,
+      });
   }
   return out;
 }
 
-function budgetDenial(
-  period: Period,
-  limit: number,
-  spent: number,
-  held: number,
-  cost: number,
-  now: number,
-): { wait: number | null } | null {
-  if (spent + held + cost <= limit) return null;
-  if (cost > limit) return { wait: null };
-  if (spent + cost <= limit) return { wait: IN_FLIGHT_RETRY_MS };
-  const end = periodEnd(period, now);
-  return { wait: end === null ? null : end - now };
+/** How long until a budget fits the request: undefined when it fits now, null when waiting cannot help. */
+function budgetWait(b: BudgetUse, now: number): number | null | undefined {
+  if (b.used + b.amount <= b.limit) return undefined;
+  if (b.amount > b.limit) return null;
+  if (b.spent + b.amount <= b.limit) return IN_FLIGHT_RETRY_MS;
+  const end = periodEnd(b.period, now);
+  return end === null ? null : end - now;
+}
+
+/** One configured budget of a scope, in the ledger's integer unit (nano-dollars for USD). */
+export interface BudgetUse {
+  readonly unit: BudgetUnit;
+  readonly period: Period;
+  /** The budget as configured (tokens, requests, or USD). */
+  readonly setting: number;
+  readonly limit: number;
+  readonly spent: number;
+  /** Spent and held. */
+  readonly used: number;
+  /** This request's part (its worst case, or the requests it counts). */
+  readonly amount: number;
+}
+
+/** Each configured budget of a scope in the ledger's units: its limit, what is spent and held, and this request's part. */
+export function budgetsOf(view: ScopeView, cost: Charge, requests: number): BudgetUse[] {
+  const out: BudgetUse[] = [];
+  const { budgets } = view.settings;
+  for (const period of PERIODS) {
+    const row = view.state.ledger[period];
+    const tokens = budgets.tokens?.[period];
+    if (tokens !== undefined)
+      out.push({
+        unit: 'tokens',
+        period,
+        setting: tokens,
+        limit: tokens,
+        spent: row.tokensSpent,
+        used: row.tokensSpent + row.tokensHeld,
+        amount: cost.tokens,
+      });
+    const usd = budgets.usd?.[period];
+    if (usd !== undefined)
+      out.push({
+        unit: 'usd',
+        period,
+        setting: usd,
+        limit: Math.round(usd * NANOS_PER_USD),
+        spent: row.nanosSpent,
+        used: row.nanosSpent + row.nanosHeld,
+        amount: cost.nanos,
+      });
+    const count = budgets.requests?.[period];
+    if (count !== undefined)
+      out.push({
+        unit: 'requests',
+        period,
+        setting: count,
+        limit: count,
+        spent: row.requestsSpent,
+        used: row.requestsSpent + row.requestsHeld,
+        amount: requests,
+      });
+  }
+  return out;
 }
 
 /** The tighter allowance of the scopes for each header kind. */

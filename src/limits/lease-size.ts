@@ -15,8 +15,8 @@
  * leases. A concurrency limit counts requests in flight, which a lease cannot
  * know, so a scope with one is never leased.
  */
-import type { ScopeView } from './check';
-import { budgetsOf, downgradeCeiling } from './downgrade';
+import { budgetsOf, type ScopeView } from './check';
+import { downgradeCeiling } from './downgrade';
 import type { Charge, Grant } from './protocol';
 import { used } from './window';
 
