@@ -302,6 +302,3 @@ function once(settle: Reservation['settle']): Reservation['settle'] {
 }
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
-
-/** True when a request of this key may have anything to count: only then is there a Limiter to ask. */
-export const isLimited = mayBeLimited;

@@ -33,12 +33,12 @@ const BODY_FIELDS: readonly (readonly [string, (body: Record<string, unknown>) =
 
 export function endUserOf(headers: Headers, body: Readonly<Record<string, unknown>>): EndUser | null {
   const header = headers.get(END_USER_HEADER);
-  if (header !== null) return { id: valid(header.trim(), END_USER_HEADER), param: END_USER_HEADER };
+  if (header !== null) return { id: validEndUser(header.trim(), END_USER_HEADER), param: END_USER_HEADER };
   for (const [param, read] of BODY_FIELDS) {
     const value = read(body as Record<string, unknown>);
     if (value === undefined || value === null || value === '') continue;
     if (typeof value !== 'string') throw invalid(param);
-    return { id: valid(value, param), param };
+    return { id: validEndUser(value, param), param };
   }
   return null;
 }
@@ -57,8 +57,6 @@ export function validEndUser(id: string, param: string): string {
   if (id.length === 0 || id.length > MAX_END_USER_LENGTH || !printable(id)) throw invalid(param);
   return id;
 }
-
-const valid = validEndUser;
 
 function invalid(param: string) {
   return badRequest(

@@ -1,7 +1,12 @@
 /** Helpers for the limits tests: tenants and keys with limits through the admin API, and the Limiter's ledger. */
 import { env, runInDurableObject } from 'cloudflare:test';
 import { expect } from 'vitest';
-import type { ScopeDump } from '../../src/limits/protocol';
+import type { LimiterRpc, ScopeDump } from '../../src/limits/protocol';
+import type { Limiter } from '../../src/core/limiter';
+import type { Price } from '../../src/core/pricing';
+import { limiterObjects } from '../../src/durable/limiter';
+import { readLimitsConfig } from '../../src/limits/config';
+import { durableLimiter } from '../../src/limits/durable-limiter';
 import { KeyRecord } from '../../src/core/key-record';
 import type { Principal } from '../../src/core/principal';
 import type { Budgets, Limits } from '../../src/core/settings';
@@ -81,3 +86,33 @@ export const principalWith = (over: Partial<KeyRecord> = {}): Principal =>
     expiresAt: null,
     ...over,
   });
+
+/**
+ * One isolate's limits adapter on the real Limiter objects, leases on (admitting for 100 ms), priced at
+ * `prices`; with `calls`, every reserve and settle it sends an object is counted there.
+ */
+export function leasingAdapter(
+  prices: Readonly<Record<string, Price>>,
+  calls?: { reserve: number; settle: number },
+): Limiter {
+  const objects = limiterObjects(env.LIMITER);
+  const counted = (name: string): LimiterRpc => {
+    const stub = objects(name);
+    if (!calls) return stub;
+    return {
+      reserve: (input) => {
+        calls.reserve += 1;
+        return stub.reserve(input);
+      },
+      settle: (id, actual, requests) => {
+        calls.settle += 1;
+        return stub.settle(id, actual, requests);
+      },
+    };
+  };
+  return durableLimiter({
+    objectFor: counted,
+    prices: { overrides: async () => prices, invalidate: () => {} },
+    config: readLimitsConfig({ LIMITS_LEASES: 'on', LIMITS_LEASE_MS: '100' }),
+  });
+}

@@ -55,7 +55,7 @@ export async function topUsage(db: D1Database, group: TopGroup, q: TopUsageQuery
     binds.push(q.search, q.search, q.search);
   }
   const grouped = `SELECT ${keys}, ${USAGE_SUMS} FROM ${table} WHERE ${where.join(' AND ')} GROUP BY ${keys}`;
-  const totals = `SELECT count(*) AS groups, ${totalSums()} FROM (${grouped})`;
+  const totals = `SELECT count(*) AS groups, ${USAGE_SUMS} FROM (${grouped})`;
   const [top, all] = await db.batch<Record<string, unknown>>([
     db.prepare(`${grouped} ORDER BY cost_usd DESC, requests DESC, ${keys} LIMIT ?`).bind(...binds, q.limit),
     db.prepare(totals).bind(...binds),
@@ -77,13 +77,6 @@ export async function tagKeys(db: D1Database, tenantId: string, from: string, to
     .bind(tenantId, from, to)
     .all<{ tag: string }>();
   return results.map((r) => r.tag);
-}
-
-/** sum(requests) AS requests, … over the grouped rows. */
-function totalSums(): string {
-  return Object.keys(zeroTotals())
-    .map((c) => `sum(${c}) AS ${c}`)
-    .join(', ');
 }
 
 /** SUM over no rows is NULL: the totals of a range with no usage read as zeros. */

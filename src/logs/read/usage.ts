@@ -31,11 +31,6 @@ export interface UsageQuery {
 
 export type UsageBucket = UsageTotals & ({ day: string } | { model: string | null });
 
-/** Every counter summed under its own name (the rollup tables share their counters, src/logs/rollups.ts). */
-export const USAGE_SUMS = `sum(requests) AS requests, sum(input_tokens) AS input_tokens, sum(output_tokens) AS output_tokens,
-  sum(cached_tokens) AS cached_tokens, sum(cost_usd) AS cost_usd, sum(cache_hits) AS cache_hits,
-  sum(saved_tokens) AS saved_tokens, sum(saved_usd) AS saved_usd, sum(errors) AS errors`;
-
 export function zeroTotals(): UsageTotals {
   return {
     requests: 0,
@@ -49,6 +44,11 @@ export function zeroTotals(): UsageTotals {
     errors: 0,
   };
 }
+
+/** Every counter summed under its own name (the rollup tables share their counters, src/logs/rollups.ts). */
+export const USAGE_SUMS = Object.keys(zeroTotals())
+  .map((c) => `sum(${c}) AS ${c}`)
+  .join(', ');
 
 export function addTotals(a: UsageTotals, b: UsageTotals): UsageTotals {
   const out = { ...a };

@@ -15,7 +15,7 @@ import { ENDPOINTS } from '../../core/endpoints';
 import { GatewayError } from '../../core/errors';
 import { unsupportedRefusal } from '../../core/unsupported-policy';
 import type { Deps } from '../../ports';
-import { isLimited } from '../../limits/durable-limiter';
+import { mayBeLimited } from '../../limits/scopes';
 import { outputCapFor } from '../../limits/worst-case';
 import { headersNotFor } from '../../providers/pass-headers';
 import { tenantProviderKey } from '../../providers/tenant-key';
@@ -91,7 +91,7 @@ const limitedKeys = new WeakMap<Principal, boolean>();
 function limited(principal: Principal): boolean {
   let known = limitedKeys.get(principal);
   if (known === undefined) {
-    known = isLimited(principal);
+    known = mayBeLimited(principal);
     limitedKeys.set(principal, known);
   }
   return known;

@@ -1,16 +1,12 @@
-import { env } from 'cloudflare:test';
 import { describe, expect, it } from 'vitest';
 import { KeyRecord } from '../../../src/core/key-record';
 import type { Reservation } from '../../../src/core/limiter';
 import type { Principal } from '../../../src/core/principal';
 import { parseProxyRequest } from '../../../src/core/request';
-import { limiterObjects } from '../../../src/durable/limiter';
-import { readLimitsConfig } from '../../../src/limits/config';
-import { durableLimiter } from '../../../src/limits/durable-limiter';
-import { type LimiterRpc, NANOS_PER_USD } from '../../../src/limits/protocol';
+import { NANOS_PER_USD } from '../../../src/limits/protocol';
 import { GatewayError } from '../../../src/core/errors';
 import { chatBody } from '../helpers';
-import { dump } from '../limits-helpers';
+import { dump, leasingAdapter } from '../limits-helpers';
 
 // $1,000 per 1M tokens: one token is 1,000,000 nano-dollars.
 const PRICE = {
@@ -22,26 +18,7 @@ const REQUEST = parseProxyRequest('chat', chatBody('one two three four', { max_t
 const WORST = 22;
 
 /** One isolate's limits adapter, with leases on and its Durable Object calls counted. */
-function isolate(calls: { reserve: number; settle: number }) {
-  const objects = limiterObjects(env.LIMITER);
-  return durableLimiter({
-    objectFor: (tenantId): LimiterRpc => {
-      const stub = objects(tenantId);
-      return {
-        reserve: (input) => {
-          calls.reserve += 1;
-          return stub.reserve(input);
-        },
-        settle: (id, actual, requests) => {
-          calls.settle += 1;
-          return stub.settle(id, actual, requests);
-        },
-      };
-    },
-    prices: { overrides: async () => PRICE, invalidate: () => {} },
-    config: readLimitsConfig({ LIMITS_LEASES: 'on', LIMITS_LEASE_MS: '100' }),
-  });
-}
+const isolate = (calls: { reserve: number; settle: number }) => leasingAdapter(PRICE, calls);
 
 const principalFor = (tenantId: string, over: Partial<KeyRecord>): Principal =>
   KeyRecord.parse({

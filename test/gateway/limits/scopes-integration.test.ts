@@ -11,11 +11,10 @@ import type { Principal } from '../../../src/core/principal';
 import { parseProxyRequest } from '../../../src/core/request';
 import { GatewayError } from '../../../src/core/errors';
 import { limiterObjects } from '../../../src/durable/limiter';
-import { readLimitsConfig } from '../../../src/limits/config';
-import { durableLimiter } from '../../../src/limits/durable-limiter';
 import { NANOS_PER_USD, type ScopeDump } from '../../../src/limits/protocol';
 import { shardOf, userShardName } from '../../../src/limits/shards';
 import { chatBody } from '../helpers';
+import { leasingAdapter } from '../limits-helpers';
 
 // $1,000 per 1M tokens: one token is 1,000,000 nano-dollars.
 const PRICE = {
@@ -36,13 +35,7 @@ const USAGE = (output: number) => ({
 
 const objects = limiterObjects(env.LIMITER);
 
-function isolate() {
-  return durableLimiter({
-    objectFor: objects,
-    prices: { overrides: async () => PRICE, invalidate: () => {} },
-    config: readLimitsConfig({ LIMITS_LEASES: 'on', LIMITS_LEASE_MS: '100' }),
-  });
-}
+const isolate = () => leasingAdapter(PRICE);
 
 const principalFor = (tenantId: string, over: Partial<KeyRecord>): Principal =>
   KeyRecord.parse({
@@ -264,23 +257,7 @@ describe('end users, model rules and the tenant in one reservation', () => {
       },
     });
     const calls = { reserve: 0, settle: 0 };
-    const counted = durableLimiter({
-      objectFor: (name) => {
-        const stub = objects(name);
-        return {
-          reserve: (input) => {
-            calls.reserve += 1;
-            return stub.reserve(input);
-          },
-          settle: (id, actual, requests) => {
-            calls.settle += 1;
-            return stub.settle(id, actual, requests);
-          },
-        };
-      },
-      prices: { overrides: async () => PRICE, invalidate: () => {} },
-      config: readLimitsConfig({ LIMITS_LEASES: 'on', LIMITS_LEASE_MS: '100' }),
-    });
+    const counted = leasingAdapter(PRICE, calls);
     // An agent's session: 300 calls for one end user, 10 at a time.
     const admitted: Reservation[] = [];
     for (let round = 0; round < 30; round++) {
