@@ -3,6 +3,7 @@
  * (validation, OpenAPI), D1 (JSON columns) and the hot path (KeyRecord).
  */
 import * as z from 'zod';
+import { KeyMcp, TenantMcp } from './mcp-settings';
 
 const count = z.number().int().positive();
 
@@ -103,6 +104,8 @@ export const MAX_SCOPE_RULES = 32;
 export const KeyScopes = z.strictObject({
   model_limits: z.array(ModelRule).max(MAX_SCOPE_RULES).default([]),
   downgrade: Downgrade.nullable().default(null),
+  /** MCP tools the key may call and how often (src/core/mcp-settings.ts); absent: its tenant's alone. */
+  mcp: KeyMcp.optional(),
 });
 export type KeyScopes = z.infer<typeof KeyScopes>;
 
@@ -118,6 +121,8 @@ export const TenantScopes = z.strictObject({
   /** cf-aig-metadata keys whose values usage is reported by (tag rules' keys are added). */
   tag_keys: z.array(TagKey).max(8).default([]),
   downgrade: Downgrade.nullable().default(null),
+  /** MCP tools the tenant's keys may call and how often (src/core/mcp-settings.ts); absent: every tool, unmetered. */
+  mcp: TenantMcp.optional(),
 });
 export type TenantScopes = z.infer<typeof TenantScopes>;
 
