@@ -35,15 +35,37 @@ export function createApp(options: AppOptions = {}) {
     (await import('./dashboard')).createDashboard((req, env, ctx) => app.fetch(req, env, ctx)),
   );
 
+  const mcp = mcpSection(wiring);
+
   const rest = app.fetch;
   app.fetch = (request, env, ctx) => {
     if (isGatewayPath(request.url)) return gateway(request, env as Bindings, ctx as ExecutionContext);
     const path = app.getPath(request);
+    if (path === '/mcp') return mcp(request, env as Bindings, ctx as ExecutionContext);
     if (under(path, '/admin')) return admin(request, env, ctx);
     if (under(path, '/dashboard')) return dashboard(request, env, ctx);
     return rest(request, env, ctx);
   };
   return app;
+}
+
+/**
+ * /mcp (src/mcp/endpoint.ts), its modules (the MCP SDK among them) evaluated on its first request, so an
+ * isolate that serves only /v1 never loads them. Anything it did not answer itself is a JSON-RPC 500.
+ */
+function mcpSection(wiring: ExchangeScopeOptions) {
+  return async (request: Request, env: Bindings, ctx: ExecutionContext): Promise<Response> => {
+    try {
+      const { serveMcp } = await import('./mcp/endpoint');
+      return await serveMcp({ request, env, ctx, deps: wiring.deps(env) });
+    } catch (err) {
+      console.error('mcp: unhandled error', err instanceof Error ? `${err.name}: ${err.message}` : String(err));
+      return Response.json(
+        { jsonrpc: '2.0', error: { code: -32603, message: 'The gateway hit an internal error.' }, id: null },
+        { status: 500 },
+      );
+    }
+  };
 }
 
 /** A Hono app with the exchange around every request and the one 404 and error answer. */

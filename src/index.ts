@@ -10,6 +10,7 @@ import type { Bindings } from './env';
 
 export { Breaker } from './durable/breaker';
 export { Limiter } from './durable/limiter';
+export { McpSession } from './durable/mcp-session';
 export { Throttle } from './durable/throttle';
 export { VectorIndexDO } from './durable/vector-index';
 
