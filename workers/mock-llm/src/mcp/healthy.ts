@@ -3,6 +3,10 @@
  * without a session id opens a session (its id in `mcp-session-id`); every later request names it and
  * goes to that session's transport. The token makes the gateway's stored upstream credential matter;
  * an unknown or forgotten session is the SDK's 404, which a client answers by re-initializing.
+ *
+ * GET (the optional stream for server-initiated messages) answers 405, as the spec allows: these tools
+ * send nothing outside a call, and in workerd an idle stream held open by one request is cancelled as
+ * hung, and closing it from another request (a DELETE, an eviction) is cross-request I/O.
  */
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
@@ -45,6 +49,10 @@ async function openSession(request: Request): Promise<Response> {
 
 export async function handleMcpHealthy(request: Request): Promise<Response> {
   if (request.headers.get('authorization') !== `Bearer ${MOCK_MCP_TOKEN}`) return unauthorized();
+  if (request.method === 'GET')
+    return jsonRpcError(405, SERVER_ERROR, 'Method not allowed: no server-initiated stream', {
+      allow: 'POST, DELETE',
+    });
   const id = request.headers.get('mcp-session-id');
   if (id === null) return openSession(request);
   const transport = sessions.get(id);
