@@ -44,7 +44,8 @@ export function connectHealthy(options: ConnectOptions = {}): Promise<Connection
 }
 
 /** The text of a tool result's first content block. */
-export function firstText(result: { content?: unknown }): string | undefined {
-  const block = (result.content as { type: string; text?: string }[] | undefined)?.[0];
+export function firstText(result: object): string | undefined {
+  const content = 'content' in result ? result.content : undefined;
+  const block = (content as { type: string; text?: string }[] | undefined)?.[0];
   return block?.type === 'text' ? block.text : undefined;
 }

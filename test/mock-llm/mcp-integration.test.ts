@@ -45,7 +45,9 @@ describe('/mcp/healthy', () => {
 
   it('echoes text and adds with structured content', async () => {
     const { client } = await track(connectHealthy());
-    expect(firstText(await client.callTool({ name: 'echo', arguments: { text: 'hi there' } }))).toBe('hi there');
+    expect(firstText(await client.callTool({ name: 'echo', arguments: { text: 'hi there' } }))).toBe(
+      'hi there',
+    );
     await client.listTools();
     const sum = await client.callTool({ name: 'add', arguments: { a: 2, b: 3.5 } });
     expect(firstText(sum)).toBe('5.5');
@@ -85,7 +87,9 @@ describe('/mcp/healthy', () => {
     const plain = firstText(await read('plain')) ?? '';
     expect(plain).toContain('Quarterly planning');
     expect(plain.length).toBeGreaterThan(250);
-    expect(firstText(await read('injected'))).toMatch(/ignore all previous instructions[\s\S]*attacker\.example/);
+    expect(firstText(await read('injected'))).toMatch(
+      /ignore all previous instructions[\s\S]*attacker\.example/,
+    );
     const secret = firstText(await read('secret'));
     expect(secret).toMatch(/AKIA[0-9A-Z]{16}/);
     expect(secret).toMatch(/sk-[A-Za-z0-9]{32,}/);
@@ -111,11 +115,17 @@ describe('/mcp/healthy', () => {
       expect.arrayContaining(['doc://readme', 'doc://plain', 'doc://injected', 'doc://secret', 'doc://pii']),
     );
     const readme = await client.readResource({ uri: 'doc://readme' });
-    expect(readme.contents[0]).toMatchObject({ mimeType: 'text/plain', text: expect.stringContaining('read_doc') });
+    expect(readme.contents[0]).toMatchObject({
+      mimeType: 'text/plain',
+      text: expect.stringContaining('read_doc'),
+    });
     const { resourceTemplates } = await client.listResourceTemplates();
     expect(resourceTemplates.map((t) => t.uriTemplate)).toEqual(['doc://{id}']);
     const pii = await client.readResource({ uri: 'doc://pii' });
-    expect(pii.contents[0]).toMatchObject({ uri: 'doc://pii', text: expect.stringContaining('@example.com') });
+    expect(pii.contents[0]).toMatchObject({
+      uri: 'doc://pii',
+      text: expect.stringContaining('@example.com'),
+    });
     const prompt = await client.getPrompt({ name: 'summarize', arguments: { topic: 'tide tables' } });
     expect(prompt.messages).toEqual([
       { role: 'user', content: { type: 'text', text: expect.stringContaining('tide tables') } },
@@ -123,7 +133,8 @@ describe('/mcp/healthy', () => {
   });
 
   it('refuses a request without the token, or with another, as a JSON-RPC 401', async () => {
-    for (const headers of [{}, { authorization: 'Bearer not-the-token' }]) {
+    const attempts: Record<string, string>[] = [{}, { authorization: 'Bearer not-the-token' }];
+    for (const headers of attempts) {
       const res = await post(HEALTHY, INITIALIZE, headers);
       expect(res.status).toBe(401);
       expect(res.headers.get('www-authenticate')).toMatch(/^Bearer /);
@@ -232,7 +243,12 @@ describe('/mcp/faulty tools', () => {
   });
 
   it('answers malformed with a 200 that is not JSON-RPC', async () => {
-    const res = await post(FAULTY, { jsonrpc: '2.0', id: 5, method: 'tools/call', params: { name: 'malformed' } });
+    const res = await post(FAULTY, {
+      jsonrpc: '2.0',
+      id: 5,
+      method: 'tools/call',
+      params: { name: 'malformed' },
+    });
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toBe('application/json');
     expect(await res.text()).toBe('{"oops":');
@@ -244,7 +260,9 @@ describe('/mcp/faulty tools', () => {
     const { client, transportErrors } = await track(connect(FAULTY));
     const call = client.callTool({ name: 'disconnect', arguments: {} }, undefined, { timeout: 300 });
     await expect(call).rejects.toMatchObject({ code: ErrorCode.RequestTimeout });
-    expect(transportErrors.map((e) => e.message)).toEqual([expect.stringContaining('SSE stream disconnected')]);
+    expect(transportErrors.map((e) => e.message)).toEqual([
+      expect.stringContaining('SSE stream disconnected'),
+    ]);
   });
 
   it('refuses GET and DELETE, being stateless', async () => {

@@ -21,6 +21,9 @@ const DEFAULT_LIST_DELAY_MS = 1000;
 /** The start of a JSON object that never ends: what a broken upstream's 200 looks like. */
 const GARBAGE = '{"oops":';
 
+/** The bytes `disconnect` promises and never sends. */
+const DROPPED_BYTES = 1024;
+
 /** The URL's fault, undefined for none, or an error answer for an unknown one. */
 function faultOf(url: URL): Fault | undefined | Response {
   const fault = url.searchParams.get('fault');
@@ -48,16 +51,21 @@ function malformed(): Response {
   return new Response(GARBAGE, { status: 200, headers: { 'content-type': 'application/json' } });
 }
 
-/** An event stream that drops before it carries any message: the connection dies mid-call. */
+/**
+ * An event stream that drops before it carries any message: the connection dies mid-call. workerd ends
+ * a chunked body cleanly even when it errors, so the stream declares a length it never reaches
+ * (FixedLengthStream, as src/sse.ts does for `reset_after`): a truncated transfer to any client, over
+ * HTTP or a service binding.
+ */
 function disconnect(): Response {
-  const encoder = new TextEncoder();
-  const body = new ReadableStream<Uint8Array>({
-    start(controller) {
-      controller.enqueue(encoder.encode(': the connection drops before any response\n\n'));
-      controller.error(new Error('mock-llm: MCP connection dropped (disconnect)'));
-    },
-  });
-  return new Response(body, { status: 200, headers: { 'content-type': 'text/event-stream' } });
+  const sent = new TextEncoder().encode(': the connection drops before any response\n\n');
+  const { readable, writable } = new FixedLengthStream(sent.byteLength + DROPPED_BYTES);
+  const writer = writable.getWriter();
+  writer
+    .write(sent)
+    .then(() => writer.abort(new Error('mock-llm: MCP connection dropped (disconnect)')))
+    .catch(() => undefined);
+  return new Response(readable, { status: 200, headers: { 'content-type': 'text/event-stream' } });
 }
 
 export async function handleMcpFaulty(request: Request): Promise<Response> {
