@@ -1,7 +1,8 @@
 /**
  * Edgeway's mock LLM upstream: OpenAI- and Anthropic-compatible endpoints with
- * deterministic answers and fault injection, for dev, tests and benchmarks.
- * This file is routing only; each route lives in its own module.
+ * deterministic answers and fault injection, for dev, tests and benchmarks, plus
+ * two upstream MCP servers (src/mcp/). This file is routing only; each route
+ * lives in its own module.
  */
 import { handleBedrock } from './bedrock';
 import { handleAzure, handleAzureV1 } from './azure';
@@ -11,6 +12,8 @@ import { handleGemini } from './gemini';
 import { errorResponse } from './errors';
 import type { Shape } from './http';
 import { handleCountTokens, handleMessages } from './messages';
+import { handleMcpFaulty } from './mcp/faulty';
+import { handleMcpHealthy } from './mcp/healthy';
 import { handleModels } from './models';
 import { handleResponses, handleStoredResponse } from './responses';
 
@@ -26,6 +29,8 @@ const ROUTES: ReadonlyMap<string, Route> = new Map<string, Route>([
   ['/v1/messages', { methods: ['POST'], handle: handleMessages }],
   ['/v1/messages/count_tokens', { methods: ['POST'], handle: handleCountTokens }],
   ['/v1/responses', { methods: ['POST'], handle: handleResponses }],
+  ['/mcp/healthy', { methods: ['POST', 'GET', 'DELETE'], handle: handleMcpHealthy }],
+  ['/mcp/faulty', { methods: ['POST', 'GET', 'DELETE'], handle: handleMcpFaulty }],
 ]);
 
 /**
