@@ -76,7 +76,8 @@ export async function holdCall(
   const held = results.flatMap((r, i) => (r?.ok ? [{ name: asks[i]!.name, id: r.id }] : []));
   const refused = results.find((r): r is Exclude<ReserveResult, { ok: true }> => r !== null && !r.ok);
   if (refused) {
-    await Promise.all(held.map(({ name, id }) => objectFor(name).settle(id, null).catch(() => false)));
+    // Given back uncounted (requests 0): the call was not made.
+    await Promise.all(held.map(({ name, id }) => objectFor(name).settle(id, null, 0).catch(() => false)));
     throw refusal(refused);
   }
   return async () => {

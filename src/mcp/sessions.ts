@@ -20,6 +20,11 @@ export interface Sessions {
 
 const cached = new Map<string, { at: number; state: McpSessionState }>();
 
+/** Drops the isolate's copies of every session (what a new isolate starts with). */
+export function forgetMcpSessions(): void {
+  cached.clear();
+}
+
 export function mcpSessions(objectFor: (id: string) => McpSessionRpc, now: () => number = Date.now): Sessions {
   return {
     async open(id, state) {
