@@ -44,6 +44,7 @@ export function logEvent(overrides: Partial<LogEvent> = {}): LogEvent {
     metadata: null,
     endUser: null,
     tags: null,
+    mcp: null,
     savedUsd: 0,
     payload: null,
     route: null,

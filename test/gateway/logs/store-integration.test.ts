@@ -51,6 +51,7 @@ function fullRow(id: string, over: Partial<LogRow> = {}): LogRow {
     reasoning_tokens: 321,
     end_user: 'user_"ü"',
     tags: '{"team":"search","tier":"a,b"}',
+    mcp: null,
     ...over,
   };
 }
