@@ -75,7 +75,7 @@ export function mcpLogEvent(r: McpCallRecord): LogEvent {
     guardrails: [...r.guardrails],
     mcp: {
       method: r.method,
-      server: r.serverId,
+      server: r.serverId ?? '',
       namespace: r.namespace,
       name: r.name,
       argsBytes: bytes(r.args),

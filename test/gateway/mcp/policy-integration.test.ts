@@ -196,6 +196,8 @@ describe('/mcp logs', () => {
     expect(rows).toHaveLength(3);
     const [echo, fail, logged] = rows;
     expect(echo).toMatchObject({ provider: 'mcp:docs', model: 'docs__echo', status: 200, key_id: quiet.id, end_user: 'u-7' });
+    expect(JSON.parse(String(echo?.mcp))).toMatchObject({ method: 'tools/call', namespace: 'docs', name: 'echo', is_error: false });
+    expect(JSON.parse(String(echo?.mcp)).args_bytes).toBe(JSON.stringify({ text: 'not logged' }).length);
     expect(fail).toMatchObject({ model: 'flaky__fail', status: 502, error_code: 'mcp_upstream_error', error_source: 'provider' });
     expect([echo?.payload_archived, fail?.payload_archived, logged?.payload_archived]).toEqual([0, 0, 1]);
     const detail = (await admin('GET', `/logs/${String(logged?.id)}`)).json as { request_payload: string; response_payload: string };
