@@ -134,7 +134,7 @@ export const mcpServerCommands = [
     name: 'mcp-servers get',
     operations: BOTH('GET', '/{server}'),
     usage: GET_USAGE,
-    help: 'one server (with --tenant: as the tenant sees it, with its token's hint)',
+    help: "one server (with --tenant: as the tenant sees it, with its token's hint)",
     async run(ctx) {
       const s = await ctx.call('GET', serverPath(ctx, GET_USAGE));
       ctx.show(s, printServer);
