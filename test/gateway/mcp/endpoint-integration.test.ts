@@ -136,3 +136,17 @@ describe('/mcp', () => {
     expect(get.status).toBe(405);
   });
 });
+
+describe('/mcp disabled servers', () => {
+  it('keeps a disabled server out of /mcp entirely', async () => {
+    const tenantId = await seedTenant();
+    await seedServer({ tenantId, namespace: 'docs', url: HEALTHY_URL, authType: 'bearer', secret: MOCK_TOKEN });
+    await seedServer({ tenantId, namespace: 'off', url: FAULTY_URL, enabled: false });
+    const { client } = await connect((await seedMcpKey(tenantId)).secret);
+    const listed = await client.listTools();
+    expect(listed.tools.some((t) => t.name.startsWith('off__'))).toBe(false);
+    expect(listed._meta).toBeUndefined();
+    const err = await client.callTool({ name: 'off__ok' }).catch((e: unknown) => e);
+    expect((err as McpError).code).toBe(-32011);
+  });
+});
