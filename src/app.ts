@@ -59,7 +59,10 @@ function mcpSection(wiring: ExchangeScopeOptions) {
       const { serveMcp } = await import('./mcp/endpoint');
       return await serveMcp({ request, env, ctx, deps: wiring.deps(env) });
     } catch (err) {
-      console.error('mcp: unhandled error', err instanceof Error ? `${err.name}: ${err.message}` : String(err));
+      console.error(
+        'mcp: unhandled error',
+        err instanceof Error ? `${err.name}: ${err.message}` : String(err),
+      );
       return Response.json(
         { jsonrpc: '2.0', error: { code: -32603, message: 'The gateway hit an internal error.' }, id: null },
         { status: 500 },

@@ -38,7 +38,12 @@ import { mcpSessions, type Sessions } from './sessions';
 export const SESSION_HEADER = 'mcp-session-id';
 
 /** A JSON-RPC error outside any request (id null), with its HTTP status. */
-export function rpcError(status: number, code: number, message: string, headers: Record<string, string> = {}): Response {
+export function rpcError(
+  status: number,
+  code: number,
+  message: string,
+  headers: Record<string, string> = {},
+): Response {
   return Response.json(
     { jsonrpc: '2.0', error: { code, message }, id: null },
     { status, headers: { 'cache-control': 'no-store', ...headers } },
@@ -48,7 +53,10 @@ export function rpcError(status: number, code: number, message: string, headers:
 /** A new session id: 32 random bytes, base64url (unguessable, and visible ASCII as the spec asks). */
 function newSessionId(): string {
   const bytes = crypto.getRandomValues(new Uint8Array(32));
-  return btoa(String.fromCharCode(...bytes)).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+  return btoa(String.fromCharCode(...bytes))
+    .replace(/\+/g, '-')
+    .replace(/\//g, '_')
+    .replace(/=+$/, '');
 }
 
 export interface McpEndpointInput {
@@ -98,7 +106,8 @@ export async function serveMcp({ request, env, ctx, deps }: McpEndpointInput): P
   let endUser: EndUser | null;
   try {
     const header = request.headers.get(END_USER_HEADER);
-    endUser = header === null ? null : { id: validEndUser(header.trim(), END_USER_HEADER), param: END_USER_HEADER };
+    endUser =
+      header === null ? null : { id: validEndUser(header.trim(), END_USER_HEADER), param: END_USER_HEADER };
   } catch (err) {
     if (err instanceof GatewayError) return rpcError(400, -32602, err.message);
     throw err;
@@ -132,7 +141,9 @@ export async function serveMcp({ request, env, ctx, deps }: McpEndpointInput): P
   const server = gatewayServer(context);
   // Progress is relayed on an SSE answer; a request that asks for none is answered as plain JSON.
   const wantsProgress = messages.some(
-    (m) => isJSONRPCRequest(m) && (m.params?._meta as { progressToken?: unknown } | undefined)?.progressToken !== undefined,
+    (m) =>
+      isJSONRPCRequest(m) &&
+      (m.params?._meta as { progressToken?: unknown } | undefined)?.progressToken !== undefined,
   );
   const transport = new WebStandardStreamableHTTPServerTransport({ enableJsonResponse: !wantsProgress });
   await server.connect(transport);
@@ -154,7 +165,8 @@ function mcpContext(
   const catalog = d1McpCatalog(env.DB);
   let servers: ReturnType<typeof reachable> | null = null;
   const reachable = async () => reachableServers(principal, await catalog.serversFor(principal.tenantId));
-  const keep = (work: Promise<unknown>) => ctx.waitUntil(work.catch((err: unknown) => console.error('mcp background work failed', String(err))));
+  const keep = (work: Promise<unknown>) =>
+    ctx.waitUntil(work.catch((err: unknown) => console.error('mcp background work failed', String(err))));
   return {
     principal,
     endUser,
@@ -172,7 +184,8 @@ function mcpContext(
       upstreams[serverId] = session;
       keep(sessions.setUpstream(sessionId, principal.id, serverId, session));
     },
-    hold: () => holdCall(principal, callScopes(principal, endUser), limiterObjects(env.LIMITER), deps.limitsConfig),
+    hold: () =>
+      holdCall(principal, callScopes(principal, endUser), limiterObjects(env.LIMITER), deps.limitsConfig),
     log: (event) => keep(emit(deps.logs, event)),
     keep,
     payloadMaxBytes: payloadMaxBytes(env.LOG_PAYLOAD_MAX_BYTES),

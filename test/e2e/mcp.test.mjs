@@ -82,53 +82,65 @@ async function connect(key, headers = {}) {
 const codeOf = (err) => (err && typeof err === 'object' && 'code' in err ? err.code : String(err));
 
 let tenant;
-test(
-  'an admin registers servers, and a key lists and calls their tools through /mcp',
-  { timeout: 60_000 },
-  async () => {
-    tenant = await admin('POST', '/tenants', { name: 'mcp-e2e' });
-    const docs = await admin('POST', `/tenants/${tenant.id}/mcp-servers`, {
-      namespace: 'docs',
-      url: `${stack.mockUrl}/mcp/healthy`,
-      auth: { type: 'bearer', secret: MOCK_TOKEN },
-    });
-    assert.equal(JSON.stringify(docs).includes(MOCK_TOKEN), false);
-    await admin('POST', `/tenants/${tenant.id}/mcp-servers`, { namespace: 'flaky', url: `${stack.mockUrl}/mcp/faulty`, timeout_ms: 1000 });
-    await admin('POST', `/tenants/${tenant.id}/mcp-servers`, {
-      namespace: 'legacy',
-      url: `http://127.0.0.1:${LEGACY_PORT}/sse`,
-      transport: 'sse',
-    });
-    const key = await admin('POST', '/keys', { tenant_id: tenant.id, name: 'agent' });
-    const { client } = await connect(key.key);
-    const names = (await client.listTools()).tools.map((t) => t.name);
-    for (const name of ['docs__echo', 'docs__count', 'flaky__ok', 'legacy__shout']) assert.ok(names.includes(name), name);
-    const echoed = await client.callTool({ name: 'docs__echo', arguments: { text: 'through the gateway' } });
-    assert.deepEqual(echoed.content, [{ type: 'text', text: 'through the gateway' }]);
-    const shouted = await client.callTool({ name: 'legacy__shout', arguments: { text: 'sse too' } });
-    assert.deepEqual(shouted.content, [{ type: 'text', text: 'SSE TOO' }]);
-    const progress = [];
-    await client.callTool({ name: 'docs__count', arguments: { n: 3, delay_ms: 10 } }, undefined, {
-      onprogress: (p) => progress.push(p.progress),
-    });
-    assert.deepEqual(progress, [1, 2, 3]);
-    const slow = await client.callTool({ name: 'flaky__slow', arguments: { ms: 5000 } }).catch((e) => e);
-    assert.equal(codeOf(slow), -32013);
-  },
-);
+test('an admin registers servers, and a key lists and calls their tools through /mcp', {
+  timeout: 60_000,
+}, async () => {
+  tenant = await admin('POST', '/tenants', { name: 'mcp-e2e' });
+  const docs = await admin('POST', `/tenants/${tenant.id}/mcp-servers`, {
+    namespace: 'docs',
+    url: `${stack.mockUrl}/mcp/healthy`,
+    auth: { type: 'bearer', secret: MOCK_TOKEN },
+  });
+  assert.equal(JSON.stringify(docs).includes(MOCK_TOKEN), false);
+  await admin('POST', `/tenants/${tenant.id}/mcp-servers`, {
+    namespace: 'flaky',
+    url: `${stack.mockUrl}/mcp/faulty`,
+    timeout_ms: 1000,
+  });
+  await admin('POST', `/tenants/${tenant.id}/mcp-servers`, {
+    namespace: 'legacy',
+    url: `http://127.0.0.1:${LEGACY_PORT}/sse`,
+    transport: 'sse',
+  });
+  const key = await admin('POST', '/keys', { tenant_id: tenant.id, name: 'agent' });
+  const { client } = await connect(key.key);
+  const names = (await client.listTools()).tools.map((t) => t.name);
+  for (const name of ['docs__echo', 'docs__count', 'flaky__ok', 'legacy__shout'])
+    assert.ok(names.includes(name), name);
+  const echoed = await client.callTool({ name: 'docs__echo', arguments: { text: 'through the gateway' } });
+  assert.deepEqual(echoed.content, [{ type: 'text', text: 'through the gateway' }]);
+  const shouted = await client.callTool({ name: 'legacy__shout', arguments: { text: 'sse too' } });
+  assert.deepEqual(shouted.content, [{ type: 'text', text: 'SSE TOO' }]);
+  const progress = [];
+  await client.callTool({ name: 'docs__count', arguments: { n: 3, delay_ms: 10 } }, undefined, {
+    onprogress: (p) => progress.push(p.progress),
+  });
+  assert.deepEqual(progress, [1, 2, 3]);
+  const slow = await client.callTool({ name: 'flaky__slow', arguments: { ms: 5000 } }).catch((e) => e);
+  assert.equal(codeOf(slow), -32013);
+});
 
 test('per-key allow-lists, and a key with no tools is told so', { timeout: 60_000 }, async () => {
   const narrow = await admin('POST', '/keys', { tenant_id: tenant.id, mcp: { tools: ['docs__echo'] } });
   const { client } = await connect(narrow.key);
-  assert.deepEqual((await client.listTools()).tools.map((t) => t.name), ['docs__echo']);
-  assert.equal(codeOf(await client.callTool({ name: 'docs__count', arguments: { n: 1, delay_ms: 0 } }).catch((e) => e)), -32011);
+  assert.deepEqual(
+    (await client.listTools()).tools.map((t) => t.name),
+    ['docs__echo'],
+  );
+  assert.equal(
+    codeOf(await client.callTool({ name: 'docs__count', arguments: { n: 1, delay_ms: 0 } }).catch((e) => e)),
+    -32011,
+  );
   const none = await admin('POST', '/keys', { tenant_id: tenant.id, mcp: { tools: [] } });
   const blocked = await (await connect(none.key)).client.listTools().catch((e) => e);
   assert.equal(codeOf(blocked), -32010);
 });
 
 test('a tool result carrying an injection is blocked by the tenant policy', { timeout: 60_000 }, async () => {
-  const guarded = await admin('POST', '/tenants', { name: 'mcp-guarded', guardrails: { injection: { tool_results: 'block' } } });
+  const guarded = await admin('POST', '/tenants', {
+    name: 'mcp-guarded',
+    guardrails: { injection: { tool_results: 'block' } },
+  });
   await admin('POST', `/tenants/${guarded.id}/mcp-servers`, {
     namespace: 'docs',
     url: `${stack.mockUrl}/mcp/healthy`,
@@ -136,8 +148,13 @@ test('a tool result carrying an injection is blocked by the tenant policy', { ti
   });
   const key = await admin('POST', '/keys', { tenant_id: guarded.id });
   const { client } = await connect(key.key);
-  assert.ok(JSON.stringify((await client.callTool({ name: 'docs__read_doc', arguments: { id: 'plain' } })).content).length > 50);
-  const refused = await client.callTool({ name: 'docs__read_doc', arguments: { id: 'injected' } }).catch((e) => e);
+  assert.ok(
+    JSON.stringify((await client.callTool({ name: 'docs__read_doc', arguments: { id: 'plain' } })).content)
+      .length > 50,
+  );
+  const refused = await client
+    .callTool({ name: 'docs__read_doc', arguments: { id: 'injected' } })
+    .catch((e) => e);
   assert.equal(codeOf(refused), -32014);
 });
 
@@ -145,12 +162,19 @@ test('tool calls are limited per key, exactly', { timeout: 60_000 }, async () =>
   const key = await admin('POST', '/keys', { tenant_id: tenant.id, mcp: { calls: { per_minute: 3 } } });
   const { client } = await connect(key.key, { 'x-edgeway-user': 'e2e-user' });
   const outcomes = await Promise.all(
-    Array.from({ length: 6 }, () => client.callTool({ name: 'flaky__ok' }).then(() => 'ok', (e) => codeOf(e))),
+    Array.from({ length: 6 }, () =>
+      client.callTool({ name: 'flaky__ok' }).then(
+        () => 'ok',
+        (e) => codeOf(e),
+      ),
+    ),
   );
   assert.deepEqual(outcomes.sort(), ['ok', 'ok', 'ok', -32012, -32012, -32012].sort());
 });
 
-test('calls are in the logs and registrations in the audit log, with no secret', { timeout: 60_000 }, async () => {
+test('calls are in the logs and registrations in the audit log, with no secret', {
+  timeout: 60_000,
+}, async () => {
   let rows = [];
   for (let i = 0; i < 100 && rows.length < 5; i++) {
     rows = (await admin('GET', `/logs?tenant_id=${tenant.id}&endpoint=/mcp&limit=100`)).data;
