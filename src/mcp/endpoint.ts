@@ -24,7 +24,6 @@ import { limiterObjects } from '../durable/limiter';
 import type { Bindings } from '../env';
 import { END_USER_HEADER, type EndUser, validEndUser } from '../limits/end-user';
 import { emit } from '../logs/produce/sink';
-import { authenticate } from '../pipeline/auth';
 import type { Deps } from '../ports';
 import { fetcherFor } from '../providers/fetcher';
 import { readJsonBody } from '../api/read-body';
@@ -64,9 +63,17 @@ export interface McpEndpointInput {
   readonly env: Bindings;
   readonly ctx: ExecutionContext;
   readonly deps: Deps;
+  /** Stage 1 of the /v1 pipeline, handed in by app.ts: the caller's principal, or a 401 GatewayError. */
+  readonly authenticate: (headers: Headers) => Promise<Principal>;
 }
 
-export async function serveMcp({ request, env, ctx, deps }: McpEndpointInput): Promise<Response> {
+export async function serveMcp({
+  request,
+  env,
+  ctx,
+  deps,
+  authenticate,
+}: McpEndpointInput): Promise<Response> {
   const method = request.method;
   if (method === 'GET' || (method !== 'POST' && method !== 'DELETE'))
     return rpcError(405, -32000, 'Method not allowed: /mcp takes POST (and DELETE to end a session).', {
@@ -74,7 +81,7 @@ export async function serveMcp({ request, env, ctx, deps }: McpEndpointInput): P
     });
   let principal: Principal;
   try {
-    principal = await authenticate(request.headers, false, deps.keys, Date.now());
+    principal = await authenticate(request.headers);
   } catch (err) {
     if (err instanceof GatewayError)
       return rpcError(err.status, -32001, err.message, { 'www-authenticate': 'Bearer realm="edgeway"' });
