@@ -148,7 +148,12 @@ export function TenantScopesSection(props: {
             <summary>Edit the tenant's MCP tools and tool-call limits</summary>
             <Failure failure={failureOf('mcp')} action="The MCP tools were not saved" />
             <ActionForm action={`${base}/mcp`} session={session} class="stack">
-              <McpToolsFields scope="tenant" values={props.values.mcp} failure={failureOf('mcp')} />
+              <McpToolsFields
+                scope="tenant"
+                values={props.values.mcp}
+                failure={failureOf('mcp')}
+                idPrefix="tenant-"
+              />
               <div>
                 <button type="submit">Save MCP tools</button>
               </div>
