@@ -70,10 +70,10 @@ export function mcpFields(values: FormValues): FormValues {
 }
 
 /**
- * A server's registration as a POST (create) or PATCH (edit) body. The namespace is set at creation only;
+ * A server's registration as a POST or PATCH body (the same fields: `auth` is replaced whole on PATCH);
  * the secret is sent only when typed; a blank header or timeout is left out (none / the default).
  */
-export function serverBody(values: FormValues, mode: 'create' | 'edit'): Record<string, unknown> {
+export function serverBody(values: FormValues): Record<string, unknown> {
   const auth: Record<string, unknown> = { type: values['auth.type'] || 'none' };
   const header = values['auth.header']?.trim() ?? '';
   if (header) auth.header = header;
@@ -81,7 +81,7 @@ export function serverBody(values: FormValues, mode: 'create' | 'edit'): Record<
   if (secret !== '') auth.secret = secret;
   const timeout = numberish(values.timeout_ms);
   return {
-    ...(mode === 'create' ? { namespace: values.namespace?.trim() ?? '' } : {}),
+    namespace: values.namespace?.trim() ?? '',
     url: values.url?.trim() ?? '',
     transport: values.transport || 'streamable-http',
     description: values.description?.trim() ?? '',
@@ -102,7 +102,7 @@ export function serverFormValues(server: {
   namespace: string;
   url: string;
   transport: string;
-  description: string | null;
+  description: string;
   auth: { type: string; header: string | null };
   timeout_ms: number;
   enabled: boolean;
@@ -111,7 +111,7 @@ export function serverFormValues(server: {
     namespace: server.namespace,
     url: server.url,
     transport: server.transport,
-    description: server.description ?? '',
+    description: server.description,
     'auth.type': server.auth.type,
     'auth.header': server.auth.header ?? '',
     timeout_ms: String(server.timeout_ms),

@@ -3,8 +3,7 @@
  * schemas (and their types), re-exported under the names the pages use, so
  * the dashboard reads exactly what the API documents in /admin/openapi.json.
  */
-import * as z from 'zod';
-import { McpAuthType, McpTransport } from '../core/mcp-server';
+import type * as z from 'zod';
 import { listOf } from '../admin/schemas';
 import { Admin } from '../storage/admin-store';
 import { AuditEntry } from '../storage/audit-log';
@@ -23,6 +22,11 @@ export { KeyList, KeyWithSecret, ProviderKeyInfo, ProviderKeyList, TenantList } 
 export { LogDetail, type LogEntry as LogRow, type LogGuardrailEntry as Verdict } from '../logs/read/logs';
 export type { GuardrailDay } from '../logs/read/guardrails';
 export { ApiKey, Tenant } from '../storage/entities';
+export {
+  McpServer,
+  McpServerList,
+  McpServerTokenInfo,
+} from '../admin/resources/mcp-server-schemas';
 
 /** /admin/usage: totals per day or per model. */
 export const UsageSeries = UsageReportSchema;
@@ -40,28 +44,3 @@ export type EndUserOverrides = z.output<typeof EndUserOverrides>;
 /** /admin/admins and /admin/audit (owner-only lists and the audit trail). */
 export const AdminList = listOf(Admin);
 export const AuditList = listOf(AuditEntry);
-
-/**
- * /admin/mcp-servers and /admin/tenants/:id/mcp-servers: a registered upstream MCP server (never its
- * secret: only the hint), and on a tenant's list the tenant's own token for a global tenant_token server.
- */
-export const McpServer = z.object({
-  id: z.string(),
-  object: z.literal('mcp_server'),
-  scope: z.enum(['global', 'tenant']),
-  tenant_id: z.string().nullable(),
-  namespace: z.string(),
-  url: z.string(),
-  transport: McpTransport,
-  description: z.string().nullable(),
-  auth: z.object({ type: McpAuthType, header: z.string().nullable(), hint: z.string().nullable() }),
-  timeout_ms: z.number(),
-  enabled: z.boolean(),
-  token: z.object({ hint: z.string(), updated_at: z.number() }).nullable().optional(),
-  created_at: z.number(),
-  updated_at: z.number(),
-});
-export type McpServer = z.output<typeof McpServer>;
-export const McpServerList = listOf(McpServer);
-/** PUT /admin/tenants/:id/mcp-servers/:server/token: the token's hint (never the token). */
-export const McpTokenInfo = z.object({ hint: z.string() }).passthrough();

@@ -13,7 +13,7 @@ import { can } from '../can';
 import type { DashboardEnv } from '../context';
 import type { FormValues } from '../forms';
 import { serverBody, serverFields, serverFormValues } from '../mcp-form';
-import { McpServer, McpServerList, McpTokenInfo, Tenant, TenantList } from '../schemas';
+import { McpServer, McpServerList, McpServerTokenInfo, Tenant, TenantList } from '../schemas';
 import { page } from '../views/layout';
 import {
   DeleteServerPage,
@@ -89,6 +89,7 @@ async function serverPage(c: C, place: ServerPlace, refused?: { failure: ApiFail
     <McpServerPage
       session={c.var.session}
       server={res.data}
+      viewTenant={place.tenantId}
       values={refused?.values ?? serverFormValues(res.data)}
       failure={refused?.failure ?? null}
       notice={noticeOf(c)}
@@ -113,7 +114,7 @@ function oneServer(router: Hono<DashboardEnv>, path: string, tenantOf: (c: C) =>
     const place = placeOf(c);
     const values = await readForm(c);
     const api = apiPath(place.tenantId, place.serverId);
-    const res = await c.var.api.send('PATCH', api, McpServer, serverBody(values, 'edit'));
+    const res = await c.var.api.send('PATCH', api, McpServer, serverBody(values));
     if (!res.ok) return serverPage(c, place, { failure: res, values: serverFields(values) });
     return c.redirect(withNotice(serverHref(place), 'mcp-server-updated'), 303);
   });
@@ -152,7 +153,7 @@ export function mcpServerRoutes() {
 
   router.post('/', async (c) => {
     const values = await readForm(c);
-    const res = await c.var.api.send('POST', '/mcp-servers', McpServer, serverBody(values, 'create'));
+    const res = await c.var.api.send('POST', '/mcp-servers', McpServer, serverBody(values));
     if (!res.ok)
       return listPage(c, undefined, { failure: res, form: 'global', values: serverFields(values) });
     return c.redirect(withNotice(MCP_HOME, 'mcp-server-created'), 303);
@@ -161,7 +162,7 @@ export function mcpServerRoutes() {
   router.post('/tenants/:tenant', async (c) => {
     const tenantId = c.req.param('tenant');
     const values = await readForm(c);
-    const res = await c.var.api.send('POST', apiPath(tenantId), McpServer, serverBody(values, 'create'));
+    const res = await c.var.api.send('POST', apiPath(tenantId), McpServer, serverBody(values));
     if (!res.ok) return listPage(c, tenantId, { failure: res, form: 'tenant', values: serverFields(values) });
     return c.redirect(withNotice(listHref(tenantId), 'mcp-server-created'), 303);
   });
@@ -171,7 +172,7 @@ export function mcpServerRoutes() {
     const serverId = c.req.param('server');
     const values = await readForm(c);
     const path = `${apiPath(tenantId, serverId)}/token`;
-    const res = await c.var.api.send('PUT', path, McpTokenInfo, { token: values.token ?? '' });
+    const res = await c.var.api.send('PUT', path, McpServerTokenInfo, { token: values.token ?? '' });
     if (!res.ok) return listPage(c, tenantId, { failure: res, form: 'token', server: serverId });
     return c.redirect(withNotice(listHref(tenantId), 'mcp-token-saved'), 303);
   });

@@ -57,15 +57,30 @@ function describeAuth(s: McpServer): string {
   }
 }
 
-function ServersTable(props: { servers: McpServer[]; session: SignedIn; scope: boolean }) {
-  const { session } = props;
+/**
+ * The page a row opens: a global server's own page for an admin who may read it there, else (a
+ * tenant_admin, on a global server offered to its tenant) the read-only view through the tenant's path.
+ */
+function rowHref(s: McpServer, who: SignedIn['who'], viewTenant: string | null): string | null {
+  if (s.tenant_id !== null || can(who, `GET ${GLOBAL_OP}/{server}`)) return serverHref(placeOf(s));
+  return viewTenant === null ? null : serverHref({ tenantId: viewTenant, serverId: s.id });
+}
+
+function ServersTable(props: {
+  servers: McpServer[];
+  session: SignedIn;
+  /** The tenant whose view this is (a scope column is shown); null: the global list. */
+  viewTenant: string | null;
+}) {
+  const { session, viewTenant } = props;
+  const scope = viewTenant !== null;
   return (
     <div class="scroll">
       <table>
         <thead>
           <tr>
             <th scope="col">Namespace</th>
-            {props.scope ? <th scope="col">Scope</th> : null}
+            {scope ? <th scope="col">Scope</th> : null}
             <th scope="col">URL</th>
             <th scope="col">Auth</th>
             <th scope="col">Secret</th>
@@ -76,24 +91,19 @@ function ServersTable(props: { servers: McpServer[]; session: SignedIn; scope: b
         </thead>
         <tbody>
           {props.servers.map((s) => {
-            // A tenant_admin sees the global servers offered to its tenant, but may not open them.
-            const opens = can(
-              session.who,
-              `GET ${s.tenant_id === null ? GLOBAL_OP : TENANT_OP}/{server}`,
-              s.tenant_id,
-            );
+            const href = rowHref(s, session.who, viewTenant);
             return (
               <tr>
                 <th scope="row">
-                  {opens ? (
-                    <a href={serverHref(placeOf(s))}>
+                  {href ? (
+                    <a href={href}>
                       <code>{s.namespace}</code>
                     </a>
                   ) : (
                     <code>{s.namespace}</code>
                   )}
                 </th>
-                {props.scope ? (
+                {scope ? (
                   <td>
                     <span class="badge">{s.scope}</span>
                   </td>
@@ -107,7 +117,7 @@ function ServersTable(props: { servers: McpServer[]; session: SignedIn; scope: b
                 <td>
                   <Badge value={s.enabled ? 'active' : 'disabled'} />
                 </td>
-                <td>{s.description ?? ''}</td>
+                <td>{s.description}</td>
               </tr>
             );
           })}
@@ -165,15 +175,17 @@ export function ServerFields(props: {
   const common = { values, failure, idPrefix };
   return (
     <>
-      {props.mode === 'create' ? (
-        <Field
-          name="namespace"
-          label="Namespace"
-          hint="Its tools are listed as namespace__tool: 1–32 of a-z, 0-9 and -, starting with a letter. Fixed once registered."
-          required
-          {...common}
-        />
-      ) : null}
+      <Field
+        name="namespace"
+        label="Namespace"
+        hint={
+          props.mode === 'create'
+            ? 'Its tools are listed as namespace__tool: 1–32 of a-z, 0-9 and -, starting with a letter.'
+            : "Renaming changes its tools' names: allow-lists naming the old one no longer match."
+        }
+        required
+        {...common}
+      />
       <Field
         name="url"
         label="URL"
@@ -269,7 +281,10 @@ function TokensSection(props: {
 }) {
   const { session, tenantId } = props;
   const wanting = props.servers.filter((s) => s.scope === 'global' && s.auth.type === 'tenant_token');
-  if (wanting.length === 0) return null;
+  // A refusal for a server not listed here (one that takes no tenant token) is shown above the list.
+  const unlisted = wanting.some((s) => s.id === props.failedServer) ? null : props.failure;
+  const refusal = <Failure failure={unlisted} action="The token was not saved" />;
+  if (wanting.length === 0) return refusal;
   const maySet = can(session.who, `PUT ${TENANT_OP}/{server}/token`, tenantId);
   const mayRemove = can(session.who, `DELETE ${TENANT_OP}/{server}/token`, tenantId);
   return (
@@ -279,6 +294,7 @@ function TokensSection(props: {
         These global servers take each tenant's own token; without one, the tenant's calls to them are
         refused. A token is never shown again once saved, only its hint.
       </p>
+      {refusal}
       <div class="scroll">
         <table>
           <thead>
@@ -379,7 +395,7 @@ export function McpServersPage(props: {
           {props.globals.length === 0 ? (
             <p>No global servers.</p>
           ) : (
-            <ServersTable servers={props.globals} session={session} scope={false} />
+            <ServersTable servers={props.globals} session={session} viewTenant={null} />
           )}
           {can(session.who, `POST ${GLOBAL_OP}`) ? (
             <AddServer
@@ -414,7 +430,7 @@ export function McpServersPage(props: {
             {props.tenantServers.length === 0 ? (
               <p>No servers: none of its own and no global ones.</p>
             ) : (
-              <ServersTable servers={props.tenantServers} session={session} scope />
+              <ServersTable servers={props.tenantServers} session={session} viewTenant={tenant.id} />
             )}
             <TokensSection
               session={session}
@@ -449,6 +465,8 @@ export function McpServersPage(props: {
 export function McpServerPage(props: {
   session: SignedIn;
   server: McpServer;
+  /** The tenant whose view it was opened from (a global server seen by a tenant_admin); else its own. */
+  viewTenant: string | null;
   values: FormValues;
   failure: ApiFailure | null;
   notice: string | null;
@@ -458,7 +476,7 @@ export function McpServerPage(props: {
   return (
     <>
       <p>
-        <a href={listHref(s.tenant_id)}>« MCP servers</a>
+        <a href={listHref(props.viewTenant ?? s.tenant_id)}>« MCP servers</a>
       </p>
       <h1>
         MCP server <code>{s.namespace}</code>

@@ -68,8 +68,8 @@ describe('MCP server forms', () => {
     _csrf: 'token',
   };
 
-  it('builds the create body, and an edit body without the namespace', () => {
-    expect(serverBody(form, 'create')).toEqual({
+  it('builds the body from the form, an unticked box disabling it', () => {
+    expect(serverBody(form)).toEqual({
       namespace: 'github',
       url: 'https://mcp.example.com/mcp',
       transport: 'sse',
@@ -79,14 +79,18 @@ describe('MCP server forms', () => {
       enabled: true,
     });
     const { enabled: _enabled, ...off } = form;
-    const edit = serverBody(off, 'edit');
-    expect(edit).not.toHaveProperty('namespace');
-    expect(edit.enabled).toBe(false);
+    expect(serverBody(off).enabled).toBe(false);
   });
 
   it('leaves a blank secret, header and timeout out (kept, none, the default)', () => {
-    const body = serverBody({ url: 'https://x.example', 'auth.type': 'bearer', 'auth.secret': '' }, 'edit');
+    const body = serverBody({
+      namespace: 'x',
+      url: 'https://x.example',
+      'auth.type': 'bearer',
+      'auth.secret': '',
+    });
     expect(body).toEqual({
+      namespace: 'x',
       url: 'https://x.example',
       transport: 'streamable-http',
       description: '',
@@ -104,7 +108,7 @@ describe('MCP server forms', () => {
       namespace: 'github',
       url: 'https://mcp.example.com/mcp',
       transport: 'streamable-http',
-      description: null,
+      description: '',
       auth: { type: 'bearer', header: null },
       timeout_ms: 30000,
       enabled: false,

@@ -105,6 +105,7 @@ describe('global MCP servers', () => {
     expect(html).toMatch(/id="f-url"[^>]*value="https:\/\/gl-[^"]+\.example\.com\/mcp"/);
     // Disabled, another URL and timeout, no secret typed: the stored secret is kept.
     const edited = await b.post(href, {
+      namespace: ns,
       url: `https://${ns}.example.org/mcp`,
       transport: 'streamable-http',
       description: 'Moved',
@@ -127,6 +128,7 @@ describe('global MCP servers', () => {
     expect(html).toMatch(/<span class="badge disabled">disabled<\/span>/);
 
     const replaced = await b.post(href, {
+      namespace: ns,
       url: `https://${ns}.example.org/mcp`,
       'auth.type': 'bearer',
       'auth.secret': second,
@@ -212,6 +214,7 @@ describe("a tenant's MCP servers", () => {
     // Its own server's page edits and deletes under the tenant's path.
     const href = `${HOME}/tenants/${tenant.id}/${own?.id}`;
     const edited = await b.post(href, {
+      namespace: ownNs,
       url: `https://${ownNs}.example.net/mcp`,
       'auth.type': 'none',
       enabled: 'on',
@@ -236,7 +239,7 @@ describe("a tenant's MCP servers", () => {
     const server = await globalServer(ns);
     const view = `${HOME}?tenant_id=${tenant.id}`;
     let html = await b.page(view);
-    expect(html).toContain("The tenant's tokens for global servers");
+    expect(html).toContain('The tenant&#39;s tokens for global servers');
     const action = `${HOME}/tenants/${tenant.id}/${server?.id}/token`;
     expect(changeForms(html)).toContain(action);
     expect(changeForms(html)).not.toContain(`${action}/delete`);
@@ -359,11 +362,18 @@ describe('a tenant_admin', () => {
     expect(html).not.toContain('Global servers');
     expect(html).toContain(`Servers of ${mine.name}`);
     expect(html).not.toContain(other.name);
-    // The global server is offered, listed, but not a link to a page it may not open.
-    expect(html).toMatch(
-      new RegExp(`<th scope="row"><code>${globalNs}</code></th><td><span class="badge">global`),
+    // The global server is offered and opens read-only through the tenant's view: no edit, no delete.
+    const seen = `${HOME}/tenants/${mine.id}/${globalId}`;
+    expect(html).toContain(
+      `<a href="${seen}"><code>${globalNs}</code></a></th><td><span class="badge">global`,
     );
-    expect(changeForms(html)).toEqual([`${HOME}/tenants/${mine.id}`]);
+    expect(changeForms(html)).toContain(`${HOME}/tenants/${mine.id}`);
+    expect(changeForms(html)).not.toContain(HOME);
+    const readOnly = await b.page(seen);
+    expect(readOnly).toContain('global: offered to every tenant');
+    expect(changeForms(readOnly)).toEqual([]);
+    expect(readOnly).not.toContain('/delete"');
+    expect(readOnly).toContain(`href="${HOME}?tenant_id=${mine.id}"`);
 
     const made = await b.post(`${HOME}/tenants/${mine.id}`, serverForm(`ta-${uid()}`));
     expect(made.status).toBe(303);
