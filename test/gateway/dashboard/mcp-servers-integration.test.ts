@@ -375,6 +375,13 @@ describe('a tenant_admin', () => {
     expect(readOnly).not.toContain('/delete"');
     expect(readOnly).toContain(`href="${HOME}?tenant_id=${mine.id}"`);
 
+    // It reads its tenant's MCP tools but may not change the tenant (the API's rule); its keys' it may.
+    const tenantPage = await b.page(`/dashboard/tenants/${mine.id}`);
+    expect(tenantPage).toContain('<h2 id="mcp-tools-h">MCP tools</h2>');
+    expect(changeForms(tenantPage)).not.toContain(`/dashboard/tenants/${mine.id}/mcp`);
+    const key = await createKey(mine.id);
+    expect(await b.page(`/dashboard/keys/${key.id}`)).toContain('<legend>MCP tools</legend>');
+
     const made = await b.post(`${HOME}/tenants/${mine.id}`, serverForm(`ta-${uid()}`));
     expect(made.status).toBe(303);
     expect((await b.get(`${HOME}/global/${globalId}`)).status).toBeGreaterThanOrEqual(403);
