@@ -16,6 +16,10 @@ import { TieredKeyStore } from '../../../../src/storage/key-store';
 import { sha256Hex } from '../../../../src/util/crypto';
 import { openProviderKey } from '../../../../src/util/provider-key-crypto';
 import { ADMIN_TOKEN, admin, asKey, asTenant, createKey, createTenant } from '../../admin-helpers';
+import { bindings } from '../../log-fixtures';
+
+/** The deployment's sealing secret (vitest.config.ts's miniflare bindings). */
+const SEALING = bindings.PROVIDER_KEYS_SECRET ?? '';
 
 const SECRET = 'ghp_serverSecret0123456789abcdefWXYZ';
 const TOKEN = 'tenantOwnToken-0123456789-abcdefQRST';
@@ -131,10 +135,9 @@ describe('global MCP servers', () => {
     const sealed = record?.secret;
     if (!sealed) throw new Error('no sealed secret in the catalog');
     const slots = sealSlots(server.id, null);
-    const secret = env.PROVIDER_KEYS_SECRET ?? '';
-    expect(await openProviderKey(secret, slots.tenant, slots.provider, sealed)).toBe(SECRET);
+    expect(await openProviderKey(SEALING, slots.tenant, slots.provider, sealed)).toBe(SECRET);
     const other = sealSlots('mcp_other', null);
-    await expect(openProviderKey(secret, other.tenant, other.provider, sealed)).rejects.toThrow();
+    await expect(openProviderKey(SEALING, other.tenant, other.provider, sealed)).rejects.toThrow();
   });
 
   it('refuse a bad url, namespace, timeout, auth or unknown field with 400 naming it', async () => {
@@ -339,9 +342,7 @@ describe("tenants' tokens for a global tenant_token server", () => {
     const sealed = record?.secret;
     if (!sealed) throw new Error("no tenant's token in the catalog");
     const slots = sealSlots(server.id, tenant.id);
-    expect(await openProviderKey(env.PROVIDER_KEYS_SECRET ?? '', slots.tenant, slots.provider, sealed)).toBe(
-      TOKEN,
-    );
+    expect(await openProviderKey(SEALING, slots.tenant, slots.provider, sealed)).toBe(TOKEN);
     const forOther = (await d1McpCatalog(env.DB).serversFor(other.id)).find((s) => s.id === server.id);
     expect(forOther?.secret).toBeNull();
 
