@@ -15,28 +15,15 @@ import type { FormValues } from '../forms';
 import { serverBody, serverFields, serverFormValues } from '../mcp-form';
 import { McpServer, McpServerList, McpServerTokenInfo, Tenant, TenantList } from '../schemas';
 import { page } from '../views/layout';
-import {
-  DeleteServerPage,
-  type ListForm,
-  listHref,
-  MCP_HOME,
-  McpServerPage,
-  McpServersPage,
-  type ServerPlace,
-  serverHref,
-} from '../views/mcp-servers';
+import { apiPath, listHref, MCP_HOME, type ServerPlace, serverHref } from '../mcp-paths';
+import { DeleteServerPage, McpServerPage } from '../views/mcp-server';
+import { type ListForm, McpServersPage } from '../views/mcp-servers';
 import { failurePage, failureStatus, messagePage } from '../views/message';
 import { noticeOf, readForm, seg, tenantFilter } from './shared';
 
 type C = Context<DashboardEnv>;
 const BACK = { href: MCP_HOME, label: 'Back to MCP servers' };
 const OPTIONS = { title: 'MCP servers', section: 'mcp' as const };
-
-/** The admin API path of a place's servers, or of one server. */
-function apiPath(tenantId: string | null, serverId?: string): string {
-  const list = tenantId === null ? '/mcp-servers' : `/tenants/${seg(tenantId)}/mcp-servers`;
-  return serverId === undefined ? list : `${list}/${seg(serverId)}`;
-}
 
 /** `?notice=` added to a list or server href (which may carry a query already). */
 const withNotice = (href: string, notice: string) =>
