@@ -15,7 +15,7 @@ import type { FormValues } from '../forms';
 import { serverBody, serverFields, serverFormValues } from '../mcp-form';
 import { McpServer, McpServerList, McpServerTokenInfo, Tenant, TenantList } from '../schemas';
 import { page } from '../views/layout';
-import { apiPath, listHref, MCP_HOME, type ServerPlace, serverHref } from '../mcp-paths';
+import { apiPath, listHref, MCP_HOME, type ServerPlace, serverHref, serverOp } from '../mcp-paths';
 import { DeleteServerPage, McpServerPage } from '../views/mcp-server';
 import { type ListForm, McpServersPage } from '../views/mcp-servers';
 import { failurePage, failureStatus, messagePage } from '../views/message';
@@ -110,11 +110,9 @@ function oneServer(router: Hono<DashboardEnv>, path: string, tenantOf: (c: C) =>
     const place = placeOf(c);
     const res = await c.var.api.get(apiPath(place.tenantId, place.serverId), McpServer);
     if (!res.ok) return failurePage(c, res, c.var.session, BACK);
-    const op =
-      place.tenantId === null
-        ? 'DELETE /admin/mcp-servers/{server}'
-        : 'DELETE /admin/tenants/{id}/mcp-servers/{server}';
-    if (!can(c.var.session.who, op, place.tenantId))
+    // Asked of the server itself: a global one seen through a tenant's view is not the tenant's to delete.
+    const owner = res.data.tenant_id;
+    if (!can(c.var.session.who, serverOp('DELETE', owner), owner))
       return messagePage(c, 403, 'Not allowed', 'Your role may not delete this server.', c.var.session, BACK);
     const title = `Delete MCP server ${res.data.namespace}`;
     return page(

@@ -58,6 +58,9 @@ export function McpServersPage(props: {
   notice: string | null;
 }) {
   const { session, tenant } = props;
+  // The tenant shown is always a choice, even past the first page of the tenants list.
+  const listed = tenant === null || props.tenants.some((t) => t.id === tenant.id);
+  const choices = listed || tenant === null ? props.tenants : [tenant, ...props.tenants];
   const failureOf = (form: ListForm) => (props.failed === form ? props.failure : null);
   const valuesOf = (form: ListForm) => (props.failed === form ? props.values : { enabled: 'on' });
   return (
@@ -95,7 +98,7 @@ export function McpServersPage(props: {
           <label for="f-mcp-tenant">Tenant</label>
           <select id="f-mcp-tenant" name="tenant_id">
             {tenant ? null : <option value="">Pick a tenant</option>}
-            {props.tenants.map((t) => (
+            {choices.map((t) => (
               <option value={t.id} selected={t.id === tenant?.id}>
                 {t.name}
               </option>

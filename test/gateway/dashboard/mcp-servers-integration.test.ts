@@ -374,6 +374,9 @@ describe('a tenant_admin', () => {
     expect(changeForms(readOnly)).toEqual([]);
     expect(readOnly).not.toContain('/delete"');
     expect(readOnly).toContain(`href="${HOME}?tenant_id=${mine.id}"`);
+    expect((await b.get(`${seen}/delete`)).status).toBe(403);
+    expect((await b.post(`${seen}/delete`, {})).status).toBe(403);
+    expect(await globalServer(globalNs)).toBeDefined();
 
     // It reads its tenant's MCP tools but may not change the tenant (the API's rule); its keys' it may.
     const tenantPage = await b.page(`/dashboard/tenants/${mine.id}`);
