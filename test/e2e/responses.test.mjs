@@ -37,6 +37,8 @@ const VARS = {
     },
   ]),
   PROVIDER_KEY_CLAUDE_ONLY: 'claude-only-key',
+  // Seals the MCP server's bearer token (the Codex → /mcp test).
+  PROVIDER_KEYS_SECRET: 'e2e-responses-provider-keys-secret-012345',
 };
 
 /** Echo models repeat the last user message, and answer a tool result with `Tool result: <its text>`. */
@@ -102,7 +104,7 @@ function offlineEnv(extra) {
  * feedback and update check off and no retries (a failure surfaces at once). Codex runs with
  * `--strict-config`, so a key this version does not know fails the run instead of being ignored.
  */
-function codexHome() {
+function codexHome(extra = []) {
   const dir = mkdtempSync(join(home, 'codex-home-'));
   writeFileSync(
     join(dir, 'config.toml'),
@@ -124,6 +126,7 @@ function codexHome() {
       '[feedback]',
       'enabled = false',
       '',
+      ...extra,
     ].join('\n'),
   );
   return dir;
@@ -134,9 +137,9 @@ function codexHome() {
  * sandbox (a temp directory, no network but loopback), so Codex's own sandbox is bypassed: it needs user
  * namespaces the host may not grant.
  */
-function codex(model, prompt, cwd) {
+function codex(model, prompt, cwd, config = []) {
   const last = join(cwd, '..', `${cwd.split('/').at(-1)}-last-message.txt`);
-  const codexDir = codexHome();
+  const codexDir = codexHome(config);
   return new Promise((resolve, reject) => {
     const child = execFile(
       CODEX,
@@ -212,6 +215,44 @@ for (const [format, model, reasons] of [
 /** A lookup tool the models are told to call by the `TOOL` line of the prompt. */
 const LOOKUP_PROMPT = 'Look the word up.\nTOOL lookup {"word":"gateway"}';
 const lookupAnswer = (word) => `${word}: a door to every model`;
+
+describe('Codex CLI → /mcp', () => {
+  test("calls a tool of the tenant's MCP server through the gateway, and the call is logged", async () => {
+    const headers = { authorization: `Bearer ${stack.adminToken}`, 'content-type': 'application/json' };
+    const registered = await fetch(`${stack.url}/admin/tenants/${stack.tenantId}/mcp-servers`, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({
+        namespace: 'mock',
+        url: `${MOCK}/mcp/healthy`,
+        auth: { type: 'bearer', secret: 'mock-mcp-token' },
+      }),
+    });
+    assert.equal(registered.status, 201, await registered.clone().text());
+    // Codex sends a server's tools as one Responses `namespace` tool (`mcp__edgeway`, holding `mock__echo` …),
+    // which OpenAI-format models take as is; the mock's TOOL directive names the tool inside it.
+    const cwd = mkdtempSync(join(home, 'mcp-'));
+    const run = await codex(
+      'mock/echo-think',
+      'Echo it.\nTOOL mock__echo {"text":"codex through the MCP gateway"}',
+      cwd,
+      ['[mcp_servers.edgeway]', `url = "${stack.url}/mcp"`, 'bearer_token_env_var = "EDGEWAY_KEY"', ''],
+    );
+    assert.match(run.message, /^Tool result: .*codex through the MCP gateway/s);
+    let rows = [];
+    for (let i = 0; i < 60 && !rows.some((r) => r.model === 'mock__echo'); i++) {
+      await new Promise((r) => setTimeout(r, 250));
+      const logs = await fetch(`${stack.url}/admin/logs?tenant_id=${stack.tenantId}&endpoint=/mcp&limit=10`, {
+        headers,
+      });
+      rows = (await logs.json()).data;
+    }
+    assert.ok(
+      rows.some((r) => r.model === 'mock__echo' && r.status === 200),
+      JSON.stringify(rows),
+    );
+  });
+});
 
 describe('Vercel AI SDK, default provider (the Responses API)', () => {
   let provider;
