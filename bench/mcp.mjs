@@ -8,7 +8,11 @@
  * JSON-RPC POSTs, at concurrency 1 and at 8 sessions in parallel.
  *
  *   node bench/mcp.mjs [--quick | --smoke] [--requests 300] [--repeats 3] [--concurrency 1,8]
- *                      [--harness sdk,raw] [--out DIR] [--no-write]
+ *                      [--harness sdk,raw] [--split] [--profile N] [--out DIR] [--no-write]
+ *
+ * `--split` adds a key with the limits only and one with the guardrails only, to tell their costs apart.
+ * `--profile N` starts the gateway with its inspector on and, after the measured runs, takes a V8 CPU profile
+ * of N calls through each key (bench/lib/profile.mjs): busy ms per call and self time by source module.
  *
  * Writes bench/results/<date>-mcp-<mode>.{md,json} and prints the tables. Exits 1 when calls fail at
  * concurrency 1, the governed key's limits or guardrails did not engage, or the run overruns its
@@ -62,6 +66,8 @@ const { values } = parseArgs({
     concurrency: { type: 'string' },
     harness: { type: 'string' },
     out: { type: 'string' },
+    split: { type: 'boolean' },
+    profile: { type: 'string' },
     'no-write': { type: 'boolean' },
   },
 });
@@ -108,12 +114,25 @@ const gateway = await startGateway(gatewayScript, {
   adminToken,
   logConsumer: false,
   vars: { PROVIDER_KEYS_SECRET: keysSecret },
+  // The inspector only when a CPU profile is asked for: the measured runs are otherwise without one.
+  ...(values.profile ? { extra: { inspectorPort: 0 } } : {}),
 });
 workers.push(gateway);
 
 let result;
 try {
-  result = await runMcpBench({ log }, { mock, gateway, adminToken, keysSecret, profile });
+  result = await runMcpBench(
+    { log },
+    {
+      mock,
+      gateway,
+      adminToken,
+      keysSecret,
+      profile,
+      split: Boolean(values.split),
+      cpuProfile: values.profile ? { calls: Number(values.profile), script: gatewayScript } : null,
+    },
+  );
 } catch (err) {
   console.error(`bench/mcp: ${err.stack ?? err}`);
   for (const w of workers)

@@ -4,11 +4,13 @@
  * plain and the governed key, measures (bench/lib/workloads/mcp.mjs), then checks that the governed key's
  * features engaged: its Limiter counted every call it answered, and its guardrails redacted an e-mail
  * address and an AWS key id that the plain key let through. Used by `npm run bench -- --only mcp` and
- * by bench/mcp.mjs.
+ * by bench/mcp.mjs. `split` adds two keys with one governed feature each (limits only, guardrails only),
+ * to tell which one costs what.
  */
 import { openSession } from './mcp-clients.mjs';
+import { profileDuring } from './profile.mjs';
 import { MOCK_MCP_TOKEN, seedGlobalMcpServer, seedMcpKeys, toolCallsCounted } from './mcp-seed.mjs';
-import { mcpWorkload } from './workloads/mcp.mjs';
+import { ECHO_TEXT, mcpWorkload } from './workloads/mcp.mjs';
 
 /** Every tool-path guardrail on: the injection detector flags a tool result, PII and credentials are redacted. */
 export const GOVERNED_GUARDRAILS = {
@@ -29,12 +31,16 @@ const SENSITIVE = 'Contact jane.doe@example.com, key AKIAIOSFODNN7EXAMPLE, about
  * `profile`: { harnesses, concurrencies, requests, repeats, warmup }.
  * Returns the workload's result with `checks` and `governedLabel`; `problems` lists what did not engage.
  */
-export async function runMcpBench(ctx, { mock, gateway, adminToken, keysSecret, profile }) {
+export async function runMcpBench(
+  ctx,
+  { mock, gateway, adminToken, keysSecret, profile, split = false, cpuProfile = null },
+) {
   const mockMcp = `${mock.url}/mcp/healthy`;
   await seedGlobalMcpServer(gateway, { url: mockMcp, secret: MOCK_MCP_TOKEN, keysSecret });
   const keys = await seedMcpKeys(gateway, adminToken, {
     plain: {},
     governed: { guardrails: GOVERNED_GUARDRAILS, mcp: GOVERNED_MCP },
+    ...(split ? { limits: { mcp: GOVERNED_MCP }, guardrails: { guardrails: GOVERNED_GUARDRAILS } } : {}),
   });
   const gatewayMcp = `${gateway.url}/mcp`;
   const targets = [
@@ -60,6 +66,23 @@ export async function runMcpBench(ctx, { mock, gateway, adminToken, keysSecret, 
       tool: 'bench__echo',
     },
   ];
+  if (split)
+    targets.push(
+      {
+        name: 'gateway-limits',
+        label: 'gateway, limits only',
+        url: gatewayMcp,
+        headers: { authorization: `Bearer ${keys.limits.key}` },
+        tool: 'bench__echo',
+      },
+      {
+        name: 'gateway-guardrails',
+        label: 'gateway, guardrails only',
+        url: gatewayMcp,
+        headers: { authorization: `Bearer ${keys.guardrails.key}` },
+        tool: 'bench__echo',
+      },
+    );
   const result = await mcpWorkload(ctx, targets, {
     ...profile,
     pids: { gateway: gateway.pid, mock: mock.pid },
@@ -68,7 +91,7 @@ export async function runMcpBench(ctx, { mock, gateway, adminToken, keysSecret, 
   // Engagement: the sensitive echo through both keys, then the governed key's count in its Limiter.
   const problems = [];
   const echoed = {};
-  for (const t of targets.slice(1)) {
+  for (const t of targets.slice(1, 3)) {
     const s = await openSession('sdk', t);
     try {
       echoed[t.name] = await s.call({ text: SENSITIVE });
@@ -90,7 +113,8 @@ export async function runMcpBench(ctx, { mock, gateway, adminToken, keysSecret, 
   if (!guardrails.plainIntact)
     problems.push(`the plain key's echo came back changed: ${echoed.gateway.text ?? echoed.gateway.error}`);
 
-  const sent = governedCalls(result) + 1;
+  const profiles = cpuProfile ? await profileCalls(ctx, gateway, targets.slice(1, 3), cpuProfile) : null;
+  const sent = governedCalls(result) + 1 + (cpuProfile ? cpuProfile.calls + 8 : 0);
   const counted = await countedToday(gateway, keys.governed);
   const limits = { sent, counted: counted.count, error: counted.error ?? null };
   if (counted.count !== sent)
@@ -99,7 +123,13 @@ export async function runMcpBench(ctx, { mock, gateway, adminToken, keysSecret, 
         ? `the governed key's Limiter count could not be read: ${counted.error}`
         : `the governed key's Limiter counted ${counted.count} calls, ${sent} were answered`,
     );
-  return { ...result, governedLabel: GOVERNED_LABEL, checks: { limits, guardrails }, problems };
+  return {
+    ...result,
+    governedLabel: GOVERNED_LABEL,
+    checks: { limits, guardrails },
+    ...(profiles ? { profiles } : {}),
+    problems,
+  };
 }
 
 /** Calls the governed key made that were answered: warm-ups and measured runs of every harness and concurrency. */
@@ -138,4 +168,27 @@ export function dayRequests(dump) {
 /** Requests still held (reserved, not yet settled) today in a scope dump. */
 export function heldCount(dump) {
   return dump?.state?.ledger?.day?.requestsHeld ?? 0;
+}
+
+/**
+ * A V8 CPU profile of the gateway isolate (its inspector must be on: `extra: { inspectorPort: 0 }`) during
+ * `calls` raw tools/calls on one session, per target (8 warm-up calls first): busy ms per call and self
+ * time by source module (bench/lib/profile.mjs). `{ calls, script }`: the count and the gateway's bundle.
+ */
+async function profileCalls(ctx, gateway, targets, { calls, script }) {
+  const out = {};
+  for (const t of targets) {
+    ctx.log(`  mcp · CPU profile of ${calls} calls · ${t.label}`);
+    const s = await openSession('raw', t);
+    try {
+      for (let i = 0; i < 8; i++) await s.call({ text: ECHO_TEXT });
+      out[t.name] = await profileDuring(gateway.mf, 'edgeway', script, calls, async () => {
+        for (let i = 0; i < calls; i++) await s.call({ text: ECHO_TEXT });
+      });
+      out[t.name].label = t.label;
+    } finally {
+      await s.close();
+    }
+  }
+  return out;
 }

@@ -101,5 +101,24 @@ export function mcpSection(m) {
   }
   const checks = mcpChecksLines(m.checks);
   if (checks.length) parts.push('', ...checks);
+  if (m.profiles) parts.push('', mcpProfileLines(m.profiles));
+  return parts.join('\n');
+}
+
+/** The CPU profiles' tables: busy ms per call, and the modules with the most self time (≥ 2 % of busy). */
+export function mcpProfileLines(profiles) {
+  const parts = ['### CPU profile of the gateway isolate (raw client, one session, calls back to back)'];
+  for (const p of Object.values(profiles)) {
+    const rows = p.modules
+      .filter((x) => x.pctOfBusy >= 2)
+      .slice(0, 15)
+      .map((x) => [x.name, (x.ms / p.requests).toFixed(3), `${x.pctOfBusy.toFixed(1)} %`]);
+    parts.push(
+      '',
+      `${p.label}: ${p.requests} calls, ${p.busyMsPerRequest.toFixed(2)} ms busy per call (sampled; read shares as indications).`,
+      '',
+      table(['module', 'self ms/call', 'share of busy'], rows),
+    );
+  }
   return parts.join('\n');
 }

@@ -26,6 +26,9 @@ export const MCP_PAIRS = [
   ['gateway', 'direct'],
   ['gateway-governed', 'direct'],
   ['gateway-governed', 'gateway'],
+  // With `split`: each governed feature alone, over the plain key.
+  ['gateway-limits', 'gateway'],
+  ['gateway-guardrails', 'gateway'],
 ];
 
 const SETTLE = { idlePct: 5, maxMs: 1_500 };
