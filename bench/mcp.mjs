@@ -26,35 +26,11 @@ import { machine } from './lib/machine.mjs';
 import { runMcpBench } from './lib/mcp-bench.mjs';
 import { mcpSection } from './lib/mcp-report.mjs';
 import { benchKeysSecret } from './lib/mcp-seed.mjs';
+import { PROFILES } from './lib/profiles.mjs';
 import { ROOT, bundle, startGateway, startMock } from './lib/stack.mjs';
 
-/** Sized so a run stays under about three minutes on the shared 2-core host (bundling included). */
-export const MCP_PROFILES = {
-  smoke: {
-    requests: 20,
-    repeats: 1,
-    warmup: 8,
-    concurrencies: [1, 4],
-    harnesses: ['sdk', 'raw'],
-    deadlineS: 120,
-  },
-  quick: {
-    requests: 150,
-    repeats: 3,
-    warmup: 40,
-    concurrencies: [1, 8],
-    harnesses: ['sdk', 'raw'],
-    deadlineS: 240,
-  },
-  full: {
-    requests: 300,
-    repeats: 5,
-    warmup: 80,
-    concurrencies: [1, 8],
-    harnesses: ['sdk', 'raw'],
-    deadlineS: 420,
-  },
-};
+/** Each mode's deadline (bundling included); the sizes are the bench's own (bench/lib/profiles.mjs, `mcp`). */
+const DEADLINE_S = { smoke: 120, quick: 240, full: 420 };
 
 const { values } = parseArgs({
   options: {
@@ -72,7 +48,8 @@ const { values } = parseArgs({
   },
 });
 const mode = values.smoke ? 'smoke' : values.quick ? 'quick' : 'full';
-const { deadlineS, ...base } = MCP_PROFILES[mode];
+const deadlineS = DEADLINE_S[mode];
+const base = PROFILES[mode].mcp;
 const list = (s, f = String) =>
   s
     .split(',')
