@@ -47,12 +47,13 @@ async function callsOn(sessions, count, args) {
 
 /** One measured run of `requests` calls spread over the target's sessions, with the processes' CPU. */
 async function measuredRun(sessions, requests, args, pids) {
-  await settle(Object.values(pids), SETTLE);
+  const quiet = () => (Object.keys(pids).length ? settle(Object.values(pids), SETTLE) : null);
+  await quiet();
   const before = Object.fromEntries(Object.entries(pids).map(([k, pid]) => [k, cpuMs(pid)]));
   const t0 = performance.now();
   const calls = await callsOn(sessions, Math.ceil(requests / sessions.length), args);
   const wallMs = performance.now() - t0;
-  await settle(Object.values(pids), SETTLE);
+  await quiet();
   const cpuMsPerCall = Object.fromEntries(
     Object.entries(pids).map(([k, pid]) => {
       const after = cpuMs(pid);
