@@ -118,6 +118,11 @@ export function mcpProfileLines(profiles) {
       `${p.label}: ${p.requests} calls, ${p.busyMsPerRequest.toFixed(2)} ms busy per call (sampled; read shares as indications).`,
       '',
       table(['module', 'self ms/call', 'share of busy'], rows),
+      '',
+      `Runtime calls (charged to the module that made them): ${p.natives
+        .slice(0, 6)
+        .map((x) => `${x.name} ${(x.ms / p.requests).toFixed(3)} ms/call`)
+        .join(', ')}.`,
     );
   }
   return parts.join('\n');

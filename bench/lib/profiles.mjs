@@ -102,7 +102,7 @@ export const PROFILES = {
     scenarios: { requests: 300, repeats: 3, warmup: 50 },
     profile: { requests: 3000, streams: 50 },
     guardrails: { iterations: 10_000 },
-    mcp: { requests: 300, repeats: 5, warmup: 80, concurrencies: [1, 8], harnesses: ['sdk', 'raw'] },
+    mcp: { requests: 200, repeats: 5, warmup: 50, concurrencies: [1, 8], harnesses: ['sdk', 'raw'] },
     coldStart: { runs: 7 },
     deadlineMs: 30 * 60_000,
   },
