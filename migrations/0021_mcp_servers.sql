@@ -34,3 +34,98 @@ CREATE TABLE mcp_server_tokens (
   updated_at  INTEGER NOT NULL,
   PRIMARY KEY (server_id, tenant_id)
 );
+
+-- Registration changes are audited (migration 0014's trigger style): resource 'mcp_server' (resource_id the
+-- server's id, tenant_id its tenant, NULL for a global one) and 'mcp_server_token' (resource_id
+-- '<server>/<tenant>'). The rows carry the secret's hint, never its ciphertext or IV.
+--
+-- audit_log's CHECK lists the resources it may hold, and SQLite cannot alter a CHECK: the table is rebuilt
+-- with the two new ones, through a copy (no RENAME, so the triggers that write to audit_log keep naming it).
+CREATE TABLE audit_log_copy AS SELECT * FROM audit_log;
+DROP TABLE audit_log;
+CREATE TABLE audit_log (
+  seq          INTEGER PRIMARY KEY AUTOINCREMENT,
+  at           INTEGER NOT NULL,                  -- epoch ms
+  actor_id     TEXT NOT NULL,                     -- adm_…, 'break-glass' or 'system'
+  actor_name   TEXT NOT NULL,
+  operation    TEXT,                              -- the admin API operation, e.g. 'PATCH /admin/tenants/{id}'
+  resource     TEXT NOT NULL CHECK (resource IN ('tenant', 'key', 'route', 'provider_key', 'price', 'admin', 'mcp_server', 'mcp_server_token')),
+  resource_id  TEXT NOT NULL,
+  tenant_id    TEXT,                              -- the tenant the resource belongs to, if any
+  change       TEXT NOT NULL CHECK (change IN ('create', 'update', 'delete')),
+  before       TEXT,
+  after        TEXT
+);
+INSERT INTO audit_log (seq, at, actor_id, actor_name, operation, resource, resource_id, tenant_id, change, before, after)
+  SELECT seq, at, actor_id, actor_name, operation, resource, resource_id, tenant_id, change, before, after
+  FROM audit_log_copy ORDER BY seq;
+DROP TABLE audit_log_copy;
+CREATE INDEX audit_by_tenant ON audit_log (tenant_id, seq DESC);
+CREATE INDEX audit_by_resource ON audit_log (resource, resource_id, seq DESC);
+CREATE INDEX audit_by_actor ON audit_log (actor_id, seq DESC);
+
+CREATE TRIGGER audit_mcp_servers_insert AFTER INSERT ON mcp_servers
+BEGIN
+  INSERT INTO audit_log (at, actor_id, actor_name, operation, resource, resource_id, tenant_id, change, before, after)
+  SELECT COALESCE(a.at, CAST((julianday('now') - 2440587.5) * 86400000 AS INTEGER)),
+         COALESCE(a.actor_id, 'system'), COALESCE(a.actor_name, 'system'), a.operation,
+         'mcp_server', NEW.id, NEW.tenant_id, 'create',
+         NULL,
+         json_object('id', NEW.id, 'tenant_id', NEW.tenant_id, 'namespace', NEW.namespace, 'url', NEW.url, 'transport', NEW.transport, 'description', NEW.description, 'auth_type', NEW.auth_type, 'auth_header', NEW.auth_header, 'hint', NEW.hint, 'timeout_ms', NEW.timeout_ms, 'enabled', NEW.enabled, 'created_at', NEW.created_at, 'updated_at', NEW.updated_at)
+  FROM (SELECT 1) LEFT JOIN audit_actor a ON a.one = 1;
+END;
+
+CREATE TRIGGER audit_mcp_servers_update AFTER UPDATE ON mcp_servers
+BEGIN
+  INSERT INTO audit_log (at, actor_id, actor_name, operation, resource, resource_id, tenant_id, change, before, after)
+  SELECT COALESCE(a.at, CAST((julianday('now') - 2440587.5) * 86400000 AS INTEGER)),
+         COALESCE(a.actor_id, 'system'), COALESCE(a.actor_name, 'system'), a.operation,
+         'mcp_server', NEW.id, NEW.tenant_id, 'update',
+         json_object('id', OLD.id, 'tenant_id', OLD.tenant_id, 'namespace', OLD.namespace, 'url', OLD.url, 'transport', OLD.transport, 'description', OLD.description, 'auth_type', OLD.auth_type, 'auth_header', OLD.auth_header, 'hint', OLD.hint, 'timeout_ms', OLD.timeout_ms, 'enabled', OLD.enabled, 'created_at', OLD.created_at, 'updated_at', OLD.updated_at),
+         json_object('id', NEW.id, 'tenant_id', NEW.tenant_id, 'namespace', NEW.namespace, 'url', NEW.url, 'transport', NEW.transport, 'description', NEW.description, 'auth_type', NEW.auth_type, 'auth_header', NEW.auth_header, 'hint', NEW.hint, 'timeout_ms', NEW.timeout_ms, 'enabled', NEW.enabled, 'created_at', NEW.created_at, 'updated_at', NEW.updated_at)
+  FROM (SELECT 1) LEFT JOIN audit_actor a ON a.one = 1;
+END;
+
+CREATE TRIGGER audit_mcp_servers_delete AFTER DELETE ON mcp_servers
+BEGIN
+  INSERT INTO audit_log (at, actor_id, actor_name, operation, resource, resource_id, tenant_id, change, before, after)
+  SELECT COALESCE(a.at, CAST((julianday('now') - 2440587.5) * 86400000 AS INTEGER)),
+         COALESCE(a.actor_id, 'system'), COALESCE(a.actor_name, 'system'), a.operation,
+         'mcp_server', OLD.id, OLD.tenant_id, 'delete',
+         json_object('id', OLD.id, 'tenant_id', OLD.tenant_id, 'namespace', OLD.namespace, 'url', OLD.url, 'transport', OLD.transport, 'description', OLD.description, 'auth_type', OLD.auth_type, 'auth_header', OLD.auth_header, 'hint', OLD.hint, 'timeout_ms', OLD.timeout_ms, 'enabled', OLD.enabled, 'created_at', OLD.created_at, 'updated_at', OLD.updated_at),
+         NULL
+  FROM (SELECT 1) LEFT JOIN audit_actor a ON a.one = 1;
+END;
+
+CREATE TRIGGER audit_mcp_server_tokens_insert AFTER INSERT ON mcp_server_tokens
+BEGIN
+  INSERT INTO audit_log (at, actor_id, actor_name, operation, resource, resource_id, tenant_id, change, before, after)
+  SELECT COALESCE(a.at, CAST((julianday('now') - 2440587.5) * 86400000 AS INTEGER)),
+         COALESCE(a.actor_id, 'system'), COALESCE(a.actor_name, 'system'), a.operation,
+         'mcp_server_token', NEW.server_id || '/' || NEW.tenant_id, NEW.tenant_id, 'create',
+         NULL,
+         json_object('server_id', NEW.server_id, 'tenant_id', NEW.tenant_id, 'hint', NEW.hint, 'created_at', NEW.created_at, 'updated_at', NEW.updated_at)
+  FROM (SELECT 1) LEFT JOIN audit_actor a ON a.one = 1;
+END;
+
+CREATE TRIGGER audit_mcp_server_tokens_update AFTER UPDATE ON mcp_server_tokens
+BEGIN
+  INSERT INTO audit_log (at, actor_id, actor_name, operation, resource, resource_id, tenant_id, change, before, after)
+  SELECT COALESCE(a.at, CAST((julianday('now') - 2440587.5) * 86400000 AS INTEGER)),
+         COALESCE(a.actor_id, 'system'), COALESCE(a.actor_name, 'system'), a.operation,
+         'mcp_server_token', NEW.server_id || '/' || NEW.tenant_id, NEW.tenant_id, 'update',
+         json_object('server_id', OLD.server_id, 'tenant_id', OLD.tenant_id, 'hint', OLD.hint, 'created_at', OLD.created_at, 'updated_at', OLD.updated_at),
+         json_object('server_id', NEW.server_id, 'tenant_id', NEW.tenant_id, 'hint', NEW.hint, 'created_at', NEW.created_at, 'updated_at', NEW.updated_at)
+  FROM (SELECT 1) LEFT JOIN audit_actor a ON a.one = 1;
+END;
+
+CREATE TRIGGER audit_mcp_server_tokens_delete AFTER DELETE ON mcp_server_tokens
+BEGIN
+  INSERT INTO audit_log (at, actor_id, actor_name, operation, resource, resource_id, tenant_id, change, before, after)
+  SELECT COALESCE(a.at, CAST((julianday('now') - 2440587.5) * 86400000 AS INTEGER)),
+         COALESCE(a.actor_id, 'system'), COALESCE(a.actor_name, 'system'), a.operation,
+         'mcp_server_token', OLD.server_id || '/' || OLD.tenant_id, OLD.tenant_id, 'delete',
+         json_object('server_id', OLD.server_id, 'tenant_id', OLD.tenant_id, 'hint', OLD.hint, 'created_at', OLD.created_at, 'updated_at', OLD.updated_at),
+         NULL
+  FROM (SELECT 1) LEFT JOIN audit_actor a ON a.one = 1;
+END;

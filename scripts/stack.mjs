@@ -163,3 +163,27 @@ export async function ensureDevKey(url, adminToken, keyFile) {
   writeFileSync(keyFile, JSON.stringify(saved, null, 2), { mode: 0o600 });
   return { ...saved, created: true };
 }
+
+/** The mock LLM's MCP server's bearer token (workers/mock-llm/README.md, "MCP servers"). */
+const MOCK_MCP_TOKEN = 'mock-mcp-token';
+
+/**
+ * Makes sure the dev tenant reaches the mock's MCP server through /mcp, as namespace `mock` (docs/mcp.md,
+ * "Trying it locally"): registers it, or points it at the mock's current address. Returns its namespace.
+ */
+export async function ensureDevMcpServer(url, adminToken, tenantId, mockUrl) {
+  const target = `${mockUrl}/mcp/healthy`;
+  const listed = await admin(url, adminToken, 'GET', `/tenants/${tenantId}/mcp-servers`);
+  const existing = listed.data.find((s) => s.namespace === 'mock' && s.scope === 'tenant');
+  if (!existing) {
+    await admin(url, adminToken, 'POST', `/tenants/${tenantId}/mcp-servers`, {
+      namespace: 'mock',
+      url: target,
+      description: "The mock LLM's MCP server (npm run dev)",
+      auth: { type: 'bearer', secret: MOCK_MCP_TOKEN },
+    });
+  } else if (existing.url !== target) {
+    await admin(url, adminToken, 'PATCH', `/tenants/${tenantId}/mcp-servers/${existing.id}`, { url: target });
+  }
+  return 'mock';
+}

@@ -1,9 +1,10 @@
-/** The app: /v1 (the gateway's own router), and the Hono apps for /admin, /dashboard and /healthz. */
+/** The app: /v1 (the gateway's own router), /mcp (the MCP gateway), and the Hono apps for /admin, /dashboard and /healthz. */
 import { type Env, Hono } from 'hono';
 import type { AppEnv } from './context';
 import { getDeps } from './deps';
 import type { Bindings } from './env';
 import { healthRoutes, type HealthOptions } from './health';
+import { authenticate } from './pipeline/auth';
 import { type ExchangeScopeOptions, exchangeScope, renderFailure } from './pipeline/exit';
 import { gatewayRouter, unknownRoute } from './pipeline/router';
 
@@ -57,9 +58,19 @@ function mcpSection(wiring: ExchangeScopeOptions) {
   return async (request: Request, env: Bindings, ctx: ExecutionContext): Promise<Response> => {
     try {
       const { serveMcp } = await import('./mcp/endpoint');
-      return await serveMcp({ request, env, ctx, deps: wiring.deps(env) });
+      const deps = wiring.deps(env);
+      return await serveMcp({
+        request,
+        env,
+        ctx,
+        deps,
+        authenticate: (headers) => authenticate(headers, false, deps.keys, Date.now()),
+      });
     } catch (err) {
-      console.error('mcp: unhandled error', err instanceof Error ? `${err.name}: ${err.message}` : String(err));
+      console.error(
+        'mcp: unhandled error',
+        err instanceof Error ? `${err.name}: ${err.message}` : String(err),
+      );
       return Response.json(
         { jsonrpc: '2.0', error: { code: -32603, message: 'The gateway hit an internal error.' }, id: null },
         { status: 500 },

@@ -90,6 +90,7 @@ export function logEvent(rand: () => number, shape: Shape, now: number): LogEven
     // An end user and one tag per event: the consumer then writes the per-user and per-tag rollups too.
     endUser: user,
     tags: { app: 'bench' },
+    mcp: null,
     savedUsd: 0,
     payload,
     route: null,

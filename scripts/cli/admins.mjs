@@ -13,7 +13,7 @@ const UPDATE_USAGE =
 const ROTATE_USAGE = 'admins rotate <admin_id>';
 const DELETE_USAGE = 'admins delete <admin_id>';
 const AUDIT_USAGE =
-  'audit [--tenant <id>] [--actor <admin_id>] [--resource tenant|key|route|provider_key|price|admin]\n' +
+  'audit [--tenant <id>] [--actor <admin_id>] [--resource tenant|key|route|provider_key|price|admin|mcp_server|mcp_server_token]\n' +
   '      [--resource-id <id>] [--from <ISO date|ms>] [--to <ISO date|ms>] [--limit 1-200] [--cursor <c>] [--all]';
 
 const ADMIN_COLUMNS = (time) => [

@@ -7,6 +7,7 @@ import { alertCommands } from './alerts.mjs';
 import { endUserCommands, endUserOptions } from './end-users.mjs';
 import { limitCommands, limitOptions } from './limits.mjs';
 import { logCommands, logOptions } from './logs.mjs';
+import { mcpServerCommands, mcpServerOptions } from './mcp-servers.mjs';
 import { pricingCommands, pricingOptions } from './pricing.mjs';
 import { updateCommands, updateOptions } from './updates.mjs';
 import { usageCommands, usageOptions } from './usage.mjs';
@@ -48,6 +49,7 @@ export const TABLE_COMMANDS = [
   ...limitCommands,
   ...endUserCommands,
   ...alertCommands,
+  ...mcpServerCommands,
   ...pricingCommands,
   ...logCommands,
   ...usageCommands,
@@ -61,6 +63,7 @@ export const CLI_OPTIONS = {
   ...updateOptions,
   ...limitOptions,
   ...endUserOptions,
+  ...mcpServerOptions,
   ...pricingOptions,
   ...logOptions,
   ...usageOptions,

@@ -1,7 +1,15 @@
 // `tenants update` and `keys update`: PATCH a tenant or key. Flags cover the common fields; --file gives
 // any field of the API's body (limits, budgets, cache, metadata…) as JSON. Each given field is replaced whole.
 // --responses-retention sets how many days a tenant's stored responses (POST /v1/responses) are kept.
+// The --mcp-… flags (mcp-settings.mjs) merge into the stored `mcp` settings, read first.
 import { readFileSync } from 'node:fs';
+import {
+  MCP_FLAGS_USAGE,
+  MCP_TENANT_FLAGS_USAGE,
+  mcpFlagsGiven,
+  mcpSettingsOptions,
+  mergedMcp,
+} from './mcp-settings.mjs';
 import { commaList, positional } from './util.mjs';
 
 function fileBody({ opts, fail }) {
@@ -51,32 +59,43 @@ const summary = (thing) =>
 
 const TENANT_USAGE =
   'tenants update <tenant_id> [--name <name>] [--responses-retention <days>|default]\n' +
-  '      [--on-unsupported drop|refuse] [--file patch.json]';
+  '      [--on-unsupported drop|refuse] [--file patch.json]\n' +
+  `      ${MCP_FLAGS_USAGE}\n      ${MCP_TENANT_FLAGS_USAGE}`;
 const KEY_USAGE =
   'keys update <key_id> [--name <name>] [--models a,b] [--origins a,b] [--expires <ISO date>|never]\n' +
-  '      [--log-payload on|off] [--on-unsupported drop|refuse] [--file patch.json]';
+  '      [--log-payload on|off] [--on-unsupported drop|refuse] [--file patch.json]\n' +
+  `      ${MCP_FLAGS_USAGE}`;
+
+/** The `mcp` field of the PATCH when an --mcp-… flag is given: the stored settings with the flags merged in. */
+async function mcpField(ctx, path, tenant) {
+  if (!mcpFlagsGiven(ctx.opts)) return undefined;
+  const stored = ctx.opts['mcp-clear'] ? undefined : (await ctx.call('GET', path)).mcp;
+  return mergedMcp(ctx, stored, { tenant });
+}
 
 export const updateCommands = [
   {
     name: 'tenants update',
-    operations: ['PATCH /admin/tenants/{id}'],
+    operations: ['GET /admin/tenants/{id}', 'PATCH /admin/tenants/{id}'],
     usage: TENANT_USAGE,
-    help: "changes a tenant; --responses-retention: days its stored responses are kept (0: none; default: the deployment's); --file holds any fields of the body (limits, budgets, metadata…)",
+    help: "changes a tenant; --responses-retention: days its stored responses are kept (0: none; default: the deployment's); --mcp-…: its MCP tool allow-list and call limits (docs/mcp.md); --file holds any fields of the body (limits, budgets, metadata…)",
     async run(ctx) {
       const id = positional(ctx, 0, 'tenant_id', TENANT_USAGE);
+      const path = `/tenants/${encodeURIComponent(id)}`;
       const body = patchBody(ctx, TENANT_USAGE, {
         responses_retention_days: retentionDays(ctx, ctx.opts['responses-retention']),
         on_unsupported: ctx.opts['on-unsupported'],
+        mcp: await mcpField(ctx, path, true),
       });
-      const t = await ctx.call('PATCH', `/tenants/${encodeURIComponent(id)}`, body);
+      const t = await ctx.call('PATCH', path, body);
       ctx.show(t, () => console.log(`Updated tenant ${t.id}:\n${summary(t)}`));
     },
   },
   {
     name: 'keys update',
-    operations: ['PATCH /admin/keys/{id}'],
+    operations: ['GET /admin/keys/{id}', 'PATCH /admin/keys/{id}'],
     usage: KEY_USAGE,
-    help: 'changes a key; --file holds any fields of the body (limits, budgets, cache, metadata…)',
+    help: "changes a key; --mcp-…: its MCP tool allow-list (within its tenant's) and call limits; --file holds any fields of the body (limits, budgets, cache, metadata…)",
     async run(ctx) {
       const { opts, fail } = ctx;
       const id = positional(ctx, 0, 'key_id', KEY_USAGE);
@@ -92,6 +111,7 @@ export const updateCommands = [
         expires_at: expires,
         log_payload: onOff(ctx, 'log-payload', opts['log-payload']),
         on_unsupported: opts['on-unsupported'],
+        mcp: await mcpField(ctx, `/keys/${encodeURIComponent(id)}`, false),
       });
       const k = await ctx.call('PATCH', `/keys/${encodeURIComponent(id)}`, body);
       ctx.show(k, () => console.log(`Updated key ${k.id} (${k.hint}):\n${summary(k)}`));
@@ -103,4 +123,5 @@ export const updateOptions = {
   'log-payload': { type: 'string' },
   'responses-retention': { type: 'string' },
   'on-unsupported': { type: 'string' },
+  ...mcpSettingsOptions,
 };

@@ -12,6 +12,7 @@ import { keysRouter } from './resources/keys';
 import { limitsRouter } from './resources/limits';
 import { logExportRouter } from './resources/log-export';
 import { logsRouter } from './resources/logs';
+import { mcpServersRouter } from './resources/mcp-servers';
 import { OPERATIONS, openApiDocument } from './openapi';
 import { providerKeysRouter } from './resources/provider-keys';
 import { providersRouter } from './resources/providers';
@@ -43,6 +44,7 @@ export function createAdminApp() {
   admin.route('/providers', providersRouter());
   admin.route('/routes', routesRouter());
   admin.route('/', limitsRouter());
+  admin.route('/', mcpServersRouter());
   admin.route('/logs', logExportRouter());
   admin.route('/logs', logsRouter());
   admin.route('/usage', usageRouter());

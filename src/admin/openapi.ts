@@ -16,6 +16,7 @@ import { keyOperations } from './resources/keys';
 import { limitsOperations } from './resources/limits';
 import { logExportOperations } from './resources/log-export';
 import { logOperations } from './resources/logs';
+import { mcpServerOperations } from './resources/mcp-servers';
 import { providerKeyOperations } from './resources/provider-keys';
 import { providerOperations } from './resources/providers';
 import { routeOperations } from './resources/routes';
@@ -30,6 +31,7 @@ export const OPERATIONS: readonly Operation[] = [
   ...endUserOperations,
   ...keyOperations,
   ...providerKeyOperations,
+  ...mcpServerOperations,
   ...providerOperations,
   ...routeOperations,
   ...limitsOperations,
@@ -134,7 +136,7 @@ export function openApiDocument(): unknown {
       title: 'Edgeway admin API',
       version: '1',
       description:
-        "Tenants, gateway keys, tenants' own provider keys and named routes. Times are epoch milliseconds.",
+        "Tenants, gateway keys, tenants' own provider keys, named routes and MCP servers. Times are epoch milliseconds.",
     },
     servers: [{ url: '/' }],
     security: [{ adminToken: [] }],

@@ -8,6 +8,7 @@ import * as z from 'zod';
 import { ApiKey, KeyStatus, Metadata, ModelList, Tenant, TenantStatus, Timestamp } from '../storage/entities';
 import { decodeCursor } from '../storage/page';
 import { GuardrailPolicy } from '../core/guardrail-policy';
+import { KeyMcp, TenantMcp } from '../core/mcp-settings';
 import { AllowedOrigins } from '../core/origins';
 import {
   AlertSettings,
@@ -76,9 +77,22 @@ const TenantScopeFields = {
     .optional()
     .describe("cf-aig-metadata keys usage is rolled up by (tag rules' keys are added)."),
   downgrade: DowngradeField,
+  mcp: TenantMcp.nullable()
+    .optional()
+    .describe(
+      "MCP (docs/mcp.md): `tools`, the tool patterns (`*`, `github__*`, `search__query`) the tenant's keys may call (null: every tool, []: none); `calls`, the tenant's tool calls per_minute / per_day; `end_user_calls`, each end user's. Replaced whole; null removes it.",
+    ),
 };
 
-const KeyScopeFields = { model_limits: ModelLimits, downgrade: DowngradeField };
+const KeyScopeFields = {
+  model_limits: ModelLimits,
+  downgrade: DowngradeField,
+  mcp: KeyMcp.nullable()
+    .optional()
+    .describe(
+      "MCP (docs/mcp.md): `tools`, the tool patterns this key may call, within its tenant's (null: the tenant's list, []: none); `calls`, the key's tool calls per_minute / per_day. Replaced whole; null removes it.",
+    ),
+};
 
 /** An end user's override (PUT /admin/tenants/{id}/end-users/{user}): replaces the tenant's end_users default for them. */
 export const EndUserRule = ScopeRule;

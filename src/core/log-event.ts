@@ -1,5 +1,5 @@
 /**
- * The LogEvent, one per /v1 request: its schema (the queue message, validated
+ * The LogEvent, one per /v1 request and one per upstream-reaching /mcp call: its schema (the queue message, validated
  * again by the consumer), the size of each text field, and the LogSink port
  * the pipeline hands it to. src/logs/produce/normalise.ts makes any event fit this
  * schema before it is sent.
@@ -23,7 +23,41 @@ export const LOG_FIELD_MAX = {
   tagValue: 256,
   route: 64,
   toolCallId: 64,
+  /** An MCP server's id (`mcp.server`). */
+  mcpServer: 64,
+  /** An MCP server's namespace (src/core/mcp-server.ts McpNamespace: at most 32). */
+  mcpNamespace: 32,
+  /** The upstream tool or prompt name, or the resource URI, of an MCP call (`mcp.name`). */
+  mcpName: 512,
 } as const;
+
+/** The endpoint of MCP calls' events; their rows are rolled up apart from model requests (src/logs/rollups.ts). */
+export const MCP_ENDPOINT = '/mcp';
+
+/** The MCP methods that reach an upstream server, and so are logged (one event each). */
+export const MCP_LOGGED_METHODS = ['tools/call', 'resources/read', 'prompts/get'] as const;
+export type McpLoggedMethod = (typeof MCP_LOGGED_METHODS)[number];
+
+/**
+ * What an /mcp call was, beside the event's generic fields (endpoint `/mcp`, provider `mcp:<namespace>`,
+ * model `<namespace>__<tool>`, `<namespace>__<prompt>` or `<namespace>+<uri>`): sizes, never the texts.
+ */
+const logMcp = () =>
+  z.object({
+    method: z.enum(MCP_LOGGED_METHODS),
+    /** The MCP server's id (mcp_servers.id). */
+    server: z.string().max(LOG_FIELD_MAX.mcpServer),
+    namespace: z.string().max(LOG_FIELD_MAX.mcpNamespace),
+    /** The upstream tool or prompt name, or the resource URI, as the server knows it. */
+    name: z.string().max(LOG_FIELD_MAX.mcpName),
+    /** The UTF-8 size of the call's arguments as JSON (0 for none). */
+    argsBytes: z.number().int().nonnegative(),
+    /** The UTF-8 size of the result as JSON (0 when none came back). */
+    resultBytes: z.number().int().nonnegative(),
+    /** The tool result's `isError`: the call reached the tool and the tool reported a failure. */
+    isError: z.boolean(),
+  });
+export type LogMcp = z.infer<ReturnType<typeof logMcp>>;
 
 /** Most upstream calls recorded per request (a route's max_calls is at most 20). */
 export const LOG_MAX_TRIES = 20;
@@ -152,6 +186,8 @@ function logEvent() {
      * (usage_tags_daily); null when the request carried none of them.
      */
     tags: z.record(text(LOG_FIELD_MAX.metadataKey), text(LOG_FIELD_MAX.tagValue)).nullable().default(null),
+    /** What an /mcp call was (method, server, upstream name, sizes, isError); null for every other request. */
+    mcp: logMcp().nullable().default(null),
     /** The W3C trace the request came in with (`traceparent`), 32 lowercase hex; absent when none. */
     traceId: z.string().regex(TRACE_ID).nullable().optional(),
     /** The caller's span in that trace, 16 lowercase hex; the request's span is its child. */

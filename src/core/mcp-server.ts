@@ -1,7 +1,8 @@
 /**
- * A registered upstream MCP server as the /mcp endpoint sees it (src/storage/mcp-servers.ts builds it
- * from D1): where it is, how to authenticate to it, and the namespace its tools are listed under. A
- * server is global (every tenant's, `tenantId` null) or one tenant's. Secrets stay sealed
+ * A registered upstream MCP server as the /mcp endpoint sees it (src/storage/mcp-catalog.ts builds it
+ * from D1; src/storage/mcp-servers.ts is the admin API's store): where it is, how to authenticate to it,
+ * and the namespace its tools are listed under. A server is global (every tenant's, `tenantId` null) or
+ * one tenant's. Secrets stay sealed
  * (src/util/provider-key-crypto.ts) until the moment of the upstream call.
  */
 import * as z from 'zod';

@@ -17,6 +17,7 @@ import { auditRoutes } from './pages/audit';
 import { authRoutes, signOut } from './pages/auth';
 import { keyRoutes } from './pages/keys';
 import { logRoutes } from './pages/logs';
+import { mcpServerRoutes } from './pages/mcp-servers';
 import { providerRoutes } from './pages/providers';
 import { routeRoutes } from './pages/routes';
 import { tenantRoutes } from './pages/tenants';
@@ -53,6 +54,7 @@ export function createDashboard(adminFetch: AdminFetch, options: DashboardOption
   dash.route('/keys', keyRoutes(now));
   dash.route('/routes', routeRoutes());
   dash.route('/providers', providerRoutes());
+  dash.route('/mcp-servers', mcpServerRoutes());
   dash.route('/usage', usageRoutes());
   dash.route('/logs', logRoutes());
   dash.route('/audit', auditRoutes());

@@ -22,6 +22,11 @@ export { KeyList, KeyWithSecret, ProviderKeyInfo, ProviderKeyList, TenantList } 
 export { LogDetail, type LogEntry as LogRow, type LogGuardrailEntry as Verdict } from '../logs/read/logs';
 export type { GuardrailDay } from '../logs/read/guardrails';
 export { ApiKey, Tenant } from '../storage/entities';
+export {
+  McpServer,
+  McpServerList,
+  McpServerTokenInfo,
+} from '../admin/resources/mcp-server-schemas';
 
 /** /admin/usage: totals per day or per model. */
 export const UsageSeries = UsageReportSchema;

@@ -1,11 +1,13 @@
 /**
  * The usage rollups' statements (pure SQL text): per tenant, key and model (usage_daily), per end user
  * (usage_end_users_daily) and per tag value (usage_tags_daily), each an upsert of one write's rows grouped
- * by day. `rows` is the FROM … WHERE clause that selects the rows the write inserted (src/logs/store.ts),
- * so each rollup adds a row's figures exactly once. The counters and their arithmetic are written once
+ * by day; and MCP calls per server and tool (usage_mcp_daily, migration 0022), which are not model
+ * requests and so count only there, never in the other three. `rows` is the FROM … WHERE clause that
+ * selects the rows the write inserted (src/logs/store.ts), so each rollup adds a row's figures exactly once. The counters and their arithmetic are written once
  * here and shared, so the three tables always agree: tokens and cost count provider calls only, a gateway
  * cache hit counts in requests and cache_hits, and what it avoided in saved_tokens / saved_usd.
  */
+import { MCP_ENDPOINT } from '../core/log-event';
 
 const COUNTERS = [
   'requests',
@@ -28,9 +30,9 @@ const SUMS = `count(*),
 
 const ADD_EXCLUDED = COUNTERS.map((c) => `${c} = ${c} + excluded.${c}`).join(', ');
 
-/** The write's rows, each with `hit` (answered from the gateway's cache). */
+/** The write's model requests (not MCP calls), each with `hit` (answered from the gateway's cache). */
 const withHit = (rows: string, where = '') =>
-  `(SELECT *, coalesce(cache, '') IN ('HIT', 'SEMANTIC') AS hit ${rows}${where})`;
+  `(SELECT *, coalesce(cache, '') IN ('HIT', 'SEMANTIC') AS hit ${rows} AND endpoint <> '${MCP_ENDPOINT}'${where})`;
 
 /** One upsert: `keys` are the table's primary key (and the first columns grouped by). */
 function upsert(table: string, keys: readonly string[], select: string, from: string): string {
@@ -69,3 +71,26 @@ export const tagRollup = (rows: string) =>
     'r.tenant_id, r.day, t.key, t.value',
     `${withHit(rows, ' AND tenant_id IS NOT NULL AND tags IS NOT NULL')} AS r, json_each(r.tags) AS t`,
   );
+
+/**
+ * Per tenant, day, key, server namespace, method and tool: the write's MCP calls. The namespace is the
+ * mcp column's, else the provider's (`mcp:<namespace>`) for a call refused before its server was known;
+ * resources/read counts per server under tool '' (URIs are unbounded, the table is kept forever).
+ */
+export const mcpRollup = (
+  rows: string,
+) => `INSERT INTO usage_mcp_daily (tenant_id, day, key_id, server, method, tool,
+    calls, errors, tool_errors, args_bytes, result_bytes, latency_ms)
+  SELECT coalesce(tenant_id, ''), day, coalesce(key_id, ''),
+    coalesce(mcp ->> '$.namespace', CASE WHEN provider LIKE 'mcp:%' THEN substr(provider, 5) END, ''),
+    coalesce(mcp ->> '$.method', ''),
+    CASE WHEN mcp ->> '$.method' = 'resources/read' THEN '' ELSE coalesce(model, '') END,
+    count(*), sum(status >= 400 OR error_code IS NOT NULL), sum(coalesce(mcp ->> '$.is_error', 0) = 1),
+    sum(coalesce(mcp ->> '$.args_bytes', 0)), sum(coalesce(mcp ->> '$.result_bytes', 0)), sum(latency_ms)
+  FROM (SELECT * ${rows} AND endpoint = '${MCP_ENDPOINT}')
+  WHERE true
+  GROUP BY 1, 2, 3, 4, 5, 6
+  ON CONFLICT (tenant_id, day, key_id, server, method, tool) DO UPDATE SET
+    calls = calls + excluded.calls, errors = errors + excluded.errors,
+    tool_errors = tool_errors + excluded.tool_errors, args_bytes = args_bytes + excluded.args_bytes,
+    result_bytes = result_bytes + excluded.result_bytes, latency_ms = latency_ms + excluded.latency_ms`;

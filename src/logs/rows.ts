@@ -2,8 +2,8 @@
  * LogEvent → request_logs row (pure). The column list is written once here and
  * drives both the insert (src/logs/store.ts) and the admin read-back.
  */
-import type { LogEvent, LogTry } from '../core/log-event';
-import type { LogTryEntry } from './read/logs';
+import type { LogEvent, LogMcp, LogTry } from '../core/log-event';
+import type { LogMcpEntry, LogTryEntry } from './read/logs';
 
 /** Every column the consumer writes, in table order; ingest_batch and ingested_at are bound separately. */
 export const LOG_COLUMNS = [
@@ -43,6 +43,7 @@ export const LOG_COLUMNS = [
   'reasoning_tokens',
   'end_user',
   'tags',
+  'mcp',
 ] as const;
 
 export type LogColumn = (typeof LOG_COLUMNS)[number];
@@ -94,7 +95,22 @@ export function toRow(e: LogEvent): LogRow {
     reasoning_tokens: e.reasoningTokens,
     end_user: e.endUser,
     tags: e.tags === null || Object.keys(e.tags).length === 0 ? null : JSON.stringify(e.tags),
+    mcp: e.mcp ? mcpColumn(e.mcp) : null,
   };
+}
+
+/** An MCP call as the admin API shows it (snake_case), as JSON: what the tool-call rollup reads (rollups.ts). */
+function mcpColumn(m: LogMcp): string {
+  const entry: LogMcpEntry = {
+    method: m.method,
+    server: m.server,
+    namespace: m.namespace,
+    name: m.name,
+    args_bytes: m.argsBytes,
+    result_bytes: m.resultBytes,
+    is_error: m.isError,
+  };
+  return JSON.stringify(entry);
 }
 
 /** The tries as the admin API shows them (snake_case), as JSON; NULL when no upstream was called. */

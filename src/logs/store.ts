@@ -1,12 +1,12 @@
 /**
- * The log tables in D1 (schema: migrations/0003_logs.sql, changed by 0005, 0007, 0010, 0011 and 0020).
+ * The log tables in D1 (schema: migrations/0003_logs.sql, changed by 0005, 0007, 0010, 0011, 0020 and 0022).
  *
  * Exactly-once rollups over at-least-once delivery: a write is one D1 batch
  * (one transaction) that
  *   1. inserts the rows with INSERT OR IGNORE on the request id, stamping each
  *      new row with this write's random `ingest_batch`;
  *   2. adds to the usage rollups (src/logs/rollups.ts: usage_daily, usage_end_users_daily,
- *      usage_tags_daily) and guardrail_daily only the rows of this write's ids that carry this
+ *      usage_tags_daily, and usage_mcp_daily for MCP calls) and guardrail_daily only the rows of this write's ids that carry this
  *      write's stamp, i.e. the rows step 1 actually inserted. A redelivered
  *      message (or the same id twice in one batch) is ignored by step 1 and so
  *      never reaches step 2; a failed write commits nothing, and its retry
@@ -23,7 +23,7 @@
  * written directly counts once): the reconciliation's raw data.
  */
 import { writeArchive } from './archive/writer';
-import { endUserRollup, tagRollup, usageRollup } from './rollups';
+import { endUserRollup, mcpRollup, tagRollup, usageRollup } from './rollups';
 import { LOG_COLUMNS, type LogRow } from './rows';
 
 export interface DeadLetter {
@@ -78,6 +78,10 @@ const ROLLUP_COLUMNS = [
   'archive_key',
   'end_user',
   'tags',
+  'endpoint',
+  'provider',
+  'latency_ms',
+  'mcp',
 ] as const;
 
 /** Rows of this write (JSON in ?1) whose archive object this write recorded first (stamp ?2). */
@@ -184,9 +188,12 @@ export class LogStore {
     return { inserted: results.slice(0, counts).reduce((n, r) => n + (r.meta.changes ?? 0), 0) };
   }
 
-  /** The usage rollups of the rows `rows` selects (usage_daily, per end user, per tag): one transaction with the insert. */
+  /**
+   * The usage rollups of the rows `rows` selects (usage_daily, per end user, per tag; MCP calls per tool):
+   * one transaction with the insert.
+   */
   private rollups(rows: string, rowsParam: string, stamp: string): D1PreparedStatement[] {
-    return [usageRollup, endUserRollup, tagRollup].map((sql) =>
+    return [usageRollup, endUserRollup, tagRollup, mcpRollup].map((sql) =>
       this.db.prepare(sql(rows)).bind(rowsParam, stamp),
     );
   }

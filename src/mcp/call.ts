@@ -39,7 +39,10 @@ export interface CallSpec<A, R> {
 function blocked(guardrail: string, where: 'arguments' | 'result'): McpFailure {
   return new McpFailure(
     MCP_CODES.blocked,
-    `The tool call's ${where} were refused by the ${guardrail} guardrail.`.replace('result were', 'result was'),
+    `The tool call's ${where} were refused by the ${guardrail} guardrail.`.replace(
+      'result were',
+      'result was',
+    ),
     400,
     'guardrail_blocked',
     { guardrail },
@@ -64,16 +67,34 @@ export async function callUpstream<A, R>(
   try {
     const servers = await ctx.servers();
     reachable = servers.find((r) => r.server.namespace === spec.namespace);
-    const what = spec.method === 'tools/call' ? `Tool '${spec.gatewayName}'` : spec.method === 'prompts/get' ? `Prompt '${spec.gatewayName}'` : `Resource '${spec.gatewayName}'`;
-    if (!reachable || (spec.method !== 'resources/read' && !toolAllowed(ctx.principal, spec.namespace, spec.name)))
+    const what =
+      spec.method === 'tools/call'
+        ? `Tool '${spec.gatewayName}'`
+        : spec.method === 'prompts/get'
+          ? `Prompt '${spec.gatewayName}'`
+          : `Resource '${spec.gatewayName}'`;
+    if (
+      !reachable ||
+      (spec.method !== 'resources/read' && !toolAllowed(ctx.principal, spec.namespace, spec.name))
+    )
       throw notPermitted(what);
     const { server, problem } = reachable;
     if (problem !== null)
-      throw new McpFailure(MCP_CODES.unavailable, `MCP server '${server.namespace}' ${problem}.`, 503, 'mcp_server_unavailable', {
-        server: server.namespace,
-      });
+      throw new McpFailure(
+        MCP_CODES.unavailable,
+        `MCP server '${server.namespace}' ${problem}.`,
+        503,
+        'mcp_server_unavailable',
+        {
+          server: server.namespace,
+        },
+      );
     if (spec.method === 'tools/call') {
-      const guarded = guardArguments(policyOf(ctx.principal), args as Record<string, unknown> | undefined, verdicts);
+      const guarded = guardArguments(
+        policyOf(ctx.principal),
+        args as Record<string, unknown> | undefined,
+        verdicts,
+      );
       if (guarded.blocked) throw blocked(guarded.blocked, 'arguments');
       args = guarded.value as A;
       held = await ctx.hold();
@@ -92,7 +113,10 @@ export async function callUpstream<A, R>(
     }
     return result;
   } catch (err) {
-    failure = err instanceof McpFailure ? err : upstreamFailure(err, spec.namespace, reachable?.server.timeoutMs ?? 0);
+    failure =
+      err instanceof McpFailure
+        ? err
+        : upstreamFailure(err, spec.namespace, reachable?.server.timeoutMs ?? 0);
     throw failure;
   } finally {
     if (held) ctx.keep(held());
@@ -122,5 +146,6 @@ export async function callUpstream<A, R>(
 
 /** tools/call's guard: the result guardrails of the key's policy. */
 export function toolResultGuard(ctx: McpContext) {
-  return (result: CallToolResult, verdicts: LogGuardrail[]) => guardResult(policyOf(ctx.principal), result, verdicts);
+  return (result: CallToolResult, verdicts: LogGuardrail[]) =>
+    guardResult(policyOf(ctx.principal), result, verdicts);
 }

@@ -24,7 +24,6 @@ import { limiterObjects } from '../durable/limiter';
 import type { Bindings } from '../env';
 import { END_USER_HEADER, type EndUser, validEndUser } from '../limits/end-user';
 import { emit } from '../logs/produce/sink';
-import { authenticate } from '../pipeline/auth';
 import type { Deps } from '../ports';
 import { fetcherFor } from '../providers/fetcher';
 import { readJsonBody } from '../api/read-body';
@@ -38,7 +37,12 @@ import { mcpSessions, type Sessions } from './sessions';
 export const SESSION_HEADER = 'mcp-session-id';
 
 /** A JSON-RPC error outside any request (id null), with its HTTP status. */
-export function rpcError(status: number, code: number, message: string, headers: Record<string, string> = {}): Response {
+export function rpcError(
+  status: number,
+  code: number,
+  message: string,
+  headers: Record<string, string> = {},
+): Response {
   return Response.json(
     { jsonrpc: '2.0', error: { code, message }, id: null },
     { status, headers: { 'cache-control': 'no-store', ...headers } },
@@ -48,7 +52,10 @@ export function rpcError(status: number, code: number, message: string, headers:
 /** A new session id: 32 random bytes, base64url (unguessable, and visible ASCII as the spec asks). */
 function newSessionId(): string {
   const bytes = crypto.getRandomValues(new Uint8Array(32));
-  return btoa(String.fromCharCode(...bytes)).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+  return btoa(String.fromCharCode(...bytes))
+    .replace(/\+/g, '-')
+    .replace(/\//g, '_')
+    .replace(/=+$/, '');
 }
 
 export interface McpEndpointInput {
@@ -56,9 +63,17 @@ export interface McpEndpointInput {
   readonly env: Bindings;
   readonly ctx: ExecutionContext;
   readonly deps: Deps;
+  /** Stage 1 of the /v1 pipeline, handed in by app.ts: the caller's principal, or a 401 GatewayError. */
+  readonly authenticate: (headers: Headers) => Promise<Principal>;
 }
 
-export async function serveMcp({ request, env, ctx, deps }: McpEndpointInput): Promise<Response> {
+export async function serveMcp({
+  request,
+  env,
+  ctx,
+  deps,
+  authenticate,
+}: McpEndpointInput): Promise<Response> {
   const method = request.method;
   if (method === 'GET' || (method !== 'POST' && method !== 'DELETE'))
     return rpcError(405, -32000, 'Method not allowed: /mcp takes POST (and DELETE to end a session).', {
@@ -66,7 +81,7 @@ export async function serveMcp({ request, env, ctx, deps }: McpEndpointInput): P
     });
   let principal: Principal;
   try {
-    principal = await authenticate(request.headers, false, deps.keys, Date.now());
+    principal = await authenticate(request.headers);
   } catch (err) {
     if (err instanceof GatewayError)
       return rpcError(err.status, -32001, err.message, { 'www-authenticate': 'Bearer realm="edgeway"' });
@@ -98,7 +113,8 @@ export async function serveMcp({ request, env, ctx, deps }: McpEndpointInput): P
   let endUser: EndUser | null;
   try {
     const header = request.headers.get(END_USER_HEADER);
-    endUser = header === null ? null : { id: validEndUser(header.trim(), END_USER_HEADER), param: END_USER_HEADER };
+    endUser =
+      header === null ? null : { id: validEndUser(header.trim(), END_USER_HEADER), param: END_USER_HEADER };
   } catch (err) {
     if (err instanceof GatewayError) return rpcError(400, -32602, err.message);
     throw err;
@@ -132,7 +148,9 @@ export async function serveMcp({ request, env, ctx, deps }: McpEndpointInput): P
   const server = gatewayServer(context);
   // Progress is relayed on an SSE answer; a request that asks for none is answered as plain JSON.
   const wantsProgress = messages.some(
-    (m) => isJSONRPCRequest(m) && (m.params?._meta as { progressToken?: unknown } | undefined)?.progressToken !== undefined,
+    (m) =>
+      isJSONRPCRequest(m) &&
+      (m.params?._meta as { progressToken?: unknown } | undefined)?.progressToken !== undefined,
   );
   const transport = new WebStandardStreamableHTTPServerTransport({ enableJsonResponse: !wantsProgress });
   await server.connect(transport);
@@ -154,7 +172,8 @@ function mcpContext(
   const catalog = d1McpCatalog(env.DB);
   let servers: ReturnType<typeof reachable> | null = null;
   const reachable = async () => reachableServers(principal, await catalog.serversFor(principal.tenantId));
-  const keep = (work: Promise<unknown>) => ctx.waitUntil(work.catch((err: unknown) => console.error('mcp background work failed', String(err))));
+  const keep = (work: Promise<unknown>) =>
+    ctx.waitUntil(work.catch((err: unknown) => console.error('mcp background work failed', String(err))));
   return {
     principal,
     endUser,
@@ -172,7 +191,8 @@ function mcpContext(
       upstreams[serverId] = session;
       keep(sessions.setUpstream(sessionId, principal.id, serverId, session));
     },
-    hold: () => holdCall(principal, callScopes(principal, endUser), limiterObjects(env.LIMITER), deps.limitsConfig),
+    hold: () =>
+      holdCall(principal, callScopes(principal, endUser), limiterObjects(env.LIMITER), deps.limitsConfig),
     log: (event) => keep(emit(deps.logs, event)),
     keep,
     payloadMaxBytes: payloadMaxBytes(env.LOG_PAYLOAD_MAX_BYTES),

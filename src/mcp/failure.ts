@@ -71,7 +71,8 @@ export function upstreamFailure(err: unknown, namespace: string, timeoutMs: numb
     return unavailable(`refused the gateway's credentials (HTTP ${status})`, 502, 'mcp_upstream_auth', data);
   if (status !== null && status > 0)
     return unavailable(`answered HTTP ${status}`, 502, 'mcp_upstream_status', data);
-  if (isAbort(err)) return unavailable('was not waited for: the client went away', 499, 'client_disconnected', data);
+  if (isAbort(err))
+    return unavailable('was not waited for: the client went away', 499, 'client_disconnected', data);
   if (status === -1 || err instanceof SyntaxError || isZodError(err))
     return unavailable('answered something that is not an MCP message', 502, 'mcp_upstream_malformed', data);
   return unavailable('could not be reached', 502, 'mcp_upstream_unreachable', data);
@@ -87,5 +88,7 @@ function httpStatusOf(err: unknown): number | null {
   return null;
 }
 
-const isAbort = (err: unknown) => err instanceof Error && (err.name === 'AbortError' || err.name === 'TimeoutError');
-const isZodError = (err: unknown) => err instanceof Error && (err.name === 'ZodError' || err.name === '$ZodError');
+const isAbort = (err: unknown) =>
+  err instanceof Error && (err.name === 'AbortError' || err.name === 'TimeoutError');
+const isZodError = (err: unknown) =>
+  err instanceof Error && (err.name === 'ZodError' || err.name === '$ZodError');

@@ -92,7 +92,10 @@ export function guardResult(
       verdict.results = [{ index: 0, id: null, score: verdict.score }];
       if (injection === 'block') return { value: result, blocked: 'injection' };
       if (injection === 'quarantine')
-        return { value: { content: [{ type: 'text', text: TOOL_RESULT_NOTICE }], isError: true }, blocked: null };
+        return {
+          value: { content: [{ type: 'text', text: TOOL_RESULT_NOTICE }], isError: true },
+          blocked: null,
+        };
     }
   }
 

@@ -53,7 +53,8 @@ export function gatewayServer(ctx: McpContext): Server {
     const reason = noToolsReason(ctx.principal);
     if (reason) throw noTools(reason);
     const servers = await ctx.servers();
-    if (servers.length === 0) throw noTools('no MCP server is registered for its tenant, or its allow-lists reach none');
+    if (servers.length === 0)
+      throw noTools('no MCP server is registered for its tenant, or its allow-lists reach none');
     const { items, unavailable } = await gather<Tool>(
       ctx,
       servers,
@@ -61,7 +62,8 @@ export function gatewayServer(ctx: McpContext): Server {
         const page = await client.listTools(cursor ? { cursor } : {}, options);
         return { items: page.tools, nextCursor: page.nextCursor };
       },
-      (ns, tool) => (toolAllowed(ctx.principal, ns, tool.name) ? { ...tool, name: gatewayName(ns, tool.name) } : null),
+      (ns, tool) =>
+        toolAllowed(ctx.principal, ns, tool.name) ? { ...tool, name: gatewayName(ns, tool.name) } : null,
       extra.signal,
     );
     if (items.length === 0) {
@@ -87,7 +89,10 @@ export function gatewayServer(ctx: McpContext): Server {
       token === undefined
         ? undefined
         : (progress: { progress: number; total?: number; message?: string }) => {
-            void extra.sendNotification({ method: 'notifications/progress', params: { ...progress, progressToken: token } });
+            void extra.sendNotification({
+              method: 'notifications/progress',
+              params: { ...progress, progressToken: token },
+            });
           };
     return callUpstream<Record<string, unknown> | undefined, CallToolResult>(
       ctx,
@@ -98,7 +103,11 @@ export function gatewayServer(ctx: McpContext): Server {
         name: split.name,
         args,
         run: async (client, a, options) =>
-          (await client.callTool({ name: split.name, arguments: a }, CallToolResultSchema, options)) as CallToolResult,
+          (await client.callTool(
+            { name: split.name, arguments: a },
+            CallToolResultSchema,
+            options,
+          )) as CallToolResult,
         guard: toolResultGuard(ctx),
         isError: (result) => result.isError === true,
       },
@@ -116,7 +125,9 @@ export function gatewayServer(ctx: McpContext): Server {
         return { items: page.prompts, nextCursor: page.nextCursor };
       },
       (ns, prompt) =>
-        toolAllowed(ctx.principal, ns, prompt.name) ? { ...prompt, name: gatewayName(ns, prompt.name) } : null,
+        toolAllowed(ctx.principal, ns, prompt.name)
+          ? { ...prompt, name: gatewayName(ns, prompt.name) }
+          : null,
       extra.signal,
     );
     return { prompts: items, ...unavailableMeta(unavailable) };
@@ -184,7 +195,10 @@ export function gatewayServer(ctx: McpContext): Server {
       },
       extra.signal,
     );
-    return { ...result, contents: result.contents.map((c) => ({ ...c, uri: gatewayUri(split.namespace, c.uri) })) };
+    return {
+      ...result,
+      contents: result.contents.map((c) => ({ ...c, uri: gatewayUri(split.namespace, c.uri) })),
+    };
   });
 
   return server;

@@ -59,7 +59,10 @@ export async function holdCall(
   const asks: { name: string; scopes: readonly ScopeSpec[] }[] = [];
   if (scopes.object.length > 0) asks.push({ name: principal.tenantId, scopes: scopes.object });
   if (scopes.user)
-    asks.push({ name: userShardName(principal.tenantId, shardOf(scopes.user.label ?? '')), scopes: [scopes.user] });
+    asks.push({
+      name: userShardName(principal.tenantId, shardOf(scopes.user.label ?? '')),
+      scopes: [scopes.user],
+    });
   if (asks.length === 0) return async () => {};
   const results = await Promise.all(
     asks.map(({ name, scopes }) =>
@@ -77,7 +80,13 @@ export async function holdCall(
   const refused = results.find((r): r is Exclude<ReserveResult, { ok: true }> => r !== null && !r.ok);
   if (refused) {
     // Given back uncounted (requests 0): the call was not made.
-    await Promise.all(held.map(({ name, id }) => objectFor(name).settle(id, null, 0).catch(() => false)));
+    await Promise.all(
+      held.map(({ name, id }) =>
+        objectFor(name)
+          .settle(id, null, 0)
+          .catch(() => false),
+      ),
+    );
     throw refusal(refused);
   }
   return async () => {
@@ -95,11 +104,18 @@ export async function holdCall(
 }
 
 /** One reserve with the Limiter timeout; a failure follows the fail mode (null: through unmetered). */
-async function ask(config: LimitsConfig, reserve: () => Promise<ReserveResult>): Promise<ReserveResult | null> {
+async function ask(
+  config: LimitsConfig,
+  reserve: () => Promise<ReserveResult>,
+): Promise<ReserveResult | null> {
   try {
     return await within(config.timeoutMs, reserve());
   } catch (err) {
-    console.error('tool-call limiter failed', config.failMode, err instanceof Error ? err.message : String(err));
+    console.error(
+      'tool-call limiter failed',
+      config.failMode,
+      err instanceof Error ? err.message : String(err),
+    );
     if (config.failMode === 'open') return null;
     throw new McpFailure(
       MCP_CODES.unavailable,
@@ -112,12 +128,23 @@ async function ask(config: LimitsConfig, reserve: () => Promise<ReserveResult>):
 
 function refusal(result: Exclude<ReserveResult, { ok: true }>): McpFailure {
   if (!('denial' in result)) {
-    return new McpFailure(MCP_CODES.unavailable, 'Tool-call limits could not be checked.', 500, 'limiter_refused');
+    return new McpFailure(
+      MCP_CODES.unavailable,
+      'Tool-call limits could not be checked.',
+      500,
+      'limiter_refused',
+    );
   }
   const d = result.denial;
-  const owner = d.scope === 'user' ? `end user '${d.scopeId ?? ''}'` : d.scope === 'key' ? 'this key' : "this key's tenant";
+  const owner =
+    d.scope === 'user'
+      ? `end user '${d.scopeId ?? ''}'`
+      : d.scope === 'key'
+        ? 'this key'
+        : "this key's tenant";
   const per = d.kind === 'rpm' ? 'tool calls per minute' : 'tool calls a day';
-  const wait = d.retryAfterMs === null ? '' : ` Retry after ${Math.max(1, Math.ceil(d.retryAfterMs / 1000))} s.`;
+  const wait =
+    d.retryAfterMs === null ? '' : ` Retry after ${Math.max(1, Math.ceil(d.retryAfterMs / 1000))} s.`;
   const message = `Tool-call limit reached: the ${per} of ${owner} is ${d.limit}, with ${d.used} used.${wait}`;
   return new McpFailure(MCP_CODES.rateLimited, message, 429, 'rate_limited', {
     scope: d.scope,

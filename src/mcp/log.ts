@@ -37,7 +37,8 @@ export interface McpCallRecord {
   readonly payloadMaxBytes: number;
 }
 
-const bytes = (value: unknown) => (value === undefined ? 0 : new TextEncoder().encode(JSON.stringify(value)).length);
+const bytes = (value: unknown) =>
+  value === undefined ? 0 : new TextEncoder().encode(JSON.stringify(value)).length;
 
 export function mcpLogEvent(r: McpCallRecord): LogEvent {
   const failure = r.failure;
@@ -75,7 +76,7 @@ export function mcpLogEvent(r: McpCallRecord): LogEvent {
     guardrails: [...r.guardrails],
     mcp: {
       method: r.method,
-      server: r.serverId,
+      server: r.serverId ?? '',
       namespace: r.namespace,
       name: r.name,
       argsBytes: bytes(r.args),

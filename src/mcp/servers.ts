@@ -10,19 +10,18 @@ import { serverReachable } from './permissions';
 
 export interface Reachable {
   readonly server: McpServerRecord;
-  /** Why the server cannot be asked now (disabled, no token for this tenant); null when it can. */
+  /** Why the server cannot be asked now (no token for this tenant, no credentials); null when it can. */
   readonly problem: string | null;
 }
 
-/** The tenant's servers this key may reach, in catalog order (global first); disabled ones with their problem. */
+/** The tenant's enabled servers this key may reach, in catalog order (global first), each with its problem if any. */
 export function reachableServers(principal: Principal, servers: readonly McpServerRecord[]): Reachable[] {
   return servers
-    .filter((server) => serverReachable(principal, server.namespace))
+    .filter((server) => server.enabled && serverReachable(principal, server.namespace))
     .map((server) => ({ server, problem: problemOf(server) }));
 }
 
 function problemOf(server: McpServerRecord): string | null {
-  if (!server.enabled) return 'disabled by an admin';
   if (server.authType === 'tenant_token' && server.secret === null)
     return "needs the tenant's own token, and none is stored";
   if (server.authType !== 'none' && server.secret === null) return 'has no credentials stored';

@@ -25,7 +25,10 @@ export function forgetMcpSessions(): void {
   cached.clear();
 }
 
-export function mcpSessions(objectFor: (id: string) => McpSessionRpc, now: () => number = Date.now): Sessions {
+export function mcpSessions(
+  objectFor: (id: string) => McpSessionRpc,
+  now: () => number = Date.now,
+): Sessions {
   return {
     async open(id, state) {
       await objectFor(id).open(state);

@@ -110,7 +110,12 @@ function transportFor(target: UpstreamTarget, session: UpstreamSession | null): 
     fetch,
     sessionId: session?.sessionId,
     // A dropped stream is a failed call, answered as one: not retried behind the client's back.
-    reconnectionOptions: { maxRetries: 0, initialReconnectionDelay: 0, maxReconnectionDelay: 0, reconnectionDelayGrowFactor: 1 },
+    reconnectionOptions: {
+      maxRetries: 0,
+      initialReconnectionDelay: 0,
+      maxReconnectionDelay: 0,
+      reconnectionDelayGrowFactor: 1,
+    },
   });
   if (session?.protocolVersion) transport.setProtocolVersion(session.protocolVersion);
   return transport;

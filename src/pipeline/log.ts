@@ -51,6 +51,8 @@ export function buildLogEvent(
     metadata: x.metadata,
     endUser: x.endUser,
     tags: x.tags,
+    // MCP calls build their own events (src/mcp); a model request is none.
+    mcp: null,
     payload: x.payload ? scrubbed(payloadForLog(x.payload, answer?.text ?? null), x.scrubPayload) : null,
     route: x.route,
     tries: x.tries.slice(0, LOG_MAX_TRIES),

@@ -107,19 +107,42 @@ export const TENANT_SCOPE_FIELDS = Object.keys(TenantScopes.shape) as (keyof Ten
 export const KEY_SCOPE_FIELDS = Object.keys(KeyScopes.shape) as (keyof KeyScopes)[];
 
 /**
+ * A scope field that cannot hold null (e.g. `mcp`, absent unless set) is cleared by a null in a patch:
+ * it is removed from the column and reads back as absent (or its default), never as a stored null.
+ */
+const clearedByRemoval = (schema: z.ZodObject, field: string): boolean =>
+  schema.shape[field]?.safeParse(null).success === false;
+
+/**
  * The SQL that replaces each given scope field whole inside a `scopes` column (json_set, so a rule
- * object is replaced, not merged; null is stored as null), and its binds; null when none is given.
+ * object is replaced, not merged; null is stored as null, or removes a field that cannot hold it), and
+ * its binds; null when none is given.
  */
 export function scopesUpdate<F extends string>(
+  schema: z.ZodObject,
   fields: readonly F[],
   patch: Partial<Record<F, unknown>>,
 ): { sql: string; binds: string[] } | null {
   const given = fields.filter((f) => patch[f] !== undefined);
   if (given.length === 0) return null;
-  return {
-    sql: `scopes = json_set(scopes, ${given.map((f) => `'$.${f}', json(?)`).join(', ')})`,
-    binds: given.map((f) => JSON.stringify(patch[f])),
-  };
+  const removed = given.filter((f) => patch[f] === null && clearedByRemoval(schema, f));
+  const set = given.filter((f) => !removed.includes(f));
+  let column = 'scopes';
+  if (set.length > 0) column = `json_set(${column}, ${set.map((f) => `'$.${f}', json(?)`).join(', ')})`;
+  if (removed.length > 0) column = `json_remove(${column}, ${removed.map((f) => `'$.${f}'`).join(', ')})`;
+  return { sql: `scopes = ${column}`, binds: set.map((f) => JSON.stringify(patch[f])) };
+}
+
+/** The `scopes` column of a new tenant or key: the fields given (a null that clears a field is left out). */
+export function initialScopes<F extends string>(
+  schema: z.ZodObject,
+  fields: readonly F[],
+  input: Partial<Record<F, unknown>>,
+): string {
+  const kept = fields.filter(
+    (f) => input[f] !== undefined && !(input[f] === null && clearedByRemoval(schema, f)),
+  );
+  return JSON.stringify(Object.fromEntries(kept.map((f) => [f, input[f]])));
 }
 
 /** Reads a JSON column; D1's CHECK (json_valid) makes a failure here exceptional. */

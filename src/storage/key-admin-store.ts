@@ -7,19 +7,36 @@
  * stale, so the caller can invalidate them; hashes never leave the admin layer.
  * Rotation keeps the replaced hash in previous_hash until previous_expires_at
  * (the grace period); a second rotation ends the first one's grace at once.
- * The scope fields (KeyScopes: model_limits, downgrade) share the JSON column `scopes`.
+ * The scope fields (KeyScopes: model_limits, downgrade, mcp) share the JSON column `scopes`.
  * (Some 200 lines: the port, the row shape and its one adapter belong together.)
  */
-import { ApiKey, ID_PREFIX, KEY_SCOPE_FIELDS, jsonColumn, scopesUpdate, type Metadata } from './entities';
+import {
+  ApiKey,
+  ID_PREFIX,
+  KEY_SCOPE_FIELDS,
+  initialScopes,
+  jsonColumn,
+  scopesUpdate,
+  type Metadata,
+} from './entities';
 import { KEY_PREFIX } from '../core/key-record';
 import { PAGE_ORDER, afterCursor, toPage, type Page, type PageRequest } from './page';
 import type { GuardrailPolicy } from '../core/guardrail-policy';
-import type { AlertSettings, Budgets, CacheSettings, KeyScopes, Limits } from '../core/settings';
+import type { KeyMcp } from '../core/mcp-settings';
+import {
+  type AlertSettings,
+  type Budgets,
+  type CacheSettings,
+  KeyScopes,
+  type Limits,
+} from '../core/settings';
 import type { OnUnsupported } from '../core/unsupported-policy';
 import { randomToken, sha256Hex } from '../util/crypto';
 
-export interface KeyInput extends Partial<KeyScopes> {
+export interface KeyInput extends Partial<Omit<KeyScopes, 'mcp'>> {
   tenant_id: string;
+  /** null: none (the tenant's settings alone). */
+  mcp?: KeyMcp | null;
   name?: string;
   models?: string[] | null;
   limits?: Limits;
@@ -171,11 +188,7 @@ export class D1KeyAdminStore implements KeyAdminStore {
         JSON.stringify(input.origins ?? []),
         JSON.stringify(input.alerts ?? {}),
         input.on_unsupported ?? 'drop',
-        JSON.stringify(
-          Object.fromEntries(
-            KEY_SCOPE_FIELDS.filter((f) => input[f] !== undefined).map((f) => [f, input[f]]),
-          ),
-        ),
+        initialScopes(KeyScopes, KEY_SCOPE_FIELDS, input),
         input.log_payload ? 1 : 0,
         JSON.stringify(input.metadata ?? {}),
         input.expires_at ?? null,
@@ -205,7 +218,7 @@ export class D1KeyAdminStore implements KeyAdminStore {
 
   async update(id: string, patch: KeyPatch, now: number, scope: KeyScope = {}): Promise<StoredKey | null> {
     const columns = patchColumns(patch);
-    const scopes = scopesUpdate(KEY_SCOPE_FIELDS, patch);
+    const scopes = scopesUpdate(KeyScopes, KEY_SCOPE_FIELDS, patch);
     const sets = [
       'updated_at = ?',
       ...columns.map(([column]) => `${column} = ?`),

@@ -2,18 +2,29 @@
  * Tenants in D1: the admin API's repository. Tenants are disabled, never
  * deleted (keys reference them by foreign key, and logs by id).
  * An update replaces each given field as a whole; absent fields are kept. The scope fields
- * (TenantScopes: end_users, model_limits, tag_limits, tag_keys, downgrade) share one JSON column,
+ * (TenantScopes: end_users, model_limits, tag_limits, tag_keys, downgrade, mcp) share one JSON column,
  * `scopes`, each replaced whole inside it by the same statement.
  */
 import type { GuardrailPolicy } from '../core/guardrail-policy';
-import type { AlertSettings, Budgets, Limits, TenantScopes } from '../core/settings';
+import type { TenantMcp } from '../core/mcp-settings';
+import { type AlertSettings, type Budgets, type Limits, TenantScopes } from '../core/settings';
 import type { OnUnsupported } from '../core/unsupported-policy';
-import { ID_PREFIX, TENANT_SCOPE_FIELDS, Tenant, jsonColumn, scopesUpdate, type Metadata } from './entities';
+import {
+  ID_PREFIX,
+  TENANT_SCOPE_FIELDS,
+  Tenant,
+  initialScopes,
+  jsonColumn,
+  scopesUpdate,
+  type Metadata,
+} from './entities';
 import { PAGE_ORDER, afterCursor, toPage, type Page, type PageRequest } from './page';
 import { randomToken } from '../util/crypto';
 
-export interface TenantInput extends Partial<TenantScopes> {
+export interface TenantInput extends Partial<Omit<TenantScopes, 'mcp'>> {
   name: string;
+  /** null: none (every tool, unmetered). */
+  mcp?: TenantMcp | null;
   limits?: Limits;
   budgets?: Budgets;
   guardrails?: GuardrailPolicy;
@@ -95,7 +106,7 @@ export class D1TenantStore implements TenantStore {
         input.alert_webhook ?? null,
         input.responses_retention_days ?? null,
         input.on_unsupported ?? 'drop',
-        JSON.stringify(scopesOf(input)),
+        initialScopes(TenantScopes, TENANT_SCOPE_FIELDS, input),
         JSON.stringify(input.metadata ?? {}),
         now,
         now,
@@ -144,7 +155,7 @@ export class D1TenantStore implements TenantStore {
       set('responses_retention_days', patch.responses_retention_days);
     if (patch.on_unsupported !== undefined) set('on_unsupported', patch.on_unsupported);
     if (patch.metadata !== undefined) set('metadata', JSON.stringify(patch.metadata));
-    const scopes = scopesUpdate(TENANT_SCOPE_FIELDS, patch);
+    const scopes = scopesUpdate(TenantScopes, TENANT_SCOPE_FIELDS, patch);
     if (scopes) {
       sets.push(scopes.sql);
       binds.push(...scopes.binds);
@@ -166,11 +177,4 @@ export class D1TenantStore implements TenantStore {
       .first<TenantRow>();
     return row ? fromRow(row) : null;
   }
-}
-
-/** The scope fields a new tenant is given (absent ones read back as their defaults). */
-function scopesOf(input: Partial<TenantScopes>): Partial<TenantScopes> {
-  return Object.fromEntries(
-    TENANT_SCOPE_FIELDS.filter((f) => input[f] !== undefined).map((f) => [f, input[f]]),
-  );
 }

@@ -223,6 +223,43 @@ test('the providers page, reached from the navigation, lists each provider and n
   await shot(page, '05c-providers');
 });
 
+test('registers a global MCP server from the navigation, sees it listed with its hint only, and gives the tenant its tools', async () => {
+  const secret = 'mcp-browser-secret-0123456789WXYZ';
+  await page.goto(url('/dashboard/tenants'));
+  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'MCP servers' }).click();
+  assert.equal(await heading(), 'MCP servers');
+  const globals = page.getByRole('region', { name: 'Global servers' });
+  await globals.getByText('Register a global server').click();
+  await globals.getByLabel(/^Namespace/).fill('browser-tools');
+  await globals.getByLabel(/^URL/).fill('https://tools.example.com/mcp');
+  await globals.getByLabel('Type').selectOption('bearer');
+  const secretField = globals.getByLabel(/^Secret/);
+  assert.equal(await secretField.getAttribute('type'), 'password');
+  await secretField.fill(secret);
+  await globals.getByRole('button', { name: 'Register server' }).click();
+  await page.getByRole('status').filter({ hasText: 'MCP server registered' }).waitFor();
+  const row = await globals.getByRole('row', { name: /browser-tools/ }).innerText();
+  assert.match(row, /https:\/\/tools\.example\.com\/mcp/);
+  assert.match(row, /mcp…WXYZ/);
+  assert.equal((await page.content()).includes(secret), false);
+
+  // The tenant's view offers it, with its scope; the tenant's MCP tools are set on its page.
+  await page.getByLabel('Tenant', { exact: true }).selectOption({ label: 'Browser Co' });
+  await page.getByRole('button', { name: 'Show' }).click();
+  const offered = page.getByRole('region', { name: 'Servers of Browser Co' });
+  assert.match(await offered.getByRole('row', { name: /browser-tools/ }).innerText(), /global/);
+  await shot(page, '05c2-mcp-servers');
+
+  await page.goto(url(`/dashboard/tenants/${state.tenantId}`));
+  const tools = page.getByRole('region', { name: 'MCP tools' });
+  await tools.getByText("Edit the tenant's MCP tools").click();
+  await tools.getByLabel(/^Allowed tools/).fill('browser-tools__*');
+  await tools.getByLabel('Tool calls / minute').fill('60');
+  await tools.getByRole('button', { name: 'Save MCP tools' }).click();
+  await page.getByRole('status').filter({ hasText: 'MCP tools saved' }).waitFor();
+  await tools.locator('strong', { hasText: 'browser-tools__* · 60 calls/min' }).waitFor();
+});
+
 test('defines a route from the Routes page (a loop refused in words) and sees it listed', async () => {
   await page.goto(url('/dashboard/tenants'));
   await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Routes' }).click();
@@ -470,6 +507,7 @@ test('fits a phone screen: no page scrolls sideways (wide tables scroll in place
     `/dashboard/usage?tenant_id=${state.tenantId}`,
     '/dashboard/providers',
     '/dashboard/routes',
+    `/dashboard/mcp-servers?tenant_id=${state.tenantId}`,
   ]) {
     await page.goto(url(path));
     // On failure, name what sticks out: the innermost elements wider than the screen.

@@ -64,7 +64,7 @@ export async function ownerAddsScopedAdmins(ctx) {
   // The tenant_admin: its tenant only, key forms only, no routes, providers or admins.
   const tess = await signInElsewhere(tessToken);
   assert.match(await tess.locator('header').innerText(), /Signed in as Tess \(tenant_admin\)/);
-  assert.deepEqual(await navOf(tess), ['Tenants & keys', 'Usage', 'Logs', 'Audit']);
+  assert.deepEqual(await navOf(tess), ['Tenants & keys', 'MCP servers', 'Usage', 'Logs', 'Audit']);
   const rows = await tess.locator('main table tbody tr').allInnerTexts();
   assert.equal(rows.length, 1);
   assert.match(rows[0], /Browser Co/);
@@ -83,7 +83,15 @@ export async function ownerAddsScopedAdmins(ctx) {
   // The viewer: every read page, not one change form.
   const vic = await signInElsewhere(vicToken);
   assert.match(await vic.locator('header').innerText(), /Signed in as Vic \(viewer\)/);
-  assert.deepEqual(await navOf(vic), ['Tenants & keys', 'Routes', 'Providers', 'Usage', 'Logs', 'Audit']);
+  assert.deepEqual(await navOf(vic), [
+    'Tenants & keys',
+    'Routes',
+    'Providers',
+    'MCP servers',
+    'Usage',
+    'Logs',
+    'Audit',
+  ]);
   for (const path of [
     '/dashboard/tenants',
     `/dashboard/tenants/${state.tenantId}`,

@@ -3,14 +3,14 @@
 // headers) completes a task with a tool call on an Anthropic-format and on an OpenAI-format model, and its
 // /context is answered by count_tokens; the Anthropic SDK carries thinking across turns on an OpenAI-format
 // model; the structured-output helpers of the openai SDK, the Vercel AI SDK and LangChain work on an
-// Anthropic-format model. Every client is bounded in time and kept off the internet (a dead proxy for
+// Anthropic-format model; Claude Code calls a tool of the tenant's MCP server through /mcp. Every client is bounded in time and kept off the internet (a dead proxy for
 // anything but loopback).
 import Anthropic from '@anthropic-ai/sdk';
 import { createOpenAI } from '@ai-sdk/openai';
 import { ChatOpenAI } from '@langchain/openai';
 import { generateObject } from 'ai';
 import { execFile } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import assert from 'node:assert/strict';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -43,6 +43,8 @@ const VARS = {
   ]),
   PROVIDER_KEY_CLAUDE_ONLY: 'claude-only-key',
   PROVIDER_KEY_GPT_ONLY: 'gpt-only-key',
+  // Seals the MCP server's bearer token (the Claude Code → /mcp test).
+  PROVIDER_KEYS_SECRET: 'e2e-agents-provider-keys-secret-0123456789',
 };
 
 const CLAUDE = join(ROOT, 'node_modules', '.bin', 'claude');
@@ -69,8 +71,13 @@ after(() => {
  * output. Nothing leaves the machine: its telemetry, updater and error reports are off, and any
  * host but loopback meets a proxy that does not exist.
  */
-function claude(model, prompt, { cwd = mkdtempSync(join(home, 'work-')), args = [], key = stack.key } = {}) {
+function claude(
+  model,
+  prompt,
+  { cwd = mkdtempSync(join(home, 'work-')), args = [], key = stack.key, vars = {} } = {},
+) {
   const env = {
+    ...vars,
     PATH: process.env.PATH,
     HOME: home,
     ANTHROPIC_BASE_URL: stack.url,
@@ -257,6 +264,51 @@ async function parsedPerson(model) {
   });
   return res.choices[0].message.parsed;
 }
+
+describe('Claude Code → /mcp', () => {
+  test("calls a tool of the tenant's MCP server through the gateway, and the call is logged", async () => {
+    const admin = (method, path, body) =>
+      fetch(`${stack.url}/admin${path}`, {
+        method,
+        headers: { authorization: `Bearer ${stack.adminToken}`, 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      }).then(async (res) => {
+        assert.ok(res.ok, `${method} ${path}: ${res.status} ${await res.clone().text()}`);
+        return res.json();
+      });
+    await admin('POST', `/tenants/${stack.tenantId}/mcp-servers`, {
+      namespace: 'mock',
+      url: `${MOCK}/mcp/healthy`,
+      auth: { type: 'bearer', secret: 'mock-mcp-token' },
+    });
+    const key = await newKey('claude-code-mcp');
+    const cwd = mkdtempSync(join(home, 'mcp-'));
+    const config = join(cwd, 'mcp.json');
+    const servers = {
+      edgeway: { type: 'http', url: `${stack.url}/mcp`, headers: { Authorization: `Bearer ${key.secret}` } },
+    };
+    writeFileSync(config, JSON.stringify({ mcpServers: servers }));
+    const tool = 'mcp__edgeway__mock__echo';
+    const run = await claude(
+      'claude-only/echo',
+      `Echo it.\nTOOL ${tool} {"text":"through the MCP gateway"}`,
+      {
+        cwd,
+        key: key.secret,
+        args: ['--mcp-config', config, '--strict-mcp-config', '--allowedTools', tool],
+        // The MCP tools in the request itself: the mock's TOOL directive calls only a tool it is given, and
+        // cannot search for one first (Claude Code's default defers MCP tools behind a search tool).
+        vars: { ENABLE_TOOL_SEARCH: 'false' },
+      },
+    );
+    assert.match(run.stdout, /Tool result: through the MCP gateway/);
+    const rows = await rowsOf(key.id);
+    const call = rows.find((r) => r.endpoint === '/mcp');
+    assert.ok(call, JSON.stringify(rows.map((r) => r.endpoint)));
+    assert.equal(call.model, 'mock__echo');
+    assert.equal(call.status, 200);
+  });
+});
 
 describe('structured output helpers on an Anthropic-format model', () => {
   test('openai SDK: chat.completions.parse gives the parsed object', async () => {

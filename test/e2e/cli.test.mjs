@@ -29,12 +29,12 @@ before(
 after(() => stack?.stop());
 
 /** The CLI as a user runs it; resolves with its exit code and output whatever the code. */
-function cli(args, input = '') {
+function cli(args, input = '', env = {}) {
   return new Promise((resolve) => {
     const child = execFile(
       process.execPath,
       ['scripts/admin.mjs', ...args],
-      { cwd: ROOT, env: { ...process.env, EDGEWAY_URL: stack.url, ADMIN_TOKEN: stack.adminToken } },
+      { cwd: ROOT, env: { ...process.env, EDGEWAY_URL: stack.url, ADMIN_TOKEN: stack.adminToken, ...env } },
       (err, stdout, stderr) => resolve({ code: err ? err.code : 0, stdout, stderr }),
     );
     child.stdin.end(input);
@@ -460,4 +460,105 @@ test("alerts list and alerts secret read a tenant's budget alerts and its webhoo
   const unknown = await cli(['alerts', 'list', 'ten_missing', '--json']);
   assert.equal(unknown.code, 1);
   assert.match(unknown.stderr, /\(404 /);
+});
+
+test('mcp-servers add, list, get, update, remove and token set/remove; --mcp-… flags on tenants and keys', async () => {
+  const tenant = await json('tenants', 'create', 'cli-mcp');
+  const secret = 'ghp_cliSecret0123456789abcdefWXYZ';
+  const global = await json(
+    'mcp-servers',
+    'add',
+    '--namespace',
+    `cli-${Date.now().toString(36)}`,
+    '--url',
+    'https://mcp.example.com/mcp',
+    '--secret',
+    secret,
+  );
+  assert.deepEqual(global.auth, { type: 'bearer', header: null, hint: 'ghp…WXYZ' });
+  const own = await cli(
+    ['mcp-servers', 'add', '--tenant', tenant.id, '--namespace', 'own', '--url', 'https://own.example/mcp'],
+    '',
+  );
+  assert.equal(own.code, 0, own.stderr);
+  assert.match(own.stdout, /Registered MCP server/);
+  assert.ok(!own.stdout.includes(secret));
+
+  const offered = await json('mcp-servers', 'list', '--tenant', tenant.id);
+  assert.ok(offered.some((s) => s.id === global.id && s.scope === 'global'));
+  assert.ok(offered.some((s) => s.namespace === 'own' && s.tenant_id === tenant.id));
+  const table = await cli(['mcp-servers', 'list']);
+  assert.match(table.stdout, /NAMESPACE/);
+  assert.ok(!table.stdout.includes(secret));
+
+  // --header alone turns the stored bearer into a named header, keeping the secret.
+  const header = await json(
+    'mcp-servers',
+    'update',
+    global.id,
+    '--header',
+    'X-Api-Key',
+    '--timeout-ms',
+    '5000',
+  );
+  assert.deepEqual(header.auth, { type: 'header', header: 'X-Api-Key', hint: 'ghp…WXYZ' });
+  assert.equal(header.timeout_ms, 5000);
+  const tokenType = await json('mcp-servers', 'update', global.id, '--auth', 'tenant_token');
+  assert.deepEqual(tokenType.auth, { type: 'tenant_token', header: 'X-Api-Key', hint: null });
+
+  const token = await cli(
+    ['mcp-servers', 'token', 'set', global.id, '--tenant', tenant.id, '--token-env', 'MCP_T', '--json'],
+    '',
+    { MCP_T: 'tenantToken-0123456789-QRST' },
+  );
+  assert.equal(token.code, 0, token.stderr);
+  assert.equal(JSON.parse(token.stdout).hint, 'ten…QRST');
+  assert.equal((await json('mcp-servers', 'get', global.id, '--tenant', tenant.id)).token.hint, 'ten…QRST');
+  assert.deepEqual(await json('mcp-servers', 'token', 'remove', global.id, '--tenant', tenant.id), {
+    deleted: true,
+    server_id: global.id,
+    tenant_id: tenant.id,
+  });
+  const wrong = await cli(['mcp-servers', 'add', '--namespace', 'Bad_NS', '--url', 'https://x.example/mcp']);
+  assert.equal(wrong.code, 1);
+  assert.match(wrong.stderr, /\(400 /);
+  assert.deepEqual(await json('mcp-servers', 'remove', global.id), { deleted: true, id: global.id });
+
+  const key = await json('keys', 'create', tenant.id);
+  const t1 = await json(
+    'tenants',
+    'update',
+    tenant.id,
+    '--mcp-tools',
+    'github__*,search__query',
+    '--mcp-calls-per-minute',
+    '60',
+  );
+  assert.deepEqual(t1.mcp, {
+    tools: ['github__*', 'search__query'],
+    calls: { per_minute: 60 },
+    end_user_calls: null,
+  });
+  const t2 = await json(
+    'tenants',
+    'update',
+    tenant.id,
+    '--mcp-end-user-calls-per-day',
+    '100',
+    '--mcp-calls-per-minute',
+    'none',
+  );
+  assert.deepEqual(t2.mcp, {
+    tools: ['github__*', 'search__query'],
+    calls: null,
+    end_user_calls: { per_day: 100 },
+  });
+  const k1 = await json('keys', 'update', key.id, '--mcp-tools', '', '--mcp-calls-per-day', '5');
+  assert.deepEqual(k1.mcp, { tools: [], calls: { per_day: 5 } });
+  const k2 = await json('keys', 'update', key.id, '--mcp-tools', 'all');
+  assert.deepEqual(k2.mcp, { tools: null, calls: { per_day: 5 } });
+  assert.equal((await json('keys', 'update', key.id, '--mcp-clear')).mcp, undefined);
+  const bad = await cli(['keys', 'update', key.id, '--mcp-tools', 'github_x']);
+  assert.equal(bad.code, 1);
+  assert.match(bad.stderr, /\(400 /);
 });

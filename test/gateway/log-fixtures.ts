@@ -44,6 +44,7 @@ export function logEvent(overrides: Partial<LogEvent> = {}): LogEvent {
     metadata: null,
     endUser: null,
     tags: null,
+    mcp: null,
     savedUsd: 0,
     payload: null,
     route: null,
@@ -138,6 +139,7 @@ export async function clearLogs(): Promise<void> {
       'usage_daily',
       'usage_end_users_daily',
       'usage_tags_daily',
+      'usage_mcp_daily',
       'guardrail_daily',
       'dead_letters',
       'log_ingest',
@@ -174,6 +176,7 @@ export interface LogRowRead {
   tries: string | null;
   end_user: string | null;
   tags: string | null;
+  mcp: string | null;
 }
 
 /**

@@ -1,6 +1,6 @@
 /**
  * /admin/logs: request logs, newest first, filtered by tenant, key, model, named
- * route, end user, status, cache status and time range, with cursor pagination; and one log by
+ * route, end user, endpoint (`/mcp` for MCP calls), MCP server, status, cache status and time range, with cursor pagination; and one log by
  * its request id (the x-edgeway-request-id header), payload included.
  * `tenant_id` scopes either route: another tenant's log is a 404. A log older
  * than the recent index is found in the archive (src/logs/read/lookup.ts), given
@@ -11,6 +11,7 @@ import { Hono } from 'hono';
 import * as z from 'zod';
 import type { AppEnv } from '../../context';
 import { GatewayError } from '../../core/errors';
+import { McpNamespace } from '../../core/mcp-server';
 import { RouteName } from '../../core/route-spec';
 import { LogDetail, LogEntry, LogReader, type StatusFilter } from '../../logs/read/logs';
 import { lookupLog } from '../../logs/read/lookup';
@@ -62,6 +63,14 @@ export const LogListQuery = z.strictObject({
     .max(256)
     .optional()
     .describe('Only requests for this end user (exact id, as logged in end_user).'),
+  endpoint: z
+    .string()
+    .regex(/^\/[\x21-\x7e]{0,511}$/, 'expected a path, e.g. /v1/chat/completions or /mcp')
+    .optional()
+    .describe('Only requests to this endpoint (exact path): /mcp for MCP calls.'),
+  server: McpNamespace.optional().describe(
+    'Only MCP calls to the server of this namespace (provider mcp:<namespace>); model=<namespace>__<tool> picks one tool.',
+  ),
   status: Status.optional(),
   cache: Cache.optional(),
   from: TimeParam.optional().describe('Inclusive lower bound on the request time.'),
@@ -122,6 +131,8 @@ export function logsRouter() {
       model: q.model,
       route: q.route,
       endUser: q.end_user,
+      endpoint: q.endpoint,
+      server: q.server,
       status: q.status,
       cache: q.cache,
       from: q.from,

@@ -2,7 +2,9 @@
  * /admin/usage: the daily rollups, per day or per model, for everything, a
  * tenant or a key (with both, a key of another tenant reads as zero usage);
  * or, for one tenant, its top end users or tag values by spend
- * (`group_by=end_user|tag`, `limit`, `search`; src/logs/read/top-usage.ts).
+ * (`group_by=end_user|tag`, `limit`, `search`; src/logs/read/top-usage.ts). Every report also carries
+ * the guardrail counts and the MCP tool calls (per server and tool) of the same range and scope: tool
+ * calls are not model requests, so they are never in `data` or `totals`.
  * Days are UTC and inclusive; the default range is the last 30 days, the
  * longest 400.
  */
@@ -11,6 +13,7 @@ import * as z from 'zod';
 import type { AppEnv } from '../../context';
 import { utcDay } from '../../logs/rows';
 import { GuardrailDay, guardrailUsage } from '../../logs/read/guardrails';
+import { MCP_USAGE_MAX, McpUsage, mcpUsage } from '../../logs/read/mcp-usage';
 import { tagKeys, type TopUsage, topUsage } from '../../logs/read/top-usage';
 import { UsageReader, UsageTotals } from '../../logs/read/usage';
 import { badRequest } from '../../core/errors';
@@ -100,6 +103,11 @@ export const UsageReport = z.object({
     .describe(
       'Per day and guardrail in the same range and scope: requests fired on, blocked, values redacted.',
     ),
+  mcp_calls: z
+    .array(McpUsage)
+    .describe(
+      `MCP calls in the same range and scope (for end_user and tag, the whole tenant's), per server, method and tool, most-called first (at most ${MCP_USAGE_MAX}); not counted in data or totals.`,
+    ),
 });
 
 export const usageOperations: Operation[] = [
@@ -133,9 +141,10 @@ export function usageRouter(now: () => number = Date.now) {
       const group =
         q.group_by === 'tag' ? { kind: 'tag' as const, tag: q.tag } : { kind: 'end_user' as const };
       const top = { tenantId, from, to, limit: q.limit ?? DEFAULT_TOP, search: q.search };
-      const [report, guardrails, keys] = await Promise.all([
+      const [report, guardrails, mcpCalls, keys] = await Promise.all([
         topUsage(c.env.DB, group, top),
         guardrailUsage(c.env.DB, scope),
+        mcpUsage(c.env.DB, scope),
         q.group_by === 'tag' ? tagKeysOf(c, tenantId, from, to) : null,
       ]);
       return c.json({
@@ -149,6 +158,7 @@ export function usageRouter(now: () => number = Date.now) {
         ...(keys ? { tag: q.tag ?? null, tag_keys: keys } : {}),
         search: q.search ?? null,
         guardrails,
+        mcp_calls: mcpCalls,
       });
     }
     for (const param of ['tag', 'limit', 'search'] as const) {
@@ -156,9 +166,10 @@ export function usageRouter(now: () => number = Date.now) {
       const groups = param === 'tag' ? 'group_by=tag' : 'group_by=end_user or tag';
       throw badRequest(`\`${param}\` applies to ${groups}.`, param, 'invalid_parameter');
     }
-    const [report, guardrails] = await Promise.all([
+    const [report, guardrails, mcpCalls] = await Promise.all([
       new UsageReader(c.env.DB).query({ ...scope, groupBy: q.group_by }),
       guardrailUsage(c.env.DB, scope),
+      mcpUsage(c.env.DB, scope),
     ]);
     return c.json({
       object: 'usage',
@@ -169,6 +180,7 @@ export function usageRouter(now: () => number = Date.now) {
       key_id: q.key_id ?? null,
       ...report,
       guardrails,
+      mcp_calls: mcpCalls,
     });
   });
 

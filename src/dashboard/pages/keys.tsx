@@ -12,6 +12,7 @@ import type { ApiFailure } from '../admin-api';
 import { can } from '../can';
 import type { DashboardEnv } from '../context';
 import { keyBody, keyFormValues, rotateBody, type FormValues } from '../forms';
+import { mcpBody, mcpFormValues } from '../mcp-form';
 import { downgradeBody, editModelRules, ruleFailure, ruleFormValues } from '../scope-form';
 import { guardrailFields, guardrailFormValues, guardrailsBody } from '../guardrail-form';
 import { SESSION_COOKIE_OPTIONS } from '../guard';
@@ -50,6 +51,7 @@ async function keyPage(
     ...keyFormValues(key.data),
     ...ruleFormValues({ limits: {}, budgets: {}, downgrade: key.data.downgrade }),
     ...alertFormValues(key.data),
+    ...mcpFormValues(key.data.mcp),
   };
   const values = { ...stored, ...edited, ...guardrails };
   const body = (
@@ -82,7 +84,7 @@ export function keyRoutes(now: () => number = Date.now) {
   router.post('/:id', async (c) => {
     const id = c.req.param('id');
     const values = await readForm(c);
-    const body = { ...keyBody(values), downgrade: downgradeBody(values) };
+    const body = { ...keyBody(values), downgrade: downgradeBody(values), mcp: mcpBody(values, 'key') };
     const res = await c.var.api.send('PATCH', `/keys/${seg(id)}`, ApiKey, body);
     if (!res.ok) return keyPage(c, id, { failure: res, form: 'edit', values });
     return c.redirect(`/dashboard/keys/${seg(id)}?notice=key-updated`, 303);

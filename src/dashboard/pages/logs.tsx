@@ -23,6 +23,8 @@ const FILTERS = [
   'model',
   'route',
   'end_user',
+  'endpoint',
+  'server',
   'status',
   'cache',
   'from',

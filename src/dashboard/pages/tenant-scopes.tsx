@@ -1,7 +1,7 @@
 /**
  * A tenant's limits and the scopes below it, from its page: its own limits, budgets, downgrade and tag
  * keys; the end-user default; its model and tag rules (one rule added, replaced or removed at a time,
- * the list saved whole); and its end users' page (look one up, set or remove their override). Every
+ * the list saved whole); its MCP tools (allow-list and tool-call limits); and its end users' page (look one up, set or remove their override). Every
  * change goes through the admin API as the signed-in admin; a refusal re-renders the form it came from
  * with the API's words and the field it named.
  */
@@ -19,6 +19,7 @@ import {
   ruleFormValues,
   wordList,
 } from '../scope-form';
+import { mcpBody, mcpFields } from '../mcp-form';
 import { EndUserOverrides, EndUserView, Tenant } from '../schemas';
 import type { ApiFailure } from '../admin-api';
 import { EndUsersPage } from '../views/end-users';
@@ -85,6 +86,14 @@ export function tenantScopeRoutes() {
     const res = await patch(c, id, body);
     if (!res.ok) return tenantPage(c, id, res, values, 'limits');
     return c.redirect(saved(id, 'limits-saved'), 303);
+  });
+
+  router.post('/:id/mcp', async (c) => {
+    const id = c.req.param('id');
+    const values = await readForm(c);
+    const res = await patch(c, id, { mcp: mcpBody(values, 'tenant') });
+    if (!res.ok) return tenantPage(c, id, res, mcpFields(values), 'mcp');
+    return c.redirect(saved(id, 'mcp-saved'), 303);
   });
 
   router.post('/:id/end-user-default', async (c) => {

@@ -44,6 +44,7 @@ import { failurePage, failureStatus } from '../views/message';
 import { TenantPage, TenantsPage } from '../views/tenants';
 import { isScopeForm, type ScopeForm } from '../views/tenant-scopes';
 import { downgradeBody, ruleFormValues } from '../scope-form';
+import { mcpBody, mcpFormValues } from '../mcp-form';
 import { noticeOf, readForm, seg, showSecretOnce } from './shared';
 
 type C = Context<DashboardEnv>;
@@ -111,6 +112,7 @@ function scopeFormValues(tenant: Tenant): Record<ScopeForm, FormValues> {
     },
     'model-rule': {},
     'tag-rule': {},
+    mcp: mcpFormValues(tenant.mcp),
   };
 }
 
@@ -207,7 +209,12 @@ export function tenantRoutes(now: () => number = Date.now) {
   router.post('/:id/keys', async (c) => {
     const id = c.req.param('id');
     const values = await readForm(c);
-    const body = { tenant_id: id, ...keyBody(values), downgrade: downgradeBody(values) };
+    const body = {
+      tenant_id: id,
+      ...keyBody(values),
+      downgrade: downgradeBody(values),
+      mcp: mcpBody(values, 'key'),
+    };
     const res = await c.var.api.send('POST', '/keys', KeyWithSecret, body);
     if (!res.ok) return tenantPage(c, id, res, values);
     return showSecretOnce(c, res.data.id, res.data.key, now());

@@ -1,6 +1,7 @@
 /**
- * The usage page: /admin/usage by day and by model, plus the scope's budget from /admin/limits/…; for a
- * tenant, also its top end users by spend (searched by id prefix) and its spend per tag value.
+ * The usage page: /admin/usage by day and by model (with the MCP tool calls the report carries), plus the
+ * scope's budget from /admin/limits/…; for a tenant, also its top end users by spend (searched by id
+ * prefix) and its spend per tag value.
  */
 import { Hono } from 'hono';
 import { firstFailure } from '../admin-api';

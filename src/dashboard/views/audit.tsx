@@ -6,10 +6,11 @@
  */
 import type { ApiFailure } from '../admin-api';
 import { changedFields } from '../audit-diff';
-import type { AuditEntry } from '../schemas';
+import { AuditEntry } from '../schemas';
 import { Badge, Failure, fieldId, Pager, Time } from './parts';
 
-export const AUDIT_RESOURCES = ['tenant', 'key', 'route', 'provider_key', 'price', 'admin'] as const;
+/** Every resource the audit log records (src/storage/audit-log.ts), for its filter. */
+export const AUDIT_RESOURCES = AuditEntry.shape.resource.options;
 
 export interface AuditFilters {
   tenant_id?: string;

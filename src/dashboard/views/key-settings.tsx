@@ -5,6 +5,7 @@ import { fmtInt, fmtUsd } from '../format';
 import { BUDGET_PERIODS, BUDGET_UNITS, type FormValues } from '../forms';
 import type { OnUnsupported } from '../../core/unsupported-policy';
 import type { ApiKey } from '../schemas';
+import { McpToolsFields } from './mcp-tools';
 import { Field, fieldId } from './parts';
 import { OnUnsupportedField } from './unsupported-policy';
 import { DowngradeFields, UNIT_LEGENDS } from './scope-rules';
@@ -169,6 +170,7 @@ export function KeySettingsFields(props: {
         failure={failure}
       />
       <OnUnsupportedField values={values} failure={failure} tenant={props.tenantOnUnsupported ?? null} />
+      <McpToolsFields scope="key" values={values} failure={failure} />
       <label class="check">
         <input type="checkbox" name="log_payload" checked={values.log_payload === 'on'} />
         Store prompts and completions in the logs

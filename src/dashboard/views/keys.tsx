@@ -19,6 +19,7 @@ import {
   describeOrigins,
   KeySettingsFields,
 } from './key-settings';
+import { describeMcp } from './mcp-tools';
 import { ActionForm, Failure, Field, Notice, Time, SecretField } from './parts';
 import { describeOnUnsupported } from './unsupported-policy';
 import { RuleListSection, ScopeBadge } from './scope-rules';
@@ -81,6 +82,8 @@ export function KeyPage(props: {
         <dd>{describeLimits(k.limits)}</dd>
         <dt>Budgets</dt>
         <dd>{describeBudgets(k.budgets)}</dd>
+        <dt>MCP tools</dt>
+        <dd>{describeMcp(k.mcp, 'key')}</dd>
         <dt>Translation</dt>
         <dd>
           {describeOnUnsupported(props.tenantOnUnsupported === 'refuse' ? 'refuse' : k.on_unsupported)}

@@ -11,7 +11,7 @@ import { canSome } from '../can';
 import type { DashboardEnv, SignedIn } from '../context';
 import { CSS } from '../styles';
 
-export type Section = 'tenants' | 'routes' | 'providers' | 'usage' | 'logs' | 'audit' | 'admins';
+export type Section = 'tenants' | 'routes' | 'providers' | 'mcp' | 'usage' | 'logs' | 'audit' | 'admins';
 
 export interface PageOptions {
   title: string;
@@ -26,6 +26,12 @@ const NAV: { section: Section; href: string; label: string; op: string }[] = [
   { section: 'tenants', href: '/dashboard/tenants', label: 'Tenants & keys', op: 'GET /admin/tenants' },
   { section: 'routes', href: '/dashboard/routes', label: 'Routes', op: 'GET /admin/routes' },
   { section: 'providers', href: '/dashboard/providers', label: 'Providers', op: 'GET /admin/providers' },
+  {
+    section: 'mcp',
+    href: '/dashboard/mcp-servers',
+    label: 'MCP servers',
+    op: 'GET /admin/tenants/{id}/mcp-servers',
+  },
   { section: 'usage', href: '/dashboard/usage', label: 'Usage', op: 'GET /admin/usage' },
   { section: 'logs', href: '/dashboard/logs', label: 'Logs', op: 'GET /admin/logs' },
   { section: 'audit', href: '/dashboard/audit', label: 'Audit', op: 'GET /admin/audit' },

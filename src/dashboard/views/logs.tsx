@@ -1,7 +1,8 @@
 /**
  * The request log: delivery reconciliation, filter form, paginated table, the
  * archive's find and export forms, and one request's detail (its end user and tags, its upstream
- * attempts when it made any, its guardrail verdicts, payload only when collected).
+ * attempts when it made any, its guardrail verdicts, payload only when collected). MCP calls (endpoint
+ * /mcp) are listed among requests, shown as tool calls (log-mcp.tsx), and can be listed alone.
  */
 import type { Reconciliation } from '../../logs/read/reconcile';
 import type { ApiFailure } from '../admin-api';
@@ -9,18 +10,32 @@ import { fmtInt, fmtMs, fmtTime, fmtUsd } from '../format';
 import type { ApiKey, LogDetail, LogRow, Tenant } from '../schemas';
 import { VerdictBadges, VerdictsTable } from './guardrail-verdicts';
 import { LogArchiveForms } from './log-archive';
+import { McpCell, McpFacts } from './log-mcp';
 import { RouteCell, TriesTable } from './log-tries';
 import { Failure, Pager } from './parts';
 import { ScopeSelect } from './usage';
 
 export type LogFilters = Partial<
   Record<
-    'tenant_id' | 'key_id' | 'model' | 'route' | 'end_user' | 'status' | 'cache' | 'from' | 'to' | 'cursor',
+    | 'tenant_id'
+    | 'key_id'
+    | 'model'
+    | 'route'
+    | 'end_user'
+    | 'endpoint'
+    | 'server'
+    | 'status'
+    | 'cache'
+    | 'from'
+    | 'to'
+    | 'cursor',
     string
   >
 >;
 
 const CACHE = ['HIT', 'SEMANTIC', 'MISS', 'BYPASS', 'NONE'];
+/** The endpoint of MCP calls' logs (src/core/log-event.ts MCP_ENDPOINT). */
+const MCP = '/mcp';
 const logPath = (id: string) => `/dashboard/logs/${encodeURIComponent(id)}`;
 
 function statusClass(r: LogRow): string {
@@ -46,8 +61,25 @@ export function LogsPage(props: {
       <form method="get" action="/dashboard/logs" class="grid" aria-label="Log filters">
         <ScopeSelect tenants={props.tenants} keys={props.keys} filters={f} />
         <div>
-          <label for="f-model">Model</label>
+          <label for="f-endpoint">Requests</label>
+          <select id="f-endpoint" name="endpoint">
+            <option value="">All</option>
+            <option value={MCP} selected={f.endpoint === MCP}>
+              MCP calls
+            </option>
+          </select>
+        </div>
+        <div>
+          <label for="f-model">
+            Model<span class="hint">or MCP tool, e.g. github__search</span>
+          </label>
           <input id="f-model" name="model" value={f.model ?? ''} placeholder="mock/echo" autocomplete="off" />
+        </div>
+        <div>
+          <label for="f-server">
+            MCP server<span class="hint">namespace</span>
+          </label>
+          <input id="f-server" name="server" value={f.server ?? ''} placeholder="github" autocomplete="off" />
         </div>
         <div>
           <label for="f-route">Route</label>
@@ -103,7 +135,7 @@ export function LogsPage(props: {
               <tr>
                 <th scope="col">Time (UTC)</th>
                 <th scope="col">Status</th>
-                <th scope="col">Model</th>
+                <th scope="col">Model or tool</th>
                 <th scope="col">Cache</th>
                 <th scope="col">Guardrails</th>
                 <th scope="col" class="num">
@@ -136,7 +168,9 @@ export function LogsPage(props: {
                     ) : null}
                   </td>
                   <td>
-                    {r.route ? (
+                    {r.endpoint === MCP ? (
+                      <McpCell log={r} />
+                    ) : r.route ? (
                       <RouteCell route={r.route} tries={r.tries} />
                     ) : (
                       (r.model ?? <span class="muted">—</span>)
@@ -279,6 +313,7 @@ export function LogDetailPage(props: { log: LogDetail }) {
         <dt>Key</dt>
         <dd>{l.key_id ? <a href={`/dashboard/keys/${encodeURIComponent(l.key_id)}`}>{l.key_id}</a> : '—'}</dd>
       </dl>
+      <McpFacts mcp={l.mcp} />
       <TriesTable tries={l.tries} />
       <VerdictsTable verdicts={l.guardrails} />
       <h2>Metadata</h2>

@@ -1,23 +1,25 @@
 /**
  * A tenant's limits and the scopes below it, on its page: its own rate limits, budgets, downgrade and
  * tag keys; the default every end user is held to (and the way to one end user's page); its model rules
- * and tag rules. Each form saves with PATCH /admin/tenants/{id}, is shown only to an admin who may, and
+ * and tag rules; its MCP tools (allow-list and tool-call limits, mcp-tools.tsx). Each form saves with PATCH /admin/tenants/{id}, is shown only to an admin who may, and
  * is folded (a <details>) until opened, or open with the refusal it was answered.
  */
 import type { ApiFailure } from '../admin-api';
 import type { SignedIn } from '../context';
 import type { FormValues } from '../forms';
 import type { Tenant } from '../schemas';
+import { describeMcp, McpToolsFields } from './mcp-tools';
 import { ActionForm, Failure, Field } from './parts';
 import { describeRule, RuleFields, RuleListSection } from './scope-rules';
 
 /** Which of these forms a refusal belongs to. */
-export type ScopeForm = 'limits' | 'end-users' | 'model-rule' | 'tag-rule';
+export type ScopeForm = 'limits' | 'end-users' | 'model-rule' | 'tag-rule' | 'mcp';
 const SCOPE_FORMS: readonly string[] = [
   'limits',
   'end-users',
   'model-rule',
   'tag-rule',
+  'mcp',
 ] satisfies ScopeForm[];
 export const isScopeForm = (form: string | undefined): form is ScopeForm =>
   form !== undefined && SCOPE_FORMS.includes(form);
@@ -133,6 +135,32 @@ export function TenantScopesSection(props: {
         values={props.values['tag-rule']}
         failure={failureOf('tag-rule')}
       />
+      <section aria-labelledby="mcp-tools-h">
+        <h2 id="mcp-tools-h">MCP tools</h2>
+        <p>
+          Tools this tenant's keys may call through <code>/mcp</code>:{' '}
+          <strong>{describeMcp(tenant.mcp, 'tenant')}</strong>. A key's own list narrows it further. The
+          servers are on the{' '}
+          <a href={`/dashboard/mcp-servers?tenant_id=${encodeURIComponent(tenant.id)}`}>MCP servers</a> page.
+        </p>
+        {editable ? (
+          <details open={props.failed === 'mcp'}>
+            <summary>Edit the tenant's MCP tools and tool-call limits</summary>
+            <Failure failure={failureOf('mcp')} action="The MCP tools were not saved" />
+            <ActionForm action={`${base}/mcp`} session={session} class="stack">
+              <McpToolsFields
+                scope="tenant"
+                values={props.values.mcp}
+                failure={failureOf('mcp')}
+                idPrefix="tenant-"
+              />
+              <div>
+                <button type="submit">Save MCP tools</button>
+              </div>
+            </ActionForm>
+          </details>
+        ) : null}
+      </section>
     </>
   );
 }

@@ -1,6 +1,7 @@
 /**
  * Usage for everything, a tenant or a key: totals, per-day charts and table, guardrail counts per day,
- * per-model chart and table; for a tenant, its end users and tags (usage-groups.tsx).
+ * per-model chart and table; MCP tool calls per server and tool, apart from model requests (usage-mcp.tsx);
+ * for a tenant, its end users and tags (usage-groups.tsx).
  */
 import type { ApiFailure } from '../admin-api';
 import { fmtCompact, fmtInt, fmtPercent, fmtUsd } from '../format';
@@ -10,6 +11,7 @@ import { BarChart, HBarChart, LineChart } from './charts';
 import { GuardrailDaysTable } from './guardrail-verdicts';
 import { Failure } from './parts';
 import { EndUsersSection, type GroupFilters, TagsSection } from './usage-groups';
+import { McpCallsSection } from './usage-mcp';
 
 export type UsageFilters = GroupFilters & {
   tenant_id?: string | undefined;
@@ -248,6 +250,12 @@ export function UsagePage(props: {
             </>
           )}
         </section>
+      ) : null}
+      {byDay ? (
+        <McpCallsSection
+          rows={byDay.mcp_calls}
+          scope={{ tenant_id: filters.tenant_id, key_id: filters.key_id }}
+        />
       ) : null}
       {filters.tenant_id ? null : (
         <p class="muted">Pick a tenant to see its top end users and its usage per tag.</p>

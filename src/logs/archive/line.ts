@@ -3,7 +3,7 @@
  * by hand rather than parsed and re-serialised. The consumer writes one per
  * request, so this is the archive's per-event cost: the JSON columns (tries,
  * guardrails, metadata) are already JSON text made by rows.ts and are spliced
- * in as they are (tags too); 0/1 columns become booleans. `id` comes first and `time`
+ * in as they are (tags and mcp too); 0/1 columns become booleans. `id` comes first and `time`
  * second, which the export's range filter relies on (reader.ts). A
  * test holds it equal to the schema's reading of the same row (detailOfRow).
  */
@@ -29,6 +29,7 @@ export function archiveLine(row: LogRow): string {
     `"latency_ms":${num(row.latency_ms)},"ttft_ms":${num(row.ttft_ms)},"attempts":${num(row.attempts)},` +
     `"route":${str(row.route)},"tries":${json(row.tries, '[]')},"guardrails":${json(row.guardrails, '[]')},` +
     `"metadata":${json(row.metadata, 'null')},"end_user":${str(row.end_user)},"tags":${json(row.tags, 'null')},` +
+    `"mcp":${json(row.mcp, 'null')},` +
     `"has_payload":${payload ? 'true' : 'false'},` +
     `"payload_truncated":${bool(row.payload_truncated)},` +
     `"request_payload":${str(row.request_payload)},"response_payload":${str(row.response_payload)}}`

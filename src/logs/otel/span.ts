@@ -12,10 +12,14 @@
  * What it never holds: keys or any header (the event has none), and payload
  * text unless the key logs payloads, and then the scrubbed text the log row
  * holds.
+ *
+ * An MCP call (endpoint /mcp) carries the MCP conventions' attributes instead of the model ones
+ * (src/logs/otel/mcp.ts), and its span is also an error when the tool reported one (`tool_error`).
  */
-import type { LogEvent } from '../../core/log-event';
-import { doubleValue, type KeyValue, keyValues } from './attributes';
+import { type LogEvent, MCP_ENDPOINT } from '../../core/log-event';
+import { doubleValue, type KeyValue, keyValues, type Plain } from './attributes';
 import { spanIds } from './ids';
+import { mcpSpanParts } from './mcp';
 
 export const SPAN_KIND_SERVER = 2;
 export const STATUS_UNSET = 0;
@@ -47,27 +51,19 @@ const PROVIDER_NAMES: Readonly<Record<string, string>> = {
 
 export function toSpan(event: LogEvent): OtlpSpan {
   const ids = spanIds(event);
-  const operation = operationName(event.endpoint);
-  const requestModel = modelName(event.model, event.provider);
-  const answered = [...event.tries].reverse().find((t) => t.error === null && t.status < 400);
-  const providerName = event.provider ? (PROVIDER_NAMES[event.provider] ?? event.provider) : null;
   const start = BigInt(Math.round(event.time * 1000)) * 1000n;
   const end = start + BigInt(Math.round(event.latencyMs * 1e6));
-  const failed = event.status >= 500 || (event.errorSource === 'provider' && event.errorCode !== null);
+  const mcp = event.endpoint === MCP_ENDPOINT ? mcpSpanParts(event) : null;
+  const model = mcp ? null : modelParts(event);
+  const errorType = mcp ? mcp.errorType : event.errorCode;
+  const failed =
+    event.status >= 500 ||
+    (event.errorSource === 'provider' && event.errorCode !== null) ||
+    (mcp !== null && errorType !== null && event.errorCode === null);
   const attributes = [
     ...keyValues({
-      'gen_ai.operation.name': operation,
-      'gen_ai.provider.name': providerName,
-      // The older name of the same attribute, still read by many trace stores.
-      'gen_ai.system': providerName,
-      'gen_ai.request.model': requestModel,
-      'gen_ai.response.model': answered ? answered.target.slice(answered.target.indexOf('/') + 1) : null,
-      'gen_ai.usage.input_tokens': event.inputTokens,
-      'gen_ai.usage.output_tokens': event.outputTokens,
-      'gen_ai.usage.cache_read.input_tokens': event.cachedTokens > 0 ? event.cachedTokens : null,
-      'gen_ai.usage.cache_creation.input_tokens': event.cacheWriteTokens > 0 ? event.cacheWriteTokens : null,
-      'gen_ai.usage.reasoning.output_tokens': event.reasoningTokens > 0 ? event.reasoningTokens : null,
-      'error.type': event.errorCode,
+      ...(mcp ? mcp.attributes : model?.attributes),
+      'error.type': errorType,
       'http.response.status_code': event.status,
       'url.path': event.endpoint,
       'edgeway.request_id': event.requestId,
@@ -93,12 +89,36 @@ export function toSpan(event: LogEvent): OtlpSpan {
   ];
   return {
     ...ids,
-    name: requestModel ? `${operation} ${requestModel}` : operation,
+    name: mcp?.name ?? model?.name ?? '',
     kind: SPAN_KIND_SERVER,
     startTimeUnixNano: start.toString(),
     endTimeUnixNano: end.toString(),
     attributes,
-    status: failed ? { code: STATUS_ERROR, message: event.errorCode ?? `HTTP ${event.status}` } : { code: 0 },
+    status: failed ? { code: STATUS_ERROR, message: errorType ?? `HTTP ${event.status}` } : { code: 0 },
+  };
+}
+
+/** The GenAI model attributes of a model request, and its span name (`{operation} {model}`). */
+function modelParts(event: LogEvent): { name: string; attributes: Record<string, Plain> } {
+  const operation = operationName(event.endpoint);
+  const requestModel = modelName(event.model, event.provider);
+  const answered = [...event.tries].reverse().find((t) => t.error === null && t.status < 400);
+  const providerName = event.provider ? (PROVIDER_NAMES[event.provider] ?? event.provider) : null;
+  return {
+    name: requestModel ? `${operation} ${requestModel}` : operation,
+    attributes: {
+      'gen_ai.operation.name': operation,
+      'gen_ai.provider.name': providerName,
+      // The older name of the same attribute, still read by many trace stores.
+      'gen_ai.system': providerName,
+      'gen_ai.request.model': requestModel,
+      'gen_ai.response.model': answered ? answered.target.slice(answered.target.indexOf('/') + 1) : null,
+      'gen_ai.usage.input_tokens': event.inputTokens,
+      'gen_ai.usage.output_tokens': event.outputTokens,
+      'gen_ai.usage.cache_read.input_tokens': event.cachedTokens > 0 ? event.cachedTokens : null,
+      'gen_ai.usage.cache_creation.input_tokens': event.cacheWriteTokens > 0 ? event.cacheWriteTokens : null,
+      'gen_ai.usage.reasoning.output_tokens': event.reasoningTokens > 0 ? event.reasoningTokens : null,
+    },
   };
 }
 

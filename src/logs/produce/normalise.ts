@@ -7,6 +7,7 @@
  *     numbers (anything else 0; a bad ttft becomes null);
  *   - a non-finite metadata number is kept as its text ("Infinity");
  *   - tags (like metadata, at most LOG_METADATA_MAX_KEYS) are text; the end user is cut like any text field;
+ *   - an MCP call's server, namespace and name are cut like text fields, its sizes are counts;
  *   - text fields longer than LOG_FIELD_MAX are cut and end in TRUNCATED_MARK
  *     (a try's target as a model, its error as an error code);
  *   - at most LOG_MAX_TRIES tries are kept, the first ones; one verdict at most lists tool results, at
@@ -24,6 +25,7 @@ import {
   LOG_METADATA_MAX_KEYS,
   type LogEvent,
   type LogGuardrail,
+  type LogMcp,
   type LogTry,
   TRUNCATED_MARK,
 } from '../../core/log-event';
@@ -75,6 +77,7 @@ export function normaliseEvent(event: LogEvent, now: number): LogEvent {
     metadata: event.metadata === null ? null : metadata(event.metadata),
     endUser: cutOrNull(event.endUser ?? null, LOG_FIELD_MAX.endUser),
     tags: event.tags ? tags(event.tags) : null,
+    mcp: event.mcp ? mcp(event.mcp) : null,
     savedUsd: amount(event.savedUsd),
     payload: event.payload,
     route: cutOrNull(event.route, LOG_FIELD_MAX.route),
@@ -148,6 +151,18 @@ function tags(t: Readonly<Record<string, unknown>>): Record<string, string> {
   for (const [key, value] of Object.entries(t).slice(0, LOG_METADATA_MAX_KEYS))
     out[cut(key, LOG_FIELD_MAX.metadataKey)] = cut(String(value), LOG_FIELD_MAX.tagValue);
   return out;
+}
+
+function mcp(m: LogMcp): LogMcp {
+  return {
+    method: m.method,
+    server: cut(m.server, LOG_FIELD_MAX.mcpServer),
+    namespace: cut(m.namespace, LOG_FIELD_MAX.mcpNamespace),
+    name: cut(m.name, LOG_FIELD_MAX.mcpName),
+    argsBytes: count(m.argsBytes),
+    resultBytes: count(m.resultBytes),
+    isError: m.isError === true,
+  };
 }
 
 /** `text` cut to at most `max` UTF-16 units, ending in TRUNCATED_MARK when cut (never inside a pair). */

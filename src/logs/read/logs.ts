@@ -6,6 +6,7 @@
  */
 import * as z from 'zod';
 import { encodeCursor, type Cursor, type Page } from '../../storage/page';
+import { MCP_ENDPOINT } from '../../core/log-event';
 
 export type StatusFilter = { exact: number } | { class: number } | 'error' | 'ok';
 
@@ -17,6 +18,10 @@ export interface LogFilters {
   route?: string | undefined;
   /** The tenant's end user the request was for. */
   endUser?: string | undefined;
+  /** The endpoint called (`/mcp` for MCP calls). */
+  endpoint?: string | undefined;
+  /** MCP calls to the server of this namespace (provider `mcp:<namespace>`). */
+  server?: string | undefined;
   status?: StatusFilter | undefined;
   cache?: 'HIT' | 'SEMANTIC' | 'MISS' | 'BYPASS' | 'NONE' | undefined;
   /** Inclusive, epoch ms. */
@@ -74,6 +79,18 @@ export const LogGuardrailEntry = z.object({
 });
 export type LogGuardrailEntry = z.output<typeof LogGuardrailEntry>;
 
+/** An MCP call as the admin API shows it (and as request_logs.mcp stores it, src/logs/rows.ts). */
+export const LogMcpEntry = z.object({
+  method: z.enum(['tools/call', 'resources/read', 'prompts/get']),
+  server: z.string().describe("The MCP server's id."),
+  namespace: z.string().describe("The server's namespace: its tools are listed as <namespace>__<tool>."),
+  name: z.string().describe('The tool or prompt name, or the resource URI, as the upstream server knows it.'),
+  args_bytes: z.number().describe("The size of the call's arguments as JSON, in bytes."),
+  result_bytes: z.number().describe('The size of the result as JSON, in bytes; 0 when none came back.'),
+  is_error: z.boolean().describe("The tool result's isError: the tool ran and reported a failure."),
+});
+export type LogMcpEntry = z.output<typeof LogMcpEntry>;
+
 /** A request_logs row as the admin API returns it (list view: no payload bodies). */
 export const LogEntry = z.object({
   id: z.string().describe('The request id (x-edgeway-request-id).'),
@@ -121,6 +138,12 @@ export const LogEntry = z.object({
   tags: Tags.nullable()
     .default(null)
     .describe("The cf-aig-metadata values of the tenant's tag keys, which usage is rolled up by."),
+  // Added by migration 0022: rows and archive lines written before it read null.
+  mcp: LogMcpEntry.nullable()
+    .default(null)
+    .describe(
+      'For an /mcp call: its method, server, upstream name, sizes and isError; null for any other request.',
+    ),
   has_payload: z.boolean(),
   payload_truncated: z.boolean(),
 });
@@ -147,6 +170,16 @@ const TagsText = z.unknown().transform((s): Record<string, string> | null => {
   if (typeof s !== 'string') return null;
   try {
     const parsed = Tags.safeParse(JSON.parse(s));
+    return parsed.success ? parsed.data : null;
+  } catch {
+    return null;
+  }
+});
+/** Never fails, like TriesText: NULL (not an MCP call, or an older row) and anything unreadable are null. */
+const McpText = z.unknown().transform((s): LogMcpEntry | null => {
+  if (typeof s !== 'string') return null;
+  try {
+    const parsed = LogMcpEntry.safeParse(JSON.parse(s));
     return parsed.success ? parsed.data : null;
   } catch {
     return null;
@@ -181,6 +214,7 @@ const stored = {
   tries: TriesText,
   guardrails: GuardrailsText,
   tags: TagsText,
+  mcp: McpText,
 };
 const StoredEntry = LogEntry.extend(stored);
 const StoredDetail = LogDetail.extend(stored);
@@ -193,7 +227,7 @@ export function detailOfRow(row: Record<string, unknown>): LogDetail {
 
 const LIST_COLUMNS = `id, time, tenant_id, key_id, endpoint, provider, model, status, error_source, error_code, cache, stream,
   stream_completed, input_tokens, output_tokens, cached_tokens, cache_write_tokens, cache_write_1h_tokens, reasoning_tokens, cost_usd, saved_usd, latency_ms, ttft_ms, attempts, metadata,
-  end_user, tags, route, tries, guardrails,
+  end_user, tags, mcp, route, tries, guardrails,
   (request_payload IS NOT NULL OR response_payload IS NOT NULL OR payload_archived = 1) AS has_payload, payload_truncated`;
 
 /** The WHERE clause for a set of filters (pure). */
@@ -212,6 +246,11 @@ export function whereClause(
   if (f.model !== undefined) add('model = ?', f.model);
   if (f.route !== undefined) add('route = ?', f.route);
   if (f.endUser !== undefined) add('end_user = ?', f.endUser);
+  // '/mcp' as a literal, not a parameter: SQLite uses the partial index request_logs_mcp (migration 0022)
+  // only when the query's own text implies its WHERE.
+  if (f.endpoint !== undefined && f.endpoint !== MCP_ENDPOINT) add('endpoint = ?', f.endpoint);
+  if (f.endpoint === MCP_ENDPOINT || f.server !== undefined) add(`endpoint = '${MCP_ENDPOINT}'`);
+  if (f.server !== undefined) add('provider = ?', `mcp:${f.server}`);
   if (f.status === 'error') add('(status >= 400 OR error_code IS NOT NULL)');
   else if (f.status === 'ok') add('(status < 400 AND error_code IS NULL)');
   else if (f.status && 'exact' in f.status) add('status = ?', f.status.exact);

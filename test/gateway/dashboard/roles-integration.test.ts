@@ -60,7 +60,15 @@ describe('pages and forms by role', () => {
     const key = await createKey(tenant.id);
     const b = await signedIn((await createAdmin('viewer')).token);
     const list = await b.page('/dashboard/tenants');
-    expect(navLabels(list)).toEqual(['Tenants &amp; keys', 'Routes', 'Providers', 'Usage', 'Logs', 'Audit']);
+    expect(navLabels(list)).toEqual([
+      'Tenants &amp; keys',
+      'Routes',
+      'Providers',
+      'MCP servers',
+      'Usage',
+      'Logs',
+      'Audit',
+    ]);
     expect(list).toContain('Viewed');
     for (const path of [
       '/dashboard/tenants',
@@ -103,7 +111,7 @@ describe('pages and forms by role', () => {
     expect(list).toContain('Mine');
     expect(list).not.toContain('Other');
     expect(changeForms(list)).toEqual([]);
-    expect(navLabels(list)).toEqual(['Tenants &amp; keys', 'Usage', 'Logs', 'Audit']);
+    expect(navLabels(list)).toEqual(['Tenants &amp; keys', 'MCP servers', 'Usage', 'Logs', 'Audit']);
 
     const page = await b.get(`/dashboard/tenants/${mine.id}`);
     expect(page.status).toBe(200);

@@ -51,6 +51,7 @@ function fullRow(id: string, over: Partial<LogRow> = {}): LogRow {
     reasoning_tokens: 321,
     end_user: 'user_"ü"',
     tags: '{"team":"search","tier":"a,b"}',
+    mcp: '{"method":"tools/call","server":"srv_\\"1\\"","namespace":"gh","name":"ü","args_bytes":1,"result_bytes":2,"is_error":false}',
     ...over,
   };
 }
@@ -77,6 +78,7 @@ describe('LogStore.write', () => {
       guardrails: null,
       end_user: null,
       tags: null,
+      mcp: null,
     });
     const { inserted } = await new LogStore(env.DB).write([full, sparse], [], 1_795_000_001_000);
     expect(inserted).toBe(2);
@@ -125,5 +127,118 @@ describe('LogStore.write', () => {
     expect(usage[0]?.cost_usd).toBeCloseTo(0.000246913578, 12);
     const guardrail = await env.DB.prepare('SELECT fired, redacted FROM guardrail_daily').first();
     expect(guardrail).toEqual({ fired: 2, redacted: 4 });
+  });
+
+  it('rolls MCP calls up per server and tool, apart from the model usage, once each, in both write modes', async () => {
+    const mcp = (method: string, name: string, args: number, result: number, isError: boolean) =>
+      JSON.stringify({
+        method,
+        server: 'srv_1',
+        namespace: 'gh',
+        name,
+        args_bytes: args,
+        result_bytes: result,
+        is_error: isError,
+      });
+    const call = (id: string, over: Partial<LogRow>) =>
+      fullRow(id, {
+        endpoint: '/mcp',
+        provider: 'mcp:gh',
+        model: 'gh__search',
+        status: 200,
+        error_source: null,
+        error_code: null,
+        cache: null,
+        input_tokens: 0,
+        output_tokens: 0,
+        cached_tokens: 0,
+        cost_usd: 0,
+        saved_usd: 0,
+        latency_ms: 10,
+        mcp: mcp('tools/call', 'search', 40, 400, false),
+        ...over,
+      });
+    const rows = (prefix: string, archive_key: string | null) => [
+      call(`${prefix}-1`, { archive_key }),
+      call(`${prefix}-2`, { archive_key, latency_ms: 30, mcp: mcp('tools/call', 'search', 60, 600, true) }),
+      call(`${prefix}-3`, {
+        archive_key,
+        status: 504,
+        error_source: 'provider',
+        error_code: 'upstream_timeout',
+        mcp: mcp('tools/call', 'search', 5, 0, false),
+      }),
+      // Resources count per server (URIs are unbounded), whatever their model.
+      call(`${prefix}-4`, {
+        archive_key,
+        model: 'gh+file:///a',
+        mcp: mcp('resources/read', 'file:///a', 0, 7, false),
+      }),
+      call(`${prefix}-5`, {
+        archive_key,
+        model: 'gh+file:///b',
+        mcp: mcp('resources/read', 'file:///b', 0, 8, false),
+      }),
+      // Refused before its server was known: no mcp field, the namespace from its provider.
+      call(`${prefix}-6`, {
+        archive_key,
+        provider: 'mcp:other',
+        model: 'other__x',
+        status: 403,
+        error_source: 'gateway',
+        error_code: 'tool_not_permitted',
+        mcp: null,
+      }),
+      // A model request in the same write still counts in usage_daily alone.
+      fullRow(`${prefix}-model`, { archive_key }),
+    ];
+    const archive_key = 'logs/2026-11-23/test-isolate/2.ndjson.gz';
+    const indexed = new LogStore(env.DB);
+    const rollupsOnly = new LogStore(env.DB, env.LOG_ARCHIVE, { index: false });
+    expect((await indexed.write(rows('i', null), [], 1_795_000_002_000)).inserted).toBe(7);
+    expect((await indexed.write(rows('i', null), [], 1_795_000_003_000)).inserted).toBe(0);
+    expect((await rollupsOnly.write(rows('r', archive_key), [], 1_795_000_004_000)).inserted).toBe(7);
+    expect((await rollupsOnly.write(rows('r', archive_key), [], 1_795_000_005_000)).inserted).toBe(0);
+    const { results } = await env.DB.prepare(
+      'SELECT server, method, tool, calls, errors, tool_errors, args_bytes, result_bytes, latency_ms FROM usage_mcp_daily ORDER BY server, method, tool',
+    ).all();
+    // Two writes of each kind: every figure is twice one write's.
+    expect(results).toEqual([
+      {
+        server: 'gh',
+        method: 'resources/read',
+        tool: '',
+        calls: 4,
+        errors: 0,
+        tool_errors: 0,
+        args_bytes: 0,
+        result_bytes: 30,
+        latency_ms: 40,
+      },
+      {
+        server: 'gh',
+        method: 'tools/call',
+        tool: 'gh__search',
+        calls: 6,
+        errors: 2,
+        tool_errors: 2,
+        args_bytes: 210,
+        result_bytes: 2000,
+        latency_ms: 100,
+      },
+      {
+        server: 'other',
+        method: '',
+        tool: 'other__x',
+        calls: 2,
+        errors: 2,
+        tool_errors: 0,
+        args_bytes: 0,
+        result_bytes: 0,
+        latency_ms: 20,
+      },
+    ]);
+    const usage = await usageRows();
+    expect(usage.map((u) => [u.model, u.requests])).toEqual([['claude-x', 2]]);
   });
 });

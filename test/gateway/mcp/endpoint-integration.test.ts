@@ -41,9 +41,13 @@ describe('/mcp', () => {
     const key = await seedMcpKey(await tenantWithServers());
     const { client } = await connect(key.secret);
     const seen: number[] = [];
-    const result = await client.callTool({ name: 'docs__count', arguments: { n: 3, delay_ms: 5 } }, undefined, {
-      onprogress: (p) => seen.push(p.progress),
-    });
+    const result = await client.callTool(
+      { name: 'docs__count', arguments: { n: 3, delay_ms: 5 } },
+      undefined,
+      {
+        onprogress: (p) => seen.push(p.progress),
+      },
+    );
     expect(seen).toEqual([1, 2, 3]);
     expect(result.content).toEqual([{ type: 'text', text: 'counted 3' }]);
   });
@@ -70,7 +74,9 @@ describe('/mcp', () => {
     expect(failed).toBeInstanceOf(McpError);
     expect((failed as McpError).code).toBe(-32603);
     expect((failed as McpError).message).toContain("MCP server 'flaky'");
-    const slow = await client.callTool({ name: 'flaky__slow', arguments: { ms: 2_000 } }).catch((e: unknown) => e);
+    const slow = await client
+      .callTool({ name: 'flaky__slow', arguments: { ms: 2_000 } })
+      .catch((e: unknown) => e);
     expect((slow as McpError).code).toBe(-32013);
     expect((slow as McpError).message).toContain('did not answer within 300 ms');
     const malformed = await client.callTool({ name: 'flaky__malformed' }).catch((e: unknown) => e);
@@ -82,10 +88,27 @@ describe('/mcp', () => {
 
   it('lists a server that is down as unavailable and the others as usual', async () => {
     const tenantId = await seedTenant();
-    await seedServer({ tenantId, namespace: 'docs', url: HEALTHY_URL, authType: 'bearer', secret: MOCK_TOKEN });
+    await seedServer({
+      tenantId,
+      namespace: 'docs',
+      url: HEALTHY_URL,
+      authType: 'bearer',
+      secret: MOCK_TOKEN,
+    });
     await seedServer({ tenantId, namespace: 'down', url: `${FAULTY_URL}?fault=down` });
-    await seedServer({ tenantId, namespace: 'slow', url: `${FAULTY_URL}?fault=slow_list&ms=3000`, timeoutMs: 200 });
-    await seedServer({ tenantId, namespace: 'nokey', url: HEALTHY_URL, authType: 'bearer', secret: 'wrong-token' });
+    await seedServer({
+      tenantId,
+      namespace: 'slow',
+      url: `${FAULTY_URL}?fault=slow_list&ms=3000`,
+      timeoutMs: 200,
+    });
+    await seedServer({
+      tenantId,
+      namespace: 'nokey',
+      url: HEALTHY_URL,
+      authType: 'bearer',
+      secret: 'wrong-token',
+    });
     const key = await seedMcpKey(tenantId);
     const { client } = await connect(key.secret);
     const listed = await client.listTools();
@@ -121,7 +144,11 @@ describe('/mcp', () => {
     const session = transport.sessionId!;
     await client.listTools();
     await transport.terminateSession();
-    const after = await rpc(key.secret, { jsonrpc: '2.0', id: 3, method: 'tools/list' }, { 'mcp-session-id': session });
+    const after = await rpc(
+      key.secret,
+      { jsonrpc: '2.0', id: 3, method: 'tools/list' },
+      { 'mcp-session-id': session },
+    );
     expect(after.status).toBe(404);
   });
 
@@ -134,5 +161,25 @@ describe('/mcp', () => {
       headers: { authorization: `Bearer ${key.secret}` },
     });
     expect(get.status).toBe(405);
+  });
+});
+
+describe('/mcp disabled servers', () => {
+  it('keeps a disabled server out of /mcp entirely', async () => {
+    const tenantId = await seedTenant();
+    await seedServer({
+      tenantId,
+      namespace: 'docs',
+      url: HEALTHY_URL,
+      authType: 'bearer',
+      secret: MOCK_TOKEN,
+    });
+    await seedServer({ tenantId, namespace: 'off', url: FAULTY_URL, enabled: false });
+    const { client } = await connect((await seedMcpKey(tenantId)).secret);
+    const listed = await client.listTools();
+    expect(listed.tools.some((t) => t.name.startsWith('off__'))).toBe(false);
+    expect(listed._meta).toBeUndefined();
+    const err = await client.callTool({ name: 'off__ok' }).catch((e: unknown) => e);
+    expect((err as McpError).code).toBe(-32011);
   });
 });

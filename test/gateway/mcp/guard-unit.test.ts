@@ -24,7 +24,12 @@ describe('arguments', () => {
     const redacted = guardArguments(policy({ secrets: { request: 'redact' } }), args, verdicts);
     expect(JSON.stringify(redacted.value)).not.toContain(AWS);
     expect((redacted.value as { n: number }).n).toBe(3);
-    expect(verdicts[0]).toMatchObject({ guardrail: 'secrets', direction: 'request', action: 'redact', count: 1 });
+    expect(verdicts[0]).toMatchObject({
+      guardrail: 'secrets',
+      direction: 'request',
+      action: 'redact',
+      count: 1,
+    });
     const blocked = guardArguments(policy({ secrets: { request: 'block' } }), args, []);
     expect(blocked.blocked).toBe('secrets');
   });
@@ -36,16 +41,26 @@ describe('results', () => {
   it('passes a benign result through untouched', () => {
     const verdicts: LogGuardrail[] = [];
     const result = text('Q3 planning: hire two engineers and ship the billing revamp.');
-    const out = guardResult(policy({ injection: { tool_results: 'block' }, pii: { response: 'redact' } }), result, verdicts);
+    const out = guardResult(
+      policy({ injection: { tool_results: 'block' }, pii: { response: 'redact' } }),
+      result,
+      verdicts,
+    );
     expect(out).toEqual({ value: result, blocked: null });
     expect(verdicts).toEqual([]);
   });
 
   it('blocks, quarantines or flags an injected result by the policy', () => {
     const verdicts: LogGuardrail[] = [];
-    expect(guardResult(policy({ injection: { tool_results: 'block' } }), text(INJECTED), verdicts).blocked).toBe('injection');
+    expect(
+      guardResult(policy({ injection: { tool_results: 'block' } }), text(INJECTED), verdicts).blocked,
+    ).toBe('injection');
     expect(verdicts[0]).toMatchObject({ guardrail: 'injection', direction: 'tool', action: 'block' });
-    const quarantined = guardResult(policy({ injection: { tool_results: 'quarantine' } }), text(INJECTED), []);
+    const quarantined = guardResult(
+      policy({ injection: { tool_results: 'quarantine' } }),
+      text(INJECTED),
+      [],
+    );
     expect(quarantined.value.isError).toBe(true);
     expect(JSON.stringify(quarantined.value)).not.toContain('attacker');
     const flagged = guardResult(policy({ injection: { tool_results: 'flag' } }), text(INJECTED), []);
@@ -61,7 +76,11 @@ describe('results', () => {
       ],
       structuredContent: { owner: { email: 'jane.doe@example.com' } },
     };
-    const out = guardResult(policy({ pii: { response: 'redact' }, secrets: { response: 'redact' } }), result, verdicts);
+    const out = guardResult(
+      policy({ pii: { response: 'redact' }, secrets: { response: 'redact' } }),
+      result,
+      verdicts,
+    );
     const json = JSON.stringify(out.value);
     expect(json).not.toContain('jane.doe@example.com');
     expect(json).not.toContain(AWS);

@@ -38,7 +38,10 @@ export interface SeedMcpKey {
   logPayload?: boolean;
 }
 
-export async function seedMcpKey(tenantId: string, options: SeedMcpKey = {}): Promise<{ id: string; secret: string }> {
+export async function seedMcpKey(
+  tenantId: string,
+  options: SeedMcpKey = {},
+): Promise<{ id: string; secret: string }> {
   const secret = KEY_PREFIX + randomToken();
   const id = `key_${randomToken(9)}`;
   const now = Date.now();
@@ -77,7 +80,9 @@ export async function seedServer(server: SeedServer): Promise<string> {
   const now = Date.now();
   const authType = server.authType ?? 'none';
   const slots = sealSlots(id, server.tenantId);
-  const sealed = server.secret ? await sealProviderKey(SECRET, slots.tenant, slots.provider, server.secret) : null;
+  const sealed = server.secret
+    ? await sealProviderKey(SECRET, slots.tenant, slots.provider, server.secret)
+    : null;
   await env.DB.prepare(
     `INSERT INTO mcp_servers (id, tenant_id, namespace, url, auth_type, auth_header, ciphertext, iv, hint, timeout_ms, enabled, created_at, updated_at)
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
@@ -128,7 +133,12 @@ export async function connect(
     fetch: options.fetch ?? viaSelf,
     requestInit: { headers: { authorization: `Bearer ${key}`, ...options.headers } },
     sessionId: options.sessionId,
-    reconnectionOptions: { maxRetries: 0, initialReconnectionDelay: 0, maxReconnectionDelay: 0, reconnectionDelayGrowFactor: 1 },
+    reconnectionOptions: {
+      maxRetries: 0,
+      initialReconnectionDelay: 0,
+      maxReconnectionDelay: 0,
+      reconnectionDelayGrowFactor: 1,
+    },
   });
   const client = new Client({ name: 'edgeway-test', version: '1.0.0' });
   await client.connect(transport);

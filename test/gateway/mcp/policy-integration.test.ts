@@ -22,7 +22,10 @@ import {
 
 const codeOf = (e: unknown) => (e instanceof McpError ? e.code : null);
 
-async function withDocs(tenantScopes: Record<string, unknown> = {}, tenantGuardrails: Record<string, unknown> = {}) {
+async function withDocs(
+  tenantScopes: Record<string, unknown> = {},
+  tenantGuardrails: Record<string, unknown> = {},
+) {
   const tenantId = await seedTenant({ scopes: tenantScopes, guardrails: tenantGuardrails });
   await seedServer({ tenantId, namespace: 'docs', url: HEALTHY_URL, authType: 'bearer', secret: MOCK_TOKEN });
   await seedServer({ tenantId, namespace: 'flaky', url: FAULTY_URL });
@@ -45,11 +48,15 @@ async function mcpLogs(tenantId: string, count: number) {
 describe('/mcp permissions', () => {
   it("lists and calls only what both the tenant's and the key's allow-lists match", async () => {
     const tenantId = await withDocs({ mcp: { tools: ['docs__*', 'flaky__ok'] } });
-    const key = await seedMcpKey(tenantId, { scopes: { mcp: { tools: ['docs__e*', 'docs__add', 'flaky__*'] } } });
+    const key = await seedMcpKey(tenantId, {
+      scopes: { mcp: { tools: ['docs__e*', 'docs__add', 'flaky__*'] } },
+    });
     const { client } = await connect(key.secret);
     const { tools } = await client.listTools();
     expect(tools.map((t) => t.name).sort()).toEqual(['docs__add', 'docs__echo', 'flaky__ok']);
-    const refused = await client.callTool({ name: 'docs__read_doc', arguments: { id: 'plain' } }).catch((e) => e);
+    const refused = await client
+      .callTool({ name: 'docs__read_doc', arguments: { id: 'plain' } })
+      .catch((e) => e);
     expect(codeOf(refused)).toBe(-32011);
     expect((refused as Error).message).toContain("Tool 'docs__read_doc' is not available to this key");
     expect(codeOf(await client.callTool({ name: 'nowhere__tool' }).catch((e) => e))).toBe(-32011);
@@ -106,7 +113,9 @@ describe('/mcp guardrails', () => {
     const { client } = await connect(key.secret);
     const plain = await client.callTool({ name: 'docs__read_doc', arguments: { id: 'plain' } });
     expect(JSON.stringify(plain.content)).toContain('quarter');
-    const blocked = await client.callTool({ name: 'docs__read_doc', arguments: { id: 'injected' } }).catch((e) => e);
+    const blocked = await client
+      .callTool({ name: 'docs__read_doc', arguments: { id: 'injected' } })
+      .catch((e) => e);
     expect(codeOf(blocked)).toBe(-32014);
     expect(JSON.stringify(blocked)).not.toContain('attacker');
     const rows = await mcpLogs(tenantId, 2);
@@ -125,7 +134,10 @@ describe('/mcp guardrails', () => {
   });
 
   it('redacts secrets and PII in results, and blocks secrets in arguments', async () => {
-    const tenantId = await withDocs({}, { secrets: { request: 'block', response: 'redact' }, pii: { response: 'redact' } });
+    const tenantId = await withDocs(
+      {},
+      { secrets: { request: 'block', response: 'redact' }, pii: { response: 'redact' } },
+    );
     const { client } = await connect((await seedMcpKey(tenantId)).secret);
     const secret = await client.callTool({ name: 'docs__read_doc', arguments: { id: 'secret' } });
     expect(JSON.stringify(secret.content)).not.toMatch(/AKIA[0-9A-Z]{16}/);
@@ -141,7 +153,10 @@ describe('/mcp guardrails', () => {
   it('redacts secrets in arguments before the call when the policy says redact', async () => {
     const tenantId = await withDocs({}, { secrets: { request: 'redact' } });
     const { client } = await connect((await seedMcpKey(tenantId)).secret);
-    const echoed = await client.callTool({ name: 'docs__echo', arguments: { text: 'key: AKIAIOSFODNN7EXAMPLE' } });
+    const echoed = await client.callTool({
+      name: 'docs__echo',
+      arguments: { text: 'key: AKIAIOSFODNN7EXAMPLE' },
+    });
     expect(JSON.stringify(echoed.content)).not.toContain('AKIAIOSFODNN7EXAMPLE');
   });
 });
@@ -170,10 +185,18 @@ describe('/mcp limits', () => {
     const key = await seedMcpKey(tenantId);
     const alice = await connect(key.secret, { headers: { 'x-edgeway-user': 'alice' } });
     const bob = await connect(key.secret, { headers: { 'x-edgeway-user': 'bob' } });
-    const call = (c: typeof alice) => c.client.callTool({ name: 'flaky__ok' }).then(() => 'ok', (e) => e as McpError);
+    const call = (c: typeof alice) =>
+      c.client.callTool({ name: 'flaky__ok' }).then(
+        () => 'ok',
+        (e) => e as McpError,
+      );
     expect([await call(alice), await call(alice)]).toEqual(['ok', 'ok']);
     const third = await call(alice);
-    expect((third as McpError).data).toMatchObject({ scope: 'user', scope_id: 'alice', kind: 'requests_day' });
+    expect((third as McpError).data).toMatchObject({
+      scope: 'user',
+      scope_id: 'alice',
+      kind: 'requests_day',
+    });
     expect([await call(bob), await call(bob)]).toEqual(['ok', 'ok']);
     const anonymous = await connect(key.secret);
     expect(await call(anonymous)).toBe('ok');
@@ -195,10 +218,31 @@ describe('/mcp logs', () => {
     const rows = await mcpLogs(tenantId, 3);
     expect(rows).toHaveLength(3);
     const [echo, fail, logged] = rows;
-    expect(echo).toMatchObject({ provider: 'mcp:docs', model: 'docs__echo', status: 200, key_id: quiet.id, end_user: 'u-7' });
-    expect(fail).toMatchObject({ model: 'flaky__fail', status: 502, error_code: 'mcp_upstream_error', error_source: 'provider' });
+    expect(echo).toMatchObject({
+      provider: 'mcp:docs',
+      model: 'docs__echo',
+      status: 200,
+      key_id: quiet.id,
+      end_user: 'u-7',
+    });
+    expect(JSON.parse(String(echo?.mcp))).toMatchObject({
+      method: 'tools/call',
+      namespace: 'docs',
+      name: 'echo',
+      is_error: false,
+    });
+    expect(JSON.parse(String(echo?.mcp)).args_bytes).toBe(JSON.stringify({ text: 'not logged' }).length);
+    expect(fail).toMatchObject({
+      model: 'flaky__fail',
+      status: 502,
+      error_code: 'mcp_upstream_error',
+      error_source: 'provider',
+    });
     expect([echo?.payload_archived, fail?.payload_archived, logged?.payload_archived]).toEqual([0, 0, 1]);
-    const detail = (await admin('GET', `/logs/${String(logged?.id)}`)).json as { request_payload: string; response_payload: string };
+    const detail = (await admin('GET', `/logs/${String(logged?.id)}`)).json as {
+      request_payload: string;
+      response_payload: string;
+    };
     expect(JSON.parse(detail.request_payload)).toEqual({ text: 'logged text' });
     expect(detail.response_payload).toContain('logged text');
   });

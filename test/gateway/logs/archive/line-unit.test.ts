@@ -61,6 +61,26 @@ const rows = [
       savedUsd: 0.125,
     }),
   ),
+  toRow(
+    logEvent({
+      endpoint: '/mcp',
+      provider: 'mcp:github',
+      model: 'github__search_issues',
+      cache: null,
+      inputTokens: 0,
+      outputTokens: 0,
+      costUsd: 0,
+      mcp: {
+        method: 'tools/call',
+        server: 'mcp_1',
+        namespace: 'github',
+        name: 'search "issues" ü',
+        argsBytes: 42,
+        resultBytes: 1234,
+        isError: true,
+      },
+    }),
+  ),
 ];
 
 describe('archiveLine', () => {
@@ -68,6 +88,19 @@ describe('archiveLine', () => {
     const line = archiveLine(row);
     expect(line).not.toContain('\n');
     expect(JSON.parse(line)).toEqual(detailOfRow(row));
+  });
+
+  it('carries an MCP call as the admin API shows it, and null for a model request', () => {
+    expect(JSON.parse(archiveLine(rows[3]!)).mcp).toEqual({
+      method: 'tools/call',
+      server: 'mcp_1',
+      namespace: 'github',
+      name: 'search "issues" ü',
+      args_bytes: 42,
+      result_bytes: 1234,
+      is_error: true,
+    });
+    expect(JSON.parse(archiveLine(rows[0]!)).mcp).toBeNull();
   });
 
   it('puts id first and time second (the export filters on the first "time")', () => {

@@ -192,6 +192,123 @@ describe('a log event as a span', () => {
     expect(Object.keys(anonymous).filter((k) => k.startsWith('edgeway.tag.'))).toEqual([]);
   });
 
+  it('describes an MCP tool call by the MCP conventions: execute_tool, the tool as called, no model attributes', () => {
+    const mcp = {
+      method: 'tools/call' as const,
+      server: 'mcp_1',
+      namespace: 'github',
+      name: 'search_issues',
+      argsBytes: 42,
+      resultBytes: 1234,
+      isError: false,
+    };
+    const event = logEvent({
+      endpoint: '/mcp',
+      provider: 'mcp:github',
+      model: 'github__search_issues',
+      cache: null,
+      inputTokens: 0,
+      outputTokens: 0,
+      costUsd: 0,
+      endUser: 'u-1',
+      mcp,
+    });
+    const span = toSpan(event);
+    expect(span.name).toBe('tools/call github__search_issues');
+    expect(span.status.code).toBe(0);
+    const a = attrs(span);
+    expect(a).toMatchObject({
+      'mcp.method.name': 'tools/call',
+      'gen_ai.operation.name': 'execute_tool',
+      'gen_ai.tool.name': 'github__search_issues',
+      'edgeway.mcp.server': 'mcp_1',
+      'edgeway.mcp.namespace': 'github',
+      'edgeway.mcp.name': 'search_issues',
+      'edgeway.mcp.args_bytes': '42',
+      'edgeway.mcp.result_bytes': '1234',
+      'edgeway.mcp.is_error': false,
+      'http.response.status_code': '200',
+      'url.path': '/mcp',
+      'edgeway.end_user': 'u-1',
+    });
+    for (const key of [
+      'gen_ai.provider.name',
+      'gen_ai.system',
+      'gen_ai.request.model',
+      'gen_ai.usage.input_tokens',
+      'gen_ai.prompt.name',
+      'mcp.resource.uri',
+      'error.type',
+    ])
+      expect(a, key).not.toHaveProperty(key);
+
+    // A tool that ran and reported a failure: error.type tool_error, and the span is an error.
+    const failed = toSpan(logEvent({ ...event, mcp: { ...mcp, isError: true } }));
+    expect(attrs(failed)['error.type']).toBe('tool_error');
+    expect(failed.status).toEqual({ code: STATUS_ERROR, message: 'tool_error' });
+    // A call the gateway refused keeps its own code, and is not an error of the span (a 4xx).
+    const refused = toSpan(
+      logEvent({ ...event, status: 403, errorSource: 'gateway', errorCode: 'tool_not_permitted' }),
+    );
+    expect(attrs(refused)['error.type']).toBe('tool_not_permitted');
+    expect(refused.status.code).toBe(0);
+    // An upstream that timed out is.
+    const timeout = toSpan(
+      logEvent({ ...event, status: 504, errorSource: 'provider', errorCode: 'upstream_timeout' }),
+    );
+    expect(timeout.status).toEqual({ code: STATUS_ERROR, message: 'upstream_timeout' });
+  });
+
+  it('names prompts and resources by their own MCP attributes, never a resource URI in the span name', () => {
+    const base = { endpoint: '/mcp', provider: 'mcp:docs', cache: null } as const;
+    const prompt = toSpan(
+      logEvent({
+        ...base,
+        model: 'docs__review',
+        mcp: {
+          method: 'prompts/get',
+          server: 's',
+          namespace: 'docs',
+          name: 'review',
+          argsBytes: 2,
+          resultBytes: 9,
+          isError: false,
+        },
+      }),
+    );
+    expect(prompt.name).toBe('prompts/get docs__review');
+    expect(attrs(prompt)).toMatchObject({
+      'mcp.method.name': 'prompts/get',
+      'gen_ai.prompt.name': 'docs__review',
+    });
+    expect(attrs(prompt)).not.toHaveProperty('gen_ai.operation.name');
+    expect(attrs(prompt)).not.toHaveProperty('gen_ai.tool.name');
+    const uri = 'file:///srv/a.md';
+    const resource = toSpan(
+      logEvent({
+        ...base,
+        model: `docs+${uri}`,
+        mcp: {
+          method: 'resources/read',
+          server: 's',
+          namespace: 'docs',
+          name: uri,
+          argsBytes: 0,
+          resultBytes: 9,
+          isError: false,
+        },
+      }),
+    );
+    expect(resource.name).toBe('resources/read');
+    expect(attrs(resource)).toMatchObject({ 'mcp.method.name': 'resources/read', 'mcp.resource.uri': uri });
+    // A call refused before its server was known carries no mcp field: named by its model, still not a model span.
+    const unknown = toSpan(
+      logEvent({ ...base, model: 'nope__x', status: 403, errorCode: 'tool_not_permitted' }),
+    );
+    expect(unknown.name).toBe('nope__x');
+    expect(attrs(unknown)).not.toHaveProperty('gen_ai.request.model');
+  });
+
   it('carries cache writes and reasoning tokens when there are any, and leaves them out when there are none', () => {
     const a = attrs(
       toSpan(logEvent({ inputTokens: 900, outputTokens: 60, cacheWriteTokens: 800, reasoningTokens: 40 })),

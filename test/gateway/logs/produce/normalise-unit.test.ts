@@ -7,6 +7,7 @@ import {
   LOG_MAX_TRIES,
   type LogGuardrail,
   LogEvent,
+  type LogMcp,
   type LogTry,
   TRUNCATED_MARK,
 } from '../../../../src/core/log-event';
@@ -14,6 +15,20 @@ import { cut, jsonBytes, MAX_EVENT_BYTES, normaliseEvent } from '../../../../src
 import { logEvent } from '../../log-fixtures';
 
 const NOW = Date.UTC(2026, 4, 1);
+
+/** An MCP call whose every text is far past its cap, in 6-byte JSON escapes, and whose sizes are not counts. */
+function hostileMcp(): LogMcp {
+  const esc = (n: number) => '\u0001'.repeat(n);
+  return {
+    method: 'resources/read',
+    server: esc(10_000),
+    namespace: esc(10_000),
+    name: esc(100_000),
+    argsBytes: Number.POSITIVE_INFINITY,
+    resultBytes: -3.5,
+    isError: true,
+  };
+}
 
 /** What the consumer sees: the event after JSON (Infinity → null), validated. */
 function overTheWire(e: LogEvent) {
@@ -139,6 +154,41 @@ describe('normaliseEvent', () => {
     expect(overTheWire(e).success).toBe(true);
   });
 
+  it("cuts an MCP call's server, namespace and name like text fields and makes its sizes counts", () => {
+    const long = 'x'.repeat(5_000);
+    const e = normaliseEvent(
+      logEvent({
+        endpoint: '/mcp',
+        mcp: {
+          method: 'tools/call',
+          server: long,
+          namespace: long,
+          name: long,
+          argsBytes: 12.6,
+          resultBytes: Number.NaN,
+          isError: false,
+        },
+      }),
+      NOW,
+    );
+    expect(e.mcp).toEqual({
+      method: 'tools/call',
+      server: cut(long, LOG_FIELD_MAX.mcpServer),
+      namespace: cut(long, LOG_FIELD_MAX.mcpNamespace),
+      name: cut(long, LOG_FIELD_MAX.mcpName),
+      argsBytes: 13,
+      resultBytes: 0,
+      isError: false,
+    });
+    expect(overTheWire(e).success).toBe(true);
+    expect(normaliseEvent(logEvent(), NOW).mcp).toBeNull();
+  });
+
+  it('reads a queued event from before the mcp field as a model request (mcp null)', () => {
+    const { mcp: _, ...older } = logEvent();
+    expect(LogEvent.parse(JSON.parse(JSON.stringify(older))).mcp).toBeNull();
+  });
+
   it('never cuts inside a surrogate pair', () => {
     const text = `${'a'.repeat(LOG_FIELD_MAX.errorCode - TRUNCATED_MARK.length - 1)}${'😀'.repeat(20)}`;
     const out = cut(text, LOG_FIELD_MAX.errorCode);
@@ -162,6 +212,7 @@ describe('normaliseEvent', () => {
         metadata,
         endUser: esc(10_000),
         tags: Object.fromEntries(Object.keys(metadata).map((k) => [k, esc(50_000)])),
+        mcp: hostileMcp(),
         payload: { request: esc(65_536), response: esc(65_536), truncated: false },
       }),
       NOW,
@@ -170,6 +221,7 @@ describe('normaliseEvent', () => {
     expect(jsonBytes(e)).toBeLessThanOrEqual(MAX_EVENT_BYTES);
     expect(e.payload?.truncated ?? true).toBe(true);
     expect(e.endUser).toHaveLength(LOG_FIELD_MAX.endUser);
+    expect(e.mcp?.name).toHaveLength(LOG_FIELD_MAX.mcpName);
     expect(Object.values(e.tags ?? {}).map((v) => v.length)).toEqual(Array(8).fill(LOG_FIELD_MAX.tagValue));
   });
 
@@ -196,6 +248,7 @@ describe('normaliseEvent', () => {
         metadata,
         endUser: esc(10_000),
         tags: Object.fromEntries(Object.keys(metadata).map((k) => [k, esc(50_000)])),
+        mcp: hostileMcp(),
         tries,
         payload: { request: esc(65_536), response: esc(65_536), truncated: false },
       }),
@@ -252,6 +305,18 @@ describe('normaliseEvent', () => {
             error: rand() < 0.5 ? null : str(),
           })),
           endUser: rand() < 0.3 ? null : str(),
+          mcp:
+            rand() < 0.5
+              ? null
+              : {
+                  method: pick(['tools/call', 'resources/read', 'prompts/get'] as const),
+                  server: str(),
+                  namespace: str(),
+                  name: str(),
+                  argsBytes: pick(nasty),
+                  resultBytes: pick(nasty),
+                  isError: rand() < 0.5,
+                },
           tags:
             rand() < 0.3
               ? null
