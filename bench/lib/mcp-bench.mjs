@@ -126,6 +126,8 @@ export async function runMcpBench(
   return {
     ...result,
     governedLabel: GOVERNED_LABEL,
+    // How the governed key's `mcp` scope was set: the admin API, or D1 on a tree whose admin API lacks it.
+    governedMcpVia: keys.governed.mcpVia,
     checks: { limits, guardrails },
     ...(profiles ? { profiles } : {}),
     problems,

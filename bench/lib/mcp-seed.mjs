@@ -3,11 +3,12 @@
  * bench/lib/stack.mjs: the mock's healthy MCP server registered as a global upstream, written straight
  * into the gateway's D1 as the admin API stores it (the bearer sealed with the gateway's own
  * PROVIDER_KEYS_SECRET by src/util/provider-key-crypto.ts under src/core/mcp-server.ts's sealSlots), and
- * keys made through the admin API. A key's `mcp` scope (tool-call limits) is set in D1 before the key's
- * first request when the admin API does not take it yet: the key store reads D1 on a key's first
+ * keys made through the admin API. Where the admin API does not take a key's `mcp` scope (tool-call
+ * limits), it is set in D1 before the key's first request: the key store reads D1 on a key's first
  * lookup, so nothing cached can hold the scope-less record.
  */
 import { randomBytes } from 'node:crypto';
+import { isDeepStrictEqual } from 'node:util';
 import { loadBundle } from '../guardrails-micro.mjs';
 
 /** The credential the mock's /mcp/healthy wants (workers/mock-llm/src/mcp/healthy.ts). */
@@ -59,33 +60,43 @@ export async function seedGlobalMcpServer(
 }
 
 /**
- * A tenant and a key per scenario, through the admin API; `mcp` (the key's MCP scope: allow-list and
- * tool-call limits) is written into the key's `scopes` in D1. Returns { scenario: { id, tenantId, key } }.
+ * A tenant and a key per scenario, through the admin API, `mcp` (the key's MCP scope: allow-list and
+ * tool-call limits) in the key's body. A gateway whose admin API does not take `mcp` (older trees, for
+ * A/B runs) gets the key without it and the scope written into the key's `scopes` in D1, before the
+ * key's first request. Returns { scenario: { id, tenantId, key, mcpVia: 'admin' | 'd1' | null } }.
  */
 export async function seedMcpKeys(gateway, adminToken, scenarios) {
-  const db = await gateway.mf.getD1Database('DB');
   const out = {};
   for (const [name, { mcp, ...settings }] of Object.entries(scenarios)) {
     const tenant = await admin(gateway.url, adminToken, '/tenants', { name: `bench mcp ${name}` });
-    const key = await admin(gateway.url, adminToken, '/keys', {
-      tenant_id: tenant.id,
-      name: `bench mcp ${name}`,
-      ...settings,
-    });
+    const body = { tenant_id: tenant.id, name: `bench mcp ${name}`, ...settings };
+    let key = null;
+    let mcpVia = null;
     if (mcp) {
-      await db
-        .prepare(
-          "UPDATE api_keys SET scopes = json_set(coalesce(scopes, '{}'), '$.mcp', json(?)) WHERE id = ?",
-        )
-        .bind(JSON.stringify(mcp), key.id)
-        .run();
-      const row = await db.prepare('SELECT scopes FROM api_keys WHERE id = ?').bind(key.id).first();
-      if (JSON.stringify(JSON.parse(row?.scopes ?? '{}').mcp) !== JSON.stringify(mcp))
-        throw new Error(`could not set the mcp scope of key ${key.id}: ${row?.scopes}`);
+      key = await admin(gateway.url, adminToken, '/keys', { ...body, mcp }).catch((err) => {
+        if (!/→ 400/.test(err.message)) throw err;
+        return null;
+      });
+      if (key && !isDeepStrictEqual(key.mcp, mcp))
+        throw new Error(`the admin API answered key ${key.id} with mcp ${JSON.stringify(key.mcp)}`);
+      mcpVia = key ? 'admin' : 'd1';
     }
-    out[name] = { id: key.id, tenantId: tenant.id, key: key.key };
+    key ??= await admin(gateway.url, adminToken, '/keys', body);
+    if (mcpVia === 'd1') await setKeyMcpInD1(gateway, key.id, mcp);
+    out[name] = { id: key.id, tenantId: tenant.id, key: key.key, mcpVia };
   }
   return out;
+}
+
+async function setKeyMcpInD1(gateway, keyId, mcp) {
+  const db = await gateway.mf.getD1Database('DB');
+  await db
+    .prepare("UPDATE api_keys SET scopes = json_set(coalesce(scopes, '{}'), '$.mcp', json(?)) WHERE id = ?")
+    .bind(JSON.stringify(mcp), keyId)
+    .run();
+  const row = await db.prepare('SELECT scopes FROM api_keys WHERE id = ?').bind(keyId).first();
+  if (JSON.stringify(JSON.parse(row?.scopes ?? '{}').mcp) !== JSON.stringify(mcp))
+    throw new Error(`could not set the mcp scope of key ${keyId}: ${row?.scopes}`);
 }
 
 /**
