@@ -12,6 +12,8 @@ import { latencyChart } from './lib/chart.mjs';
 import { createLoadgen } from './lib/loadgen.mjs';
 import { cpuLayout, machine } from './lib/machine.mjs';
 import { alive, rssMiB } from './lib/procstat.mjs';
+import { runMcpBench } from './lib/mcp-bench.mjs';
+import { benchKeysSecret } from './lib/mcp-seed.mjs';
 import { readArgs } from './lib/profiles.mjs';
 import { heapProbe } from './lib/profile.mjs';
 import { markdownReport, summaryTable } from './lib/report.mjs';
@@ -462,6 +464,33 @@ await workload('scenarios', () => {
 });
 // The guardrail libraries alone, in this process's V8 (no Worker): per-call cost on fixed inputs, bundle size.
 await workload('guardrails', () => measureGuardrailsMicro({ iterations: profile.guardrails.iterations }));
+// MCP: a tools/call to the mock's MCP server directly and through /mcp (plain key; limits and guardrails), on a
+// gateway of its own that has a PROVIDER_KEYS_SECRET to open the upstream's sealed bearer.
+await workload('mcp', async () => {
+  const keysSecret = benchKeysSecret();
+  const worker = await startGateway(gatewayScript, {
+    mockUrl: mockW.url,
+    adminToken,
+    logConsumer: false,
+    label: 'gateway-mcp',
+    cpus: layout.sut,
+    vars: { PROVIDER_KEYS_SECRET: keysSecret },
+  });
+  workers.push(worker);
+  const out = await runMcpBench(ctx, {
+    mock: mockW,
+    gateway: worker,
+    adminToken,
+    keysSecret,
+    profile: profile.mcp,
+  });
+  for (const p of out.problems) failures.push(`mcp: ${p}`);
+  for (const [h, byC] of Object.entries(out.harnesses))
+    for (const [name, t] of Object.entries(byC[1]?.perTarget ?? {}))
+      if (t.errors)
+        failures.push(`mcp: ${t.errors} failed calls at concurrency 1 against ${name} (${h} client)`);
+  return out;
+});
 // One hot tenant: the limits stage alone (bench/hot-tenant drivers, one Limiter object), leases off and on.
 await workload('hot-tenant', async () => {
   const out = await hotTenantWorkload(ctx, { mode: args.mode, cpus: layout.all });

@@ -33,9 +33,11 @@ export const PROFILES = {
     scenarios: { requests: 10, repeats: 1, warmup: 3 },
     profile: { requests: 30, streams: 3 },
     guardrails: { iterations: 50 },
+    mcp: { requests: 12, repeats: 1, warmup: 4, concurrencies: [1, 4], harnesses: ['sdk', 'raw'] },
     coldStart: { runs: 1 },
-    // The hot tenant with end users added about 12 s and the latency workload's two scope keys a few more.
-    deadlineMs: 150_000,
+    // The hot tenant with end users added about 12 s and the latency workload's two scope keys a few more;
+    // the MCP workload about 15 s (its own gateway process, 4 × 3 short runs).
+    deadlineMs: 170_000,
   },
   quick: {
     loadgen: 'go',
@@ -66,6 +68,7 @@ export const PROFILES = {
     scenarios: { requests: 30, repeats: 3, warmup: 20 },
     profile: { requests: 400, streams: 10 },
     guardrails: { iterations: 2_000 },
+    mcp: { requests: 150, repeats: 3, warmup: 40, concurrencies: [1, 8], harnesses: ['sdk', 'raw'] },
     coldStart: { runs: 3 },
     // A quick run takes about seven minutes on a shared 2-core host (the hot tenant with end users about one
     // of them); the deadline catches a hang, not a slow machine.
@@ -100,6 +103,7 @@ export const PROFILES = {
     scenarios: { requests: 300, repeats: 3, warmup: 50 },
     profile: { requests: 3000, streams: 50 },
     guardrails: { iterations: 10_000 },
+    mcp: { requests: 200, repeats: 5, warmup: 50, concurrencies: [1, 8], harnesses: ['sdk', 'raw'] },
     coldStart: { runs: 7 },
     deadlineMs: 30 * 60_000,
   },
@@ -115,7 +119,7 @@ const HELP = `Usage: node bench/run.mjs [--quick | --smoke] [options]
   --rates 100,500    fixed open-loop rates (requests/s)
   --mock-latency 20  mock latency in ms
   --out DIR          where to write the report (default bench/results)
-  --only LIST        workloads to run: latency,rates,capacity,streams,memory,scenarios,guardrails,hot-tenant,
+  --only LIST        workloads to run: latency,rates,capacity,streams,memory,scenarios,guardrails,mcp,hot-tenant,
                      hot-tenant-users (also under hot-tenant),profile,capacity-model,cold-start
 `;
 

@@ -6,6 +6,7 @@
 import { microTable } from '../guardrails-micro.mjs';
 import { capacityModelSection } from '../capacity/report.mjs';
 import { hotTenantSection, hotTenantUsersSection } from '../hot-tenant/report.mjs';
+import { mcpSection } from './mcp-report.mjs';
 
 const TARGETS = ['direct', 'floor', 'edgeway'];
 /**
@@ -490,6 +491,7 @@ export function markdownReport(results, chartFile) {
     parts.push(
       ['## Guardrail libraries (V8, outside the Worker)', '', microTable(results.guardrails)].join('\n'),
     );
+  if (results.mcp) parts.push(mcpSection(results.mcp));
   if (results.profile) parts.push(profileSection(results.profile));
   if (results['hot-tenant']) parts.push(hotTenantSection(results['hot-tenant']));
   if (results['hot-tenant-users']) parts.push(hotTenantUsersSection(results['hot-tenant-users']));

@@ -138,6 +138,7 @@ export function startBareWorker(name, mockUrl, opts, bindings = {}) {
  * thread that serves requests. Miniflare's queue then accepts each message and drops
  * it, so every request still pays its log event and every batch its send; the
  * consumer's own cost per event is the capacity model's.
+ * `vars` adds bindings (e.g. PROVIDER_KEYS_SECRET, which opens the MCP workload's sealed upstream credential).
  */
 export async function startGateway(
   script,
@@ -149,6 +150,7 @@ export async function startGateway(
     archive = false,
     label = 'gateway',
     cpus = null,
+    vars = {},
     extra = {},
   },
 ) {
@@ -172,6 +174,7 @@ export async function startGateway(
         },
       ]),
       PROVIDER_KEY_CLAUDE_ONLY: 'mock-key',
+      ...vars,
     },
     ...extra,
   };
