@@ -42,17 +42,15 @@ export function getDeps(env: Bindings): Deps {
     const prices = priceBook(env.KV_KEYS);
     const limitsConfig = readLimitsConfig(env, problems);
     const config = readConfig(env, problems);
+    const limiter = durableLimiter({ objectFor: limiterObjects(env.LIMITER), prices, config: limitsConfig });
     deps = {
       config,
       providers,
       keys: new TieredKeyStore(env.KV_KEYS, d1KeyLoader(env.DB)),
       routes: new TieredRouteStore(env.KV_KEYS, d1RouteLoader(env.DB)),
       limiterReads: limiterObjects(env.LIMITER),
-      limiter: durableLimiter({
-        objectFor: limiterObjects(env.LIMITER),
-        prices,
-        config: limitsConfig,
-      }),
+      limiter,
+      counter: limiter,
       limitsConfig,
       logs: chooseSink(env.LOG_SINK, env.LOG_QUEUE, {
         db: env.DB,

@@ -12,6 +12,7 @@ import type { LogSink } from './core/log-event';
 import type { Bindings } from './env';
 import type { SecondOpinion } from './guardrails/second-opinion/port';
 import type { LimitsConfig } from './limits/config';
+import type { CountingLimiter } from './limits/durable-limiter';
 import type { LimiterReads } from './limits/protocol';
 import type { PriceBook } from './limits/price-overrides';
 import type { ProviderRegistry } from './providers/registry';
@@ -39,6 +40,8 @@ export interface Deps {
   /** Named routes by tenant and name (isolate → KV → D1), for /v1; admin writes invalidate it. */
   readonly routes: RouteStore;
   readonly limiter: Limiter;
+  /** Counted-only requests (tool calls on /mcp) in the same Limiter objects, with the same leases. */
+  readonly counter: CountingLimiter;
   /** A tenant's Limiter object, for the admin API's reads of its counters and alerts (never on /v1). */
   readonly limiterReads: (tenantId: string) => LimiterReads;
   /** The limits' settings (the default output cap is also what a format requiring one is sent). */

@@ -19,6 +19,7 @@ import {
   NO_SCOPE,
   NOTHING_RESERVED,
   type Limiter,
+  type RequestScope,
   type Reservation,
   type StreamEnd,
 } from '../core/limiter';
@@ -29,7 +30,7 @@ import { quotaHeaders } from './headers';
 import type { PriceBook } from './price-overrides';
 import type { Charge, LimiterRpc, Quota, ReserveInput, ReserveResult, ScopeSpec } from './protocol';
 import { tighterQuota } from './check';
-import { mayBeLimited, planScopes } from './scopes';
+import { mayBeLimited, planScopes, type ScopePlan } from './scopes';
 import { shardOf, userShardName } from './shards';
 import { remember } from './snapshots';
 import { Lease } from './lease';
@@ -45,7 +46,21 @@ export interface DurableLimiterOptions {
   readonly now?: () => number;
 }
 
-export function durableLimiter(options: DurableLimiterOptions): Limiter {
+/**
+ * Requests that are counted but cost nothing (tool calls, src/mcp/limits.ts), in scopes of their own, with
+ * the same leases, exactness and fail mode as the model path. `slot` names the lease slot of the tenant
+ * object's part (apart from the model path's); the user part's slot is its scope's id.
+ */
+export interface CountingLimiter {
+  reserveCount(
+    principal: Principal,
+    plan: ScopePlan,
+    slot: string,
+    scope?: RequestScope,
+  ): Promise<Reservation>;
+}
+
+export function durableLimiter(options: DurableLimiterOptions): Limiter & CountingLimiter {
   const { objectFor, prices, config } = options;
   const now = options.now ?? Date.now;
   const book = config.leases ? new LeaseBook(config.leaseMs) : null;
@@ -181,7 +196,8 @@ export function durableLimiter(options: DurableLimiterOptions): Limiter {
     const result = await asked;
     if (result === null) return UNMETERED;
     if (!result.ok) {
-      if ('quota' in result) remember(principal.id, result.quota, now());
+      // The x-ratelimit-* snapshot is the model path's: counted-only requests leave it alone.
+      if ('quota' in result && priced !== COUNT_ONLY) remember(principal.id, result.quota, now());
       throw refusal(result);
     }
     const lease = leased ? await leased : null;
@@ -195,6 +211,54 @@ export function durableLimiter(options: DurableLimiterOptions): Limiter {
       quota: result.quota,
       settle: (usage, stream, model) => settleIn(object, id, used(usage, stream, model)),
       release: () => settleIn(object, id, null, 0),
+    };
+  }
+
+  /**
+   * Every part of a plan at once (the tenant object's scopes, the end user's shard); a refusal by either
+   * gives back what the other took, so none is recorded. `slot` names the object part's lease slot.
+   */
+  async function reserveParts(
+    principal: Principal,
+    plan: ScopePlan,
+    slot: string,
+    priced: Priced,
+    scope: RequestScope,
+  ): Promise<Reservation> {
+    const downgraded = scope.downgraded === true;
+    const asked = await Promise.allSettled([
+      plan.object.length > 0
+        ? leasedPart(principal, principal.tenantId, plan.object, slot, priced, downgraded)
+        : UNMETERED,
+      plan.user
+        ? leasedPart(
+            principal,
+            userShardName(principal.tenantId, shardOf(plan.user.label ?? '')),
+            [plan.user],
+            plan.user.id,
+            priced,
+            downgraded,
+          )
+        : UNMETERED,
+    ]);
+    const parts = asked.flatMap((r) => (r.status === 'fulfilled' ? [r.value] : []));
+    const failures = asked.flatMap((r) => (r.status === 'rejected' ? [r.reason as unknown] : []));
+    if (failures.length > 0) {
+      await Promise.all(parts.map((p) => p.release()));
+      // A lease this request opened still closes and reports when its window ends.
+      for (const p of parts) if (p.background) scope.keep?.(p.background);
+      throw failures.find((f) => f instanceof DowngradeRequired) ?? failures[0];
+    }
+    const quota = parts.reduce<Quota>((q, p) => tighterQuota(q, p.quota), NO_QUOTA);
+    if (priced !== COUNT_ONLY) remember(principal.id, quota, now());
+    const background = parts.flatMap((p) => (p.background ? [p.background] : []));
+    return {
+      headers: quotaHeaders(quota),
+      ...priced.outputCap,
+      settle: once(async (usage, stream, model) => {
+        await Promise.all(parts.map((p) => p.settle(usage, stream, model)));
+      }),
+      ...(background.length > 0 ? { background: Promise.all(background).then(() => {}) } : {}),
     };
   }
 
@@ -215,53 +279,18 @@ export function durableLimiter(options: DurableLimiterOptions): Limiter {
         await prices.overrides(),
         config.defaultMaxTokens,
       );
-      const downgraded = scope.downgraded === true;
+      return reserveParts(principal, plan, otherScopes(plan.object), priced, scope);
+    },
 
-      // Both objects at once; a refusal by either gives back what the other took, so none is recorded.
-      const asked = await Promise.allSettled([
-        plan.object.length > 0
-          ? leasedPart(
-              principal,
-              principal.tenantId,
-              plan.object,
-              otherScopes(plan.object),
-              priced,
-              downgraded,
-            )
-          : UNMETERED,
-        plan.user
-          ? leasedPart(
-              principal,
-              userShardName(principal.tenantId, shardOf(plan.user.label ?? '')),
-              [plan.user],
-              plan.user.id,
-              priced,
-              downgraded,
-            )
-          : UNMETERED,
-      ]);
-      const parts = asked.flatMap((r) => (r.status === 'fulfilled' ? [r.value] : []));
-      const failures = asked.flatMap((r) => (r.status === 'rejected' ? [r.reason as unknown] : []));
-      if (failures.length > 0) {
-        await Promise.all(parts.map((p) => p.release()));
-        // A lease this request opened still closes and reports when its window ends.
-        for (const p of parts) if (p.background) scope.keep?.(p.background);
-        throw failures.find((f) => f instanceof DowngradeRequired) ?? failures[0];
-      }
-      const quota = parts.reduce<Quota>((q, p) => tighterQuota(q, p.quota), NO_QUOTA);
-      remember(principal.id, quota, now());
-      const background = parts.flatMap((p) => (p.background ? [p.background] : []));
-      return {
-        headers: quotaHeaders(quota),
-        ...priced.outputCap,
-        settle: once(async (usage, stream, model) => {
-          await Promise.all(parts.map((p) => p.settle(usage, stream, model)));
-        }),
-        ...(background.length > 0 ? { background: Promise.all(background).then(() => {}) } : {}),
-      };
+    async reserveCount(principal, plan, slot, scope = NO_SCOPE) {
+      if (plan.object.length === 0 && plan.user === null) return NOTHING_RESERVED;
+      return reserveParts(principal, plan, slot, COUNT_ONLY, scope);
     },
   };
 }
+
+/** One request that costs no tokens and no dollars: counted in request windows and request budgets only. */
+const COUNT_ONLY: Priced = { cost: NOTHING, used: () => NOTHING, outputCap: {} };
 
 /** A lease slot's name beside the key's id: the scopes of the tenant object beyond the key's and tenant's. */
 function otherScopes(scopes: readonly ScopeSpec[]): string {

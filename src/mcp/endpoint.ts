@@ -20,7 +20,6 @@ import { originAllowed } from '../core/origins';
 import { payloadMaxBytes } from '../core/payload';
 import type { Principal } from '../core/principal';
 import { mcpSessionObjects } from '../durable/mcp-session';
-import { limiterObjects } from '../durable/limiter';
 import type { Bindings } from '../env';
 import { END_USER_HEADER, type EndUser, validEndUser } from '../limits/end-user';
 import { emit } from '../logs/produce/sink';
@@ -191,8 +190,7 @@ function mcpContext(
       upstreams[serverId] = session;
       keep(sessions.setUpstream(sessionId, principal.id, serverId, session));
     },
-    hold: () =>
-      holdCall(principal, callScopes(principal, endUser), limiterObjects(env.LIMITER), deps.limitsConfig),
+    hold: () => holdCall(principal, callScopes(principal, endUser), deps.counter, keep),
     log: (event) => keep(emit(deps.logs, event)),
     keep,
     payloadMaxBytes: payloadMaxBytes(env.LOG_PAYLOAD_MAX_BYTES),

@@ -87,7 +87,10 @@ describe('/mcp', () => {
   });
 
   it('lists a server that is down as unavailable and the others as usual', async () => {
-    const tenantId = await seedTenant();
+    // Its own servers only: other files' global servers are offered to every tenant of the runtime.
+    const tenantId = await seedTenant({
+      scopes: { mcp: { tools: ['docs__*', 'down__*', 'slow__*', 'nokey__*'] } },
+    });
     await seedServer({
       tenantId,
       namespace: 'docs',
@@ -166,7 +169,7 @@ describe('/mcp', () => {
 
 describe('/mcp disabled servers', () => {
   it('keeps a disabled server out of /mcp entirely', async () => {
-    const tenantId = await seedTenant();
+    const tenantId = await seedTenant({ scopes: { mcp: { tools: ['docs__*', 'off__*'] } } });
     await seedServer({
       tenantId,
       namespace: 'docs',

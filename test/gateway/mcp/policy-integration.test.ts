@@ -73,7 +73,8 @@ describe('/mcp permissions', () => {
     const unmatched = await seedMcpKey(tenantId, { scopes: { mcp: { tools: ['docs__nothing_like_this'] } } });
     const second = await connect(unmatched.secret);
     expect(codeOf(await second.client.listTools().catch((e) => e))).toBe(-32010);
-    const bare = await seedMcpKey(await seedTenant());
+    // A namespace nobody registers: other files' global servers are offered to every tenant of the runtime.
+    const bare = await seedMcpKey(await seedTenant({ scopes: { mcp: { tools: ['unregistered__*'] } } }));
     const third = await connect(bare.secret);
     const noServers = await third.client.listTools().catch((e) => e);
     expect(codeOf(noServers)).toBe(-32010);
