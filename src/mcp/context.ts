@@ -27,6 +27,8 @@ export interface McpContext {
   log(event: LogEvent): void;
   /** Keeps work alive after the response. */
   keep(work: Promise<unknown>): void;
+  /** Aborted when the client's HTTP request goes away: its upstream calls end with it. */
+  readonly clientGone: AbortSignal;
   readonly payloadMaxBytes: number;
   readonly now: () => number;
 }

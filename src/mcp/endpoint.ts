@@ -143,7 +143,7 @@ export async function serveMcp({
     upstreams = { ...state.upstreams };
   }
 
-  const context = mcpContext(principal, endUser, env, ctx, deps, sessions, id, upstreams);
+  const context = mcpContext(request, principal, endUser, env, ctx, deps, sessions, id, upstreams);
   const server = gatewayServer(context);
   // Progress is relayed on an SSE answer; a request that asks for none is answered as plain JSON.
   const wantsProgress = messages.some(
@@ -159,6 +159,7 @@ export async function serveMcp({
 }
 
 function mcpContext(
+  request: Request,
   principal: Principal,
   endUser: EndUser | null,
   env: Bindings,
@@ -193,6 +194,7 @@ function mcpContext(
     hold: () => holdCall(principal, callScopes(principal, endUser), deps.counter, keep),
     log: (event) => keep(emit(deps.logs, event)),
     keep,
+    clientGone: request.signal,
     payloadMaxBytes: payloadMaxBytes(env.LOG_PAYLOAD_MAX_BYTES),
     now: Date.now,
   };

@@ -43,6 +43,9 @@ const noValidation: jsonSchemaValidator = {
 };
 
 export function gatewayServer(ctx: McpContext): Server {
+  /** A request's upstream work ends when the client cancels it or goes away, whichever comes first. */
+  const until = (cancelled: AbortSignal) => AbortSignal.any([cancelled, ctx.clientGone]);
+
   const server = new Server(SERVER_INFO, {
     capabilities: { tools: {}, prompts: {}, resources: {} },
     instructions: INSTRUCTIONS,
@@ -64,7 +67,7 @@ export function gatewayServer(ctx: McpContext): Server {
       },
       (ns, tool) =>
         toolAllowed(ctx.principal, ns, tool.name) ? { ...tool, name: gatewayName(ns, tool.name) } : null,
-      extra.signal,
+      until(extra.signal),
     );
     if (items.length === 0) {
       if (unavailable.length > 0)
@@ -111,7 +114,7 @@ export function gatewayServer(ctx: McpContext): Server {
         guard: toolResultGuard(ctx),
         isError: (result) => result.isError === true,
       },
-      extra.signal,
+      until(extra.signal),
       onprogress,
     );
   });
@@ -128,7 +131,7 @@ export function gatewayServer(ctx: McpContext): Server {
         toolAllowed(ctx.principal, ns, prompt.name)
           ? { ...prompt, name: gatewayName(ns, prompt.name) }
           : null,
-      extra.signal,
+      until(extra.signal),
     );
     return { prompts: items, ...unavailableMeta(unavailable) };
   });
@@ -147,7 +150,7 @@ export function gatewayServer(ctx: McpContext): Server {
         args,
         run: (client, a, options) => client.getPrompt({ name: split.name, arguments: a }, options),
       },
-      extra.signal,
+      until(extra.signal),
     );
   });
 
@@ -160,7 +163,7 @@ export function gatewayServer(ctx: McpContext): Server {
         return { items: page.resources, nextCursor: page.nextCursor };
       },
       (ns, resource) => ({ ...resource, uri: gatewayUri(ns, resource.uri) }),
-      extra.signal,
+      until(extra.signal),
     );
     return { resources: items, ...unavailableMeta(unavailable) };
   });
@@ -174,7 +177,7 @@ export function gatewayServer(ctx: McpContext): Server {
         return { items: page.resourceTemplates, nextCursor: page.nextCursor };
       },
       (ns, template) => ({ ...template, uriTemplate: gatewayUri(ns, template.uriTemplate) }),
-      extra.signal,
+      until(extra.signal),
     );
     return { resourceTemplates: items, ...unavailableMeta(unavailable) };
   });
@@ -193,7 +196,7 @@ export function gatewayServer(ctx: McpContext): Server {
         args: undefined,
         run: (client, _a, options) => client.readResource({ uri: split.name }, options),
       },
-      extra.signal,
+      until(extra.signal),
     );
     return {
       ...result,
