@@ -216,12 +216,25 @@ for (const [format, model, reasons] of [
 const LOOKUP_PROMPT = 'Look the word up.\nTOOL lookup {"word":"gateway"}';
 const lookupAnswer = (word) => `${word}: a door to every model`;
 
+/**
+ * Codex sends each MCP server's tools as one Responses `namespace` tool (`mcp__edgeway`, holding `mock__echo`
+ * …): an OpenAI-format model takes it as is; for any other format its members are translated into tools of
+ * their own (`mcp__edgeway__mock__echo`) and their calls back into namespaced items
+ * (src/codecs/responses/tools.ts).
+ */
 describe('Codex CLI → /mcp', () => {
-  test("calls a tool of the tenant's MCP server through the gateway, and the call is logged", async () => {
-    const headers = { authorization: `Bearer ${stack.adminToken}`, 'content-type': 'application/json' };
+  const headers = () => ({ authorization: `Bearer ${stack.adminToken}`, 'content-type': 'application/json' });
+  /** The answered calls of mock__echo through /mcp in the logs so far. */
+  const echoCalls = async () => {
+    const logs = await fetch(`${stack.url}/admin/logs?tenant_id=${stack.tenantId}&endpoint=/mcp&limit=100`, {
+      headers: headers(),
+    });
+    return (await logs.json()).data.filter((r) => r.model === 'mock__echo' && r.status === 200).length;
+  };
+  before(async () => {
     const registered = await fetch(`${stack.url}/admin/tenants/${stack.tenantId}/mcp-servers`, {
       method: 'POST',
-      headers,
+      headers: headers(),
       body: JSON.stringify({
         namespace: 'mock',
         url: `${MOCK}/mcp/healthy`,
@@ -229,29 +242,36 @@ describe('Codex CLI → /mcp', () => {
       }),
     });
     assert.equal(registered.status, 201, await registered.clone().text());
-    // Codex sends a server's tools as one Responses `namespace` tool (`mcp__edgeway`, holding `mock__echo` …),
-    // which OpenAI-format models take as is; the mock's TOOL directive names the tool inside it.
-    const cwd = mkdtempSync(join(home, 'mcp-'));
-    const run = await codex(
-      'mock/echo-think',
-      'Echo it.\nTOOL mock__echo {"text":"codex through the MCP gateway"}',
-      cwd,
-      ['[mcp_servers.edgeway]', `url = "${stack.url}/mcp"`, 'bearer_token_env_var = "EDGEWAY_KEY"', ''],
-    );
-    assert.match(run.message, /^Tool result: .*codex through the MCP gateway/s);
-    let rows = [];
-    for (let i = 0; i < 60 && !rows.some((r) => r.model === 'mock__echo'); i++) {
-      await new Promise((r) => setTimeout(r, 250));
-      const logs = await fetch(`${stack.url}/admin/logs?tenant_id=${stack.tenantId}&endpoint=/mcp&limit=10`, {
-        headers,
-      });
-      rows = (await logs.json()).data;
-    }
-    assert.ok(
-      rows.some((r) => r.model === 'mock__echo' && r.status === 200),
-      JSON.stringify(rows),
-    );
   });
+
+  // The name the model is given: the member's own inside the namespace, or the canonical one translated.
+  for (const [format, model, tool] of [
+    ['Anthropic', TRANSLATED, 'mcp__edgeway__mock__echo'],
+    ['OpenAI', 'mock/echo-think', 'mock__echo'],
+  ]) {
+    test(`calls a tool of the tenant's MCP server through the gateway on a ${format}-format model`, async () => {
+      const text = `codex through the MCP gateway on ${format}`;
+      const before = await echoCalls();
+      const cwd = mkdtempSync(join(home, 'mcp-'));
+      const run = await codex(model, `Echo it.\nTOOL ${tool} ${JSON.stringify({ text })}`, cwd, [
+        '[mcp_servers.edgeway]',
+        `url = "${stack.url}/mcp"`,
+        'bearer_token_env_var = "EDGEWAY_KEY"',
+        '',
+      ]);
+      assert.match(run.message, /^Tool result: /);
+      assert.ok(run.message.includes(text), run.message);
+      const call = run.items.find((item) => item.type === 'function_call');
+      assert.deepEqual([call?.namespace, call?.name], ['mcp__edgeway', 'mock__echo']);
+      // This run's call is logged: one more answered mock__echo call than before it.
+      let calls = 0;
+      for (let i = 0; i < 60 && calls <= before; i++) {
+        await new Promise((r) => setTimeout(r, 250));
+        calls = await echoCalls();
+      }
+      assert.equal(calls, before + 1);
+    });
+  }
 });
 
 describe('Vercel AI SDK, default provider (the Responses API)', () => {

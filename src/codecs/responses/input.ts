@@ -12,7 +12,7 @@ import { arr, type Json, obj, str, unsupported } from '../json';
 import { imageFromUrl, imageToUrl } from '../openai/images';
 import { turnText } from '../system';
 import { decodeReasoningItem, reasoningItemUpstream } from './reasoning';
-import { customArguments } from './tools';
+import { canonicalToolName, customArguments } from './tools';
 
 /** Input items of tools only OpenAI runs: history the canonical request cannot carry, dropped and named. */
 const HOSTED_ITEMS = new Set([
@@ -82,7 +82,7 @@ export function decodeInput(input: unknown, dropped: string[]): { system: TextPa
         assistant({
           type: 'tool_call',
           id: str(item.call_id) ?? '',
-          name: str(item.name) ?? '',
+          name: canonicalToolName(str(item.namespace), str(item.name) ?? ''),
           arguments: str(item.arguments) ?? '',
         });
         return;
@@ -90,7 +90,7 @@ export function decodeInput(input: unknown, dropped: string[]): { system: TextPa
         assistant({
           type: 'tool_call',
           id: str(item.call_id) ?? '',
-          name: str(item.name) ?? '',
+          name: canonicalToolName(str(item.namespace), str(item.name) ?? ''),
           arguments: customArguments(str(item.input) ?? ''),
         });
         return;

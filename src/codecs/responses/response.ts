@@ -10,7 +10,7 @@ import type { AnswerContext } from '../codec';
 import type { AnswerPart, ChatResponse, FinishReason, TokenUsage } from '../ir';
 import { arr, badUpstream, type Json, num, obj, str } from '../json';
 import { decodeReasoningItem, reasoningItem } from './reasoning';
-import { customArguments, customInput, customToolNames } from './tools';
+import { canonicalToolName, type ClientTool, clientTools, customArguments, customInput } from './tools';
 import { fromResponsesUsage, toResponsesUsage } from './usage';
 
 /** The id a Responses client knows the answer by: the gateway's, else one made from the provider's. */
@@ -38,18 +38,24 @@ export function messageItem(id: string, texts: readonly string[], status = 'comp
   return { id, type: 'message', status, role: 'assistant', content: texts.map(outputText) };
 }
 
-/** A tool call as the item a Responses client expects: a `custom_tool_call` for its custom tools. */
+/**
+ * A tool call as the item a Responses client expects: a `custom_tool_call` for its custom tools, naming the
+ * namespace and the member for a namespace's tool (`client`: how the client declared it; absent: a function).
+ */
 export function toolCallItem(
   id: string,
   call: { id: string; name: string; arguments: string },
-  custom: boolean,
+  client: ClientTool | undefined,
 ): Json {
-  if (custom)
+  const name = client?.name ?? call.name;
+  const namespace = client?.namespace ? { namespace: client.namespace } : {};
+  if (client?.custom)
     return {
       id,
       type: 'custom_tool_call',
       call_id: call.id,
-      name: call.name,
+      name,
+      ...namespace,
       input: customInput(call.arguments),
     };
   return {
@@ -57,13 +63,18 @@ export function toolCallItem(
     type: 'function_call',
     status: 'completed',
     call_id: call.id,
-    name: call.name,
+    name,
+    ...namespace,
     arguments: call.arguments,
   };
 }
 
 /** The output items of an answer, in order. */
-export function outputItems(r: ChatResponse, responseId: string, custom: ReadonlySet<string>): Json[] {
+export function outputItems(
+  r: ChatResponse,
+  responseId: string,
+  tools: ReadonlyMap<string, ClientTool>,
+): Json[] {
   const items: Json[] = [];
   /** The run of text parts the last message item holds, rewritten as the run grows. */
   let texts: string[] | null = null;
@@ -77,8 +88,8 @@ export function outputItems(r: ChatResponse, responseId: string, custom: Readonl
     }
     texts = null;
     if (p.type === 'tool_call') {
-      const isCustom = custom.has(p.name);
-      items.push(toolCallItem(itemId(isCustom ? 'ctc' : 'fc', responseId, items.length), p, isCustom));
+      const client = tools.get(p.name);
+      items.push(toolCallItem(itemId(client?.custom ? 'ctc' : 'fc', responseId, items.length), p, client));
     } else {
       const item = reasoningItem(p, itemId('rs', responseId, items.length));
       if (item) items.push(item);
@@ -155,7 +166,7 @@ export function encodeResponsesResponse(r: ChatResponse, context?: AnswerContext
       model: r.model,
       status,
       incompleteDetails: incomplete_details,
-      output: outputItems(r, id, customToolNames(context?.body)),
+      output: outputItems(r, id, clientTools(context?.body)),
       usage: r.usage,
     },
     context,
@@ -197,7 +208,7 @@ export function itemParts(item: Json): AnswerPart[] {
         {
           type: 'tool_call',
           id: str(item.call_id) ?? '',
-          name: str(item.name) ?? '',
+          name: canonicalToolName(str(item.namespace), str(item.name) ?? ''),
           arguments: str(item.arguments) ?? '',
         },
       ];
@@ -206,7 +217,7 @@ export function itemParts(item: Json): AnswerPart[] {
         {
           type: 'tool_call',
           id: str(item.call_id) ?? '',
-          name: str(item.name) ?? '',
+          name: canonicalToolName(str(item.namespace), str(item.name) ?? ''),
           arguments: customArguments(str(item.input) ?? ''),
         },
       ];

@@ -22,7 +22,7 @@ import {
   statusOf,
   toolCallItem,
 } from './response';
-import { customInput, customToolNames } from './tools';
+import { canonicalToolName, type ClientTool, clientTools, customInput } from './tools';
 import { fromResponsesUsage } from './usage';
 
 /** The item being written: a message's text, a reasoning part's text, or a tool call's arguments. */
@@ -34,6 +34,8 @@ type OpenItem =
       readonly index: number;
       readonly id: string;
       readonly call: { id: string; name: string; arguments: string };
+      /** How the client declared the tool (a custom tool, a namespace's member); absent: a function. */
+      readonly client: ClientTool | undefined;
       readonly custom: boolean;
     };
 
@@ -42,7 +44,7 @@ export function responsesStreamEncoder(options: {
   readonly context?: AnswerContext;
 }): StreamEncoder {
   const context = options.context;
-  const custom = customToolNames(context?.body);
+  const declared = clientTools(context?.body);
   const head = { id: '', model: '', createdAt: 0 };
   let started = false;
   let sequence = 0;
@@ -111,12 +113,12 @@ export function responsesStreamEncoder(options: {
       out.push(done(item.index, { id: item.id, type: 'reasoning', summary, ...encrypted }));
       return out;
     }
-    const whole = toolCallItem(item.id, item.call, item.custom);
+    const whole = toolCallItem(item.id, item.call, item.client);
     if (!item.custom)
       return [
         frame('response.function_call_arguments.done', {
           ...at,
-          name: item.call.name,
+          name: item.client?.name ?? item.call.name,
           arguments: item.call.arguments,
         }),
         done(item.index, whole),
@@ -219,24 +221,29 @@ export function responsesStreamEncoder(options: {
         case 'tool_call': {
           const out = [...start('', ''), ...close()];
           const index = output.length;
-          const isCustom = custom.has(event.name);
+          const client = declared.get(event.name);
+          const isCustom = client?.custom === true;
           const id = itemId(isCustom ? 'ctc' : 'fc', head.id, index);
           const item = {
             kind: 'tool' as const,
             index,
             id,
             call: { id: event.id, name: event.name, arguments: '' },
+            client,
             custom: isCustom,
           };
           calls.set(event.index, item);
+          const name = client?.name ?? event.name;
+          const namespace = client?.namespace ? { namespace: client.namespace } : {};
           const whole = isCustom
-            ? { id, type: 'custom_tool_call', call_id: event.id, name: event.name, input: '' }
+            ? { id, type: 'custom_tool_call', call_id: event.id, name, ...namespace, input: '' }
             : {
                 id,
                 type: 'function_call',
                 status: 'in_progress',
                 call_id: event.id,
-                name: event.name,
+                name,
+                ...namespace,
                 arguments: '',
               };
           out.push(...openItem(item, whole));
@@ -247,7 +254,7 @@ export function responsesStreamEncoder(options: {
           if (!item) return [];
           item.call.arguments += event.arguments;
           // Arguments of a call whose item already closed (calls interleaved) still reach the final response.
-          if (item !== open) output[item.index] = toolCallItem(item.id, item.call, item.custom);
+          if (item !== open) output[item.index] = toolCallItem(item.id, item.call, item.client);
           if (item.custom) return [];
           const at = { item_id: item.id, output_index: item.index };
           return [frame('response.function_call_arguments.delta', { ...at, delta: event.arguments })];
@@ -301,7 +308,12 @@ export function responsesStreamDecoder(): StreamDecoder {
           const custom = item.type === 'custom_tool_call';
           tools.set(str(item.id) ?? `#${num(body.output_index) ?? index}`, { index, custom, opened: false });
           const out: StreamEvent[] = [
-            { type: 'tool_call', index, id: str(item.call_id) ?? '', name: str(item.name) ?? '' },
+            {
+              type: 'tool_call',
+              index,
+              id: str(item.call_id) ?? '',
+              name: canonicalToolName(str(item.namespace), str(item.name) ?? ''),
+            },
           ];
           const args = str(item.arguments);
           if (!custom && args) out.push({ type: 'tool_arguments', index, arguments: args });

@@ -2,8 +2,10 @@
  * Tools of the Responses API ⇄ the canonical tools (pure). `function` tools are canonical tools;
  * `custom` (free-form) tools become tools with one string argument, `input`, and their calls carry
  * `{"input": …}` as arguments; tools only OpenAI runs (web search, file search, computer use, code
- * interpreter, MCP, shell, `namespace`, …) have no canonical form: they are dropped and named
- * `tools[<type>]` (a Responses provider gets the client's body as sent, with them).
+ * interpreter, MCP, shell, …) have no canonical form: they are dropped and named `tools[<type>]` (a
+ * Responses provider gets the client's body as sent, with them). A `namespace` tool (a group of function and
+ * custom tools, as Codex sends each MCP server's tools) is its members, each a canonical tool named
+ * `<namespace>__<name>`; their calls go back to the client as items naming the namespace and the member.
  */
 import { badRequest } from '../../core/errors';
 import type { ChatRequest, Tool, ToolChoice } from '../ir';
@@ -22,22 +24,46 @@ function customParameters(format: Json | null): Record<string, unknown> {
   };
 }
 
+/** A canonical tool's name: a namespace member's is `<namespace>__<name>`. */
+export const canonicalToolName = (namespace: string | null, name: string): string =>
+  namespace === null ? name : `${namespace}__${name}`;
+
+/** How the client declared a tool: a custom or function tool, and the namespace it sits in. */
+export interface ClientTool {
+  readonly custom: boolean;
+  readonly namespace: string | null;
+  /** Its own name (a namespace member's without the namespace). */
+  readonly name: string;
+}
+
+/** A function or custom tool as a canonical tool; null for any other type. */
+function callable(tool: Json, namespace: string | null): Tool | null {
+  const name = str(tool.name);
+  if (name === null) return null;
+  const description = str(tool.description);
+  if (tool.type === 'function')
+    return { name: canonicalToolName(namespace, name), description, parameters: obj(tool.parameters) ?? {} };
+  if (tool.type === 'custom')
+    return {
+      name: canonicalToolName(namespace, name),
+      description,
+      parameters: customParameters(obj(tool.format)),
+    };
+  return null;
+}
+
 /** The canonical tools of a Responses body; what cannot be one is named in `dropped`. */
 export function decodeTools(raw: unknown, dropped: string[]): Tool[] {
   const tools: Tool[] = [];
   let strict = false;
   arr(raw).forEach((value, i) => {
     const tool = obj(value) ?? {};
-    const name = str(tool.name);
-    if (tool.type === 'function' && name !== null) {
-      if (tool.strict === true) strict = true;
-      tools.push({ name, description: str(tool.description), parameters: obj(tool.parameters) ?? {} });
-    } else if (tool.type === 'custom' && name !== null) {
-      tools.push({
-        name,
-        description: str(tool.description),
-        parameters: customParameters(obj(tool.format)),
-      });
+    const namespace = tool.type === 'namespace' ? str(tool.name) : null;
+    const members = namespace === null ? [tool] : arr(tool.tools).map((m) => obj(m) ?? {});
+    const decoded = members.map((m) => callable(m, namespace));
+    if (decoded.length > 0 && decoded.every((t) => t !== null)) {
+      if (members.some((m) => m.strict === true)) strict = true;
+      tools.push(...(decoded as Tool[]));
     } else if (typeof tool.type === 'string') {
       const key = `tools[${tool.type}]`;
       if (!dropped.includes(key)) dropped.push(key);
@@ -49,15 +75,25 @@ export function decodeTools(raw: unknown, dropped: string[]): Tool[] {
   return tools;
 }
 
-/** The names of the body's `custom` tools, whose calls a Responses client gets as `custom_tool_call`s. */
-export function customToolNames(body: Json | undefined): ReadonlySet<string> {
-  const names = new Set<string>();
+/**
+ * The body's custom tools and namespace members by canonical name: a custom tool's calls go back to a
+ * Responses client as `custom_tool_call`s, a member's name its namespace. Plain function tools are absent.
+ */
+export function clientTools(body: Json | undefined): ReadonlyMap<string, ClientTool> {
+  const tools = new Map<string, ClientTool>();
+  const add = (tool: Json | null, namespace: string | null) => {
+    const name = str(tool?.name);
+    if (name === null || (tool?.type !== 'custom' && namespace === null)) return;
+    if (tool?.type !== 'custom' && tool?.type !== 'function') return;
+    tools.set(canonicalToolName(namespace, name), { custom: tool.type === 'custom', namespace, name });
+  };
   for (const value of arr(body?.tools)) {
     const tool = obj(value);
-    const name = str(tool?.name);
-    if (tool?.type === 'custom' && name !== null) names.add(name);
+    const namespace = tool?.type === 'namespace' ? str(tool.name) : null;
+    if (namespace === null) add(tool, null);
+    else for (const member of arr(tool?.tools)) add(obj(member), namespace);
   }
-  return names;
+  return tools;
 }
 
 /** A custom tool call's free-form input from its canonical arguments (`{"input": …}`); else the arguments as they are. */

@@ -43,7 +43,7 @@ describe("Codex CLI's request", () => {
     ]);
   });
 
-  it('keeps the seven function tools and drops the namespace and web_search tools, naming them', () => {
+  it("keeps the seven function tools and the MCP server's namespace as its members, and drops web_search, naming it", () => {
     expect(request.tools.map((t) => t.name)).toEqual([
       'shell_command',
       'update_plan',
@@ -52,12 +52,36 @@ describe("Codex CLI's request", () => {
       'list_mcp_resources',
       'list_mcp_resource_templates',
       'read_mcp_resource',
+      'mcp__docs__search',
     ]);
     expect(request.tools[0]?.parameters).toEqual(codex.tools[0]?.parameters);
+    expect(request.tools.at(-1)).toMatchObject({
+      description: 'Searches the docs.',
+      parameters: { required: ['query'] },
+    });
     expect(request.dropped).toEqual(
-      expect.arrayContaining(['tools[namespace]', 'tools[web_search]', 'tools[].strict', 'client_metadata']),
+      expect.arrayContaining(['tools[web_search]', 'tools[].strict', 'client_metadata']),
     );
-    expect(request.dropped).toHaveLength(4);
+    expect(request.dropped).toHaveLength(3);
+  });
+
+  it("reads a namespace member's call in the history under its canonical name", () => {
+    const history = decodeResponsesRequest({
+      model: 'm',
+      tools: codex.tools,
+      input: [
+        { type: 'message', role: 'user', content: 'find it' },
+        {
+          type: 'function_call',
+          call_id: 'c1',
+          namespace: 'mcp__docs',
+          name: 'search',
+          arguments: '{"query":"x"}',
+        },
+        { type: 'function_call_output', call_id: 'c1', output: 'found' },
+      ],
+    });
+    expect(JSON.stringify(history.messages)).toContain('"name":"mcp__docs__search"');
   });
 
   it('reads the tool choice, parallel calls, reasoning summary, cache key and stream', () => {
@@ -79,14 +103,16 @@ describe("Codex CLI's request", () => {
       request,
       context({ model: 'claude-sonnet-4-5', providerId: 'anthropic', dropped }),
     );
-    expect(body.tools).toHaveLength(7);
+    expect(body.tools).toHaveLength(8);
+    // The MCP server's tool, by a name Anthropic's tool names allow.
+    expect((body.tools as { name: string }[]).at(-1)?.name).toBe('mcp__docs__search');
     expect(JSON.stringify(body.system)).toContain('You are Codex');
     expect(body.messages).toHaveLength(1);
   });
 
   it('reaches an OpenAI chat provider as a chat body with the same messages and tools', () => {
     const body = openAiUpstream.encodeRequest(request, context({ model: 'gpt-4.1', providerId: 'acme' }));
-    expect(body.tools).toHaveLength(7);
+    expect(body.tools).toHaveLength(8);
     expect((body.messages as { role: string }[]).map((m) => m.role)).toEqual(['system', 'user', 'user']);
     expect(body.parallel_tool_calls).toBe(false);
   });

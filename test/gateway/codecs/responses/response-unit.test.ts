@@ -104,6 +104,30 @@ describe('encoding an answer', () => {
     expect((json.output as { id: string }[])[0]?.id).toBe('msg_gw123_0');
   });
 
+  it("writes a namespace member's call as the member, naming its namespace, and reads one back canonically", () => {
+    const body = {
+      model: 'm',
+      input: 'q',
+      tools: [{ type: 'namespace', name: 'mcp__docs', tools: [{ type: 'custom', name: 'grep' }] }],
+    };
+    const call = {
+      type: 'tool_call' as const,
+      id: 'call_1',
+      name: 'mcp__docs__grep',
+      arguments: '{"input":"todo"}',
+    };
+    const json = encodeResponsesResponse(answer({ content: [call], finish: 'tool_calls' }), contextFor(body));
+    const item = {
+      type: 'custom_tool_call',
+      call_id: 'call_1',
+      name: 'grep',
+      namespace: 'mcp__docs',
+      input: 'todo',
+    };
+    expect(json.output).toEqual([{ id: 'ctc_gw123_0', ...item }]);
+    expect(decodeResponsesResponse({ ...json, output: [{ id: 'ctc_1', ...item }] }).content).toEqual([call]);
+  });
+
   it('writes reasoning, text runs and calls as items in order; custom tools as custom_tool_call with the raw input', () => {
     const body = {
       model: 'm',

@@ -104,6 +104,42 @@ describe('encoding a stream', () => {
     });
   });
 
+  it("writes a namespace member's call as the member, naming its namespace, streamed and whole", () => {
+    const body = {
+      model: 'm',
+      input: 'q',
+      tools: [
+        {
+          type: 'namespace',
+          name: 'mcp__docs',
+          tools: [{ type: 'function', name: 'search', parameters: {} }],
+        },
+      ],
+    };
+    const context: AnswerContext = { request: decodeResponsesRequest(body), body, responseId: 'resp_gw' };
+    const out2 = data(
+      encodeAll(
+        [
+          { type: 'start', id: 'x', model: 'm' },
+          { type: 'tool_call', index: 0, id: 'call_1', name: 'mcp__docs__search' },
+          { type: 'tool_arguments', index: 0, arguments: '{"query":"x"}' },
+          { type: 'end' },
+        ],
+        context,
+      ),
+    );
+    const call = { type: 'function_call', call_id: 'call_1', name: 'search', namespace: 'mcp__docs' };
+    expect(out2.find((d) => d.type === 'response.output_item.added')?.item).toMatchObject(call);
+    expect(out2.find((d) => d.type === 'response.function_call_arguments.done')).toMatchObject({
+      name: 'search',
+    });
+    expect(out2.find((d) => d.type === 'response.output_item.done')?.item).toMatchObject({
+      ...call,
+      arguments: '{"query":"x"}',
+    });
+    expect((out2.at(-1)?.response as { output: unknown[] }).output[0]).toMatchObject(call);
+  });
+
   it("writes a custom tool's call with its input whole, under the gateway's response id", () => {
     const body = { model: 'm', input: 'q', tools: [{ type: 'custom', name: 'apply_patch' }] };
     const context: AnswerContext = { request: decodeResponsesRequest(body), body, responseId: 'resp_gw' };
