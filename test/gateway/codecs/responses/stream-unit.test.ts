@@ -137,7 +137,8 @@ describe('encoding a stream', () => {
       ...call,
       arguments: '{"query":"x"}',
     });
-    expect((out2.at(-1)?.response as { output: unknown[] }).output[0]).toMatchObject(call);
+    const completed = out2.at(-1)?.response as { output: unknown[] } | undefined;
+    expect(completed?.output[0]).toMatchObject(call);
   });
 
   it("writes a custom tool's call with its input whole, under the gateway's response id", () => {
