@@ -36,11 +36,14 @@ export interface ClientTool {
   readonly name: string;
 }
 
-/** A function or custom tool as a canonical tool; null for any other type. */
-function callable(tool: Json, namespace: string | null): Tool | null {
+/**
+ * A function or custom tool as a canonical tool; null for any other type. A namespace's member without a
+ * description of its own is described by its namespace's.
+ */
+function callable(tool: Json, namespace: string | null, namespaceDescription: string | null): Tool | null {
   const name = str(tool.name);
   if (name === null) return null;
-  const description = str(tool.description);
+  const description = str(tool.description) ?? namespaceDescription;
   if (tool.type === 'function')
     return { name: canonicalToolName(namespace, name), description, parameters: obj(tool.parameters) ?? {} };
   if (tool.type === 'custom')
@@ -60,7 +63,7 @@ export function decodeTools(raw: unknown, dropped: string[]): Tool[] {
     const tool = obj(value) ?? {};
     const namespace = tool.type === 'namespace' ? str(tool.name) : null;
     const members = namespace === null ? [tool] : arr(tool.tools).map((m) => obj(m) ?? {});
-    const decoded = members.map((m) => callable(m, namespace));
+    const decoded = members.map((m) => callable(m, namespace, str(tool.description)));
     if (decoded.length > 0 && decoded.every((t) => t !== null)) {
       if (members.some((m) => m.strict === true)) strict = true;
       tools.push(...(decoded as Tool[]));
