@@ -4,6 +4,7 @@ import type { AppEnv } from './context';
 import { getDeps } from './deps';
 import type { Bindings } from './env';
 import { healthRoutes, type HealthOptions } from './health';
+import { rpcError } from './mcp/rpc-error';
 import { authenticate } from './pipeline/auth';
 import { type ExchangeScopeOptions, exchangeScope, renderFailure } from './pipeline/exit';
 import { gatewayRouter, unknownRoute } from './pipeline/router';
@@ -71,10 +72,7 @@ function mcpSection(wiring: ExchangeScopeOptions) {
         'mcp: unhandled error',
         err instanceof Error ? `${err.name}: ${err.message}` : String(err),
       );
-      return Response.json(
-        { jsonrpc: '2.0', error: { code: -32603, message: 'The gateway hit an internal error.' }, id: null },
-        { status: 500 },
-      );
+      return rpcError(500, -32603, 'The gateway hit an internal error.');
     }
   };
 }

@@ -39,10 +39,7 @@ export interface CallSpec<A, R> {
 function blocked(guardrail: string, where: 'arguments' | 'result'): McpFailure {
   return new McpFailure(
     MCP_CODES.blocked,
-    `The tool call's ${where} were refused by the ${guardrail} guardrail.`.replace(
-      'result were',
-      'result was',
-    ),
+    `The tool call's ${where} ${where === 'result' ? 'was' : 'were'} refused by the ${guardrail} guardrail.`,
     400,
     'guardrail_blocked',
     { guardrail },

@@ -21,7 +21,7 @@ import { payloadMaxBytes } from '../core/payload';
 import type { Principal } from '../core/principal';
 import { mcpSessionObjects } from '../durable/mcp-session';
 import type { Bindings } from '../env';
-import { END_USER_HEADER, type EndUser, validEndUser } from '../limits/end-user';
+import { type EndUser, endUserOf } from '../limits/end-user';
 import { emit } from '../logs/produce/sink';
 import type { Deps } from '../ports';
 import { fetcherFor } from '../providers/fetcher';
@@ -31,31 +31,11 @@ import type { McpContext } from './context';
 import { gatewayServer } from './handlers';
 import { callScopes, holdCall } from './limits';
 import { authHeaders, reachableServers } from './servers';
+import { rpcError } from './rpc-error';
 import { mcpSessions, type Sessions } from './sessions';
+import { randomToken } from '../util/crypto';
 
 export const SESSION_HEADER = 'mcp-session-id';
-
-/** A JSON-RPC error outside any request (id null), with its HTTP status. */
-export function rpcError(
-  status: number,
-  code: number,
-  message: string,
-  headers: Record<string, string> = {},
-): Response {
-  return Response.json(
-    { jsonrpc: '2.0', error: { code, message }, id: null },
-    { status, headers: { 'cache-control': 'no-store', ...headers } },
-  );
-}
-
-/** A new session id: 32 random bytes, base64url (unguessable, and visible ASCII as the spec asks). */
-function newSessionId(): string {
-  const bytes = crypto.getRandomValues(new Uint8Array(32));
-  return btoa(String.fromCharCode(...bytes))
-    .replace(/\+/g, '-')
-    .replace(/\//g, '_')
-    .replace(/=+$/, '');
-}
 
 export interface McpEndpointInput {
   readonly request: Request;
@@ -111,9 +91,8 @@ export async function serveMcp({
   const initialize = messages.find((m) => isInitializeRequest(m));
   let endUser: EndUser | null;
   try {
-    const header = request.headers.get(END_USER_HEADER);
-    endUser =
-      header === null ? null : { id: validEndUser(header.trim(), END_USER_HEADER), param: END_USER_HEADER };
+    // The header alone: an MCP message has no body field naming the end user.
+    endUser = endUserOf(request.headers, {});
   } catch (err) {
     if (err instanceof GatewayError) return rpcError(400, -32602, err.message);
     throw err;
@@ -123,7 +102,8 @@ export async function serveMcp({
   let upstreams: Record<string, { sessionId: string; protocolVersion: string }>;
   if (initialize) {
     if (messages.length > 1) return rpcError(400, -32600, 'Invalid Request: initialize must be sent alone.');
-    id = newSessionId();
+    // 32 random bytes, base64url: unguessable, and visible ASCII as the spec asks.
+    id = randomToken();
     const requested = initialize.params.protocolVersion;
     await sessions.open(id, {
       tenantId: principal.tenantId,

@@ -21,12 +21,12 @@ import {
   type ResourceTemplate,
   type Tool,
 } from '@modelcontextprotocol/sdk/types.js';
-import type { jsonSchemaValidator, JsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/types.js';
 import { gather, unavailableMeta } from './aggregate';
 import { callUpstream, toolResultGuard } from './call';
 import type { McpContext } from './context';
 import { MCP_CODES, McpFailure, notPermitted } from './failure';
 import { gatewayName, gatewayUri, splitName, splitUri } from './names';
+import { passThroughValidator } from './pass-through-validator';
 import { noToolsReason, toolAllowed } from './permissions';
 
 export const SERVER_INFO = { name: 'edgeway', title: 'Edgeway MCP gateway', version: '1.0.0' };
@@ -35,13 +35,6 @@ const INSTRUCTIONS =
   "Tools, prompts and resources of this key's MCP servers, through the Edgeway gateway. Names are " +
   '<server>__<tool> (prompts alike) and resource URIs <server>+<uri>.';
 
-/** Nothing the gateway receives needs schema validation by the SDK (elicitation is not offered). */
-const noValidation: jsonSchemaValidator = {
-  getValidator<T>(): JsonSchemaValidator<T> {
-    return (input) => ({ valid: true, data: input as T, errorMessage: undefined });
-  },
-};
-
 export function gatewayServer(ctx: McpContext): Server {
   /** A request's upstream work ends when the client cancels it or goes away, whichever comes first. */
   const until = (cancelled: AbortSignal) => AbortSignal.any([cancelled, ctx.clientGone]);
@@ -49,7 +42,7 @@ export function gatewayServer(ctx: McpContext): Server {
   const server = new Server(SERVER_INFO, {
     capabilities: { tools: {}, prompts: {}, resources: {} },
     instructions: INSTRUCTIONS,
-    jsonSchemaValidator: noValidation,
+    jsonSchemaValidator: passThroughValidator,
   });
 
   server.setRequestHandler(ListToolsRequestSchema, async (_request, extra) => {

@@ -37,11 +37,15 @@ export interface McpCallRecord {
   readonly payloadMaxBytes: number;
 }
 
-const bytes = (value: unknown) =>
-  value === undefined ? 0 : new TextEncoder().encode(JSON.stringify(value)).length;
+const encoder = new TextEncoder();
+/** A value's JSON, once: its size is logged, and it is the payload when the key logs payloads. */
+const jsonOf = (value: unknown): string | null => (value === undefined ? null : JSON.stringify(value));
+const bytes = (json: string | null) => (json === null ? 0 : encoder.encode(json).length);
 
 export function mcpLogEvent(r: McpCallRecord): LogEvent {
   const failure = r.failure;
+  const args = jsonOf(r.args);
+  const result = jsonOf(r.result);
   return {
     requestId: r.requestId,
     time: r.time,
@@ -70,7 +74,7 @@ export function mcpLogEvent(r: McpCallRecord): LogEvent {
     metadata: null,
     endUser: r.endUser,
     tags: null,
-    payload: r.principal.logPayload ? payloadOf(r) : null,
+    payload: r.principal.logPayload ? payloadOf(r, args, result) : null,
     route: null,
     tries: [],
     guardrails: [...r.guardrails],
@@ -79,18 +83,21 @@ export function mcpLogEvent(r: McpCallRecord): LogEvent {
       server: r.serverId ?? '',
       namespace: r.namespace,
       name: r.name,
-      argsBytes: bytes(r.args),
-      resultBytes: bytes(r.result),
+      argsBytes: bytes(args),
+      resultBytes: bytes(result),
       isError: r.isError,
     },
   };
 }
 
-function payloadOf(r: McpCallRecord): NonNullable<LogEvent['payload']> {
+function payloadOf(
+  r: McpCallRecord,
+  args: string | null,
+  result: string | null,
+): NonNullable<LogEvent['payload']> {
   const scrub = logScrubber(policyOf(r.principal)) ?? ((t: string) => t);
-  const request = truncateUtf8(scrub(JSON.stringify(r.args ?? null)), r.payloadMaxBytes);
-  const response =
-    r.result === undefined ? null : truncateUtf8(scrub(JSON.stringify(r.result)), r.payloadMaxBytes);
+  const request = truncateUtf8(scrub(args ?? 'null'), r.payloadMaxBytes);
+  const response = result === null ? null : truncateUtf8(scrub(result), r.payloadMaxBytes);
   return {
     request: request.text,
     response: response?.text ?? null,

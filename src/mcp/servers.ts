@@ -39,7 +39,7 @@ export async function authHeaders(
     throw new Error('PROVIDER_KEYS_SECRET is not usable: stored MCP credentials cannot be opened');
   const slots = sealSlots(server.id, server.authType === 'tenant_token' ? tenantId : server.tenantId);
   const value = await openProviderKey(keysSecret, slots.tenant, slots.provider, server.secret);
-  if (server.authType === 'header' && server.authHeader) return { [server.authHeader]: value };
-  if (server.authType === 'tenant_token' && server.authHeader) return { [server.authHeader]: value };
+  // A named header carries the value as is (`header`, or a `tenant_token` server that names one); else a bearer.
+  if (server.authType !== 'bearer' && server.authHeader) return { [server.authHeader]: value };
   return { authorization: `Bearer ${value}` };
 }

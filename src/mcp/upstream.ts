@@ -14,11 +14,11 @@ import {
 } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { RequestOptions } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import type { JsonSchemaValidator, jsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/types.js';
 import type { McpServerRecord } from '../core/mcp-server';
 import type { UpstreamSession } from '../core/mcp-session';
 import type { HttpFetch } from '../providers/adapter';
 import { upstreamFailure } from './failure';
+import { passThroughValidator } from './pass-through-validator';
 
 /** The longest an exchange may run when progress keeps resetting its timeout, as a multiple of it. */
 const MAX_TOTAL_TIMEOUTS = 5;
@@ -37,13 +37,6 @@ export interface Exchanged<T> {
   /** A new upstream session to remember (a fresh initialize); undefined when it did not change. */
   readonly session?: UpstreamSession;
 }
-
-/** The gateway passes results through unchanged: the caller's client validates them, not the gateway. */
-const passThrough: jsonSchemaValidator = {
-  getValidator<T>(): JsonSchemaValidator<T> {
-    return (input) => ({ valid: true, data: input as T, errorMessage: undefined });
-  },
-};
 
 export async function exchange<T>(
   target: UpstreamTarget,
@@ -86,7 +79,7 @@ async function once<T>(
   const transport = transportFor(target, session);
   const client = new Client(
     { name: 'edgeway', version: '1.0.0' },
-    { capabilities: {}, jsonSchemaValidator: passThrough },
+    { capabilities: {}, jsonSchemaValidator: passThroughValidator },
   );
   try {
     await client.connect(transport, options);

@@ -233,19 +233,9 @@ export function responsesStreamEncoder(options: {
             custom: isCustom,
           };
           calls.set(event.index, item);
-          const name = client?.name ?? event.name;
-          const namespace = client?.namespace ? { namespace: client.namespace } : {};
-          const whole = isCustom
-            ? { id, type: 'custom_tool_call', call_id: event.id, name, ...namespace, input: '' }
-            : {
-                id,
-                type: 'function_call',
-                status: 'in_progress',
-                call_id: event.id,
-                name,
-                ...namespace,
-                arguments: '',
-              };
+          // The item as it opens: no arguments yet, and a function call still in progress.
+          const opened = toolCallItem(id, item.call, client);
+          const whole = isCustom ? opened : { ...opened, status: 'in_progress' };
           out.push(...openItem(item, whole));
           return out;
         }
