@@ -29,6 +29,7 @@ th,td{text-align:left;padding:.45rem .6rem;border-bottom:1px solid var(--line);v
 th{background:var(--soft);font-weight:600;white-space:nowrap}
 tbody th{background:none}
 td code{white-space:nowrap}
+.id{display:inline-block;max-width:16rem;overflow:hidden;text-overflow:ellipsis;white-space:nowrap;vertical-align:bottom}
 td.num,th.num{text-align:right;font-variant-numeric:tabular-nums}
 caption{text-align:left;font-weight:600;padding:.25rem 0}
 form.stack{display:grid;gap:.75rem;max-width:40rem}form.stack.wide{max-width:56rem}th .hint{white-space:normal}

@@ -1,4 +1,7 @@
-/** Small building blocks shared by the pages: alerts, form fields, badges, the CSRF field, a pager. */
+/**
+ * Small building blocks shared by the pages: alerts, form fields, badges, the CSRF field, a pager, and
+ * `Id`, the one way an id, model or other unbounded value is shown.
+ */
 import type { Child } from 'hono/jsx';
 import type { ApiFailure } from '../admin-api';
 import type { FormValues } from '../forms';
@@ -100,6 +103,32 @@ export function Field(props: FieldProps) {
         aria-describedby={described}
       />
     </div>
+  );
+}
+
+/**
+ * An id, model name or any value of unbounded length: ellipsised past `max` rem (CSS class `id`), the full
+ * value in its title (shown on hover) and kept whole for copying and screen readers. With `name`, the
+ * name comes first and the id after it, muted. With `href`, it is a link.
+ */
+export function Id(props: { value: string; name?: string | null; href?: string; max?: number }) {
+  const style = props.max ? `max-width:${props.max}rem` : undefined;
+  const title = props.name ? `${props.name} (${props.value})` : props.value;
+  const body = props.name ? (
+    <>
+      {props.name} <code class="muted">{props.value}</code>
+    </>
+  ) : (
+    <code>{props.value}</code>
+  );
+  return props.href ? (
+    <a class="id" href={props.href} title={title} style={style}>
+      {body}
+    </a>
+  ) : (
+    <span class="id" title={title} style={style}>
+      {body}
+    </span>
   );
 }
 
