@@ -36,7 +36,7 @@ describe('a budget that refuses a request below its limit', () => {
     expect(tenantPage.match(/<span class="badge refusing">refusing<\/span>/g)).toHaveLength(1);
   });
 
-  it("shows a tenant refusing on its own budget as refusing in the tenants list", async () => {
+  it('shows a tenant refusing on its own budget as refusing in the tenants list', async () => {
     const tenant = await createTenant(`states-${crypto.randomUUID()}`, {
       budgets: { tokens: { total: 6000 } },
     });
