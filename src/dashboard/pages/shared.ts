@@ -10,6 +10,7 @@ import { FLASH_COOKIE, FLASH_PATH, FLASH_TTL_MS, sealSecret } from '../secret-fl
 const NOTICES: Record<string, string> = {
   'tenant-created': 'Tenant created.',
   'tenant-renamed': 'Tenant renamed.',
+  'cache-saved': 'Cache settings saved.',
   'tenant-disabled': 'Tenant disabled: all of its keys are refused from now on.',
   'tenant-enabled': 'Tenant enabled: its active keys work again.',
   'key-updated': 'Key updated; the change applies from the next request.',
