@@ -15,6 +15,7 @@ export { AdminWithToken } from '../admin/access/admins';
 export { Admin } from '../storage/admin-store';
 export { AuditEntry } from '../storage/audit-log';
 export { AlertList, type FiredAlertEntry as FiredAlert } from '../admin/resources/alerts';
+export { EffectivePrice, PriceList } from '../admin/resources/limits';
 export { LogList } from '../admin/resources/logs';
 export { Route, RouteList } from '../admin/resources/route-schemas';
 export { type ProviderInfo, ProviderList } from '../admin/resources/providers';

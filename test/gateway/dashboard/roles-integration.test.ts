@@ -64,6 +64,7 @@ describe('pages and forms by role', () => {
       'Tenants &amp; keys',
       'Routes',
       'Providers',
+      'Pricing',
       'MCP servers',
       'Usage',
       'Logs',
