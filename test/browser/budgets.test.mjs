@@ -138,8 +138,8 @@ test("a key's exact cache is turned on with a TTL on its page", async () => {
   await page.goto(url(`/dashboard/keys/${state.keyId}`));
   const cache = page.getByRole('region', { name: 'Response cache' });
   assert.match(await cache.locator('#key-cache-now').innerText(), /exact cache off/);
-  await cache.getByLabel(/^Exact cache:/).check();
-  await cache.getByLabel(/^Exact cache TTL/).fill('600');
+  await cache.getByRole('checkbox', { name: /Exact cache: answer identical requests/ }).check();
+  await cache.getByRole('spinbutton', { name: /Exact cache TTL/ }).fill('600');
   await cache.getByRole('button', { name: 'Save cache settings' }).click();
   await page.waitForURL(/notice=cache-saved/);
   assert.match(await page.locator('#key-cache-now').innerText(), /exact cache on, entries kept 600 s/);
