@@ -446,9 +446,10 @@ if (opts.help || !resource || resource === 'help') {
 
 switch (action === undefined ? resource : `${resource} ${action}`) {
   case 'tenants create':
-    show(await call('POST', '/tenants', { name: need('name') }), (t) =>
-      console.log(`Created tenant ${t.id} (${t.name}).`),
-    );
+    show(await call('POST', '/tenants', { name: need('name') }), (t) => {
+      console.log(`Created tenant ${t.id} (${t.name}).`);
+      for (const w of t.warnings ?? []) console.error(`Warning: ${w.message}`);
+    });
     break;
   case 'tenants list':
     show(await listAll(`/tenants${statusQuery ? `?${statusQuery}` : ''}`), (rows) =>

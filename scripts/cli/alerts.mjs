@@ -10,10 +10,21 @@ const ALERT_COLUMNS = [
   ['SCOPE', (a) => a.key_id ?? 'tenant'],
   ['BUDGET', (a) => a.budget],
   ['PERIOD', (a) => a.period],
-  ['THRESHOLD', (a) => `${a.threshold}%`],
+  ['ALERT', (a) => (a.threshold === null ? 'refusing' : `${a.threshold}%`)],
   ['SPENT', (a) => `${a.spent} of ${a.limit}`],
-  ['QUEUED', (a) => (a.queued ? 'yes' : 'waiting')],
+  ['DELIVERY', delivery],
 ];
+
+/** Where an alert's webhook delivery stands (docs/alerts.md, "Delivery state"). */
+function delivery(a) {
+  if (!a.queued) return 'waiting to be queued';
+  const d = a.delivery;
+  if (!d) return 'queued';
+  if (d.status === 'delivered') return `delivered ${new Date(d.delivered_at).toISOString()}`;
+  if (d.status === 'retrying')
+    return `retrying (${d.attempts} tries, ${d.last_error}; next ${new Date(d.next_attempt_at).toISOString()})`;
+  return `failed (${d.attempts} tries, ${d.last_error})`;
+}
 
 export const alertCommands = [
   {

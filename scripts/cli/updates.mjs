@@ -88,7 +88,10 @@ export const updateCommands = [
         mcp: await mcpField(ctx, path, true),
       });
       const t = await ctx.call('PATCH', path, body);
-      ctx.show(t, () => console.log(`Updated tenant ${t.id}:\n${summary(t)}`));
+      ctx.show(t, () => {
+        console.log(`Updated tenant ${t.id}:\n${summary(t)}`);
+        for (const w of t.warnings ?? []) console.error(`Warning: ${w.message}`);
+      });
     },
   },
   {

@@ -207,6 +207,20 @@ export function listOf<T extends z.ZodType>(item: T) {
 }
 
 export const TenantList = listOf(Tenant);
+
+/** Something the API did but an admin may not have meant: the change is made, and this says why to look again. */
+export const Warning = z.object({
+  code: z.enum(['duplicate_name']),
+  message: z.string(),
+  tenant_ids: z
+    .array(z.string())
+    .describe('The other tenants concerned (for duplicate_name: those with the name).'),
+});
+export type Warning = z.infer<typeof Warning>;
+
+/** A created or updated tenant, with warnings (empty when none): POST and PATCH /admin/tenants. */
+export const TenantWritten = Tenant.extend({ warnings: z.array(Warning) });
+export type TenantWritten = z.infer<typeof TenantWritten>;
 export const KeyList = listOf(ApiKey);
 export const ProviderKeyList = listOf(ProviderKeyInfo);
 

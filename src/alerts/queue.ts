@@ -1,6 +1,10 @@
-/** The alert queue's handler: the consumer with the Worker's fetch, D1's tenant webhooks and the signing secret. */
+/**
+ * The alert queue's handler: the consumer with the Worker's fetch, D1's tenant webhooks, the signing
+ * secret and D1's delivery state.
+ */
 import type { Bindings } from '../env';
 import { type AlertPorts, consumeAlerts } from './consumer';
+import { recordDelivery } from './deliveries';
 
 export { ALERT_QUEUE_NAME } from './queue-name';
 
@@ -24,6 +28,7 @@ export function alertPorts(env: Bindings): AlertPorts {
     },
     secret: env.ALERT_SIGNING_SECRET || null,
     now: () => Date.now(),
+    record: (delivery) => recordDelivery(env.DB, delivery),
   };
 }
 

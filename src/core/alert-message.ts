@@ -1,13 +1,15 @@
 /**
  * A budget alert as the tenant's Limiter object enqueues it and the alert consumer delivers it
  * (the webhook's JSON body). Shared by src/durable/limiter.ts and src/alerts/, so it lives here.
+ * Two types: `budget.threshold` (a share of a budget was spent) and `budget.refusing` (a budget
+ * refused its first request of the period; `threshold` is null).
  */
 import * as z from 'zod';
 
 export const AlertMessage = z.object({
-  /** Stable per (tenant, scope, budget, period, threshold): receivers deduplicate on it. */
+  /** Stable per (tenant, scope, budget, period, threshold or `refusing`): receivers deduplicate on it. */
   id: z.string(),
-  type: z.literal('budget.threshold'),
+  type: z.enum(['budget.threshold', 'budget.refusing']),
   tenant_id: z.string(),
   /** The key whose budget it is (its own, or one of its model rules'); null for the tenant's scopes. */
   key_id: z.string().nullable(),
@@ -29,9 +31,9 @@ export const AlertMessage = z.object({
   ]),
   /** The period's ledger key: '2026-11-03', '2026-11' or 'total'. */
   period: z.string(),
-  /** Percent of the budget. */
-  threshold: z.number(),
-  /** The budget, and what was spent when the alert fired (tokens, or USD). */
+  /** Percent of the budget; null for `budget.refusing`. */
+  threshold: z.number().nullable(),
+  /** The budget, and what was spent when the alert fired (tokens, or USD; a refusal's excludes what was held). */
   limit: z.number(),
   spent: z.number(),
   /** ISO 8601. */

@@ -18,6 +18,7 @@ import { authRoutes, signOut } from './pages/auth';
 import { keyRoutes } from './pages/keys';
 import { logRoutes } from './pages/logs';
 import { mcpServerRoutes } from './pages/mcp-servers';
+import { pricingRoutes } from './pages/pricing';
 import { providerRoutes } from './pages/providers';
 import { routeRoutes } from './pages/routes';
 import { tenantRoutes } from './pages/tenants';
@@ -54,6 +55,7 @@ export function createDashboard(adminFetch: AdminFetch, options: DashboardOption
   dash.route('/keys', keyRoutes(now));
   dash.route('/routes', routeRoutes());
   dash.route('/providers', providerRoutes());
+  dash.route('/pricing', pricingRoutes());
   dash.route('/mcp-servers', mcpServerRoutes());
   dash.route('/usage', usageRoutes());
   dash.route('/logs', logRoutes());

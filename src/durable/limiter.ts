@@ -21,7 +21,8 @@
  * scope), `ledger` (spent/held per scope and period key), `reservations`, and
  * the budget alerts' `alert_scopes` and `alerts` (src/limits/alerts-store.ts):
  * each settle that records spend evaluates the scopes' alert thresholds in the
- * same transaction, and fired alerts leave for the alert queue after it (an
+ * same transaction, a reserve refused by a budget records that budget's first
+ * refusal of the period, and fired alerts leave for the alert queue after it (an
  * outbox retried from the alarm). Longer than most modules: one object's methods.
  *
  * Defence in depth: whatever a caller sends, the object stores only valid
@@ -43,6 +44,7 @@ import { periodKey, type Period } from '../limits/periods';
 import {
   type Charge,
   isCharge,
+  type LimitKind,
   type ReserveInput,
   type FiredAlert,
   type ReserveResult,
@@ -53,6 +55,7 @@ import {
   type UserOverride,
   type UserState,
 } from '../limits/protocol';
+import { refusalOf } from '../limits/refusal';
 import { userScopeId } from '../limits/scopes';
 import { minuteOf } from '../limits/window';
 import {
@@ -130,7 +133,7 @@ export class Limiter extends DurableObject<Bindings> {
     if (downgrade) return { ok: false, downgrade, quota: quotaOf(views, now) };
     const decision = decide(views, input.cost, now);
     if (!decision.ok) {
-      recordDenial(this.sql, specs[decision.index]!.id, decision.denial.kind, now);
+      this.refused(input, specs[decision.index]!, views[decision.index]!, decision.denial.kind, periods, now);
       return { ok: false, denial: decision.denial, quota: quotaOf(views, now) };
     }
 
@@ -306,6 +309,33 @@ export class Limiter extends DurableObject<Bindings> {
     // Should the send after this transaction not happen (the object evicted), the alarm retries it.
     if (fired > 0) this.wakeAt(now + ALERT_RETRY_MS);
     return fired;
+  }
+
+  /**
+   * Records a refusal for the badges and, for a budget's first refusal of its period, a
+   * `budget.refusing` alert (src/limits/alerts-store.ts), sent after this turn like a threshold's.
+   */
+  private refused(
+    input: ReserveInput,
+    spec: ScopeSpec,
+    view: ScopeView,
+    kind: LimitKind,
+    periods: Readonly<Record<Period, string>>,
+    now: number,
+  ): void {
+    recordDenial(this.sql, spec.id, kind, now);
+    if (typeof input.tenantId !== 'string') return;
+    const refusal = refusalOf(
+      input.tenantId,
+      spec.id,
+      kind,
+      view.settings.budgets,
+      view.state.ledger,
+      periods,
+    );
+    if (!refusal || !this.alerts.refused(refusal, now)) return;
+    this.wakeAt(now + ALERT_RETRY_MS);
+    void this.flushAlerts();
   }
 
   private load(scope: string, periods: Readonly<Record<Period, string>>): ScopeState {

@@ -5,6 +5,11 @@
  * spend, so it fires exactly once however settles interleave. Its `queued` flag makes the same
  * table the outbox: rows not yet handed to the alert queue are sent again from the alarm. Queueing
  * is at least once (a send whose mark is lost is sent again): the message id is stable for receivers.
+ * A budget's first refusal of a period (`budget.refusing`) is one row of `refusal_alerts` per
+ * (scope, budget, period key), inserted by the reserve that refused, in the object's single thread:
+ * exactly once however many requests are refused together. It fires for every scope with a budget,
+ * thresholds or not: a request refused is what an operator most needs to hear of, and a budget
+ * reserves each request's worst case, so a refusing budget may never reach a 100 % threshold.
  */
 import type { AlertMessage, BudgetKind } from '../core/alert-message';
 import type { AlertSettings, Budgets } from '../core/settings';
@@ -30,6 +35,17 @@ const SCHEMA = `
     PRIMARY KEY (scope, budget, period, threshold)
   );
   CREATE INDEX IF NOT EXISTS alerts_by_time ON alerts (fired_at);
+  CREATE TABLE IF NOT EXISTS refusal_alerts (
+    scope TEXT NOT NULL,
+    budget TEXT NOT NULL,                   -- the refusing budget: 'tokens_day' … 'requests_total'
+    period TEXT NOT NULL,                   -- the ledger's period key
+    tenant_id TEXT NOT NULL,
+    limit_value REAL NOT NULL, spent REAL NOT NULL,
+    fired_at INTEGER NOT NULL,
+    queued INTEGER NOT NULL DEFAULT 0,
+    PRIMARY KEY (scope, budget, period)
+  );
+  CREATE INDEX IF NOT EXISTS refusal_alerts_by_time ON refusal_alerts (fired_at);
 `;
 
 /** Scopes whose alert settings one object keeps in memory. */
@@ -39,12 +55,31 @@ type AlertRow = {
   scope: string;
   budget: string;
   period: string;
-  threshold: number;
+  /** Null for a refusal alert. */
+  threshold: number | null;
   limit_value: number;
   spent: number;
   fired_at: number;
   queued: number;
+  /** A refusal alert's tenant (a threshold alert's comes from its scope's settings). */
+  tenant_id?: string;
 };
+
+/** What a budget's refusal records (the limit and spent in tokens, requests or USD). */
+export interface Refusal {
+  readonly tenantId: string;
+  readonly scope: string;
+  readonly budget: BudgetKind;
+  readonly period: string;
+  readonly limit: number;
+  readonly spent: number;
+}
+
+/** Both alert tables as one: a threshold alert and a refusal alert, in the same columns. */
+const ALL_ALERTS = `(
+  SELECT scope, budget, period, threshold, limit_value, spent, fired_at, queued, NULL AS tenant_id FROM alerts
+  UNION ALL
+  SELECT scope, budget, period, NULL, limit_value, spent, fired_at, queued, tenant_id FROM refusal_alerts)`;
 
 interface Remembered {
   readonly tenantId: string;
@@ -99,7 +134,7 @@ export class AlertBook {
     if (!settings) return 0;
     const fired = new Set(
       this.sql
-        .exec<Pick<AlertRow, 'budget' | 'period' | 'threshold'>>(
+        .exec<{ budget: string; period: string; threshold: number }>(
           'SELECT budget, period, threshold FROM alerts WHERE scope = ? AND period IN (?, ?, ?)',
           scope,
           periods.day,
@@ -125,6 +160,25 @@ export class AlertBook {
     return due.length;
   }
 
+  /**
+   * Records a budget's first refusal in its period; true when this call recorded it (false: it had
+   * already fired). Call in the same synchronous turn that refused the request.
+   */
+  refused(r: Refusal, now: number): boolean {
+    const { rowsWritten } = this.sql.exec(
+      `INSERT OR IGNORE INTO refusal_alerts (scope, budget, period, tenant_id, limit_value, spent, fired_at, queued)
+       VALUES (?, ?, ?, ?, ?, ?, ?, 0)`,
+      r.scope,
+      r.budget,
+      r.period,
+      r.tenantId,
+      r.limit,
+      r.spent,
+      now,
+    );
+    return rowsWritten > 0;
+  }
+
   /** Alerts not yet handed to the queue, oldest first. */
   outbox(limit = 100): AlertMessage[] {
     return this.rows('WHERE queued = 0 ORDER BY fired_at ASC LIMIT ?', limit).map((r) => {
@@ -140,6 +194,15 @@ export class AlertBook {
       const scope = this.sentFrom.get(m.id);
       this.sentFrom.delete(m.id);
       if (scope === undefined) continue;
+      if (m.type === 'budget.refusing') {
+        this.sql.exec(
+          'UPDATE refusal_alerts SET queued = 1 WHERE scope = ? AND budget = ? AND period = ?',
+          scope,
+          m.budget,
+          m.period,
+        );
+        continue;
+      }
       this.sql.exec(
         'UPDATE alerts SET queued = 1 WHERE scope = ? AND budget = ? AND period = ? AND threshold = ?',
         scope,
@@ -172,27 +235,35 @@ export class AlertBook {
 
   /** The most recent fired alerts, newest first. */
   list(limit: number): FiredAlert[] {
-    return this.rows('ORDER BY fired_at DESC, threshold DESC LIMIT ?', limit).map((r) => ({
-      ...this.message(r),
-      queued: r.queued === 1,
-    }));
+    return this.rows('ORDER BY fired_at DESC, threshold IS NULL DESC, threshold DESC LIMIT ?', limit).map(
+      (r) => ({
+        ...this.message(r),
+        queued: r.queued === 1,
+      }),
+    );
   }
 
   private rows(clause: string, limit: number): AlertRow[] {
-    return this.sql.exec<AlertRow>(`SELECT * FROM alerts ${clause}`, limit).toArray();
+    return this.sql.exec<AlertRow>(`SELECT * FROM ${ALL_ALERTS} ${clause}`, limit).toArray();
   }
 
   private message(r: AlertRow): AlertMessage {
-    const tenantId = this.settingsOf(r.scope)?.tenantId ?? this.anyTenantId();
+    const tenantId = r.tenant_id ?? this.settingsOf(r.scope)?.tenantId ?? this.anyTenantId();
     const scope = describeScope(r.scope);
+    const budget = r.budget as BudgetKind;
+    const refusing = r.threshold === null;
+    const which =
+      r.threshold === null
+        ? `${budget}:${r.period}:refusing`
+        : crossingKey({ period: r.period, budget, threshold: r.threshold });
     return {
-      id: `${tenantId}:${r.scope}:${crossingKey({ ...r, budget: r.budget as BudgetKind })}`,
-      type: 'budget.threshold',
+      id: `${tenantId}:${r.scope}:${which}`,
+      type: refusing ? 'budget.refusing' : 'budget.threshold',
       tenant_id: tenantId,
       key_id: scope.keyId,
       scope: scope.kind,
       scope_id: scope.label,
-      budget: r.budget as BudgetKind,
+      budget,
       period: r.period,
       threshold: r.threshold,
       limit: r.limit_value,

@@ -34,7 +34,7 @@ const PeriodUsage = z.object({ day: BudgetUsage, month: BudgetUsage, total: Budg
 export const ScopeStatus = z
   .enum(['ok', 'near_limit', 'refusing', 'exhausted'])
   .describe(
-    'near_limit: a budget is ≥ 90 % spent and held; refusing: it refused a request in the last 5 minutes; exhausted: a budget is spent, or it refused one that its budget can no longer fit.',
+    'near_limit: a budget is ≥ 90 % spent and held; refusing: it refused a request in the last 5 minutes, or a budget refused one this period that it can no longer fit; exhausted: a budget is spent.',
   );
 export type ScopeStatus = z.infer<typeof ScopeStatus>;
 
@@ -142,10 +142,12 @@ export interface StateInput {
 
 /**
  * A scope at a glance (pure), the most severe that holds:
- * - exhausted: a budget's spent reached its limit, or its last refusal was by a budget, in that
- *   budget's current period, with nothing of it held in flight (no release can make room: what
- *   remains could not fit the refused request, and nothing but a new period or a higher limit will);
- * - refusing: it refused a request in the last REFUSING_WINDOW_MS;
+ * - exhausted: a budget's spent reached its limit (nothing more fits until the period ends);
+ * - refusing: it refused a request in the last REFUSING_WINDOW_MS, or its last refusal was by a
+ *   budget, in that budget's current period, with nothing of it held in flight (no release can make
+ *   room: what remains could not fit the refused request, and nothing but a new period or a higher
+ *   limit will). A key refused at 5,900 of its 6,000 tokens is refusing, not exhausted: a smaller
+ *   request still fits;
  * - near_limit: a budget is at NEAR_LIMIT_SHARE or more, spent and held;
  * - ok otherwise.
  */
@@ -160,7 +162,7 @@ export function scopeState(report: StateInput, now: number): ScopeStatus {
     const budget = budgetOf(denial.kind);
     const u = budget && report.budget_usage[budget.unit][budget.period];
     const thisPeriod = budget && u && periodKey(budget.period, denial.at) === u.period;
-    if (u && thisPeriod && u.limit !== null && u.reserved === 0) return 'exhausted';
+    if (u && thisPeriod && u.limit !== null && u.reserved === 0) return 'refusing';
     if (now - denial.at < REFUSING_WINDOW_MS) return 'refusing';
   }
   const near = limited.some((b) => b.u.spent + b.u.reserved >= (b.u.limit ?? 0) * NEAR_LIMIT_SHARE);

@@ -57,6 +57,8 @@ export interface TenantStore {
    * the tenant when it changed it, null when it was already on or there is no such tenant.
    */
   meterEndUsers(id: string, now: number): Promise<Tenant | null>;
+  /** Other tenants (not `exceptId`) with this name, ignoring case and outer spaces; at most `limit`. */
+  sameName(name: string, exceptId: string | null, limit?: number): Promise<{ id: string; name: string }[]>;
 }
 
 interface TenantRow {
@@ -165,6 +167,16 @@ export class D1TenantStore implements TenantStore {
       .bind(...binds, id)
       .first<TenantRow>();
     return row ? fromRow(row) : null;
+  }
+
+  async sameName(name: string, exceptId: string | null, limit = 5): Promise<{ id: string; name: string }[]> {
+    const { results } = await this.db
+      .prepare(
+        'SELECT id, name FROM tenants WHERE lower(trim(name)) = lower(trim(?)) AND id <> ? ORDER BY created_at LIMIT ?',
+      )
+      .bind(name, exceptId ?? '', limit)
+      .all<{ id: string; name: string }>();
+    return results;
   }
 
   async meterEndUsers(id: string, now: number): Promise<Tenant | null> {

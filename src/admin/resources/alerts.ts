@@ -1,13 +1,15 @@
 /**
  * Admin routes of budget alerts (docs/alerts.md):
  * - GET /admin/tenants/:id/alerts: the tenant's fired alerts (its own budgets' and its keys'), newest
- *   first, read from its Limiter object, which records each one once.
+ *   first, read from its Limiter object, which records each one once, each with its webhook delivery
+ *   state from D1 (src/alerts/deliveries.ts).
  * - GET /admin/tenants/:id/alert-secret: the secret its webhook receiver verifies signatures with,
  *   derived from ALERT_SIGNING_SECRET (src/alerts/signature.ts); 409 when that is not set.
  * Thresholds and the webhook URL are set with PATCH /admin/tenants|keys/:id.
  */
 import { Hono } from 'hono';
 import * as z from 'zod';
+import { AlertDelivery, deliveriesOf } from '../../alerts/deliveries';
 import { tenantSigningSecret } from '../../alerts/signature';
 import type { AppEnv } from '../../context';
 import { AlertMessage } from '../../core/alert-message';
@@ -18,6 +20,9 @@ import { readQuery } from '../validate';
 
 export const FiredAlert = AlertMessage.extend({
   queued: z.boolean().describe('False while the alert waits in the Limiter object for the alert queue.'),
+  delivery: AlertDelivery.nullable().describe(
+    'The webhook delivery state; null until the consumer tries it (and for a tenant without a webhook).',
+  ),
 });
 export type FiredAlertEntry = z.output<typeof FiredAlert>;
 export const AlertList = z.object({ data: z.array(FiredAlert) });
@@ -57,7 +62,13 @@ export function alertsRouter() {
     const id = c.req.param('id');
     const { limit } = readQuery(c, AlertListQuery);
     if (!(await c.var.deps.tenants.get(id))) throw tenantNotFound(id);
-    const data = await c.var.deps.limiterReads(id).firedAlerts(limit);
+    const fired = await c.var.deps.limiterReads(id).firedAlerts(limit);
+    const deliveries = await deliveriesOf(
+      c.env.DB,
+      id,
+      fired.map((a) => a.id),
+    );
+    const data = fired.map((a) => ({ ...a, delivery: deliveries.get(a.id) ?? null }));
     return c.json({ data });
   });
 

@@ -5,6 +5,8 @@
  * on_unsupported policy or scopes (end users, model and tag rules, tag keys, downgrade) is part of every one
  * of its keys' records, so those keys' cached lookups are invalidated before answering. A downgrade must
  * name a route the tenant can call (its own or a global one), else the write is a 400 naming the field.
+ * Creating or renaming a tenant to a name another tenant has is done, with a `duplicate_name` warning
+ * in the answer's `warnings` (names need not be unique, but two alike are easy to mistake).
  */
 import { Hono, type Context } from 'hono';
 import type { AppEnv } from '../../context';
@@ -15,10 +17,19 @@ import { checkDowngradeRoutes, downgradeRoutes } from '../downgrade-routes';
 import { invalidateHashes } from './invalidate';
 import type { Operation } from '../operation';
 import { listBody } from '../pagination';
-import { Tenant as TenantSchema, TenantCreate, TenantList, TenantListQuery, TenantUpdate } from '../schemas';
+import {
+  Tenant as TenantSchema,
+  TenantCreate,
+  TenantList,
+  TenantListQuery,
+  TenantUpdate,
+  TenantWritten,
+  type Warning,
+} from '../schemas';
 import { readBody, readQuery } from '../validate';
 
 const tenantDoc = { id: 'Tenant', schema: TenantSchema };
+const writtenDoc = { id: 'TenantWritten', schema: TenantWritten };
 
 export const tenantOperations: Operation[] = [
   {
@@ -29,7 +40,7 @@ export const tenantOperations: Operation[] = [
     summary: 'Create a tenant',
     body: { id: 'TenantCreate', schema: TenantCreate },
     status: 201,
-    response: tenantDoc,
+    response: writtenDoc,
   },
   {
     method: 'get',
@@ -57,7 +68,7 @@ export const tenantOperations: Operation[] = [
     summary: 'Update a tenant (each given field is replaced whole)',
     body: { id: 'TenantUpdate', schema: TenantUpdate },
     status: 200,
-    response: tenantDoc,
+    response: writtenDoc,
   },
   {
     method: 'post',
@@ -106,6 +117,20 @@ async function updateTenant(
   return tenant;
 }
 
+/** The warnings of naming tenant `id` (null: a new one) `name`: other tenants already called so. */
+async function nameWarnings(
+  c: Context<AppEnv>,
+  name: string | undefined,
+  id: string | null,
+): Promise<Warning[]> {
+  if (name === undefined) return [];
+  const same = await c.var.deps.tenants.sameName(name, id);
+  if (same.length === 0) return [];
+  const ids = same.map((t) => t.id);
+  const message = `Another tenant is already named '${same[0]!.name}' (${ids.join(', ')}); names need not be unique, so this one was saved.`;
+  return [{ code: 'duplicate_name', message, tenant_ids: ids }];
+}
+
 export function tenantsRouter(now: () => number = Date.now) {
   const router = new Hono<AppEnv>();
 
@@ -113,7 +138,8 @@ export function tenantsRouter(now: () => number = Date.now) {
     const input = await readBody(c, TenantCreate);
     // A new tenant has no routes of its own yet: its downgrades may name global routes only.
     await checkDowngradeRoutes(c.env.DB, '', downgradeRoutes(input));
-    return c.json(await c.var.deps.tenants.create(input, now()), 201);
+    const tenant = await c.var.deps.tenants.create(input, now());
+    return c.json({ ...tenant, warnings: await nameWarnings(c, input.name, tenant.id) }, 201);
   });
 
   router.get('/', async (c) => {
@@ -135,7 +161,8 @@ export function tenantsRouter(now: () => number = Date.now) {
 
   router.patch('/:id', async (c) => {
     const patch = await readBody(c, TenantUpdate);
-    return c.json(await updateTenant(c, c.req.param('id'), patch, now()));
+    const tenant = await updateTenant(c, c.req.param('id'), patch, now());
+    return c.json({ ...tenant, warnings: await nameWarnings(c, patch.name, tenant.id) });
   });
 
   router.post('/:id/disable', async (c) =>

@@ -1,7 +1,7 @@
 /**
  * Key pages: view with budget, edit (PATCH: every edited field replaced
  * whole), its guardrail policy (shown beside its tenant's, saved whole), its
- * budget-alert thresholds,
+ * budget-alert thresholds, its response-cache settings (exact cache on/off and TTL, semantic cache),
  * rotate (new secret shown once), revoke behind a confirmation page,
  * and the once-only secret page, which opens and deletes the sealed cookie in
  * the same response so a reload shows nothing.
@@ -12,6 +12,7 @@ import type { ApiFailure } from '../admin-api';
 import { can } from '../can';
 import type { DashboardEnv } from '../context';
 import { keyBody, keyFormValues, rotateBody, type FormValues } from '../forms';
+import { cacheBody, cacheFields, cacheFormValues } from '../cache-form';
 import { mcpBody, mcpFormValues } from '../mcp-form';
 import { downgradeBody, editModelRules, ruleFailure, ruleFormValues } from '../scope-form';
 import { guardrailFields, guardrailFormValues, guardrailsBody } from '../guardrail-form';
@@ -32,7 +33,7 @@ async function keyPage(
   id: string,
   failed?: {
     failure: ApiFailure;
-    form: 'edit' | 'rotate' | 'guardrails' | 'alerts' | 'model-rule';
+    form: 'edit' | 'rotate' | 'guardrails' | 'alerts' | 'model-rule' | 'cache';
     values: FormValues;
   },
 ) {
@@ -52,8 +53,14 @@ async function keyPage(
     ...ruleFormValues({ limits: {}, budgets: {}, downgrade: key.data.downgrade }),
     ...alertFormValues(key.data),
     ...mcpFormValues(key.data.mcp),
+    ...cacheFormValues(key.data.cache),
   };
-  const values = { ...stored, ...edited, ...guardrails };
+  // A refused cache form shows what was sent (an unticked box stays unticked), not the stored flags.
+  const kept =
+    failed?.form === 'cache'
+      ? Object.fromEntries(Object.entries(stored).filter(([k]) => !k.startsWith('cache.')))
+      : stored;
+  const values = { ...kept, ...edited, ...guardrails };
   const body = (
     <KeyPage
       session={c.var.session}
@@ -120,6 +127,14 @@ export function keyRoutes(now: () => number = Date.now) {
     const res = await c.var.api.send('PATCH', `/keys/${seg(id)}`, ApiKey, alertSettingsBody(values, 'key'));
     if (!res.ok) return keyPage(c, id, { failure: res, form: 'alerts', values: alertFields(values) });
     return c.redirect(`/dashboard/keys/${seg(id)}?notice=alerts-saved`, 303);
+  });
+
+  router.post('/:id/cache', async (c) => {
+    const id = c.req.param('id');
+    const values = await readForm(c);
+    const res = await c.var.api.send('PATCH', `/keys/${seg(id)}`, ApiKey, cacheBody(values));
+    if (!res.ok) return keyPage(c, id, { failure: res, form: 'cache', values: cacheFields(values) });
+    return c.redirect(`/dashboard/keys/${seg(id)}?notice=cache-saved`, 303);
   });
 
   router.post('/:id/rotate', async (c) => {

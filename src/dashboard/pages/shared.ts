@@ -9,6 +9,10 @@ import { FLASH_COOKIE, FLASH_PATH, FLASH_TTL_MS, sealSecret } from '../secret-fl
 /** Success messages travel as a fixed key in the redirect (`?notice=`), never as free text. */
 const NOTICES: Record<string, string> = {
   'tenant-created': 'Tenant created.',
+  'tenant-renamed': 'Tenant renamed.',
+  'cache-saved': 'Cache settings saved.',
+  'price-saved': 'Price saved: requests are costed with it within about a minute.',
+  'price-deleted': 'Price override deleted: the built-in or default price applies again.',
   'tenant-disabled': 'Tenant disabled: all of its keys are refused from now on.',
   'tenant-enabled': 'Tenant enabled: its active keys work again.',
   'key-updated': 'Key updated; the change applies from the next request.',

@@ -8,6 +8,8 @@
  * its guardrail policy (saved whole), its budget-alert thresholds and webhook,
  * what translations do with fields they cannot carry (on_unsupported),
  * and its alert signing secret (answered to a POST, never to a link that could be replayed or prefetched).
+ * its name (a rename, or a create, to a name another tenant has is made and then warned of on the
+ * tenant's page), and disabling it (a confirmation page with a required checkbox first).
  * Its limits and scopes (end-user default, model and tag rules) are saved by tenant-scopes.tsx, which
  * re-renders this page with a refusal. Each active tenant and key shows its scope's status (near limit,
  * refusing, exhausted) in place of "active", from its limits report.
@@ -29,6 +31,7 @@ import {
   ProviderKeyList,
   Tenant,
   TenantList,
+  TenantWritten,
 } from '../schemas';
 import { AlertsPage } from '../views/alerts';
 import {
@@ -42,6 +45,7 @@ import { page } from '../views/layout';
 import { retentionBody, retentionFields, retentionFormValues } from '../views/responses-retention';
 import { failurePage, failureStatus } from '../views/message';
 import { TenantPage, TenantsPage } from '../views/tenants';
+import { DisableConfirmPage, sameNameOf } from '../views/tenant-name';
 import { isScopeForm, type ScopeForm } from '../views/tenant-scopes';
 import { downgradeBody, ruleFormValues } from '../scope-form';
 import { mcpBody, mcpFormValues } from '../mcp-form';
@@ -55,6 +59,7 @@ export type TenantForm =
   | 'alerts'
   | 'translation'
   | 'retention'
+  | 'name'
   | ScopeForm;
 const BACK = { href: '/dashboard/tenants', label: 'Back to tenants' };
 const NO_PROVIDER: ApiFailure = {
@@ -152,6 +157,8 @@ export async function tenantPage(
       alertValues={failed === 'alerts' ? values : alertFormValues(tenant.data)}
       retentionValues={failed === 'retention' ? values : retentionFormValues(tenant.data)}
       translation={failed === 'translation' ? values : { on_unsupported: tenant.data.on_unsupported }}
+      nameValues={failed === 'name' ? values : { name: tenant.data.name }}
+      sameName={sameNameOf(c.req.query('same_name'))}
       failure={failure}
       values={values}
       failed={failed}
@@ -166,6 +173,40 @@ export async function tenantPage(
   );
 }
 
+/** The query of the redirect after a tenant is created or renamed: its notice, and any duplicate name. */
+function written(notice: string, tenant: TenantWritten): string {
+  const q = new URLSearchParams({ notice });
+  const same = tenant.warnings.find((w) => w.code === 'duplicate_name');
+  if (same) q.set('same_name', same.tenant_ids.join(','));
+  return q.toString();
+}
+
+/** The confirmation step before disabling a tenant; `unticked` when it was sent without the box ticked. */
+async function confirmDisable(c: C, id: string, back: 'list' | 'tenant', unticked: boolean) {
+  const [tenant, keys] = await Promise.all([
+    c.var.api.get(`/tenants/${seg(id)}`, Tenant),
+    c.var.api.get('/keys', KeyList, { tenant_id: id, limit: 100 }),
+  ]);
+  if (!tenant.ok) return failurePage(c, tenant, c.var.session, BACK);
+  const active =
+    keys.ok && !keys.data.has_more ? keys.data.data.filter((k) => k.status === 'active').length : null;
+  const body = (
+    <DisableConfirmPage
+      session={c.var.session}
+      tenant={tenant.data}
+      keys={active}
+      back={back}
+      unticked={unticked}
+    />
+  );
+  const options = {
+    title: `Disable ${tenant.data.name}?`,
+    session: c.var.session,
+    section: 'tenants' as const,
+  };
+  return page(c, options, body, unticked ? 400 : 200);
+}
+
 export function tenantRoutes(now: () => number = Date.now) {
   const router = new Hono<DashboardEnv>();
 
@@ -173,9 +214,18 @@ export function tenantRoutes(now: () => number = Date.now) {
 
   router.post('/', async (c) => {
     const values = await readForm(c);
-    const res = await c.var.api.send('POST', '/tenants', Tenant, { name: values.name ?? '' });
+    const res = await c.var.api.send('POST', '/tenants', TenantWritten, { name: values.name ?? '' });
     if (!res.ok) return listPage(c, res, values);
-    return c.redirect(`/dashboard/tenants/${seg(res.data.id)}?notice=tenant-created`, 303);
+    return c.redirect(`/dashboard/tenants/${seg(res.data.id)}?${written('tenant-created', res.data)}`, 303);
+  });
+
+  router.post('/:id/name', async (c) => {
+    const id = c.req.param('id');
+    const values = await readForm(c);
+    const kept = { name: values.name ?? '' };
+    const res = await c.var.api.send('PATCH', `/tenants/${seg(id)}`, TenantWritten, kept);
+    if (!res.ok) return tenantPage(c, id, res, kept, 'name');
+    return c.redirect(`/dashboard/tenants/${seg(id)}?${written('tenant-renamed', res.data)}`, 303);
   });
 
   router.get('/:id', (c) => tenantPage(c, c.req.param('id')));
@@ -200,6 +250,10 @@ export function tenantRoutes(now: () => number = Date.now) {
     const id = c.req.param('id');
     const action = c.req.param('action');
     const values = await readForm(c);
+    const mayDisable = can(c.var.session.who, 'POST /admin/tenants/{id}/disable', id);
+    // Disabling asks first: without the ticked box the answer is the confirmation page, nothing changed.
+    if (action === 'disable' && values.confirm !== 'yes' && mayDisable)
+      return confirmDisable(c, id, values.back === 'list' ? 'list' : 'tenant', values.step === 'confirm');
     const res = await c.var.api.send('POST', `/tenants/${seg(id)}/${action}`, Tenant);
     if (!res.ok) return failurePage(c, res, c.var.session, BACK);
     const back = values.back === 'list' ? '/dashboard/tenants' : `/dashboard/tenants/${seg(id)}`;

@@ -74,8 +74,8 @@ export function AlertSettingsSection(props: {
       <h2 id="alert-settings-h">Budget alert settings</h2>
       <p class="muted">
         {scope === 'tenant'
-          ? "An alert fires once per budget and period when the tenant's spend reaches a threshold; its keys' alerts go to the same webhook."
-          : "An alert fires once per budget and period when this key's spend reaches a threshold; it goes to its tenant's webhook."}
+          ? "An alert fires once per budget and period when the tenant's spend reaches a threshold, and when a budget first refuses a request (thresholds or not); its keys' alerts go to the same webhook."
+          : "An alert fires once per budget and period when this key's spend reaches a threshold, and when a budget first refuses a request (thresholds or not); it goes to its tenant's webhook."}
       </p>
       {props.editable ? (
         <>

@@ -10,6 +10,7 @@ import type { SignedIn } from '../context';
 import type { ApiKey, LimitsReport } from '../schemas';
 import type { Session } from '../session';
 import { AlertSettingsSection } from './alert-settings';
+import { KeyCacheSection } from './key-cache';
 import { BudgetGlance, RuleStatusTable } from './budget';
 import { GuardrailsSection } from './guardrails';
 import {
@@ -39,7 +40,7 @@ export function KeyPage(props: {
   /** The model-rule form's values after a refusal (its fields share names with the edit form's). */
   ruleValues?: FormValues;
   failure?: ApiFailure | null;
-  failed?: 'edit' | 'rotate' | 'guardrails' | 'alerts' | 'model-rule';
+  failed?: 'edit' | 'rotate' | 'guardrails' | 'alerts' | 'model-rule' | 'cache';
   notice?: string | null;
 }) {
   const { apiKey: k, session } = props;
@@ -160,6 +161,13 @@ export function KeyPage(props: {
             failure={props.failed === 'guardrails' ? props.failure : null}
             narrows={props.tenantGuardrails ? { tenant: props.tenantGuardrails, apiKey: k.guardrails } : null}
           />
+          <KeyCacheSection
+            session={session}
+            apiKey={k}
+            values={props.values}
+            failure={props.failed === 'cache' ? (props.failure ?? null) : null}
+            editable={mayEdit}
+          />
           <AlertSettingsSection
             session={session}
             scope="key"
@@ -186,7 +194,7 @@ function RotateSection(props: {
   /** The model-rule form's values after a refusal (its fields share names with the edit form's). */
   ruleValues?: FormValues;
   failure?: ApiFailure | null;
-  failed?: 'edit' | 'rotate' | 'guardrails' | 'alerts' | 'model-rule';
+  failed?: 'edit' | 'rotate' | 'guardrails' | 'alerts' | 'model-rule' | 'cache';
 }) {
   const { apiKey: k, session } = props;
   return (

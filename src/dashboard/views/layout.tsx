@@ -11,7 +11,16 @@ import { canSome } from '../can';
 import type { DashboardEnv, SignedIn } from '../context';
 import { CSS } from '../styles';
 
-export type Section = 'tenants' | 'routes' | 'providers' | 'mcp' | 'usage' | 'logs' | 'audit' | 'admins';
+export type Section =
+  | 'tenants'
+  | 'routes'
+  | 'providers'
+  | 'pricing'
+  | 'mcp'
+  | 'usage'
+  | 'logs'
+  | 'audit'
+  | 'admins';
 
 export interface PageOptions {
   title: string;
@@ -26,6 +35,7 @@ const NAV: { section: Section; href: string; label: string; op: string }[] = [
   { section: 'tenants', href: '/dashboard/tenants', label: 'Tenants & keys', op: 'GET /admin/tenants' },
   { section: 'routes', href: '/dashboard/routes', label: 'Routes', op: 'GET /admin/routes' },
   { section: 'providers', href: '/dashboard/providers', label: 'Providers', op: 'GET /admin/providers' },
+  { section: 'pricing', href: '/dashboard/pricing', label: 'Pricing', op: 'GET /admin/pricing' },
   {
     section: 'mcp',
     href: '/dashboard/mcp-servers',

@@ -16,12 +16,13 @@ import { AlertSettingsSection } from './alert-settings';
 import { BudgetGlance, RuleStatusTable } from './budget';
 import { describeBudgets, describeLimits, describeModels, KeySettingsFields } from './key-settings';
 import { GuardrailsSection } from './guardrails';
-import { ActionForm, Failure, Field, Notice, Pager, Time } from './parts';
+import { ActionForm, Failure, Field, Id, Notice, Pager, Time } from './parts';
 import { ProviderKeysSection } from './provider-keys';
 import { ResponsesRetentionSection } from './responses-retention';
 import { TenantUnsupportedSection } from './unsupported-policy';
 import { ScopeBadge } from './scope-rules';
 import { isScopeForm, type ScopeForm, TenantScopesSection } from './tenant-scopes';
+import { DuplicateNameWarning, RenameSection } from './tenant-name';
 
 export function TenantStatusButton(props: { tenant: Tenant; session: SignedIn; back: 'list' | 'tenant' }) {
   const { tenant } = props;
@@ -187,9 +188,21 @@ export function TenantPage(props: {
   failure?: ApiFailure | null;
   values?: FormValues;
   /** Which form the failure and values belong to. */
-  failed?: 'key' | 'provider-key' | 'guardrails' | 'alerts' | 'translation' | 'retention' | ScopeForm;
+  failed?:
+    | 'key'
+    | 'provider-key'
+    | 'guardrails'
+    | 'alerts'
+    | 'translation'
+    | 'retention'
+    | 'name'
+    | ScopeForm;
   /** The translation form's values: the stored setting, or what was sent when it was refused. */
   translation: FormValues;
+  /** The rename form's value: the stored name, or what was sent when it was refused. */
+  nameValues: FormValues;
+  /** Other tenants with this tenant's name, after a create or rename that warned of it. */
+  sameName: readonly string[];
   notice?: string | null;
 }) {
   const { tenant, session } = props;
@@ -208,8 +221,9 @@ export function TenantPage(props: {
       </p>
       <h1>{tenant.name}</h1>
       <Notice text={props.notice} />
+      <DuplicateNameWarning name={tenant.name} others={props.sameName} />
       <div class="actions">
-        <ScopeBadge status={tenant.status} report={props.report} /> <code>{tenant.id}</code>
+        <ScopeBadge status={tenant.status} report={props.report} /> <Id value={tenant.id} />
         <a href={`/dashboard/usage?${q}`}>Usage</a>
         <a href={`/dashboard/logs?${q}`}>Logs</a>
         <a href={`/dashboard/tenants/${encodeURIComponent(tenant.id)}/alerts`}>Budget alerts</a>
@@ -242,6 +256,14 @@ export function TenantPage(props: {
             </div>
           </ActionForm>
         </section>
+      ) : null}
+      {may('PATCH /admin/tenants/{id}') ? (
+        <RenameSection
+          session={session}
+          tenant={tenant}
+          values={props.nameValues}
+          failure={props.failed === 'name' ? (props.failure ?? null) : null}
+        />
       ) : null}
       <TenantScopesSection
         session={session}

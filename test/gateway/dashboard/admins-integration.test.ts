@@ -100,7 +100,7 @@ describe('audit page', () => {
     const alice = await createAdmin('admin', [], 'Alice');
     const b = await owner(alice.token);
     await b.page(`/dashboard/tenants/${tenant.id}`);
-    expect((await b.post(`/dashboard/tenants/${tenant.id}/disable`, {})).status).toBe(303);
+    expect((await b.post(`/dashboard/tenants/${tenant.id}/disable`, { confirm: 'yes' })).status).toBe(303);
 
     const html = await b.page(`/dashboard/audit?tenant_id=${tenant.id}&resource=tenant`);
     const rows = html.split('<tr>').slice(2);

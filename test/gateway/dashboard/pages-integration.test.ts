@@ -68,7 +68,7 @@ describe('tenants', () => {
     const b = await signedIn();
     const id = await createTenant(b, 'Switchable');
     await b.page(`/dashboard/tenants/${id}`);
-    const off = await b.post(`/dashboard/tenants/${id}/disable`, { back: 'tenant' });
+    const off = await b.post(`/dashboard/tenants/${id}/disable`, { back: 'tenant', confirm: 'yes' });
     expect(location(off)).toBe(`/dashboard/tenants/${id}?notice=tenant-disabled`);
     expect(await b.page(location(off))).toContain('This tenant is disabled');
     const on = await b.post(`/dashboard/tenants/${id}/enable`, { back: 'list' });

@@ -64,6 +64,7 @@ describe('pages and forms by role', () => {
       'Tenants &amp; keys',
       'Routes',
       'Providers',
+      'Pricing',
       'MCP servers',
       'Usage',
       'Logs',
@@ -122,6 +123,7 @@ describe('pages and forms by role', () => {
       `/dashboard/keys/${key.id}`,
       `/dashboard/keys/${key.id}/model-rules`,
       `/dashboard/keys/${key.id}/guardrails`,
+      `/dashboard/keys/${key.id}/cache`,
       `/dashboard/keys/${key.id}/alerts`,
       `/dashboard/keys/${key.id}/rotate`,
     ]);

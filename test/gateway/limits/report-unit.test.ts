@@ -1,6 +1,7 @@
 /**
  * The usage report's status (scopeState, pure): ok, near its limit at 90 % spent and held, refusing for
- * five minutes after a refusal, exhausted when a budget is spent or refused a request it can no longer fit;
+ * five minutes after a refusal (or all period when a budget refused a request it can no longer fit),
+ * exhausted when a budget is spent;
  * and the report built from a scope's dump (requests budgets, a refusal older than the settings ignored).
  */
 import { describe, expect, it } from 'vitest';
@@ -53,10 +54,11 @@ describe('scopeState', () => {
     expect(usd.status).toBe('exhausted');
   });
 
-  it('is exhausted when a budget refused a request this period and nothing it holds can be released', () => {
-    // The example: refused at 5,900 of 6,000 tokens still showed "active".
+  it('stays refusing when a budget refused a request this period and nothing it holds can be released', () => {
+    // The example: refused at 5,900 of 6,000 tokens showed "active"; a smaller request still
+    // fits, so it is refusing (for the rest of the period), not exhausted.
     const refused = { kind: 'tokens_day' as const, at: NOW - 3600_000, count: 4 };
-    expect(report({ tokens: { day: 6000 } }, dump({ tokensSpent: 5900 }, refused)).status).toBe('exhausted');
+    expect(report({ tokens: { day: 6000 } }, dump({ tokensSpent: 5900 }, refused)).status).toBe('refusing');
     // Something in flight may come back: refusing (recent) rather than exhausted.
     const recent = { ...refused, at: NOW - 60_000 };
     expect(
@@ -76,7 +78,7 @@ describe('scopeState', () => {
   it('ignores a refusal made before the settings last changed (a raised limit)', () => {
     const refused = { kind: 'requests_day' as const, at: NOW - 60_000, count: 1 };
     const d = dump({ requestsSpent: 3 }, refused);
-    expect(report({ requests: { day: 100 } }, d).status).toBe('exhausted');
+    expect(report({ requests: { day: 100 } }, d).status).toBe('refusing');
     const raised = report({ requests: { day: 100 } }, d, NOW - 30_000);
     expect(raised.last_denial).toBeNull();
     expect(raised.status).toBe('ok');
