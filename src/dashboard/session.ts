@@ -13,7 +13,7 @@
  * it is bound to the session and needs no storage either. Pure except for
  * Web Crypto; the clock is passed in.
  */
-import { base64url, randomToken } from '../util/crypto';
+import { base64url, fromBase64url, randomToken } from '../util/crypto';
 import { dashboardKeys } from './keys';
 
 export const SESSION_COOKIE = 'edgeway_session';
@@ -82,7 +82,4 @@ export async function readSession(
   return ok ? sessionOf(adminToken, id, adminId, expiresAt) : null;
 }
 
-export function fromBase64url(text: string): Uint8Array {
-  const bin = atob(text.replaceAll('-', '+').replaceAll('_', '/'));
-  return Uint8Array.from(bin, (ch) => ch.charCodeAt(0));
-}
+export { fromBase64url };
