@@ -20,6 +20,7 @@ import { logRoutes } from './pages/logs';
 import { mcpServerRoutes } from './pages/mcp-servers';
 import { providerRoutes } from './pages/providers';
 import { routeRoutes } from './pages/routes';
+import { ssoRoutes } from './pages/sso';
 import { tenantRoutes } from './pages/tenants';
 import { tenantScopeRoutes } from './pages/tenant-scopes';
 import { usageRoutes } from './pages/usage';
@@ -36,6 +37,7 @@ export function createDashboard(adminFetch: AdminFetch, options: DashboardOption
   dash.post('*', formLimit, csrf());
   dash.use('*', readableForm);
   dash.route('/', authRoutes(now));
+  dash.route('/sso', ssoRoutes(now));
 
   dash.use('*', requireSession(now), csrfToken);
   dash.use('*', async function adminApi(c, next) {

@@ -12,7 +12,7 @@ import type { AdminPrincipal } from '../../core/admin-principal';
 import { GatewayError } from '../../core/errors';
 import type { SsoConfig } from './config';
 import { SsoUnavailable } from './fetch-json';
-import { type IdentityResult, type SsoVerifier } from './identities';
+import type { IdentityResult, SsoVerifier } from './identities';
 import { looksLikeJwt } from './jwt';
 import { principalFor, type SsoIdentity } from './role-map';
 
@@ -24,8 +24,10 @@ export const isNoRole = (v: unknown): v is NoRole => typeof v === 'object' && v 
 
 /** Whether this request presents an SSO identity this deployment is configured to take. */
 export function presentsSso(config: SsoConfig, bearer: string | null, assertion: string | null): boolean {
-  return (bearer !== null && config.oidc !== null && looksLikeJwt(bearer)) ||
-    (bearer === null && assertion !== null && config.access !== null);
+  return (
+    (bearer !== null && config.oidc !== null && looksLikeJwt(bearer)) ||
+    (bearer === null && assertion !== null && config.access !== null)
+  );
 }
 
 export async function identifySso(
@@ -43,7 +45,8 @@ export async function identifySso(
       result = await verifier.accessAssertion(config.access, map, assertion);
     else return null;
   } catch (err) {
-    if (err instanceof SsoUnavailable) throw ssoBroken(`the identity provider cannot be used: ${err.message}`);
+    if (err instanceof SsoUnavailable)
+      throw ssoBroken(`the identity provider cannot be used: ${err.message}`);
     throw err;
   }
   if (!result.ok) return null;

@@ -100,5 +100,8 @@ export async function exchangeCode(
   const tokens = TokenResponse.safeParse(json);
   return tokens.success
     ? { ok: true, idToken: tokens.data.id_token }
-    : { ok: false, message: 'The identity provider answered without an ID token (is the openid scope granted?).' };
+    : {
+        ok: false,
+        message: 'The identity provider answered without an ID token (is the openid scope granted?).',
+      };
 }

@@ -29,7 +29,9 @@ export async function fetchJson<S extends z.ZodType>(
       signal: AbortSignal.timeout(FETCH_TIMEOUT_MS),
     });
   } catch (err) {
-    throw new SsoUnavailable(`${url} could not be reached (${err instanceof Error ? err.message : String(err)})`);
+    throw new SsoUnavailable(
+      `${url} could not be reached (${err instanceof Error ? err.message : String(err)})`,
+    );
   }
   const text = res.ok ? await res.text() : '';
   if (!res.ok) throw new SsoUnavailable(`${url} answered HTTP ${res.status}`);
@@ -42,6 +44,8 @@ export async function fetchJson<S extends z.ZodType>(
   }
   const parsed = schema.safeParse(json);
   if (!parsed.success)
-    throw new SsoUnavailable(`${url} answered an unexpected document: ${parsed.error.issues[0]?.message ?? ''}`);
+    throw new SsoUnavailable(
+      `${url} answered an unexpected document: ${parsed.error.issues[0]?.message ?? ''}`,
+    );
   return parsed.data;
 }

@@ -13,7 +13,9 @@ import { KeySets } from './jwks';
 import { type JwtResult, verifyJwt } from './jwt';
 import { claimValues, type RoleMap, type SsoIdentity } from './role-map';
 
-export type IdentityResult = { ok: true; identity: SsoIdentity } | Extract<JwtResult, { ok: false }>;
+export type IdentityResult =
+  | { ok: true; identity: SsoIdentity /** The token's expiry, epoch ms. */; expiresAt: number }
+  | Extract<JwtResult, { ok: false }>;
 
 const text = (v: unknown, max = 256) => (typeof v === 'string' && v.length > 0 ? v.slice(0, max) : null);
 
@@ -32,6 +34,7 @@ export function identityOf(
   const groups = top.length === 0 && source === 'access' ? claimValues(claims, `custom.${map.claim}`) : top;
   return {
     ok: true,
+    expiresAt: typeof claims.exp === 'number' ? claims.exp * 1000 : 0,
     identity: {
       source,
       subject,
@@ -56,12 +59,7 @@ export class SsoVerifier {
   }
 
   /** An ID token from the provider: its signature, issuer, audience (the client id), times and nonce. */
-  async idToken(
-    oidc: OidcConfig,
-    map: RoleMap,
-    token: string,
-    nonce?: string,
-  ): Promise<IdentityResult> {
+  async idToken(oidc: OidcConfig, map: RoleMap, token: string, nonce?: string): Promise<IdentityResult> {
     const meta = await this.discovery.metadata(oidc.issuer);
     const result = await verifyJwt(token, (_kid, refresh) => this.keySets.keys(meta.jwks_uri, refresh), {
       issuer: oidc.issuer,

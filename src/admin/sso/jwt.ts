@@ -84,7 +84,8 @@ export function decodeJwt(token: string): Decoded | null {
 }
 
 /** Whether a string has the shape of a compact JWS (three base64url parts, a JSON header). */
-export const looksLikeJwt = (token: string) => /^eyJ[A-Za-z0-9_-]*\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*$/.test(token);
+export const looksLikeJwt = (token: string) =>
+  /^eyJ[A-Za-z0-9_-]*\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*$/.test(token);
 
 const isAlgorithm = (alg: string): alg is Algorithm => (ALGORITHMS as readonly string[]).includes(alg);
 
@@ -101,9 +102,7 @@ function importKey(jwk: Jwk, alg: Algorithm): Promise<CryptoKey | null> {
   let key = imported.get(jwk);
   if (!key) {
     const params =
-      alg === 'RS256'
-        ? { kty: 'RSA', n: jwk.n, e: jwk.e }
-        : { kty: 'EC', crv: 'P-256', x: jwk.x, y: jwk.y };
+      alg === 'RS256' ? { kty: 'RSA', n: jwk.n, e: jwk.e } : { kty: 'EC', crv: 'P-256', x: jwk.x, y: jwk.y };
     const algorithm =
       alg === 'RS256'
         ? { name: 'RSASSA-PKCS1-v1_5', hash: 'SHA-256' }
@@ -132,8 +131,7 @@ export function checkClaims(claims: Record<string, unknown>, expected: Expected)
     return fail('issuer', `issued by '${String(claims.iss)}', not '${expected.issuer}'`);
   const aud = claims.aud;
   const audiences = typeof aud === 'string' ? [aud] : Array.isArray(aud) ? aud : [];
-  if (!audiences.includes(expected.audience))
-    return fail('audience', `not meant for '${expected.audience}'`);
+  if (!audiences.includes(expected.audience)) return fail('audience', `not meant for '${expected.audience}'`);
   if (claims.azp !== undefined && claims.azp !== expected.audience)
     return fail('audience', `authorized party '${String(claims.azp)}' is not '${expected.audience}'`);
   if (typeof claims.exp !== 'number') return fail('malformed', 'no exp claim');

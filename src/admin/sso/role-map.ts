@@ -107,8 +107,7 @@ export function principalFor(map: RoleMap, who: SsoIdentity): AdminPrincipal | n
     (best, r) => (RANK[r.role] < RANK[best] ? r.role : best),
     'tenant_admin',
   );
-  const tenantIds =
-    role === 'tenant_admin' ? [...new Set(matched.flatMap((r) => r.tenants ?? []))] : [];
+  const tenantIds = role === 'tenant_admin' ? [...new Set(matched.flatMap((r) => r.tenants ?? []))] : [];
   const label = who.name ?? who.email ?? who.subject;
   const via = who.source === 'access' ? 'Cloudflare Access' : 'SSO';
   return {
