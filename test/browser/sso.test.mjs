@@ -238,13 +238,13 @@ test('a user whose groups map to no role is refused in words', async () => {
   const text = await page.getByRole('alert').innerText();
   assert.match(text, /nina@example\.com/);
   assert.match(text, /gives that identity no role/);
+  await shot(page, 'sso-refused');
   assert.equal(
     (await browser.context.cookies(url('/dashboard/'))).some((c) => c.name === 'edgeway_session'),
     false,
   );
   await page.goto(url('/dashboard/tenants'));
   assert.equal(await heading(), 'Sign in');
-  await shot(page, 'sso-refused');
 });
 
 test('no page logged a console error (CSP included)', () => {
