@@ -275,6 +275,24 @@ describe('the dashboard with SSO', () => {
     expect(html).toContain('Signed in as <strong>Ada (SSO)</strong> (tenant_admin)');
     expect(html).toContain(tenantA);
     expect(html).not.toContain(tenantB);
+
+    // The role is worked out on every page: without its rule, the same session signs in no more.
+    const rules = JSON.parse(ssoEnv.SSO_ROLE_MAP ?? '{}').rules.filter(
+      (r: { group?: string }) => r.group !== 'a-admins',
+    );
+    const narrowed = { ...ssoEnv, SSO_ROLE_MAP: JSON.stringify({ rules }) } as typeof env;
+    const ctx = createExecutionContext();
+    const gone = await worker.fetch(
+      new Request('http://gw.test/dashboard/tenants', {
+        headers: { cookie: `edgeway_session=${session}` },
+        redirect: 'manual',
+      }),
+      narrowed,
+      ctx,
+    );
+    await waitOnExecutionContext(ctx);
+    expect(gone.status).toBe(303);
+    expect(gone.headers.get('location')).toMatch(/^\/dashboard\/login\?next=/);
   });
 
   it('refuses an ID token whose nonce is not the sign-in’s own', async () => {
