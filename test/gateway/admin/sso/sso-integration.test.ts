@@ -7,6 +7,7 @@
  */
 import { createExecutionContext, env, waitOnExecutionContext } from 'cloudflare:test';
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { SsoEnv } from '../../../../src/admin/sso/config';
 import { codeChallenge } from '../../../../src/admin/sso/pkce';
 import worker from '../../../../src/index';
 import { createTenant } from '../../admin-helpers';
@@ -23,7 +24,7 @@ let tenantA: string;
 let tenantB: string;
 let idpKey: TestKey;
 let accessKey: TestKey;
-let ssoEnv: typeof env;
+let ssoEnv: typeof env & SsoEnv;
 
 /** What the stub token endpoint was sent, and the ID token claims it answers with. */
 const tokenEndpoint = {
@@ -103,7 +104,7 @@ beforeAll(async () => {
         { email: 'ops@example.com', role: 'admin' },
       ],
     }),
-  } as typeof env;
+  } as typeof ssoEnv;
 });
 beforeEach(stubProviders);
 afterEach(() => vi.restoreAllMocks());
@@ -280,7 +281,7 @@ describe('the dashboard with SSO', () => {
     const rules = JSON.parse(ssoEnv.SSO_ROLE_MAP ?? '{}').rules.filter(
       (r: { group?: string }) => r.group !== 'a-admins',
     );
-    const narrowed = { ...ssoEnv, SSO_ROLE_MAP: JSON.stringify({ rules }) } as typeof env;
+    const narrowed = { ...ssoEnv, SSO_ROLE_MAP: JSON.stringify({ rules }) };
     const ctx = createExecutionContext();
     const gone = await worker.fetch(
       new Request('http://gw.test/dashboard/tenants', {
