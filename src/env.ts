@@ -36,6 +36,21 @@ export interface Secrets {
   OTEL_EXPORTER_OTLP_TRACES_ENDPOINT?: string;
   OTEL_EXPORTER_OTLP_HEADERS?: string;
   OTEL_SERVICE_NAME?: string;
+  /**
+   * Single sign-on for admins (docs/sso.md, src/admin/sso/config.ts): an OpenID Connect provider for the
+   * dashboard's sign-in and the admin API's bearer ID tokens, Cloudflare Access's signed assertion, and the
+   * map from their identities to roles and tenants. All optional: without them, admin tokens only.
+   */
+  OIDC_ISSUER?: string;
+  OIDC_CLIENT_ID?: string;
+  OIDC_CLIENT_SECRET?: string;
+  OIDC_PROVIDER_NAME?: string;
+  OIDC_SCOPES?: string;
+  OIDC_CLIENT_AUTH?: string;
+  OIDC_REDIRECT_URI?: string;
+  CF_ACCESS_TEAM_DOMAIN?: string;
+  CF_ACCESS_AUD?: string;
+  SSO_ROLE_MAP?: string;
   /** Per-provider secrets referenced by EDGEWAY_PROVIDERS rows (`api_key_secret`). */
   [name: `PROVIDER_KEY_${string}`]: string | undefined;
 }

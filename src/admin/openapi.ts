@@ -139,14 +139,22 @@ export function openApiDocument(): unknown {
         "Tenants, gateway keys, tenants' own provider keys, named routes and MCP servers. Times are epoch milliseconds.",
     },
     servers: [{ url: '/' }],
-    security: [{ adminToken: [] }],
+    security: [{ adminToken: [] }, { cloudflareAccess: [] }],
     paths,
     components: {
       securitySchemes: {
         adminToken: {
           type: 'http',
           scheme: 'bearer',
-          description: "A named admin's token (ewadm_…), or the ADMIN_TOKEN secret (break-glass owner).",
+          description:
+            "A named admin's token (ewadm_…), the ADMIN_TOKEN secret (break-glass owner), or, where single sign-on is configured, the OpenID Connect provider's ID token (docs/sso.md).",
+        },
+        cloudflareAccess: {
+          type: 'apiKey',
+          in: 'header',
+          name: 'Cf-Access-Jwt-Assertion',
+          description:
+            'The signed assertion Cloudflare Access adds to the requests it lets through, where CF_ACCESS_TEAM_DOMAIN and CF_ACCESS_AUD are set (docs/sso.md).',
         },
       },
       schemas: {

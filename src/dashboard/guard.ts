@@ -6,8 +6,13 @@
  * - requireSession: no page, asset or data without a valid signed session
  *   that was not signed out (revocations in D1, src/storage/revoked-sessions.ts)
  *   and whose admin still exists and is active, loaded afresh on every page
- *   (so a disabled, deleted or re-roled admin's next page reflects it);
- *   otherwise a 303 to the sign-in page (fail closed: no ADMIN_TOKEN, no dashboard);
+ *   (so a disabled, deleted or re-roled admin's next page reflects it); an
+ *   SSO session's identity is mapped by SSO_ROLE_MAP afresh on every page the
+ *   same way, and where Cloudflare Access is configured its assertion
+ *   (`Cf-Access-Jwt-Assertion`) is a session of its own, no sign-in needed
+ *   (sso-session.ts); otherwise a 303 to the sign-in page (fail closed: no
+ *   ADMIN_TOKEN, no dashboard); a verified identity with no role gets a 403
+ *   page saying so;
  * - CSRF on every change, two independent checks: hono/csrf (Origin or
  *   Sec-Fetch-Site must be this origin) and csrfToken (the session's token in
  *   the form's `_csrf` field, compared in constant time). The cookie is also
@@ -23,7 +28,12 @@ import { type AdminPrincipal, BREAK_GLASS, BREAK_GLASS_ID } from '../core/admin-
 import { D1AdminStore, principalOf } from '../storage/admin-store';
 import { secretsEqual } from '../util/crypto';
 import type { DashboardEnv, SignedIn } from './context';
-import { readSession, SESSION_COOKIE } from './session';
+import { isNoRole, type NoRole } from '../admin/sso/admin-identity';
+import { ssoConfig } from '../admin/sso/config';
+import { ssoVerifier } from '../admin/sso/identities';
+import { principalFor } from '../admin/sso/role-map';
+import { readSession, SESSION_COOKIE, type Session } from './session';
+import { accessSession, readSsoSession } from './sso-session';
 import { messagePage } from './views/message';
 
 export const securityHeaders = secureHeaders({
@@ -94,19 +104,66 @@ async function adminOf(c: Context<DashboardEnv>, adminId: string): Promise<Admin
   return admin?.status === 'active' ? principalOf(admin) : null;
 }
 
-/** The request's session: signed with this ADMIN_TOKEN, unexpired, not signed out, its admin active; else null. */
+/** The admin a session stands for now: its SSO identity mapped by the current role map, or its admin. */
+function whoIs(c: Context<DashboardEnv>, session: Session): Promise<AdminPrincipal | null> {
+  if (!session.sso) return adminOf(c, session.adminId);
+  const map = ssoConfig(c.env).roleMap;
+  return Promise.resolve(map ? principalFor(map, session.sso) : null);
+}
+
+/** The session Cloudflare Access's assertion stands for, when Access is configured and one was sent. */
+async function accessSignIn(
+  c: Context<DashboardEnv>,
+  adminToken: string,
+): Promise<{ session: Session; who: AdminPrincipal | null } | null> {
+  const { access, roleMap } = ssoConfig(c.env);
+  const assertion = c.req.header('cf-access-jwt-assertion')?.trim();
+  if (!access || !roleMap || !assertion) return null;
+  const result = await ssoVerifier.accessAssertion(access, roleMap, assertion).catch((err: unknown) => {
+    console.error('dashboard: Cloudflare Access keys unavailable', err instanceof Error ? err.message : err);
+    return null;
+  });
+  if (!result?.ok) return null;
+  const session = await accessSession(adminToken, assertion, result.identity, result.expiresAt);
+  return { session, who: principalFor(roleMap, result.identity) };
+}
+
+/**
+ * The request's session: signed with this ADMIN_TOKEN, unexpired, not signed out, its admin active (or its
+ * SSO identity given a role); else a verified SSO identity with no role (NoRole); else null.
+ */
 export async function currentSession(
   c: Context<DashboardEnv>,
   adminToken: string,
   now: number,
-): Promise<SignedIn | null> {
-  const session = await readSession(adminToken, getCookie(c, SESSION_COOKIE), now);
-  if (!session) return null;
+): Promise<SignedIn | NoRole | null> {
+  const cookie = getCookie(c, SESSION_COOKIE);
+  const fromCookie =
+    (await readSession(adminToken, cookie, now)) ?? (await readSsoSession(adminToken, cookie, now));
+  const found = fromCookie ? { session: fromCookie, who: null } : await accessSignIn(c, adminToken);
+  if (!found) return null;
   const [revoked, who] = await Promise.all([
-    c.var.deps.sessions.isRevoked(session.id),
-    adminOf(c, session.adminId),
+    c.var.deps.sessions.isRevoked(found.session.id),
+    fromCookie ? whoIs(c, fromCookie) : Promise.resolve(found.who),
   ]);
-  return revoked || !who ? null : { ...session, who };
+  if (revoked) return null;
+  if (!who) return !fromCookie && found.session.sso ? { refused: found.session.sso } : null;
+  return { ...found.session, who };
+}
+
+/** The page for a verified SSO identity that SSO_ROLE_MAP gives no role. */
+export function noRolePage(c: Context<DashboardEnv>, refused: NoRole['refused']) {
+  const shown = refused.groups.slice(0, 20);
+  const more =
+    refused.groups.length > shown.length ? ` and ${refused.groups.length - shown.length} more` : '';
+  const groups = shown.length ? ` Its groups: ${shown.join(', ')}${more}.` : '';
+  return messagePage(
+    c,
+    403,
+    'No access',
+    `You are signed in to your identity provider as ${refused.email ?? refused.subject}, but this gateway gives that identity no role: SSO_ROLE_MAP names none of its groups, nor its email or domain.${groups} Ask an owner of this gateway to add a rule for you.`,
+    null,
+  );
 }
 
 export function requireSession(now: () => number = Date.now) {
@@ -115,6 +172,7 @@ export function requireSession(now: () => number = Date.now) {
     if (!token) return disabledPage(c);
     const raw = getCookie(c, SESSION_COOKIE);
     const session = await currentSession(c, token, now());
+    if (isNoRole(session)) return noRolePage(c, session.refused);
     if (!session) {
       if (raw !== undefined) deleteCookie(c, SESSION_COOKIE, SESSION_COOKIE_OPTIONS);
       const url = new URL(c.req.url);

@@ -21,6 +21,7 @@ import { mcpServerRoutes } from './pages/mcp-servers';
 import { pricingRoutes } from './pages/pricing';
 import { providerRoutes } from './pages/providers';
 import { routeRoutes } from './pages/routes';
+import { ssoRoutes } from './pages/sso';
 import { tenantRoutes } from './pages/tenants';
 import { tenantScopeRoutes } from './pages/tenant-scopes';
 import { usageRoutes } from './pages/usage';
@@ -37,6 +38,7 @@ export function createDashboard(adminFetch: AdminFetch, options: DashboardOption
   dash.post('*', formLimit, csrf());
   dash.use('*', readableForm);
   dash.route('/', authRoutes(now));
+  dash.route('/sso', ssoRoutes(now));
 
   dash.use('*', requireSession(now), csrfToken);
   dash.use('*', async function adminApi(c, next) {

@@ -11,9 +11,12 @@
  * deletes the cookie and records the id as revoked until that expiry
  * (src/storage/revoked-sessions.ts, checked by the guard). The CSRF token is a second MAC over the id, so
  * it is bound to the session and needs no storage either. Pure except for
- * Web Crypto; the clock is passed in.
+ * Web Crypto; the clock is passed in. Single sign-on's sessions carry their
+ * identity instead of an admin id (sso-session.ts) and share the MAC, the
+ * CSRF token and the revocation.
  */
-import { base64url, randomToken } from '../util/crypto';
+import { base64url, fromBase64url, randomToken } from '../util/crypto';
+import type { SsoIdentity } from '../admin/sso/role-map';
 import { dashboardKeys } from './keys';
 
 export const SESSION_COOKIE = 'edgeway_session';
@@ -26,6 +29,10 @@ export interface Session {
   expiresAt: number;
   /** The value every form must send back in its `_csrf` field. */
   csrf: string;
+  /** An SSO session's identity (sso-session.ts); absent for a token sign-in. */
+  sso?: SsoIdentity;
+  /** Whether the session is a Cloudflare Access assertion's, which sign-out ends at Access too. */
+  access?: boolean;
 }
 
 const encoder = new TextEncoder();
@@ -33,12 +40,12 @@ const encoder = new TextEncoder();
 /** Admin ids have no dots (adm_ + base64url, or break-glass), so the cookie splits unambiguously. */
 const ADMIN_ID = /^[A-Za-z0-9_-]{1,64}$/;
 
-async function mac(adminToken: string, message: string): Promise<string> {
+export async function mac(adminToken: string, message: string): Promise<string> {
   const { mac: key } = await dashboardKeys(adminToken);
   return base64url(new Uint8Array(await crypto.subtle.sign('HMAC', key, encoder.encode(message))));
 }
 
-async function sessionOf(
+export async function sessionOf(
   adminToken: string,
   id: string,
   adminId: string,
@@ -82,7 +89,4 @@ export async function readSession(
   return ok ? sessionOf(adminToken, id, adminId, expiresAt) : null;
 }
 
-export function fromBase64url(text: string): Uint8Array {
-  const bin = atob(text.replaceAll('-', '+').replaceAll('_', '/'));
-  return Uint8Array.from(bin, (ch) => ch.charCodeAt(0));
-}
+export { fromBase64url };

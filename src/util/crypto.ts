@@ -19,6 +19,11 @@ export function base64url(bytes: Uint8Array): string {
   return btoa(bin).replaceAll('+', '-').replaceAll('/', '_').replace(/=+$/, '');
 }
 
+export function fromBase64url(text: string): Uint8Array {
+  const bin = atob(text.replaceAll('-', '+').replaceAll('_', '/'));
+  return Uint8Array.from(bin, (ch) => ch.charCodeAt(0));
+}
+
 export function randomToken(byteLength = 32): string {
   return base64url(crypto.getRandomValues(new Uint8Array(byteLength)));
 }

@@ -1,18 +1,26 @@
 /**
  * Guards /admin: who is calling. `Authorization: Bearer <token>` with either
  * the deployment's ADMIN_TOKEN (the break-glass owner) or a named admin's own
- * token (src/admin/access/identify.ts); the dashboard's in-process calls carry their
- * signed-in admin instead (src/admin/access/in-process.ts). With no ADMIN_TOKEN
- * configured the admin API is closed, not open.
+ * token (src/admin/access/identify.ts); where single sign-on is configured,
+ * also an OpenID Connect ID token as the bearer or a Cloudflare Access
+ * assertion in `Cf-Access-Jwt-Assertion` (src/admin/sso/admin-identity.ts,
+ * docs/sso.md). The dashboard's in-process calls carry their signed-in admin
+ * instead (src/admin/access/in-process.ts). With no ADMIN_TOKEN configured the
+ * admin API is closed, not open.
  * Wrong tokens are throttled per client (src/admin/access/throttle.ts): once blocked,
  * every attempt that presents a token is refused with 429 and `retry-after`
  * before it is judged, a right token included. A request with no token
- * guesses nothing and gets its 401 without touching the throttle.
+ * guesses nothing and gets its 401 without touching the throttle. A token that
+ * does not verify counts as a wrong guess; a verified identity with no role is
+ * a 403 and counts as nothing.
  * What the caller may then do is the next guard's question (authorize.ts).
  */
 import { createMiddleware } from 'hono/factory';
 import type { AppEnv } from '../../context';
 import { GatewayError } from '../../core/errors';
+import { identifySso, isNoRole, noRole, presentsSso } from '../sso/admin-identity';
+import { ssoConfig } from '../sso/config';
+import { ssoVerifier } from '../sso/identities';
 import { D1AdminStore } from '../../storage/admin-store';
 import { extractKey } from '../../util/bearer';
 import { identifyAdmin } from './identify';
@@ -31,13 +39,18 @@ export const adminAuth = createMiddleware<AppEnv>(async function adminAuth(c, ne
     return next();
   }
   const given = extractKey(c.req.raw.headers, false);
-  if (!given) throw invalidToken();
+  const assertion = c.req.header('cf-access-jwt-assertion')?.trim() || null;
+  const sso = ssoConfig(c.env);
+  const bySso = presentsSso(sso, given, assertion);
+  if (!given && !bySso) throw invalidToken();
   const admins = new D1AdminStore(c.env.DB);
-  const verdict = await c.var.deps.throttle.verify(c.req.raw.headers, () =>
-    identifyAdmin(given, expected, admins),
-  );
+  const verdict = await c.var.deps.throttle.verify(c.req.raw.headers, async () => {
+    const found = bySso ? await identifySso(sso, ssoVerifier, given, assertion) : null;
+    return found ?? (given ? identifyAdmin(given, expected, admins) : null);
+  });
   if (verdict === 'wrong') throw invalidToken();
   if (typeof verdict === 'number') throw tooManyAttempts(verdict);
+  if (isNoRole(verdict)) throw noRole(verdict.refused);
   c.set('adminPrincipal', verdict);
   await next();
 });

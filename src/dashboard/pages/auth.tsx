@@ -8,22 +8,38 @@
  * answers 429 with `retry-after`, whatever the token. Sign-out revokes the
  * session server-side, so a copy of the old cookie stops working too. The
  * sign-in form is protected from cross-site posting by the Origin check
- * (there is no session yet to bind a token to).
+ * (there is no session yet to bind a token to). Where an OpenID Connect
+ * provider is configured the page also offers "Sign in with <provider>"
+ * (sso.tsx); a Cloudflare Access session signs out at Access as well.
  */
 import { Hono, type Context } from 'hono';
 import { deleteCookie, setCookie } from 'hono/cookie';
 import { identifyAdmin } from '../../admin/access/identify';
 import { D1AdminStore } from '../../storage/admin-store';
 import type { DashboardEnv } from '../context';
-import { currentSession, disabledPage, safeNext, SESSION_COOKIE_OPTIONS } from '../guard';
+import { isNoRole } from '../../admin/sso/admin-identity';
+import { ssoConfig } from '../../admin/sso/config';
+import { currentSession, disabledPage, noRolePage, safeNext, SESSION_COOKIE_OPTIONS } from '../guard';
 import { issueSession, SESSION_COOKIE, SESSION_TTL_MS } from '../session';
 import { page } from '../views/layout';
 import { messagePage } from '../views/message';
 
-function LoginForm(props: { next: string; error?: string | null; notice?: string | null }) {
+function LoginForm(props: {
+  next: string;
+  error?: string | null;
+  notice?: string | null;
+  sso?: string | null;
+}) {
   return (
     <>
       <h1>Sign in</h1>
+      {props.sso ? (
+        <p>
+          <a class="button" href={`/dashboard/sso/start?next=${encodeURIComponent(props.next)}`}>
+            Sign in with {props.sso}
+          </a>
+        </p>
+      ) : null}
       {props.notice ? (
         <div class="alert ok" role="status">
           {props.notice}
@@ -69,9 +85,15 @@ export function authRoutes(now: () => number = Date.now) {
     const token = c.env.ADMIN_TOKEN;
     if (!token) return disabledPage(c);
     const next = safeNext(c.req.query('next'));
-    if (await currentSession(c, token, now())) return c.redirect(next, 303);
+    const current = await currentSession(c, token, now());
+    if (isNoRole(current)) return noRolePage(c, current.refused);
+    if (current) return c.redirect(next, 303);
     const notice = c.req.query('signed_out') !== undefined ? 'You are signed out.' : null;
-    return page(c, { title: 'Sign in', session: null }, <LoginForm next={next} notice={notice} />);
+    return page(
+      c,
+      { title: 'Sign in', session: null },
+      <LoginForm next={next} notice={notice} sso={ssoName(c)} />,
+    );
   });
 
   router.post('/login', async (c) => {
@@ -89,7 +111,7 @@ export function authRoutes(now: () => number = Date.now) {
       return page(
         c,
         { title: 'Sign in', session: null },
-        <LoginForm next={next} error="That is not an admin token. Nothing was signed in." />,
+        <LoginForm next={next} error="That is not an admin token. Nothing was signed in." sso={ssoName(c)} />,
         401,
       );
     }
@@ -113,10 +135,17 @@ function tooManyAttempts(c: Context<DashboardEnv>, seconds: number) {
   );
 }
 
-/** Sign-out sits behind the session guard and the CSRF token like every other change. */
+/** The sign-in button's provider name, when an OpenID Connect provider is configured. */
+const ssoName = (c: Context<DashboardEnv>) => ssoConfig(c.env).oidc?.providerName ?? null;
+
+/**
+ * Sign-out sits behind the session guard and the CSRF token like every other change. A Cloudflare Access
+ * session is revoked here and then ended at Access (its logout URL), or the next request would carry a
+ * fresh assertion.
+ */
 export async function signOut(c: Context<DashboardEnv>, now: () => number = Date.now) {
-  const { id, expiresAt } = c.var.session;
+  const { id, expiresAt, access } = c.var.session;
   await c.var.deps.sessions.revoke(id, expiresAt, now());
   deleteCookie(c, SESSION_COOKIE, SESSION_COOKIE_OPTIONS);
-  return c.redirect('/dashboard/login?signed_out=1', 303);
+  return c.redirect(access ? '/cdn-cgi/access/logout' : '/dashboard/login?signed_out=1', 303);
 }
