@@ -32,7 +32,7 @@ describe('the routes list', () => {
     expect(html).toContain('<h1>Routes</h1>');
     expect(html).toContain('No routes yet.');
     expect(html).toMatch(
-      /<textarea id="f-spec" name="spec"[^>]*>\{\s*&quot;strategy&quot;: &quot;fallback&quot;/,
+      /<textarea id="f-json-spec" name="spec"[^>]*>\{\s*&quot;strategy&quot;: &quot;fallback&quot;/,
     );
     expect(html).toContain('<option value="">Global: every tenant</option>');
   });
@@ -44,7 +44,9 @@ describe('the routes list', () => {
     const where = await define(b, { name: 'smart', spec: spec('mock/echo', 'openai/gpt-4o') });
     const created = await b.page(where);
     expect(created).toContain('Route created');
-    expect(created).toContain('<h1>Route smart</h1>');
+    expect(created).toMatch(
+      /<h1>Route <span class="id" title="smart"[^>]*><code>smart<\/code><\/span><\/h1>/,
+    );
 
     await define(b, {
       name: 'cheap',
@@ -59,10 +61,10 @@ describe('the routes list', () => {
     });
     const html = await b.page('/dashboard/routes');
     expect(html).toMatch(
-      /<a href="\/dashboard\/routes\/rte_[^"]+">smart<\/a><\/th><td>Global<\/td><td>fallback<\/td><td>mock\/echo → openai\/gpt-4o<\/td>/,
+      /<a class="id" href="\/dashboard\/routes\/rte_[^"]+" title="smart"><code>smart<\/code><\/a><\/th><td>Global<\/td><td>fallback<\/td><td><span class="id" title="mock\/echo → openai\/gpt-4o"[^>]*>mock\/echo → openai\/gpt-4o<\/span><\/td><td><span class="badge idle">idle<\/span><\/td>/,
     );
     expect(html).toMatch(
-      />cheap<\/a><\/th><td>Tenant Route Tenant<\/td><td>loadbalance<\/td><td>mock\/echo ×3 \| smart ×1<\/td>/,
+      /<code>cheap<\/code><\/a><\/th><td><span class="id" title="Route Tenant \(ten_[^)]+\)"[^>]*>Route Tenant <code class="muted">ten_[^<]+<\/code><\/span><\/td><td>loadbalance<\/td><td><span class="id" title="mock\/echo ×3 \| smart ×1"[^>]*>mock\/echo ×3 \| smart ×1<\/span><\/td>/,
     );
     expect(html).toContain(`<option value="${tenantId}">Tenant Route Tenant (${tenantId})</option>`);
   });
@@ -78,7 +80,7 @@ describe('refusals', () => {
     expect(html).toContain('The route was not created');
     expect(html).toContain('The spec is not valid JSON');
     expect(html).toMatch(
-      /<textarea id="f-spec" name="spec"[^>]*aria-invalid="true"[^>]*>\{&quot;strategy&quot;: <\/textarea>/,
+      /<textarea id="f-json-spec" name="spec"[^>]*aria-invalid="true"[^>]*>\{&quot;strategy&quot;: <\/textarea>/,
     );
   });
 
@@ -90,8 +92,8 @@ describe('refusals', () => {
     const html = await res.text();
     expect(html).toContain('No provider &#39;nope&#39; on this gateway');
     expect(html).toContain('(field <code>spec.targets.0.model</code>)');
-    expect(html).toMatch(/id="f-spec"[^>]*aria-invalid="true"/);
-    expect(html).toMatch(/<input id="f-name" name="name" type="text" value="ghosted"/);
+    expect(html).toMatch(/id="f-json-spec"[^>]*aria-invalid="true"/);
+    expect(html).toMatch(/<input id="f-json-name" name="name" type="text" value="ghosted"/);
   });
 
   it('a name with a slash is marked on the name field', async () => {
@@ -99,7 +101,7 @@ describe('refusals', () => {
     await b.page('/dashboard/routes');
     const res = await b.post('/dashboard/routes', { name: 'a/b', tenant_id: '', spec: spec('mock/echo') });
     expect(res.status).toBe(400);
-    expect(await res.text()).toMatch(/<input id="f-name" name="name"[^>]*aria-invalid="true"/);
+    expect(await res.text()).toMatch(/<input id="f-json-name" name="name"[^>]*aria-invalid="true"/);
   });
 
   it('without the CSRF token nothing is created', async () => {
@@ -122,7 +124,9 @@ describe('one route', () => {
 
     let html = await b.page(fast);
     expect(html).toContain('fallback: mock/echo');
-    expect(html).toMatch(/<textarea id="f-spec"[^>]*>\{\n {2}&quot;strategy&quot;: &quot;fallback&quot;/);
+    expect(html).toMatch(
+      /<textarea id="f-json-spec"[^>]*>\{\n {2}&quot;strategy&quot;: &quot;fallback&quot;/,
+    );
 
     const saved = await b.post(fast, { name: 'fast', spec: spec('mock/echo', 'openai/gpt-4o-mini') });
     expect(location(saved)).toBe(`${fast}?notice=route-updated`);
@@ -144,7 +148,7 @@ describe('one route', () => {
     const gone = await b.post(`${fast}/delete`, {});
     html = await b.page(location(gone));
     expect(html).toContain('Route deleted.');
-    expect(html).not.toContain('>fast</a>');
+    expect(html).not.toContain('<code>fast</code></a>');
     expect((await b.get(fast)).status).toBe(404);
   });
 });
