@@ -43,7 +43,7 @@ function Breakers(props: { target: Target }) {
           {b.state === 'closed' ? (
             <span class="muted">{` · ${b.window_failures}/${b.window_calls} failed in 30 s`}</span>
           ) : (
-            <span class="muted">{` · ${b.recent_failures} recent failures`}</span>
+            <span class="muted">{` · ${Math.round(b.recent_failures)} recent failures`}</span>
           )}
         </div>
       ))}
@@ -72,7 +72,7 @@ export function RouteHealthTable(props: { health: RouteHealth }) {
         </p>
       ) : null}
       <div class="scroll">
-        <table>
+        <table class="health">
           <thead>
             <tr>
               <th scope="col">Target</th>
@@ -105,7 +105,7 @@ export function RouteHealthTable(props: { health: RouteHealth }) {
                 <td>
                   <Badge value={t.status} />
                 </td>
-                <td>
+                <td class="breaker">
                   <Breakers target={t} />
                 </td>
                 <td class="num">{t.last_hour?.requests ?? '–'}</td>

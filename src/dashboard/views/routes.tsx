@@ -187,12 +187,12 @@ export function RoutesPage(props: {
                       {r.tenant_id === null ? (
                         'Global'
                       ) : (
-                        <Id value={r.tenant_id} name={names.get(r.tenant_id) ?? null} max={12} />
+                        <Id value={r.tenant_id} name={names.get(r.tenant_id) ?? null} />
                       )}
                     </td>
                     <td>{r.spec.strategy}</td>
                     <td>
-                      <span class="id" title={targets} style="max-width:20rem">
+                      <span class="id long" title={targets}>
                         {targets}
                       </span>
                     </td>
@@ -287,7 +287,7 @@ export function RoutePage(props: {
         <a href="/dashboard/routes">« All routes</a>
       </p>
       <h1>
-        Route <Id value={route.name} max={24} />
+        Route <Id value={route.name} />
       </h1>
       <TopFailure
         failure={props.failure}
