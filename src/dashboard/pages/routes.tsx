@@ -2,8 +2,8 @@
  * Route pages: the list (with each route's health, breakers only) and the
  * create form, one route with its health and its edit form, and delete. Both
  * forms have two editors: fields (converted by src/dashboard/route-form.ts)
- * and the spec as JSON, where text that is not JSON is refused here, in
- * words. Everything else is the admin API's to judge; its refusal names the
+ * and the spec as JSON, used when the admin changed it; text that is not
+ * JSON is refused here, in words. Everything else is the admin API's to judge; its refusal names the
  * field (e.g. `spec.targets.1.model`), shown at the top of the page.
  * The form's "more target rows" button re-renders it with blank rows added,
  * saving nothing.
@@ -32,7 +32,9 @@ const NOTICES: Record<string, string> = {
 };
 const noticeOf = (c: C) => NOTICES[c.req.query('notice') ?? ''] ?? null;
 
-const editorOf = (values: FormValues): Editor => (values.editor === 'form' ? 'form' : 'json');
+/** The JSON editor is the one used when its text was changed from what the page showed; else the fields. */
+const editorOf = (values: FormValues): Editor =>
+  (values.spec ?? '').trim() !== (values.spec_was ?? '').trim() ? 'json' : 'form';
 
 /** The spec the submission carries: from the fields, or the JSON (refused in words when it is not JSON). */
 function specOf(values: FormValues): { ok: true; spec: unknown } | ApiFailure {
@@ -100,9 +102,8 @@ async function routePage(
   if (!route.ok) return failurePage(c, route, c.var.session, BACK);
   const tenantId = route.data.tenant_id;
   const tenant = tenantId === null ? null : await c.var.api.get(`/tenants/${seg(tenantId)}`, Tenant);
-  const stored = { name: route.data.name, ...routeFormValues(route.data.spec) };
-  const json = { name: route.data.name, spec: JSON.stringify(route.data.spec, null, 2) };
-  const sent = failed?.values;
+  const json = JSON.stringify(route.data.spec, null, 2);
+  const stored = { name: route.data.name, ...routeFormValues(route.data.spec), spec: json, spec_was: json };
   const body = (
     <RoutePage
       session={c.var.session}
@@ -110,8 +111,7 @@ async function routePage(
       tenantName={tenant?.ok ? tenant.data.name : null}
       health={health.ok ? health.data : null}
       healthFailure={health.ok ? null : health}
-      values={failed?.form === 'form' && sent ? sent : stored}
-      json={failed?.form === 'json' && sent ? sent : json}
+      values={failed?.values ?? stored}
       failure={failed?.failure}
       failed={failed?.form}
       notice={noticeOf(c)}

@@ -168,7 +168,6 @@ export function RouteSpecFields(props: { values: FormValues; failure?: ApiFailur
   const rows = rowCount(values);
   return (
     <>
-      <input type="hidden" name="editor" value="form" />
       <input type="hidden" name="rows" value={String(rows)} />
       {values['spec.keep'] ? <input type="hidden" name="spec.keep" value={values['spec.keep']} /> : null}
       <fieldset>

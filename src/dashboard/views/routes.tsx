@@ -2,9 +2,11 @@
  * Named routes: the list (name, scope, strategy, targets in one line, health)
  * with the create form, and one route's page (its facts, per-target health,
  * an edit form and a delete button; the forms only for admins who may change
- * routes). Each form comes in two editors: fields (src/dashboard/route-form.ts)
- * and the spec as JSON, under a disclosure. A refusal is shown at the top of
- * the page, naming its field with a link to it, and the field is marked.
+ * routes). Each form has two editors: fields (src/dashboard/route-form.ts)
+ * and, below them, the spec as JSON; the JSON is used when the admin changed
+ * it (it differs from the hidden `spec_was`), the fields otherwise. A refusal
+ * is shown at the top of the page, naming its field with a link to it, and
+ * the field is marked.
  */
 import type { RouteHealth } from '../../admin/resources/route-health';
 import type { RouteGroup } from '../../core/route-spec';
@@ -18,7 +20,7 @@ import { RouteFormButtons, RouteSpecFields } from './route-form';
 import { HealthSummary, RouteHealthTable } from './route-health';
 import { ActionForm, Failure, Field, fieldId, Id, Notice, Pager, Time } from './parts';
 
-/** What the JSON create form starts with: a small fallback the admin edits. */
+/** The JSON editor's placeholder on the create form: a small fallback. */
 export const EXAMPLE_SPEC = `{
   "strategy": "fallback",
   "targets": [
@@ -29,7 +31,6 @@ export const EXAMPLE_SPEC = `{
 
 /** Which editor a submission came from: the fields or the JSON. */
 export type Editor = 'form' | 'json';
-const JSON_PREFIX = 'json-';
 
 /** A route's targets in one line: fallback steps joined by →, a weighted group as a | b with weights. */
 export function describeTargets(group: Pick<RouteGroup, 'strategy' | 'targets'>): string {
@@ -49,7 +50,7 @@ function TopFailure(props: { failure?: ApiFailure | null; action: string; editor
   const label = fieldLabel(f.param);
   const json = props.editor === 'json';
   const param = f.param ?? '';
-  const anchor = json ? `${JSON_PREFIX}${param.startsWith('spec') ? 'spec' : param}` : param;
+  const anchor = json && param.startsWith('spec') ? 'spec' : param;
   return (
     <>
       <Failure failure={f} action={props.action} />
@@ -63,15 +64,20 @@ function TopFailure(props: { failure?: ApiFailure | null; action: string; editor
   );
 }
 
-/** The spec as JSON, marked invalid when the API named a field inside it. */
-function SpecJson(props: { values: FormValues; failure?: ApiFailure | null }) {
+/**
+ * The spec as JSON, the alternative to the fields: used when its text differs from `spec_was` (what the
+ * page showed). Marked invalid when the API named a field inside it.
+ */
+function SpecJson(props: { values: FormValues; failure?: ApiFailure | null; placeholder?: string }) {
   const invalid = props.failure?.param === 'spec' || (props.failure?.param?.startsWith('spec.') ?? false);
-  const id = fieldId(`${JSON_PREFIX}spec`);
+  const id = fieldId('spec');
   return (
     <div>
+      <input type="hidden" name="spec_was" value={props.values.spec_was ?? ''} />
       <label for={id}>
         Spec (JSON)
         <span class="hint" id="spec-hint">
+          Instead of the fields above: change this and the JSON is saved (the fields are then ignored).{' '}
           <code>strategy</code> (fallback or loadbalance) over <code>targets</code>: each a{' '}
           <code>provider/model</code> or another route's name, with optional <code>weight</code>,{' '}
           <code>ttfb_timeout_ms</code>, <code>attempts</code>, <code>credential</code> and{' '}
@@ -88,6 +94,7 @@ function SpecJson(props: { values: FormValues; failure?: ApiFailure | null }) {
         spellcheck={false}
         aria-describedby={invalid ? 'spec-hint form-error' : 'spec-hint'}
         aria-invalid={invalid ? 'true' : undefined}
+        placeholder={props.placeholder}
       >
         {props.values.spec ?? ''}
       </textarea>
@@ -100,10 +107,9 @@ function ScopeSelect(props: {
   more: boolean;
   values: FormValues;
   failure?: ApiFailure | null;
-  idPrefix?: string;
 }) {
   const invalid = props.failure?.param === 'tenant_id';
-  const id = fieldId(`${props.idPrefix ?? ''}tenant_id`);
+  const id = fieldId('tenant_id');
   return (
     <div>
       <label for={id}>
@@ -143,8 +149,6 @@ export function RoutesPage(props: {
 }) {
   const editor = props.editor ?? 'form';
   const values: FormValues = props.values ?? {};
-  const formValues = editor === 'form' ? values : {};
-  const jsonValues: FormValues = editor === 'json' ? values : { spec: EXAMPLE_SPEC };
   const formFailure = editor === 'form' ? props.failure : null;
   const jsonFailure = editor === 'json' ? props.failure : null;
   const names = new Map(props.tenants.map((t) => [t.id, t.name]));
@@ -187,7 +191,9 @@ export function RoutesPage(props: {
                       {r.tenant_id === null ? (
                         'Global'
                       ) : (
-                        <Id value={r.tenant_id} name={names.get(r.tenant_id) ?? null} />
+                        <>
+                          Tenant <Id value={r.tenant_id} name={names.get(r.tenant_id) ?? null} />
+                        </>
                       )}
                     </td>
                     <td>{r.spec.strategy}</td>
@@ -218,44 +224,20 @@ export function RoutesPage(props: {
               name="name"
               label="Route name"
               hint='What clients put in model, e.g. smart: letters, digits, ".", "_" and "-", no "/".'
-              values={formValues}
-              failure={formFailure}
+              values={values}
+              failure={props.failure}
               required
             />
             <ScopeSelect
               tenants={props.tenants}
               more={props.moreTenants}
-              values={formValues}
-              failure={formFailure}
+              values={values}
+              failure={props.failure}
             />
-            <RouteSpecFields values={formValues} failure={formFailure} />
-            <RouteFormButtons label="Create route" values={formValues} />
+            <RouteSpecFields values={values} failure={formFailure} />
+            <SpecJson values={values} failure={jsonFailure} placeholder={EXAMPLE_SPEC} />
+            <RouteFormButtons label="Create route" values={values} />
           </ActionForm>
-          <details open={editor === 'json' ? true : undefined}>
-            <summary>Define it as JSON instead</summary>
-            <ActionForm action="/dashboard/routes" session={props.session} class="stack">
-              <input type="hidden" name="editor" value="json" />
-              <Field
-                name="name"
-                idPrefix={JSON_PREFIX}
-                label="Route name"
-                values={jsonValues}
-                failure={jsonFailure}
-                required
-              />
-              <ScopeSelect
-                tenants={props.tenants}
-                more={props.moreTenants}
-                values={jsonValues}
-                failure={jsonFailure}
-                idPrefix={JSON_PREFIX}
-              />
-              <SpecJson values={jsonValues} failure={jsonFailure} />
-              <div>
-                <button type="submit">Create route</button>
-              </div>
-            </ActionForm>
-          </details>
         </section>
       ) : null}
     </>
@@ -268,9 +250,8 @@ export function RoutePage(props: {
   tenantName: string | null;
   health: RouteHealth | null;
   healthFailure?: ApiFailure | null;
-  /** The form's values (fields) and the JSON editor's (name, spec). */
+  /** The form's values: the fields, and the JSON editor's `spec` and `spec_was`. */
   values: FormValues;
-  json: FormValues;
   failure?: ApiFailure | null;
   /** Which form the failure belongs to. */
   failed?: Editor | 'delete';
@@ -337,33 +318,16 @@ export function RoutePage(props: {
           <Failure failure={props.healthFailure} action="Health could not be read" />
         )}
       </section>
-      {mayEdit ? null : <pre class="scroll">{props.json.spec ?? ''}</pre>}
+      {mayEdit ? null : <pre class="scroll">{props.values.spec ?? ''}</pre>}
       {mayEdit ? (
         <section aria-labelledby="edit-route-h">
           <h2 id="edit-route-h">Edit</h2>
           <ActionForm action={routePath(route.id)} session={session} class="stack wide">
-            <Field name="name" label="Route name" values={props.values} failure={edit} required />
+            <Field name="name" label="Route name" values={props.values} failure={props.failure} required />
             <RouteSpecFields values={props.values} failure={edit} />
+            <SpecJson values={props.values} failure={editJson} />
             <RouteFormButtons label="Save route" values={props.values} />
           </ActionForm>
-          <details open={props.failed === 'json' ? true : undefined}>
-            <summary>Edit as JSON instead</summary>
-            <ActionForm action={routePath(route.id)} session={session} class="stack">
-              <input type="hidden" name="editor" value="json" />
-              <Field
-                name="name"
-                idPrefix={JSON_PREFIX}
-                label="Route name"
-                values={props.json}
-                failure={editJson}
-                required
-              />
-              <SpecJson values={props.json} failure={editJson} />
-              <div>
-                <button type="submit">Save route</button>
-              </div>
-            </ActionForm>
-          </details>
         </section>
       ) : null}
       {can(session.who, 'DELETE /admin/routes/{id}') ? (
