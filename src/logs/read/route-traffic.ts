@@ -7,9 +7,11 @@
  * fell back to the next target, or failed).
  *
  * Bounded: it reads at most `limit` log rows, the route's newest in the 24 h
- * window, through the index request_logs_route_time (route, time); when the
- * route had more requests than that, the figures cover the newest `limit`
- * only and say so (`truncated`, `oldest`). Logs record the route by the name
+ * window, through the index request_logs_route_time (route, time), in two
+ * passes of one D1 batch (per target, and the totals; the second reads one
+ * row more, to tell whether there were more): at most 2 × (limit + 1) rows
+ * read. When the route had more requests than that, the figures cover the
+ * newest `limit` only and say so (`truncated`, `oldest`). Logs record the route by the name
  * the client called: a tenant's route counts that tenant's rows; a global
  * route every tenant's, except tenants whose own route of that name shadows it.
  */
@@ -71,7 +73,7 @@ const TargetRow = z.object({
 });
 const TotalRow = z.object({
   fetched: z.number(),
-  rows: z.number(),
+  rows: z.number().nullable(),
   hour: z.number().nullable(),
   fell_back: z.number().nullable(),
   fell_back_hour: z.number().nullable(),
@@ -90,26 +92,27 @@ export async function routeTraffic(db: D1Database, q: RouteTrafficQuery): Promis
   const recent = `WITH recent AS (
     SELECT id, time, tries FROM request_logs
     WHERE route = ?1 AND time >= ?2 AND time <= ?3 AND tries IS NOT NULL ${scope}
-    ORDER BY time DESC LIMIT ?4)`;
+    ORDER BY time DESC, id DESC LIMIT ?4)`;
   const perTarget = `${recent},
   per AS (
     SELECT r.id, r.time >= ?6 AS in_hour, json_extract(j.value, '$.target') AS target,
       max(json_extract(j.value, '$.error') IS NULL) AS served,
       max(coalesce(json_extract(j.value, '$.error'), '') = 'circuit_open') AS skipped,
       sum(coalesce(json_extract(j.value, '$.error'), 'circuit_open') <> 'circuit_open') AS failed_calls
-    FROM (SELECT * FROM recent LIMIT ?7) r, json_each(r.tries) j
+    FROM (SELECT * FROM recent ORDER BY time DESC, id DESC LIMIT ?7) r, json_each(r.tries) j
     WHERE json_extract(j.value, '$.target') IS NOT NULL
     GROUP BY r.id, target)
   SELECT target, in_hour, count(*) AS requests, sum(served) AS served, sum(skipped) AS skipped,
     sum(failed_calls) AS failed_calls
   FROM per GROUP BY target, in_hour ORDER BY target`;
-  const totals = `${recent},
-  counted AS (
-    SELECT time, (SELECT count(DISTINCT json_extract(value, '$.target')) FROM json_each(tries)) > 1 AS fell_back
-    FROM recent LIMIT ?7)
-  SELECT (SELECT count(*) FROM recent) AS fetched, count(*) AS rows, sum(time >= ?6) AS hour, sum(fell_back) AS fell_back,
-    sum(fell_back AND time >= ?6) AS fell_back_hour, min(time) AS oldest
-  FROM counted`;
+  // One pass over `recent` (up to limit + 1 rows): the extra row only says whether there were more.
+  const totals = `${recent}
+  SELECT count(*) AS fetched, sum(n <= ?7) AS rows, sum(n <= ?7 AND time >= ?6) AS hour,
+    sum(n <= ?7 AND fell_back) AS fell_back, sum(n <= ?7 AND fell_back AND time >= ?6) AS fell_back_hour,
+    min(CASE WHEN n <= ?7 THEN time END) AS oldest
+  FROM (SELECT time, row_number() OVER (ORDER BY time DESC, id DESC) AS n,
+      (SELECT count(DISTINCT json_extract(value, '$.target')) FROM json_each(tries)) > 1 AS fell_back
+    FROM recent)`;
   const binds = [q.name, since, q.now, limit + 1, q.tenantId, hour, limit];
   const [targets, total] = await db.batch<Record<string, unknown>>([
     db.prepare(perTarget).bind(...binds),
@@ -119,11 +122,11 @@ export async function routeTraffic(db: D1Database, q: RouteTrafficQuery): Promis
   return {
     since,
     until: q.now,
-    rows: t.rows,
+    rows: t.rows ?? 0,
     limit,
     truncated: t.fetched > limit,
     oldest: t.oldest,
-    requests: { last_hour: t.hour ?? 0, last_24h: t.rows },
+    requests: { last_hour: t.hour ?? 0, last_24h: t.rows ?? 0 },
     fell_back: { last_hour: t.fell_back_hour ?? 0, last_24h: t.fell_back ?? 0 },
     targets: byTarget((targets?.results ?? []).map((r) => TargetRow.parse(r))),
   };
