@@ -9,6 +9,7 @@ import { limitCommands, limitOptions } from './limits.mjs';
 import { logCommands, logOptions } from './logs.mjs';
 import { mcpServerCommands, mcpServerOptions } from './mcp-servers.mjs';
 import { pricingCommands, pricingOptions } from './pricing.mjs';
+import { routeCommands } from './routes.mjs';
 import { updateCommands, updateOptions } from './updates.mjs';
 import { usageCommands, usageOptions } from './usage.mjs';
 
@@ -51,6 +52,7 @@ export const TABLE_COMMANDS = [
   ...alertCommands,
   ...mcpServerCommands,
   ...pricingCommands,
+  ...routeCommands,
   ...logCommands,
   ...usageCommands,
   ...adminCommands,

@@ -55,6 +55,8 @@ details>summary{cursor:pointer;font-weight:600;margin:.75rem 0}
 .badge{display:inline-block;padding:0 .45rem;border-radius:999px;font-size:.85rem;font-weight:600;border:1px solid}
 .badge.create,.badge.active,.badge.ok,.badge.delivered{color:var(--ok)}.badge.failed{color:var(--bad)}.badge.retrying{color:var(--warn)}.badge.delete{color:var(--bad)}
 ul.changes{margin:.2rem 0 0;padding-left:1.1rem;min-width:18rem;overflow-wrap:anywhere}ul.changes del{color:var(--bad)}ul.changes ins{color:var(--ok);text-decoration:none}
+.badge.open,.badge.failing{color:var(--bad)}.badge.half-open{color:var(--warn)}.badge.healthy{color:var(--ok)}.badge.idle{color:var(--muted)}tr.unhealthy th{box-shadow:inset 4px 0 var(--bad)}
+table.health .id{max-width:11rem}table.health td.breaker{min-width:11rem}.id.long{max-width:20rem}fieldset.target .id{max-width:100%}
 .badge.disabled,.badge.revoked,.badge.error,.badge.block,.badge.exhausted,.badge.refusing{color:var(--bad)}.badge.near_limit{color:var(--warn)}.badge.flag,.badge.redact,.badge.quarantine{color:var(--warn)}.badge.HIT,.badge.SEMANTIC{color:var(--hit)}
 .secret{display:flex;gap:.5rem;max-width:48rem}.secret input{font-family:ui-monospace,monospace}
 dl.facts{display:grid;grid-template-columns:max-content minmax(0,1fr);gap:.3rem 1rem;margin:0}

@@ -12,11 +12,16 @@
  * when every isolate restarts with an empty view and would otherwise pay the
  * dead target's failures again. The row is read back through zod: a row that
  * does not parse counts as a closed breaker and neutral health (fail open).
+ *
+ * `inspect` is the admin API's read (route health): the state as an operator
+ * reads it, with the time the breaker last closed, which is stored in its own
+ * row and written only when the breaker closes again.
  */
 import { DurableObject } from 'cloudflare:workers';
 import * as z from 'zod';
 import type { Bindings } from '../env';
 import { admission, type BreakerState, CLOSED, record, SHARED_RULES } from '../routing/breaker';
+import { type BreakerInspection, inspectBreaker } from '../routing/breaker-inspection';
 import {
   type BreakerStore,
   type BreakerView,
@@ -35,11 +40,22 @@ export function breakerObjects(ns: DurableObjectNamespace<Breaker>): BreakerStor
   };
 }
 
+/** Target → its breaker as an operator reads it (the admin API's route health; never the request path). */
+export function inspectBreakers(
+  ns: DurableObjectNamespace<Breaker>,
+): (target: string) => Promise<BreakerInspection> {
+  return (target) => ns.get(ns.idFromName(target)).inspect();
+}
+
 const SCHEMA = `
   CREATE TABLE IF NOT EXISTS breaker (
     id INTEGER PRIMARY KEY CHECK (id = 1),
     state TEXT NOT NULL,   -- BreakerState as JSON
     health TEXT NOT NULL   -- Health as JSON
+  );
+  CREATE TABLE IF NOT EXISTS breaker_closed (
+    id INTEGER PRIMARY KEY CHECK (id = 1),
+    at REAL NOT NULL       -- when the breaker last closed after being open (epoch ms)
   );
 `;
 
@@ -63,6 +79,7 @@ export class Breaker extends DurableObject<Bindings> {
   private readonly sql: SqlStorage;
   private state: BreakerState = CLOSED;
   private health: Health = NO_HEALTH;
+  private closedAt: number | null = null;
 
   constructor(ctx: DurableObjectState, env: Bindings) {
     super(ctx, env);
@@ -75,12 +92,15 @@ export class Breaker extends DurableObject<Bindings> {
       this.state = parsed(StoredState, row.state) ?? CLOSED;
       this.health = parsed(StoredHealth, row.health) ?? NO_HEALTH;
     }
+    const closed = this.sql.exec<{ at: number }>('SELECT at FROM breaker_closed').toArray()[0];
+    this.closedAt = closed && Number.isFinite(closed.at) ? closed.at : null;
   }
 
   /** Counts a batch of outcomes (malformed ones are skipped); returns the view after them. */
   report(outcomes: readonly Outcome[]): BreakerView {
     if (!Array.isArray(outcomes)) return this.view();
     const now = this.now();
+    const wasOpen = this.state.kind === 'open';
     for (const raw of outcomes.slice(-MAX_REPORT)) {
       const o = ReportedOutcome.safeParse(raw);
       if (!o.success) continue;
@@ -88,8 +108,17 @@ export class Breaker extends DurableObject<Bindings> {
       this.state = record(this.state, outcome, now, SHARED_RULES);
       this.health = observe(this.health, outcome, now);
     }
+    if (wasOpen && this.state.kind === 'closed') {
+      this.closedAt = now;
+      this.sql.exec('INSERT OR REPLACE INTO breaker_closed (id, at) VALUES (1, ?)', now);
+    }
     this.save();
     return this.view();
+  }
+
+  /** The breaker as an operator reads it, at the object's clock. */
+  inspect(): BreakerInspection {
+    return inspectBreaker(this.state, this.health, this.closedAt, this.now(), SHARED_RULES.windowMs);
   }
 
   view(): BreakerView {

@@ -72,7 +72,8 @@ function meanTtfb(h: Health): number | null {
   return h.ttfbWeight >= MIN_TTFB_WEIGHT ? h.ttfbSum / h.ttfbWeight : null;
 }
 
-function decayed(h: Health, now: number): Health {
+/** The sums as of `now` (unchanged when `now` is not later than their time). */
+export function decayed(h: Health, now: number): Health {
   if (now <= h.at) return h;
   const d = decay(now - h.at);
   return {

@@ -9,6 +9,7 @@
  * another route naming nothing, is a 409. Each write then invalidates the
  * cached lookups of the names it touched, awaited before answering, so the
  * very next request here sees it (elsewhere within src/storage/route-store.ts's bound).
+ * A route's health (breakers and fallback rate per target) is ./route-health.ts.
  */
 import { Hono, type Context } from 'hono';
 import type { AppEnv } from '../../context';
@@ -26,6 +27,7 @@ import {
   RouteListQuery,
   RouteUpdate,
 } from './route-schemas';
+import { routeHealth, routeHealthOperation } from './route-health';
 import { tenantNotFound } from './tenants';
 import { readBody, readQuery } from '../validate';
 
@@ -60,6 +62,7 @@ export const routeOperations: Operation[] = [
     status: 200,
     response: routeDoc,
   },
+  routeHealthOperation,
   {
     method: 'patch',
     path: '/admin/routes/{id}',
@@ -146,6 +149,10 @@ export function routesRouter(now: () => number = Date.now) {
   });
 
   router.get('/:id', async (c) => c.json(await requireRoute(storeOf(c), c.req.param('id'))));
+
+  router.get('/:id/health', async (c) =>
+    c.json(await routeHealth(c, await requireRoute(storeOf(c), c.req.param('id')), now())),
+  );
 
   router.patch('/:id', async (c) => {
     const patch = await readBody(c, RouteUpdate);

@@ -1,18 +1,26 @@
 /**
- * Named routes: the list (name, scope, strategy, targets in one line) with the
- * create form (name, scope, the spec as JSON), and one route's page (its spec,
+ * Named routes: the list (name, scope, strategy, targets in one line, health)
+ * with the create form, and one route's page (its facts, per-target health,
  * an edit form and a delete button; the forms only for admins who may change
- * routes). A refusal names its field, which the form marks.
+ * routes). Each form has two editors: fields (src/dashboard/route-form.ts)
+ * and, below them, the spec as JSON; the JSON is used when the admin changed
+ * it (it differs from the hidden `spec_was`), the fields otherwise. A refusal
+ * is shown at the top of the page, naming its field with a link to it, and
+ * the field is marked.
  */
-import type { ApiFailure } from '../admin-api';
-import type { FormValues } from '../forms';
+import type { RouteHealth } from '../../admin/resources/route-health';
 import type { RouteGroup } from '../../core/route-spec';
+import type { ApiFailure } from '../admin-api';
 import { can } from '../can';
 import type { SignedIn } from '../context';
+import type { FormValues } from '../forms';
+import { fieldLabel } from '../route-form';
 import type { Route, Tenant } from '../schemas';
-import { ActionForm, Failure, Field, fieldId, Notice, Pager, Time } from './parts';
+import { RouteFormButtons, RouteSpecFields } from './route-form';
+import { HealthSummary, RouteHealthTable } from './route-health';
+import { ActionForm, Failure, Field, fieldId, Id, Notice, Pager, Time } from './parts';
 
-/** What the create form starts with: a small fallback the admin edits. */
+/** The JSON editor's placeholder on the create form: a small fallback. */
 export const EXAMPLE_SPEC = `{
   "strategy": "fallback",
   "targets": [
@@ -20,6 +28,9 @@ export const EXAMPLE_SPEC = `{
     { "model": "anthropic/claude-3-5-haiku-latest" }
   ]
 }`;
+
+/** Which editor a submission came from: the fields or the JSON. */
+export type Editor = 'form' | 'json';
 
 /** A route's targets in one line: fallback steps joined by →, a weighted group as a | b with weights. */
 export function describeTargets(group: Pick<RouteGroup, 'strategy' | 'targets'>): string {
@@ -30,21 +41,43 @@ export function describeTargets(group: Pick<RouteGroup, 'strategy' | 'targets'>)
   return steps.join(group.strategy === 'loadbalance' ? ' | ' : ' → ');
 }
 
-function scopeOf(route: Route, tenants: ReadonlyMap<string, string>): string {
-  if (route.tenant_id === null) return 'Global';
-  return `Tenant ${tenants.get(route.tenant_id) ?? route.tenant_id}`;
-}
-
 const routePath = (id: string) => `/dashboard/routes/${encodeURIComponent(id)}`;
 
-/** The spec as JSON, marked invalid when the API named a field inside it. */
-function SpecField(props: { values: FormValues; failure?: ApiFailure | null }) {
+/** A refusal at the top of the page, with a link to the field it names when the form has it. */
+function TopFailure(props: { failure?: ApiFailure | null; action: string; editor?: Editor }) {
+  const f = props.failure;
+  if (!f) return null;
+  const label = fieldLabel(f.param);
+  const json = props.editor === 'json';
+  const param = f.param ?? '';
+  const anchor = json && param.startsWith('spec') ? 'spec' : param;
+  return (
+    <>
+      <Failure failure={f} action={props.action} />
+      {label ? (
+        <p class="alert error">
+          Fix <a href={`#${fieldId(anchor)}`}>{label}</a>
+          {json ? ' in the JSON' : ''} and save again.
+        </p>
+      ) : null}
+    </>
+  );
+}
+
+/**
+ * The spec as JSON, the alternative to the fields: used when its text differs from `spec_was` (what the
+ * page showed). Marked invalid when the API named a field inside it.
+ */
+function SpecJson(props: { values: FormValues; failure?: ApiFailure | null; placeholder?: string }) {
   const invalid = props.failure?.param === 'spec' || (props.failure?.param?.startsWith('spec.') ?? false);
+  const id = fieldId('spec');
   return (
     <div>
-      <label for={fieldId('spec')}>
+      <input type="hidden" name="spec_was" value={props.values.spec_was ?? ''} />
+      <label for={id}>
         Spec (JSON)
         <span class="hint" id="spec-hint">
+          Instead of the fields above: change this and the JSON is saved (the fields are then ignored).{' '}
           <code>strategy</code> (fallback or loadbalance) over <code>targets</code>: each a{' '}
           <code>provider/model</code> or another route's name, with optional <code>weight</code>,{' '}
           <code>ttfb_timeout_ms</code>, <code>attempts</code>, <code>credential</code> and{' '}
@@ -54,13 +87,14 @@ function SpecField(props: { values: FormValues; failure?: ApiFailure | null }) {
         </span>
       </label>
       <textarea
-        id={fieldId('spec')}
+        id={id}
         name="spec"
         rows={12}
         class="mono"
         spellcheck={false}
         aria-describedby={invalid ? 'spec-hint form-error' : 'spec-hint'}
         aria-invalid={invalid ? 'true' : undefined}
+        placeholder={props.placeholder}
       >
         {props.values.spec ?? ''}
       </textarea>
@@ -68,29 +102,67 @@ function SpecField(props: { values: FormValues; failure?: ApiFailure | null }) {
   );
 }
 
+function ScopeSelect(props: {
+  tenants: Tenant[];
+  more: boolean;
+  values: FormValues;
+  failure?: ApiFailure | null;
+}) {
+  const invalid = props.failure?.param === 'tenant_id';
+  const id = fieldId('tenant_id');
+  return (
+    <div>
+      <label for={id}>
+        Scope
+        {props.more ? <span class="hint">The newest 100 tenants are listed.</span> : null}
+      </label>
+      <select
+        id={id}
+        name="tenant_id"
+        aria-invalid={invalid ? 'true' : undefined}
+        aria-describedby={invalid ? 'form-error' : undefined}
+      >
+        <option value="">Global: every tenant</option>
+        {props.tenants.map((t) => (
+          <option
+            value={t.id}
+            selected={t.id === props.values.tenant_id}
+          >{`Tenant ${t.name} (${t.id})`}</option>
+        ))}
+      </select>
+    </div>
+  );
+}
+
 export function RoutesPage(props: {
   session: SignedIn;
   routes: Route[];
+  health: ReadonlyMap<string, RouteHealth>;
   tenants: Tenant[];
   moreTenants: boolean;
   next: string | null;
   cursor?: string;
   failure?: ApiFailure | null;
+  editor?: Editor;
   values?: FormValues;
   notice?: string | null;
 }) {
-  const values: FormValues = { spec: EXAMPLE_SPEC, ...props.values };
+  const editor = props.editor ?? 'form';
+  const values: FormValues = props.values ?? {};
+  const formFailure = editor === 'form' ? props.failure : null;
+  const jsonFailure = editor === 'json' ? props.failure : null;
   const names = new Map(props.tenants.map((t) => [t.id, t.name]));
-  const scopeInvalid = props.failure?.param === 'tenant_id';
+  const mayCreate = can(props.session.who, 'POST /admin/routes');
   return (
     <>
       <h1>Routes</h1>
+      <TopFailure failure={props.failure} action="The route was not created" editor={editor} />
+      <Notice text={props.notice} />
       <p class="muted">
         A route is a name clients put in <code>model</code>, served by a strategy over targets: the first that
         answers (fallback) or a weighted draw (loadbalance). A tenant's own route shadows a global one of the
         same name.
       </p>
-      <Notice text={props.notice} />
       <h2>All routes</h2>
       {props.routes.length === 0 ? (
         <p>No routes yet.</p>
@@ -103,33 +175,51 @@ export function RoutesPage(props: {
                 <th scope="col">Scope</th>
                 <th scope="col">Strategy</th>
                 <th scope="col">Targets</th>
+                <th scope="col">Health</th>
                 <th scope="col">Updated</th>
               </tr>
             </thead>
             <tbody>
-              {props.routes.map((r) => (
-                <tr>
-                  <th scope="row">
-                    <a href={routePath(r.id)}>{r.name}</a>
-                  </th>
-                  <td>{scopeOf(r, names)}</td>
-                  <td>{r.spec.strategy}</td>
-                  <td>{describeTargets(r.spec)}</td>
-                  <td>
-                    <Time ms={r.updated_at} />
-                  </td>
-                </tr>
-              ))}
+              {props.routes.map((r) => {
+                const targets = describeTargets(r.spec);
+                return (
+                  <tr>
+                    <th scope="row">
+                      <Id value={r.name} href={routePath(r.id)} />
+                    </th>
+                    <td>
+                      {r.tenant_id === null ? (
+                        'Global'
+                      ) : (
+                        <>
+                          Tenant <Id value={r.tenant_id} name={names.get(r.tenant_id) ?? null} />
+                        </>
+                      )}
+                    </td>
+                    <td>{r.spec.strategy}</td>
+                    <td>
+                      <span class="id long" title={targets}>
+                        {targets}
+                      </span>
+                    </td>
+                    <td>
+                      <HealthSummary health={props.health.get(r.id) ?? null} />
+                    </td>
+                    <td>
+                      <Time ms={r.updated_at} />
+                    </td>
+                  </tr>
+                );
+              })}
             </tbody>
           </table>
         </div>
       )}
       <Pager base="/dashboard/routes" query={{ cursor: props.cursor }} next={props.next} label="Routes" />
-      {can(props.session.who, 'POST /admin/routes') ? (
+      {mayCreate ? (
         <section aria-labelledby="create-route-h">
           <h2 id="create-route-h">Define a route</h2>
-          <Failure failure={props.failure} action="The route was not created" />
-          <ActionForm action="/dashboard/routes" session={props.session} class="stack">
+          <ActionForm action="/dashboard/routes" session={props.session} class="stack wide">
             <Field
               name="name"
               label="Route name"
@@ -138,30 +228,15 @@ export function RoutesPage(props: {
               failure={props.failure}
               required
             />
-            <div>
-              <label for={fieldId('tenant_id')}>
-                Scope
-                {props.moreTenants ? <span class="hint">The newest 100 tenants are listed.</span> : null}
-              </label>
-              <select
-                id={fieldId('tenant_id')}
-                name="tenant_id"
-                aria-invalid={scopeInvalid ? 'true' : undefined}
-                aria-describedby={scopeInvalid ? 'form-error' : undefined}
-              >
-                <option value="">Global: every tenant</option>
-                {props.tenants.map((t) => (
-                  <option
-                    value={t.id}
-                    selected={t.id === values.tenant_id}
-                  >{`Tenant ${t.name} (${t.id})`}</option>
-                ))}
-              </select>
-            </div>
-            <SpecField values={values} failure={props.failure} />
-            <div>
-              <button type="submit">Create route</button>
-            </div>
+            <ScopeSelect
+              tenants={props.tenants}
+              more={props.moreTenants}
+              values={values}
+              failure={props.failure}
+            />
+            <RouteSpecFields values={values} failure={formFailure} />
+            <SpecJson values={values} failure={jsonFailure} placeholder={EXAMPLE_SPEC} />
+            <RouteFormButtons label="Create route" values={values} />
           </ActionForm>
         </section>
       ) : null}
@@ -173,35 +248,49 @@ export function RoutePage(props: {
   session: SignedIn;
   route: Route;
   tenantName: string | null;
+  health: RouteHealth | null;
+  healthFailure?: ApiFailure | null;
+  /** The form's values: the fields, and the JSON editor's `spec` and `spec_was`. */
   values: FormValues;
   failure?: ApiFailure | null;
   /** Which form the failure belongs to. */
-  failed?: 'edit' | 'delete';
+  failed?: Editor | 'delete';
   notice?: string | null;
 }) {
   const { route, session } = props;
-  const edit = props.failed === 'delete' ? null : props.failure;
-  const remove = props.failed === 'delete' ? props.failure : null;
+  const edit = props.failed === 'form' ? props.failure : null;
+  const editJson = props.failed === 'json' ? props.failure : null;
+  const action = props.failed === 'delete' ? 'The route was not deleted' : 'The route was not changed';
+  const mayEdit = can(session.who, 'PATCH /admin/routes/{id}');
   return (
     <>
       <p>
         <a href="/dashboard/routes">« All routes</a>
       </p>
-      <h1>Route {route.name}</h1>
+      <h1>
+        Route <Id value={route.name} />
+      </h1>
+      <TopFailure
+        failure={props.failure}
+        action={action}
+        editor={props.failed === 'json' ? 'json' : 'form'}
+      />
       <Notice text={props.notice} />
       <dl class="facts">
         <dt>ID</dt>
         <dd>
-          <code>{route.id}</code>
+          <Id value={route.id} />
         </dd>
         <dt>Scope</dt>
         <dd>
           {route.tenant_id === null ? (
             'Global: every tenant'
           ) : (
-            <a href={`/dashboard/tenants/${encodeURIComponent(route.tenant_id)}`}>
-              {`Tenant ${props.tenantName ?? route.tenant_id}`}
-            </a>
+            <Id
+              value={route.tenant_id}
+              name={props.tenantName}
+              href={`/dashboard/tenants/${encodeURIComponent(route.tenant_id)}`}
+            />
           )}
         </dd>
         <dt>Targets</dt>
@@ -221,19 +310,23 @@ export function RoutePage(props: {
           <Time ms={route.updated_at} />
         </dd>
       </dl>
-      {can(session.who, 'PATCH /admin/routes/{id}') ? null : (
-        <pre class="scroll">{props.values.spec ?? ''}</pre>
-      )}
-      {can(session.who, 'PATCH /admin/routes/{id}') ? (
+      <section aria-labelledby="health-h">
+        <h2 id="health-h">Health</h2>
+        {props.health ? (
+          <RouteHealthTable health={props.health} />
+        ) : (
+          <Failure failure={props.healthFailure} action="Health could not be read" />
+        )}
+      </section>
+      {mayEdit ? null : <pre class="scroll">{props.values.spec ?? ''}</pre>}
+      {mayEdit ? (
         <section aria-labelledby="edit-route-h">
           <h2 id="edit-route-h">Edit</h2>
-          <Failure failure={edit} action="The route was not changed" />
-          <ActionForm action={routePath(route.id)} session={session} class="stack">
-            <Field name="name" label="Route name" values={props.values} failure={edit} required />
-            <SpecField values={props.values} failure={edit} />
-            <div>
-              <button type="submit">Save route</button>
-            </div>
+          <ActionForm action={routePath(route.id)} session={session} class="stack wide">
+            <Field name="name" label="Route name" values={props.values} failure={props.failure} required />
+            <RouteSpecFields values={props.values} failure={edit} />
+            <SpecJson values={props.values} failure={editJson} />
+            <RouteFormButtons label="Save route" values={props.values} />
           </ActionForm>
         </section>
       ) : null}
@@ -244,10 +337,9 @@ export function RoutePage(props: {
             Clients calling <code>{route.name}</code> are refused from then on (or reach the global route of
             that name). A route that other routes name cannot be deleted.
           </p>
-          <Failure failure={remove} action="The route was not deleted" />
           <ActionForm action={`${routePath(route.id)}/delete`} session={session}>
             <button type="submit" class="danger">
-              Delete route {route.name}
+              Delete route <Id value={route.name} />
             </button>
           </ActionForm>
         </section>

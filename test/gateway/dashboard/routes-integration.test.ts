@@ -25,15 +25,16 @@ async function define(b: Browser, fields: Record<string, string>): Promise<strin
 }
 
 describe('the routes list', () => {
-  it('is in the navigation, with a create form pre-filled with an example spec', async () => {
+  it('is in the navigation, with a create form of target rows and a JSON editor showing an example', async () => {
     const b = await signedIn();
     const html = await b.page('/dashboard/routes');
     expect(html).toMatch(/<a href="\/dashboard\/routes" aria-current="page">Routes<\/a>/);
     expect(html).toContain('<h1>Routes</h1>');
     expect(html).toContain('No routes yet.');
     expect(html).toMatch(
-      /<textarea id="f-spec" name="spec"[^>]*>\{\s*&quot;strategy&quot;: &quot;fallback&quot;/,
+      /<textarea id="f-spec" name="spec"[^>]*placeholder="\{\s*&quot;strategy&quot;: &quot;fallback&quot;[^>]*><\/textarea>/,
     );
+    expect(html).toContain('<legend>Target 1</legend>');
     expect(html).toContain('<option value="">Global: every tenant</option>');
   });
 
@@ -44,7 +45,9 @@ describe('the routes list', () => {
     const where = await define(b, { name: 'smart', spec: spec('mock/echo', 'openai/gpt-4o') });
     const created = await b.page(where);
     expect(created).toContain('Route created');
-    expect(created).toContain('<h1>Route smart</h1>');
+    expect(created).toMatch(
+      /<h1>Route <span class="id" title="smart"[^>]*><code>smart<\/code><\/span><\/h1>/,
+    );
 
     await define(b, {
       name: 'cheap',
@@ -59,10 +62,10 @@ describe('the routes list', () => {
     });
     const html = await b.page('/dashboard/routes');
     expect(html).toMatch(
-      /<a href="\/dashboard\/routes\/rte_[^"]+">smart<\/a><\/th><td>Global<\/td><td>fallback<\/td><td>mock\/echo → openai\/gpt-4o<\/td>/,
+      /<a class="id" href="\/dashboard\/routes\/rte_[^"]+" title="smart"><code>smart<\/code><\/a><\/th><td>Global<\/td><td>fallback<\/td><td><span class="id long" title="mock\/echo → openai\/gpt-4o">mock\/echo → openai\/gpt-4o<\/span><\/td><td><span class="badge idle">idle<\/span><\/td>/,
     );
     expect(html).toMatch(
-      />cheap<\/a><\/th><td>Tenant Route Tenant<\/td><td>loadbalance<\/td><td>mock\/echo ×3 \| smart ×1<\/td>/,
+      /<code>cheap<\/code><\/a><\/th><td>Tenant <span class="id" title="Route Tenant \(ten_[^)]+\)">Route Tenant <code class="muted">ten_[^<]+<\/code><\/span><\/td><td>loadbalance<\/td><td><span class="id long" title="mock\/echo ×3 \| smart ×1">mock\/echo ×3 \| smart ×1<\/span><\/td>/,
     );
     expect(html).toContain(`<option value="${tenantId}">Tenant Route Tenant (${tenantId})</option>`);
   });
@@ -144,7 +147,154 @@ describe('one route', () => {
     const gone = await b.post(`${fast}/delete`, {});
     html = await b.page(location(gone));
     expect(html).toContain('Route deleted.');
-    expect(html).not.toContain('>fast</a>');
+    expect(html).not.toContain('<code>fast</code></a>');
     expect((await b.get(fast)).status).toBe(404);
+  });
+});
+
+/** The named inputs and selects of the page's first form whose action is `action`, as a browser would send them. */
+function formOf(html: string, action: string): Record<string, string> {
+  const start = html.indexOf(`<form method="post" action="${action}"`);
+  const form = html.slice(start, html.indexOf('</form>', start));
+  const decode = (s: string) =>
+    s
+      .replaceAll('&quot;', '"')
+      .replaceAll('&#39;', "'")
+      .replaceAll('&lt;', '<')
+      .replaceAll('&gt;', '>')
+      .replaceAll('&amp;', '&');
+  const out: Record<string, string> = {};
+  for (const m of form.matchAll(/<input ([^>]*)\/?>/g)) {
+    const attrs = m[1] ?? '';
+    const name = /name="([^"]*)"/.exec(attrs)?.[1];
+    if (!name || (/type="checkbox"/.test(attrs) && !/checked/.test(attrs))) continue;
+    out[decode(name)] = decode(/value="([^"]*)"/.exec(attrs)?.[1] ?? 'on');
+  }
+  for (const m of form.matchAll(/<textarea [^>]*name="([^"]*)"[^>]*>([\s\S]*?)<\/textarea>/g))
+    out[decode(m[1] ?? '')] = decode(m[2] ?? '');
+  for (const m of form.matchAll(/<select [^>]*name="([^"]*)"[^>]*>([\s\S]*?)<\/select>/g)) {
+    const selected = /<option value="([^"]*)" selected/.exec(m[2] ?? '');
+    out[decode(m[1] ?? '')] = decode(selected?.[1] ?? /<option value="([^"]*)"/.exec(m[2] ?? '')?.[1] ?? '');
+  }
+  return out;
+}
+
+async function specOf(b: Browser, where: string): Promise<unknown> {
+  const html = await b.page(where);
+  const json = /<textarea id="f-spec"[^>]*>([\s\S]*?)<\/textarea>/.exec(html)?.[1] ?? '';
+  return JSON.parse(json.replaceAll('&quot;', '"'));
+}
+
+describe('the route form', () => {
+  it('creates a route from target rows, leaving blank rows out', async () => {
+    const b = await signedIn();
+    const form = formOf(await b.page('/dashboard/routes'), '/dashboard/routes');
+    const res = await b.post('/dashboard/routes', {
+      ...form,
+      name: 'formed',
+      'spec.strategy': 'loadbalance',
+      'spec.max_calls': '3',
+      'spec.targets.0.model': 'mock/echo',
+      'spec.targets.0.weight': '3',
+      'spec.targets.1.model': 'mock/mock-small',
+      'spec.targets.1.credential': 'deployment',
+      'spec.targets.1.overrides.max_tokens': '64',
+    });
+    expect(res.status, await res.clone().text()).toBe(303);
+    expect(await specOf(b, location(res))).toEqual({
+      strategy: 'loadbalance',
+      max_calls: 3,
+      targets: [
+        { model: 'mock/echo', weight: 3, credential: 'auto' },
+        { model: 'mock/mock-small', weight: 1, credential: 'deployment', overrides: { max_tokens: 64 } },
+      ],
+    });
+  });
+
+  it('edits a route in the form, keeping the nested group it cannot show', async () => {
+    const b = await signedIn();
+    const where =
+      (
+        await define(b, {
+          name: 'grouped',
+          spec: JSON.stringify({
+            strategy: 'fallback',
+            targets: [
+              { model: 'mock/echo', ttfb_timeout_ms: 900 },
+              {
+                strategy: 'loadbalance',
+                targets: [{ model: 'mock/mock-small', weight: 2 }, { model: 'mock/mock-large' }],
+              },
+            ],
+          }),
+        })
+      ).split('?')[0] ?? '';
+    const before = await specOf(b, where);
+    const html = await b.page(where);
+    expect(html).toContain('loadbalance group: mock/mock-small | mock/mock-large');
+    const form = formOf(html, where);
+    expect(form['spec.targets.0.ttfb_timeout_ms']).toBe('900');
+    const saved = await b.post(where, { ...form, 'spec.targets.2.model': 'mock/echo;key=added' });
+    expect(location(saved)).toBe(`${where}?notice=route-updated`);
+    const after = (await specOf(b, where)) as { targets: unknown[] };
+    expect(after.targets.slice(0, 2)).toEqual((before as { targets: unknown[] }).targets);
+    expect(after.targets[2]).toEqual({ model: 'mock/echo;key=added', weight: 1, credential: 'auto' });
+
+    // Saved again unchanged, nothing moves; a removed row goes.
+    const again = formOf(await b.page(where), where);
+    await b.post(where, again);
+    expect(await specOf(b, where)).toEqual(after);
+    await b.post(where, { ...again, 'spec.targets.2.remove': 'on' });
+    expect(await specOf(b, where)).toEqual(before);
+  });
+
+  it('shows a refusal at the top of the page, naming the target row, and marks its input', async () => {
+    const b = await signedIn();
+    const form = formOf(await b.page('/dashboard/routes'), '/dashboard/routes');
+    const res = await b.post('/dashboard/routes', {
+      ...form,
+      name: 'wrong',
+      'spec.targets.0.model': '',
+      'spec.targets.1.model': 'mock/echo',
+      'spec.targets.2.model': 'nope/x',
+    });
+    expect(res.status).toBe(400);
+    const html = await res.text();
+    expect(html).toContain('(field <code>spec.targets.1.model</code>)');
+    expect(html).toContain('Fix <a href="#f-spec-targets-1-model">Target 2: model</a> and save again.');
+    // Renumbered as sent: the refused row is the second one shown.
+    expect(html).toMatch(
+      /<input id="f-spec-targets-1-model" name="spec.targets.1.model" type="text" value="nope\/x"[^>]*aria-invalid="true"/,
+    );
+    expect(html.indexOf('role="alert"')).toBeLessThan(html.indexOf('<h2>All routes</h2>'));
+  });
+
+  it('adds target rows without saving when asked for more', async () => {
+    const b = await signedIn();
+    const form = formOf(await b.page('/dashboard/routes'), '/dashboard/routes');
+    const res = await b.post('/dashboard/routes', {
+      ...form,
+      name: 'not-yet',
+      'spec.targets.0.model': 'mock/echo',
+      more: '1',
+    });
+    expect(res.status).toBe(200);
+    const html = await res.text();
+    expect(html).toContain('<legend>Target 6</legend>');
+    expect(html).not.toContain('<legend>Target 7</legend>');
+    expect(html).toMatch(/name="spec.targets.0.model" type="text" value="mock\/echo"/);
+    expect(html).not.toContain('<code>not-yet</code></a>');
+  });
+
+  it("shows each target's health on the route page", async () => {
+    const b = await signedIn();
+    await define(b, { name: 'fast-or-slow', spec: spec('mock/mock-small') });
+    const where = await define(b, { name: 'healthy-or-not', spec: spec('mock/echo', 'fast-or-slow') });
+    const html = await b.page(where);
+    expect(html).toContain('<h2 id="health-h">Health</h2>');
+    expect(html).toMatch(
+      /<tr data-target="mock\/echo"><th scope="row"><span class="id" title="mock\/echo"><code>mock\/echo<\/code><\/span><\/th><td><span class="badge idle">idle<\/span>/,
+    );
+    expect(html).toMatch(/data-target="fast-or-slow">[\s\S]*?a route[\s\S]*?see that route/);
   });
 });

@@ -297,6 +297,7 @@ describe('GET /admin/openapi.json', () => {
       '/admin/providers',
       '/admin/routes',
       '/admin/routes/{id}',
+      '/admin/routes/{id}/health',
       '/admin/tenants',
       '/admin/tenants/{id}',
       '/admin/tenants/{id}/alert-secret',
