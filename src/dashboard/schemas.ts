@@ -15,11 +15,11 @@ export { AdminWithToken } from '../admin/access/admins';
 export { Admin } from '../storage/admin-store';
 export { AuditEntry } from '../storage/audit-log';
 export { AlertList, type FiredAlertEntry as FiredAlert } from '../admin/resources/alerts';
-export { LogList } from '../admin/resources/logs';
+export { LogList, NamedDetail as LogDetail, type NamedEntry as LogRow } from '../admin/resources/logs';
 export { Route, RouteList } from '../admin/resources/route-schemas';
 export { type ProviderInfo, ProviderList } from '../admin/resources/providers';
 export { KeyList, KeyWithSecret, ProviderKeyInfo, ProviderKeyList, TenantList } from '../admin/schemas';
-export { LogDetail, type LogEntry as LogRow, type LogGuardrailEntry as Verdict } from '../logs/read/logs';
+export type { LogGuardrailEntry as Verdict } from '../logs/read/logs';
 export type { GuardrailDay } from '../logs/read/guardrails';
 export { ApiKey, Tenant } from '../storage/entities';
 export {
