@@ -20,7 +20,13 @@ export function clip(label: string, max: number): string {
 }
 
 /** An SVG text label, cut to fit, with its full text as a tooltip when cut. */
-function Label(props: { text: string; max: number; x: number; y: number; anchor: 'start' | 'middle' | 'end' }) {
+function Label(props: {
+  text: string;
+  max: number;
+  x: number;
+  y: number;
+  anchor: 'start' | 'middle' | 'end';
+}) {
   const shown = clip(props.text, props.max);
   return (
     <text x={props.x} y={props.y} text-anchor={props.anchor}>

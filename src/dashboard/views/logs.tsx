@@ -247,11 +247,7 @@ function Owners(props: { row: LogRow; max?: number }) {
         '—'
       )}
       {' / '}
-      {r.key_id ? (
-        <Id value={r.key_id} name={r.key_name} href={keyPath(r.key_id)} max={props.max} />
-      ) : (
-        '—'
-      )}
+      {r.key_id ? <Id value={r.key_id} name={r.key_name} href={keyPath(r.key_id)} max={props.max} /> : '—'}
     </>
   );
 }

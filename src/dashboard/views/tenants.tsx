@@ -16,7 +16,7 @@ import { AlertSettingsSection } from './alert-settings';
 import { BudgetGlance, RuleStatusTable } from './budget';
 import { describeBudgets, describeLimits, describeModels, KeySettingsFields } from './key-settings';
 import { GuardrailsSection } from './guardrails';
-import { ActionForm, Failure, Field, Notice, Pager, Time } from './parts';
+import { ActionForm, Failure, Field, Id, Notice, Pager, Time } from './parts';
 import { ProviderKeysSection } from './provider-keys';
 import { ResponsesRetentionSection } from './responses-retention';
 import { TenantUnsupportedSection } from './unsupported-policy';
@@ -93,10 +93,10 @@ export function TenantsPage(props: {
               {props.tenants.map((t) => (
                 <tr>
                   <th scope="row">
-                    <a href={`/dashboard/tenants/${encodeURIComponent(t.id)}`}>{t.name}</a>
+                    <Id value={t.name} href={`/dashboard/tenants/${encodeURIComponent(t.id)}`} />
                   </th>
                   <td>
-                    <code>{t.id}</code>
+                    <Id value={t.id} />
                   </td>
                   <td>
                     <ScopeBadge status={t.status} report={props.reports.get(t.id) ?? null} />
@@ -141,7 +141,7 @@ export function KeysTable(props: { keys: ApiKey[]; reports: ReadonlyMap<string, 
           {props.keys.map((k) => (
             <tr>
               <th scope="row">
-                <a href={`/dashboard/keys/${encodeURIComponent(k.id)}`}>{k.name || k.id}</a>
+                <Id value={k.name || k.id} href={`/dashboard/keys/${encodeURIComponent(k.id)}`} />
               </th>
               <td>
                 <code>{k.hint}</code>
@@ -149,7 +149,9 @@ export function KeysTable(props: { keys: ApiKey[]; reports: ReadonlyMap<string, 
               <td>
                 <ScopeBadge status={k.status} report={props.reports.get(k.id) ?? null} />
               </td>
-              <td>{describeModels(k.models)}</td>
+              <td>
+                <Id value={describeModels(k.models)} />
+              </td>
               <td>{describeLimits(k.limits)}</td>
               <td>{describeBudgets(k.budgets)}</td>
               <td>
@@ -206,10 +208,12 @@ export function TenantPage(props: {
       <p>
         <a href="/dashboard/tenants">« All tenants</a>
       </p>
-      <h1>{tenant.name}</h1>
+      <h1>
+        <Id value={tenant.name} max={40} />
+      </h1>
       <Notice text={props.notice} />
       <div class="actions">
-        <ScopeBadge status={tenant.status} report={props.report} /> <code>{tenant.id}</code>
+        <ScopeBadge status={tenant.status} report={props.report} /> <Id value={tenant.id} />
         <a href={`/dashboard/usage?${q}`}>Usage</a>
         <a href={`/dashboard/logs?${q}`}>Logs</a>
         <a href={`/dashboard/tenants/${encodeURIComponent(tenant.id)}/alerts`}>Budget alerts</a>
