@@ -28,9 +28,9 @@ table{border-collapse:collapse;width:100%;margin:.5rem 0}
 .scroll{overflow-x:auto;max-width:100%}
 th,td{text-align:left;padding:.45rem .6rem;border-bottom:1px solid var(--line);vertical-align:top}
 th{background:var(--soft);font-weight:600;white-space:nowrap}
-tbody th{background:none}
+tbody th{background:none;white-space:normal}table.wrap-heads thead th{white-space:normal}
 td code{white-space:nowrap}
-.id{display:inline-block;max-width:min(16rem,100%);overflow:hidden;text-overflow:ellipsis;white-space:nowrap;vertical-align:bottom}.id.s{max-width:min(12rem,100%)}.id.l{max-width:min(30rem,100%)}.id.xl{max-width:100%}
+.id{display:inline-flex;gap:.3em;max-width:16rem;white-space:nowrap;vertical-align:bottom}.id>*{overflow:hidden;text-overflow:ellipsis;min-width:1.5em}.id.s{max-width:12rem}.id.l{max-width:30rem}.id.xl{max-width:40rem}dl.facts .id,h1 .id,.alert .id{max-width:100%}
 td.num,th.num{text-align:right;font-variant-numeric:tabular-nums}
 caption{text-align:left;font-weight:600;padding:.25rem 0}
 form.stack{display:grid;gap:.75rem;max-width:40rem}form.stack.wide{max-width:56rem}th .hint{white-space:normal}
@@ -70,5 +70,5 @@ svg .dot{fill:var(--accent)}svg text{font-size:11px;fill:var(--muted)}svg .axis{
 .legend{display:flex;gap:1rem;font-size:.875rem;color:var(--muted)}
 .sw{display:inline-block;width:.8rem;height:.8rem;margin-right:.3rem;vertical-align:middle;background:var(--accent)}.sw.alt{background:var(--hit)}
 pre{background:var(--soft);border:1px solid var(--line);border-radius:4px;padding:.75rem;overflow:auto;max-height:28rem;white-space:pre-wrap;word-break:break-word}
-@media (max-width:40rem){main{padding:.75rem}th,td{padding:.35rem}header.top{padding:.5rem .75rem;gap:.5rem}header.top .who{margin-left:0}form.stack,form.stack.wide{max-width:100%}.grid{grid-template-columns:1fr}dl.facts{grid-template-columns:minmax(0,1fr)}dl.facts dd{margin-bottom:.4rem}.id,.id.s,.id.l{max-width:min(11rem,100%)}}
+@media (max-width:40rem){main{padding:.75rem}th,td{padding:.35rem}header.top{padding:.5rem .75rem;gap:.5rem}header.top .who{margin-left:0}form.stack,form.stack.wide{max-width:100%}.grid{grid-template-columns:1fr}dl.facts{grid-template-columns:minmax(0,1fr)}dl.facts dd{margin-bottom:.4rem}.id,.id.s,.id.l,.id.xl{max-width:11rem}dl.facts .id,h1 .id{max-width:100%}}
 `;

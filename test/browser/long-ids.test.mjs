@@ -84,7 +84,17 @@ const layout = () =>
       for (const t of svg.querySelectorAll('text'))
         smallest = Math.min(smallest, Number.parseFloat(getComputedStyle(t).fontSize) * scale);
     }
+    // What sticks out, when something does: the innermost elements wider than the window.
+    const out = (el) => el.getBoundingClientRect().right > window.innerWidth + 1;
+    const wide = [...document.body.querySelectorAll('*')]
+      .filter((el) => out(el) && ![...el.children].some(out))
+      .slice(0, 5)
+      .map(
+        (el) => `${el.tagName.toLowerCase()}.${el.className}: ${(el.textContent ?? '').trim().slice(0, 40)}`,
+      )
+      .join(' | ');
     return {
+      wide,
       scrollWidth: document.documentElement.scrollWidth,
       innerWidth: window.innerWidth,
       charts: document.querySelectorAll('svg.chart').length,
@@ -98,7 +108,7 @@ async function checkPage(path, name) {
     const res = await page.goto(url(path));
     assert.equal(res.status(), 200, `${path} at ${width}px`);
     const l = await layout();
-    assert.ok(l.scrollWidth <= l.innerWidth, `${path} at ${width}px is ${l.scrollWidth}px wide`);
+    assert.ok(l.scrollWidth <= l.innerWidth, `${path} at ${width}px is ${l.scrollWidth}px wide: ${l.wide}`);
     if (l.charts) assert.ok(l.smallestLabel >= 10, `${path} at ${width}px: labels of ${l.smallestLabel}px`);
     await shot(page, `long-ids-${name}-${width}`);
   }
@@ -116,10 +126,18 @@ test('the logs show the long model ellipsised, with the tenant and key by name b
   assert.equal(await tenant.getAttribute('title'), `${TENANT_NAME} (${tenantId})`);
   assert.equal(await tenant.getAttribute('href'), `/dashboard/tenants/${tenantId}`);
   assert.equal(await row.locator('a.id').nth(1).getAttribute('title'), `${KEY_NAME} (${keyId})`);
+  // At 1280 px every column fits: the table does not even scroll inside its own box.
+  const box1280 = await page
+    .locator('.scroll', { has: page.getByRole('table', { name: 'Requests, newest first' }) })
+    .evaluate((el) => ({ scroll: el.scrollWidth, client: el.clientWidth }));
+  assert.ok(box1280.scroll <= box1280.client, `the logs table is ${box1280.scroll}px in ${box1280.client}px`);
+  // The start of each id stays visible beside a long name.
+  const keyIdBox = await row.locator('a.id').nth(1).locator('code').boundingBox();
+  assert.ok(keyIdBox && keyIdBox.width >= 20, 'the key id is visible beside its long name');
   await checkPage(`/dashboard/logs?tenant_id=${tenantId}`, 'logs');
 });
 
-test("a log's page, usage, tenants, the tenant, the key and audit fit 1280 and 390 px", async () => {
+test("a log's page, usage, tenants, the tenant, the key, audit and the other pages fit 1280 and 390 px", async () => {
   await checkPage(`/dashboard/logs/${requestId}`, 'log');
   const facts = await page.locator('dl.facts').first().innerText();
   assert.match(facts, new RegExp(`${TENANT_NAME}\\s+${tenantId}`));
@@ -136,6 +154,9 @@ test("a log's page, usage, tenants, the tenant, the key and audit fit 1280 and 3
   await checkPage('/dashboard/audit', 'audit');
   await checkPage('/dashboard/routes', 'routes');
   await checkPage('/dashboard/providers', 'providers');
+  await checkPage('/dashboard/mcp-servers', 'mcp-servers');
+  await checkPage('/dashboard/admins', 'admins');
+  await checkPage(`/dashboard/tenants/${tenantId}/end-users`, 'end-users');
 });
 
 test('the logs search by model prefix, error code and metadata', async () => {

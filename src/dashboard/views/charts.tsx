@@ -9,10 +9,10 @@
  */
 const W = 720;
 const H = 180;
-const PAD = { left: 52, right: 8, top: 10, bottom: 22 };
+const PAD = { left: 64, right: 8, top: 10, bottom: 22 };
 
-/** Roughly how many label characters fit in `px` user units at the 11 px label size. */
-const fits = (px: number) => Math.max(3, Math.floor(px / 6.5));
+/** How many label characters surely fit in `px` user units at the 11 px label size (wide letters ~8 px). */
+const fits = (px: number) => Math.max(3, Math.floor(px / 8));
 
 /** A label cut to `max` characters with an ellipsis (pure). */
 export function clip(label: string, max: number): string {
@@ -169,7 +169,7 @@ export function LineChart(props: ChartProps & { values: number[] }) {
 /** Horizontal bars, one row per label (models), longest first as given. */
 export function HBarChart(props: ChartProps & { values: number[] }) {
   const rowH = 24;
-  const left = 200;
+  const left = 220;
   const height = Math.max(1, props.labels.length) * rowH + 8;
   const max = niceMax(Math.max(0, ...props.values));
   return (

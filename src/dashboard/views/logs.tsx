@@ -156,7 +156,7 @@ export function LogsPage(props: {
         <p>No requests match. Requests appear here a few seconds after they end.</p>
       ) : (
         <div class="scroll">
-          <table>
+          <table class="wrap-heads">
             <caption>Requests, newest first</caption>
             <thead>
               <tr>
@@ -200,7 +200,7 @@ export function LogsPage(props: {
                     ) : r.route ? (
                       <RouteCell route={r.route} tries={r.tries} />
                     ) : r.model ? (
-                      <Id value={r.model} />
+                      <Id value={r.model} max={12} />
                     ) : (
                       <span class="muted">—</span>
                     )}
@@ -236,7 +236,7 @@ export function LogsPage(props: {
 const tenantPath = (id: string) => `/dashboard/tenants/${encodeURIComponent(id)}`;
 const keyPath = (id: string) => `/dashboard/keys/${encodeURIComponent(id)}`;
 
-/** The request's tenant and key, each by name with its id beside it, linked to their pages. */
+/** The request's tenant and key (one above the other), each by name with its id beside it, linked. */
 function Owners(props: { row: LogRow; max?: number }) {
   const r = props.row;
   return (
@@ -246,7 +246,7 @@ function Owners(props: { row: LogRow; max?: number }) {
       ) : (
         '—'
       )}
-      {' / '}
+      <br />
       {r.key_id ? <Id value={r.key_id} name={r.key_name} href={keyPath(r.key_id)} max={props.max} /> : '—'}
     </>
   );

@@ -129,9 +129,10 @@ function widthClass(max: number | undefined): string {
 export function Id(props: { value: string; name?: string | null; href?: string; max?: number }) {
   const cls = widthClass(props.max);
   const title = props.name ? `${props.name} (${props.value})` : props.value;
+  // Each part is cut on its own, so a long name still leaves room for the start of the id.
   const body = props.name ? (
     <>
-      {props.name} <code class="muted">{props.value}</code>
+      <span>{props.name}</span> <code class="muted">{props.value}</code>
     </>
   ) : (
     <code>{props.value}</code>
