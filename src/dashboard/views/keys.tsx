@@ -54,7 +54,7 @@ export function KeyPage(props: {
         <a href={`/dashboard/tenants/${encodeURIComponent(k.tenant_id)}`}>« Tenant</a>
       </p>
       <h1>
-        Key <Id value={k.name || k.id} max={40} />
+        Key <Id value={k.name || k.id} max={40} text={!!k.name} />
       </h1>
       <Notice text={props.notice} />
       <dl class="facts">
@@ -236,7 +236,7 @@ export function RevokePage(props: { session: Session; apiKey: ApiKey }) {
   return (
     <>
       <h1>
-        Revoke key <Id value={k.name || k.id} max={40} />?
+        Revoke key <Id value={k.name || k.id} max={40} text={!!k.name} />?
       </h1>
       <p class="alert warn" role="alert">
         Every application using <code>{k.hint}</code> will be refused from the next request on. This cannot be
@@ -257,7 +257,7 @@ export function SecretPage(props: { apiKey: ApiKey; secret: string }) {
   return (
     <>
       <h1>
-        Secret for key <Id value={k.name || k.id} max={40} />
+        Secret for key <Id value={k.name || k.id} max={40} text={!!k.name} />
       </h1>
       <div class="alert warn" role="alert">
         <strong>Copy this secret now.</strong> It is shown only this once: Edgeway keeps only a hash of it,

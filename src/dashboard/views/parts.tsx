@@ -124,9 +124,16 @@ function widthClass(max: number | undefined): string {
 /**
  * An id, model name or any value of unbounded length: ellipsised past about `max` rem (CSS class `id`), the
  * full value in its title (shown on hover) and kept whole for copying and screen readers. With `name`, the
- * name comes first and the id after it, muted. With `href`, it is a link.
+ * name comes first and the id after it, muted. With `href`, it is a link. `text` shows a name (a tenant's,
+ * a key's) in the body font rather than as code.
  */
-export function Id(props: { value: string; name?: string | null; href?: string; max?: number }) {
+export function Id(props: {
+  value: string;
+  name?: string | null;
+  href?: string;
+  max?: number;
+  text?: boolean;
+}) {
   const cls = widthClass(props.max);
   const title = props.name ? `${props.name} (${props.value})` : props.value;
   // Each part is cut on its own, so a long name still leaves room for the start of the id.
@@ -134,6 +141,8 @@ export function Id(props: { value: string; name?: string | null; href?: string; 
     <>
       <span>{props.name}</span> <code class="muted">{props.value}</code>
     </>
+  ) : props.text ? (
+    <span>{props.value}</span>
   ) : (
     <code>{props.value}</code>
   );

@@ -93,7 +93,7 @@ export function TenantsPage(props: {
               {props.tenants.map((t) => (
                 <tr>
                   <th scope="row">
-                    <Id value={t.name} href={`/dashboard/tenants/${encodeURIComponent(t.id)}`} />
+                    <Id value={t.name} href={`/dashboard/tenants/${encodeURIComponent(t.id)}`} text />
                   </th>
                   <td>
                     <Id value={t.id} />
@@ -141,7 +141,11 @@ export function KeysTable(props: { keys: ApiKey[]; reports: ReadonlyMap<string, 
           {props.keys.map((k) => (
             <tr>
               <th scope="row">
-                <Id value={k.name || k.id} href={`/dashboard/keys/${encodeURIComponent(k.id)}`} />
+                <Id
+                  value={k.name || k.id}
+                  href={`/dashboard/keys/${encodeURIComponent(k.id)}`}
+                  text={!!k.name}
+                />
               </th>
               <td>
                 <code>{k.hint}</code>
@@ -209,7 +213,7 @@ export function TenantPage(props: {
         <a href="/dashboard/tenants">« All tenants</a>
       </p>
       <h1>
-        <Id value={tenant.name} max={40} />
+        <Id value={tenant.name} max={40} text />
       </h1>
       <Notice text={props.notice} />
       <div class="actions">
