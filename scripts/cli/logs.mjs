@@ -1,6 +1,7 @@
-// `logs list`, `logs get` and `logs export`: request logs, newest first, filtered like GET /admin/logs; one
-// page at a time (--cursor takes the next_cursor printed under the page). `logs get` finds a request older
-// than the recent index in the archive when given its --tenant. `logs export` pipes a tenant's NDJSON from
+// `logs list`, `logs get` and `logs export`: request logs, newest first, filtered and searched like
+// GET /admin/logs (request id, model prefix `gpt-4*`, error code, metadata key=value, repeatable); one page
+// at a time (--cursor takes the next_cursor printed under the page). `logs get` finds a request older than
+// the recent index in the archive when given its --tenant. `logs export` pipes a tenant's NDJSON from
 // the archive to stdout or --out as it arrives (any range in flat memory) and counts the lines on stderr.
 import { createWriteStream } from 'node:fs';
 import { Readable, Transform } from 'node:stream';
@@ -8,7 +9,8 @@ import { pipeline } from 'node:stream/promises';
 import { positional } from './util.mjs';
 
 const LIST_USAGE =
-  'logs list [--tenant <id>] [--key <id>] [--model <m>] [--route <name>] [--end-user <id>]\n' +
+  'logs list [--tenant <id>] [--key <id>] [--model <m>|<prefix>*] [--route <name>] [--end-user <id>]\n' +
+  '      [--request-id <id>] [--error-code <code>] [--meta key=value]… [--endpoint <path>] [--server <ns>]\n' +
   '      [--status 429|5xx|error|ok]' +
   ' [--cache hit|miss|…] [--from <date>] [--to <date>] [--limit 1-100] [--cursor <c>]';
 const GET_USAGE = 'logs get <request_id> [--tenant <tenant_id>]';
@@ -21,6 +23,10 @@ const FILTERS = {
   model: 'model',
   route: 'route',
   'end-user': 'end_user',
+  'request-id': 'request_id',
+  'error-code': 'error_code',
+  endpoint: 'endpoint',
+  server: 'server',
   status: 'status',
   cache: 'cache',
   from: 'from',
@@ -32,7 +38,7 @@ const FILTERS = {
 const LOG_COLUMNS = (time) => [
   ['REQUEST', (l) => l.id],
   ['TIME', (l) => time(l.time)],
-  ['KEY', (l) => l.key_id ?? '-'],
+  ['KEY', (l) => (l.key_name ? `${l.key_name} (${l.key_id})` : (l.key_id ?? '-'))],
   ['MODEL', (l) => l.model ?? '-'],
   ['END USER', (l) => l.end_user ?? '-'],
   ['STATUS', (l) => l.status],
@@ -52,6 +58,7 @@ export const logCommands = [
       const q = new URLSearchParams();
       for (const [flag, param] of Object.entries(FILTERS))
         if (ctx.opts[flag] !== undefined) q.set(param, ctx.opts[flag]);
+      for (const pair of ctx.opts.meta ?? []) q.append('meta', pair);
       const page = await ctx.call('GET', `/logs${q.size ? `?${q}` : ''}`);
       ctx.show(page, () => {
         ctx.table(page.data, LOG_COLUMNS(ctx.time));
@@ -112,6 +119,11 @@ export const logOptions = {
   model: { type: 'string' },
   route: { type: 'string' },
   'end-user': { type: 'string' },
+  'request-id': { type: 'string' },
+  'error-code': { type: 'string' },
+  meta: { type: 'string', multiple: true },
+  endpoint: { type: 'string' },
+  server: { type: 'string' },
   cache: { type: 'string' },
   limit: { type: 'string' },
   cursor: { type: 'string' },

@@ -16,7 +16,7 @@ export { Admin } from '../storage/admin-store';
 export { AuditEntry } from '../storage/audit-log';
 export { AlertList, type FiredAlertEntry as FiredAlert } from '../admin/resources/alerts';
 export { EffectivePrice, PriceList } from '../admin/resources/limits';
-export { LogList } from '../admin/resources/logs';
+export { LogList, NamedDetail as LogDetail, type NamedEntry as LogRow } from '../admin/resources/logs';
 export { Route, RouteList } from '../admin/resources/route-schemas';
 export { type ProviderInfo, ProviderList } from '../admin/resources/providers';
 export {
@@ -27,7 +27,7 @@ export {
   TenantList,
   TenantWritten,
 } from '../admin/schemas';
-export { LogDetail, type LogEntry as LogRow, type LogGuardrailEntry as Verdict } from '../logs/read/logs';
+export type { LogGuardrailEntry as Verdict } from '../logs/read/logs';
 export type { GuardrailDay } from '../logs/read/guardrails';
 export { ApiKey, Tenant } from '../storage/entities';
 export {

@@ -335,6 +335,13 @@ test('logs list finds a request by key, logs get shows it, usage counts it', asy
     page.data.map((l) => l.id),
     [requestId],
   );
+  // The search flags: one request by id, a model prefix, an error code (none here).
+  const found = await json('logs', 'list', '--request-id', requestId, '--model', 'mock/ec*');
+  assert.deepEqual(
+    found.data.map((l) => [l.id, l.tenant_name]),
+    [[requestId, 'cli-logs']],
+  );
+  assert.equal((await json('logs', 'list', '--key', key.id, '--error-code', 'rate_limited')).data.length, 0);
   const log = await json('logs', 'get', requestId, '--tenant', tenant.id);
   assert.equal(log.model, 'mock/echo');
   assert.equal(log.key_id, key.id);

@@ -1,7 +1,8 @@
 /**
- * /admin/logs: request logs, newest first, filtered by tenant, key, model, named
- * route, end user, endpoint (`/mcp` for MCP calls), MCP server, status, cache status and time range, with cursor pagination; and one log by
- * its request id (the x-edgeway-request-id header), payload included.
+ * /admin/logs: request logs, newest first, with their tenants' and keys' names, filtered by tenant, key,
+ * request id, model (or a model prefix: `gpt-4*`), error code, metadata key=value, named route, end user,
+ * endpoint (`/mcp` for MCP calls), MCP server, status, cache status and time range, with cursor
+ * pagination; and one log by its request id (the x-edgeway-request-id header), payload included.
  * `tenant_id` scopes either route: another tenant's log is a 404. A log older
  * than the recent index is found in the archive (src/logs/read/lookup.ts), given
  * its tenant_id. And the reconciliation of requests answered against events
@@ -10,11 +11,12 @@
 import { Hono } from 'hono';
 import * as z from 'zod';
 import type { AppEnv } from '../../context';
-import { GatewayError } from '../../core/errors';
+import { badRequest, GatewayError } from '../../core/errors';
 import { McpNamespace } from '../../core/mcp-server';
 import { RouteName } from '../../core/route-spec';
 import { LogDetail, LogEntry, LogReader, type StatusFilter } from '../../logs/read/logs';
 import { lookupLog } from '../../logs/read/lookup';
+import { Names, withNames } from '../../logs/read/names';
 import { Reconciliation, reconcile } from '../../logs/read/reconcile';
 import type { Operation } from '../operation';
 import { listBody } from '../pagination';
@@ -52,10 +54,43 @@ const Cache = z
   .pipe(z.enum(['HIT', 'SEMANTIC', 'MISS', 'BYPASS', 'NONE']))
   .describe('Cache status; NONE for requests that never reached the cache.');
 
+/** `key=value`: one cf-aig-metadata entry a request carried (the value compared as text). */
+const MetaPair = z
+  .string()
+  .regex(/^[^"\\=\p{Cc}]{1,64}=\P{Cc}{0,256}$/u, 'expected key=value (a key without " or \\)')
+  .transform((raw): [string, string] => {
+    const at = raw.indexOf('=');
+    return [raw.slice(0, at), raw.slice(at + 1)];
+  });
+/** Up to four metadata entries, all required: `meta` repeated. */
+export const MetaPairs = z.array(MetaPair).max(4, 'at most 4 meta filters');
+
 export const LogListQuery = z.strictObject({
   tenant_id: Id.optional(),
   key_id: Id.optional(),
-  model: z.string().min(1).max(200).optional(),
+  request_id: z
+    .string()
+    .min(1)
+    .max(128)
+    .optional()
+    .describe('Only this request (its x-edgeway-request-id), exactly.'),
+  model: z
+    .string()
+    .regex(/^[^*]+\*?$/, 'expected a model id, or a prefix ending in * (gpt-4*)')
+    .max(512)
+    .optional()
+    .describe(
+      'Only this model (exact), or models starting with a prefix when it ends in * (gpt-4*; case-insensitive, % and _ match themselves).',
+    ),
+  error_code: z
+    .string()
+    .min(1)
+    .max(128)
+    .optional()
+    .describe('Only requests that failed with this error code (exact, e.g. rate_limited).'),
+  meta: MetaPair.optional().describe(
+    'Only requests whose cf-aig-metadata has key=value (value as text: strings, numbers, true/false). Repeat for up to 4, all required.',
+  ),
   route: RouteName.optional().describe('Only requests that called this named route.'),
   end_user: z
     .string()
@@ -81,9 +116,15 @@ export const LogListQuery = z.strictObject({
 
 export const LogScopeQuery = z.strictObject({ tenant_id: Id.optional() });
 
+/** A log as listed or shown: its tenant's and key's names beside their ids. */
+export const NamedEntry = LogEntry.extend(Names.shape);
+export type NamedEntry = z.output<typeof NamedEntry>;
+export const NamedDetail = LogDetail.extend(Names.shape);
+export type NamedDetail = z.output<typeof NamedDetail>;
+
 export const LogList = z.object({
   object: z.literal('list'),
-  data: z.array(LogEntry),
+  data: z.array(NamedEntry),
   has_more: z.boolean(),
   next_cursor: z.string().nullable(),
 });
@@ -116,7 +157,7 @@ export const logOperations: Operation[] = [
     summary: 'One request log by its x-edgeway-request-id, payload included',
     query: LogScopeQuery,
     status: 200,
-    response: { id: 'LogDetail', schema: LogDetail },
+    response: { id: 'LogDetail', schema: NamedDetail },
   },
 ];
 
@@ -125,10 +166,17 @@ export function logsRouter() {
 
   router.get('/', async (c) => {
     const q = readQuery(c, LogListQuery);
+    const meta = MetaPairs.safeParse(c.req.queries('meta') ?? []);
+    if (!meta.success) throw badRequest(`Invalid query. meta: ${meta.error.issues[0]?.message}`, 'meta');
+    const prefix = q.model?.endsWith('*') ? q.model.slice(0, -1) : undefined;
     const filters = {
       tenantId: q.tenant_id,
       keyId: q.key_id,
-      model: q.model,
+      requestId: q.request_id,
+      model: prefix === undefined ? q.model : undefined,
+      modelPrefix: prefix,
+      errorCode: q.error_code,
+      meta: meta.data,
       route: q.route,
       endUser: q.end_user,
       endpoint: q.endpoint,
@@ -139,7 +187,7 @@ export function logsRouter() {
       to: q.to,
     };
     const page = await new LogReader(c.env.DB).list(filters, { limit: q.limit, cursor: q.cursor ?? null });
-    return c.json(listBody(page));
+    return c.json(listBody({ ...page, items: await withNames(c.env.DB, page.items) }));
   });
 
   router.get('/reconcile', async (c) => c.json(await reconcile(c.env.DB)));
@@ -148,7 +196,10 @@ export function logsRouter() {
     const { tenant_id } = readQuery(c, LogScopeQuery);
     const id = c.req.param('request_id');
     const result = await lookupLog(c.env.DB, c.env.LOG_ARCHIVE ?? null, id, tenant_id);
-    if ('found' in result) return c.json(result.found);
+    if ('found' in result) {
+      const [named] = await withNames(c.env.DB, [result.found]);
+      return c.json(named ?? result.found);
+    }
     if (result.missing === 'tenant_needed') {
       throw new GatewayError(
         404,

@@ -20,7 +20,10 @@ import { seg, tenantFilter } from './shared';
 const FILTERS = [
   'tenant_id',
   'key_id',
+  'request_id',
   'model',
+  'error_code',
+  'meta',
   'route',
   'end_user',
   'endpoint',

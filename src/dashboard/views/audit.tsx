@@ -7,7 +7,7 @@
 import type { ApiFailure } from '../admin-api';
 import { changedFields } from '../audit-diff';
 import { AuditEntry } from '../schemas';
-import { Badge, Failure, fieldId, Pager, Time } from './parts';
+import { Badge, Failure, fieldId, Id, Pager, Time } from './parts';
 
 /** Every resource the audit log records (src/storage/audit-log.ts), for its filter. */
 export const AUDIT_RESOURCES = AuditEntry.shape.resource.options;
@@ -131,11 +131,11 @@ export function AuditPage(props: {
                     <Time ms={e.at} />
                   </td>
                   <td>
-                    {e.actor.name} <code class="muted">{e.actor.id}</code>
+                    <Id value={e.actor.id} name={e.actor.name} max={12} />
                   </td>
-                  <td>{e.operation ? <code>{e.operation}</code> : <span class="muted">—</span>}</td>
+                  <td>{e.operation ? <Id value={e.operation} /> : <span class="muted">—</span>}</td>
                   <td>
-                    {e.resource} <code>{e.resource_id}</code>
+                    {e.resource} <Id value={e.resource_id} max={12} />
                   </td>
                   <td>
                     <Badge value={e.change} /> <Changes entry={e} />

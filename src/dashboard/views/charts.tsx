@@ -3,11 +3,38 @@
  * per model. No script, no style attributes (the CSP forbids them): colours
  * come from classes. Each chart is an image with a title and a summary, and
  * each bar or point carries its exact value as a tooltip title; the tables
- * beside the charts hold the same numbers for screen readers.
+ * beside the charts hold the same numbers for screen readers. Charts keep their drawn size (between 45 and
+ * 60 rem wide, scrolling inside their figure on a narrow screen), so labels stay ~11 px whatever the data:
+ * a label too long for its place is cut with an ellipsis and carries its full text as a tooltip.
  */
 const W = 720;
 const H = 180;
-const PAD = { left: 52, right: 8, top: 10, bottom: 22 };
+const PAD = { left: 64, right: 8, top: 10, bottom: 22 };
+
+/** How many label characters surely fit in `px` user units at the 11 px label size (wide letters ~8 px). */
+const fits = (px: number) => Math.max(3, Math.floor(px / 8));
+
+/** A label cut to `max` characters with an ellipsis (pure). */
+export function clip(label: string, max: number): string {
+  return label.length > max ? `${label.slice(0, Math.max(1, max - 1))}…` : label;
+}
+
+/** An SVG text label, cut to fit, with its full text as a tooltip when cut. */
+function Label(props: {
+  text: string;
+  max: number;
+  x: number;
+  y: number;
+  anchor: 'start' | 'middle' | 'end';
+}) {
+  const shown = clip(props.text, props.max);
+  return (
+    <text x={props.x} y={props.y} text-anchor={props.anchor}>
+      {shown !== props.text ? <title>{props.text}</title> : null}
+      {shown}
+    </text>
+  );
+}
 
 /** The smallest 1·2·5·10ⁿ at or above `max`, so axis labels are round (pure). */
 export function niceMax(max: number): number {
@@ -51,9 +78,13 @@ function Axes(props: { max: number; labels: string[]; format: (n: number) => str
       })}
       {props.labels.map((l, i) =>
         i % every === 0 ? (
-          <text x={PAD.left + slot * (i + 0.5)} y={H - 6} text-anchor="middle">
-            {l.length === 10 ? l.slice(5) : l}
-          </text>
+          <Label
+            text={l.length === 10 ? l.slice(5) : l}
+            max={fits(slot * every)}
+            x={PAD.left + slot * (i + 0.5)}
+            y={H - 6}
+            anchor="middle"
+          />
         ) : null,
       )}
     </g>
@@ -138,7 +169,7 @@ export function LineChart(props: ChartProps & { values: number[] }) {
 /** Horizontal bars, one row per label (models), longest first as given. */
 export function HBarChart(props: ChartProps & { values: number[] }) {
   const rowH = 24;
-  const left = 200;
+  const left = 220;
   const height = Math.max(1, props.labels.length) * rowH + 8;
   const max = niceMax(Math.max(0, ...props.values));
   return (
@@ -157,9 +188,7 @@ export function HBarChart(props: ChartProps & { values: number[] }) {
           const y = 4 + i * rowH;
           return (
             <>
-              <text x={left - 8} y={y + 15} text-anchor="end">
-                {label.length > 30 ? `${label.slice(0, 29)}…` : label}
-              </text>
+              <Label text={label} max={fits(left - 12)} x={left - 8} y={y + 15} anchor="end" />
               <rect class="bar" x={left} y={y + 3} width={Math.max(w, v > 0 ? 1 : 0)} height={rowH - 8}>
                 <title>{`${label}: ${props.format(v)}`}</title>
               </rect>

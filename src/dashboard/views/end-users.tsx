@@ -7,7 +7,7 @@ import type { SignedIn } from '../context';
 import type { FormValues } from '../forms';
 import type { EndUserOverrides, EndUserView, Tenant } from '../schemas';
 import { BudgetGlance } from './budget';
-import { ActionForm, Failure, Notice } from './parts';
+import { ActionForm, Failure, Id, Notice } from './parts';
 import { describeRule, RuleFields, ScopeBadge } from './scope-rules';
 
 const userHref = (tenantId: string, user: string) =>
@@ -29,9 +29,16 @@ export function EndUsersPage(props: {
   return (
     <>
       <p>
-        <a href={`/dashboard/tenants/${encodeURIComponent(tenant.id)}`}>« {tenant.name}</a>
+        «{' '}
+        <Id
+          value={tenant.id}
+          name={tenant.name}
+          href={`/dashboard/tenants/${encodeURIComponent(tenant.id)}`}
+        />
       </p>
-      <h1>End users of {tenant.name}</h1>
+      <h1>
+        End users of <Id value={tenant.id} name={tenant.name} max={40} />
+      </h1>
       <Notice text={props.notice} />
       <p>
         Default for each end user: <strong>{describeRule(tenant.end_users)}</strong>
@@ -44,7 +51,7 @@ export function EndUsersPage(props: {
       {view ? (
         <section aria-labelledby="user-h">
           <h2 id="user-h">
-            <code>{view.user}</code> <ScopeBadge status="active" report={view.usage} />
+            <Id value={view.user} max={30} /> <ScopeBadge status="active" report={view.usage} />
           </h2>
           <dl class="facts">
             <dt>Override</dt>
@@ -100,7 +107,7 @@ export function EndUsersPage(props: {
                   {props.overrides.data.map((o) => (
                     <tr>
                       <th scope="row">
-                        <a href={userHref(tenant.id, o.user)}>{o.user}</a>
+                        <Id value={o.user} href={userHref(tenant.id, o.user)} />
                       </th>
                       <td>{describeRule(o.rule)}</td>
                     </tr>

@@ -9,6 +9,7 @@
  */
 import { fmtInt } from '../format';
 import type { GuardrailDay, Verdict } from '../schemas';
+import { Id } from './parts';
 
 const SIDE: Record<Verdict['direction'], string> = {
   request: 'request',
@@ -78,7 +79,7 @@ export function VerdictsTable(props: { verdicts: readonly Verdict[] }) {
               {props.verdicts.map((v) => (
                 <tr>
                   <th scope="row">
-                    <code>{v.guardrail}</code>
+                    <Id value={v.guardrail} />
                   </th>
                   <td>{SIDE[v.direction]}</td>
                   <td>
@@ -90,7 +91,7 @@ export function VerdictsTable(props: { verdicts: readonly Verdict[] }) {
                   <td>
                     {v.error ? (
                       <>
-                        <code>{v.error}</code> <span class="muted">(let through)</span>
+                        <Id value={v.error} /> <span class="muted">(let through)</span>
                       </>
                     ) : (
                       '—'
@@ -136,7 +137,7 @@ function ToolResultsTable(props: { verdict: Verdict }) {
         <tbody>
           {results.map((r) => (
             <tr>
-              <th scope="row">{r.id === null ? <span class="muted">none</span> : <code>{r.id}</code>}</th>
+              <th scope="row">{r.id === null ? <span class="muted">none</span> : <Id value={r.id} />}</th>
               <td class="num">{`#${r.index}`}</td>
               <td class="num">{r.score.toFixed(4)}</td>
             </tr>
@@ -190,7 +191,7 @@ export function GuardrailDaysTable(props: { days: readonly GuardrailDay[] }) {
                 <tr>
                   <th scope="row">{r.day}</th>
                   <td>
-                    <code>{r.guardrail}</code>
+                    <Id value={r.guardrail} />
                   </td>
                   <td class="num">{fmtInt(r.fired)}</td>
                   <td class="num">{fmtInt(r.blocked)}</td>

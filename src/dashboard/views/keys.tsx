@@ -21,7 +21,7 @@ import {
   KeySettingsFields,
 } from './key-settings';
 import { describeMcp } from './mcp-tools';
-import { ActionForm, Failure, Field, Notice, Time, SecretField } from './parts';
+import { ActionForm, Failure, Field, Id, Notice, Time, SecretField } from './parts';
 import { describeOnUnsupported } from './unsupported-policy';
 import { RuleListSection, ScopeBadge } from './scope-rules';
 import type { OnUnsupported } from '../../core/unsupported-policy';
@@ -54,12 +54,14 @@ export function KeyPage(props: {
       <p>
         <a href={`/dashboard/tenants/${encodeURIComponent(k.tenant_id)}`}>« Tenant</a>
       </p>
-      <h1>Key {k.name || k.id}</h1>
+      <h1>
+        Key <Id value={k.name || k.id} max={40} text={!!k.name} />
+      </h1>
       <Notice text={props.notice} />
       <dl class="facts">
         <dt>ID</dt>
         <dd>
-          <code>{k.id}</code>
+          <Id value={k.id} max={40} />
         </dd>
         <dt>Hint</dt>
         <dd>
@@ -76,7 +78,9 @@ export function KeyPage(props: {
           ) : null}
         </dd>
         <dt>Models</dt>
-        <dd>{describeModels(k.models)}</dd>
+        <dd>
+          <Id value={describeModels(k.models)} max={40} />
+        </dd>
         <dt>Browser origins</dt>
         <dd>{describeOrigins(k.origins)}</dd>
         <dt>Limits</dt>
@@ -239,7 +243,9 @@ export function RevokePage(props: { session: Session; apiKey: ApiKey }) {
   const k = props.apiKey;
   return (
     <>
-      <h1>Revoke key {k.name || k.id}?</h1>
+      <h1>
+        Revoke key <Id value={k.name || k.id} max={40} text={!!k.name} />?
+      </h1>
       <p class="alert warn" role="alert">
         Every application using <code>{k.hint}</code> will be refused from the next request on. This cannot be
         undone.
@@ -258,7 +264,9 @@ export function SecretPage(props: { apiKey: ApiKey; secret: string }) {
   const k = props.apiKey;
   return (
     <>
-      <h1>Secret for key {k.name || k.id}</h1>
+      <h1>
+        Secret for key <Id value={k.name || k.id} max={40} text={!!k.name} />
+      </h1>
       <div class="alert warn" role="alert">
         <strong>Copy this secret now.</strong> It is shown only this once: Edgeway keeps only a hash of it,
         and this page will not show it again.

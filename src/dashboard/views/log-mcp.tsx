@@ -3,8 +3,10 @@
  * call, not a model) and the detail's facts (method, server, upstream name, argument and result sizes,
  * whether the tool reported an error). Requests that are not MCP calls render nothing extra.
  */
+import type { Child } from 'hono/jsx';
 import type { LogEntry, LogMcpEntry } from '../../logs/read/logs';
 import { fmtInt } from '../format';
+import { Id } from './parts';
 
 const KIND: Readonly<Record<LogMcpEntry['method'], string>> = {
   'tools/call': 'tool call',
@@ -17,7 +19,7 @@ export function McpCell(props: { log: Pick<LogEntry, 'model' | 'mcp'> }) {
   const m = props.log.mcp;
   return (
     <>
-      <code>{props.log.model ?? m?.name ?? '—'}</code> <span class="badge">{m ? KIND[m.method] : 'MCP'}</span>
+      <Id value={props.log.model ?? m?.name ?? '—'} /> <span class="badge">{m ? KIND[m.method] : 'MCP'}</span>
       {m?.is_error ? (
         <>
           {' '}
@@ -32,10 +34,13 @@ export function McpCell(props: { log: Pick<LogEntry, 'model' | 'mcp'> }) {
 export function McpFacts(props: { mcp: LogMcpEntry | null }) {
   const m = props.mcp;
   if (!m) return null;
-  const facts: [string, string][] = [
+  const facts: [string, Child][] = [
     ['Method', m.method],
-    ['Server', `${m.namespace} (${m.server})`],
-    [m.method === 'resources/read' ? 'Resource' : m.method === 'prompts/get' ? 'Prompt' : 'Tool', m.name],
+    ['Server', <Id value={m.server} name={m.namespace} />],
+    [
+      m.method === 'resources/read' ? 'Resource' : m.method === 'prompts/get' ? 'Prompt' : 'Tool',
+      <Id value={m.name} />,
+    ],
     ['Arguments', `${fmtInt(m.args_bytes)} bytes`],
     ['Result', `${fmtInt(m.result_bytes)} bytes`],
     ['Tool reported an error', m.is_error ? 'yes (isError)' : 'no'],

@@ -4,6 +4,7 @@
  */
 import type { LogTryEntry as Try } from '../../logs/read/logs';
 import { fmtMs } from '../format';
+import { Id } from './parts';
 
 /** The call whose answer the client got: the last one without an error (null when every call failed). */
 export function answeredIndex(tries: readonly Try[]): number | null {
@@ -16,11 +17,11 @@ export function RouteCell(props: { route: string; tries: readonly Try[] }) {
   const i = answeredIndex(props.tries);
   return (
     <>
-      {props.route} <span class="badge">route</span>
+      <Id value={props.route} max={12} /> <span class="badge">route</span>
       {i === null ? null : (
         <>
           {' → '}
-          <code>{props.tries[i]?.target}</code>
+          <Id value={props.tries[i]?.target ?? ''} max={14} />
         </>
       )}
     </>
@@ -58,7 +59,7 @@ export function TriesTable(props: { tries: readonly Try[] }) {
               <tr>
                 <th scope="row">{i + 1}</th>
                 <td>
-                  <code>{t.target}</code>
+                  <Id value={t.target} />
                 </td>
                 <td class="num">{t.status === 0 ? <span class="muted">none</span> : t.status}</td>
                 <td class="num">{fmtMs(Math.round(t.ttfb_ms))}</td>
@@ -67,7 +68,7 @@ export function TriesTable(props: { tries: readonly Try[] }) {
                     <span class="badge ok">answered</span>
                   ) : t.error ? (
                     <>
-                      <span class="badge error">failed</span> <code>{t.error}</code>
+                      <span class="badge error">failed</span> <Id value={t.error} />
                     </>
                   ) : (
                     <span class="muted">superseded</span>

@@ -1,5 +1,6 @@
 /**
- * The request log: delivery reconciliation, filter form, paginated table, the
+ * The request log: delivery reconciliation, filter and search form (request id, model prefix `gpt-4*`,
+ * error code, one metadata key=value), paginated table with tenants' and keys' names beside their ids, the
  * archive's find and export forms, and one request's detail (its end user and tags, its upstream
  * attempts when it made any, its guardrail verdicts, payload only when collected). MCP calls (endpoint
  * /mcp) are listed among requests, shown as tool calls (log-mcp.tsx), and can be listed alone.
@@ -7,19 +8,23 @@
 import type { Reconciliation } from '../../logs/read/reconcile';
 import type { ApiFailure } from '../admin-api';
 import { fmtInt, fmtMs, fmtTime, fmtUsd } from '../format';
+import type { Child } from 'hono/jsx';
 import type { ApiKey, LogDetail, LogRow, Tenant } from '../schemas';
 import { VerdictBadges, VerdictsTable } from './guardrail-verdicts';
 import { LogArchiveForms } from './log-archive';
 import { McpCell, McpFacts } from './log-mcp';
 import { RouteCell, TriesTable } from './log-tries';
-import { Failure, Pager } from './parts';
+import { Failure, Id, Pager } from './parts';
 import { ScopeSelect } from './usage';
 
 export type LogFilters = Partial<
   Record<
     | 'tenant_id'
     | 'key_id'
+    | 'request_id'
     | 'model'
+    | 'error_code'
+    | 'meta'
     | 'route'
     | 'end_user'
     | 'endpoint'
@@ -70,10 +75,32 @@ export function LogsPage(props: {
           </select>
         </div>
         <div>
+          <label for="f-request-id">Request id</label>
+          <input
+            id="f-request-id"
+            name="request_id"
+            value={f.request_id ?? ''}
+            placeholder="x-edgeway-request-id"
+            autocomplete="off"
+          />
+        </div>
+        <div>
           <label for="f-model">
-            Model<span class="hint">or MCP tool, e.g. github__search</span>
+            Model<span class="hint">or MCP tool; a prefix ends in *, e.g. gpt-4*</span>
           </label>
           <input id="f-model" name="model" value={f.model ?? ''} placeholder="mock/echo" autocomplete="off" />
+        </div>
+        <div>
+          <label for="f-error-code">
+            Error code<span class="hint">exact, e.g. rate_limited</span>
+          </label>
+          <input id="f-error-code" name="error_code" value={f.error_code ?? ''} autocomplete="off" />
+        </div>
+        <div>
+          <label for="f-meta">
+            Metadata<span class="hint">key=value, from cf-aig-metadata</span>
+          </label>
+          <input id="f-meta" name="meta" value={f.meta ?? ''} placeholder="team=search" autocomplete="off" />
         </div>
         <div>
           <label for="f-server">
@@ -129,7 +156,7 @@ export function LogsPage(props: {
         <p>No requests match. Requests appear here a few seconds after they end.</p>
       ) : (
         <div class="scroll">
-          <table>
+          <table class="wrap-heads">
             <caption>Requests, newest first</caption>
             <thead>
               <tr>
@@ -163,7 +190,7 @@ export function LogsPage(props: {
                     {r.error_code ? (
                       <>
                         {' '}
-                        <code>{r.error_code}</code>
+                        <Id value={r.error_code} max={10} />
                       </>
                     ) : null}
                   </td>
@@ -172,8 +199,10 @@ export function LogsPage(props: {
                       <McpCell log={r} />
                     ) : r.route ? (
                       <RouteCell route={r.route} tries={r.tries} />
+                    ) : r.model ? (
+                      <Id value={r.model} max={12} />
                     ) : (
-                      (r.model ?? <span class="muted">—</span>)
+                      <span class="muted">—</span>
                     )}
                   </td>
                   <td>
@@ -190,21 +219,7 @@ export function LogsPage(props: {
                   <td class="num">{fmtUsd(r.cost_usd)}</td>
                   <td class="num">{fmtMs(Math.round(r.latency_ms))}</td>
                   <td>
-                    {r.tenant_id ? (
-                      <a href={`/dashboard/tenants/${encodeURIComponent(r.tenant_id)}`}>
-                        <code>{r.tenant_id}</code>
-                      </a>
-                    ) : (
-                      '—'
-                    )}
-                    {' / '}
-                    {r.key_id ? (
-                      <a href={`/dashboard/keys/${encodeURIComponent(r.key_id)}`}>
-                        <code>{r.key_id}</code>
-                      </a>
-                    ) : (
-                      '—'
-                    )}
+                    <Owners row={r} max={12} />
                   </td>
                 </tr>
               ))}
@@ -214,6 +229,25 @@ export function LogsPage(props: {
       )}
       <Pager base="/dashboard/logs" query={f} next={props.next} label="Log" />
       <LogArchiveForms tenants={props.tenants} tenantId={f.tenant_id} {...props.archive} />
+    </>
+  );
+}
+
+const tenantPath = (id: string) => `/dashboard/tenants/${encodeURIComponent(id)}`;
+const keyPath = (id: string) => `/dashboard/keys/${encodeURIComponent(id)}`;
+
+/** The request's tenant and key (one above the other), each by name with its id beside it, linked. */
+function Owners(props: { row: LogRow; max?: number }) {
+  const r = props.row;
+  return (
+    <>
+      {r.tenant_id ? (
+        <Id value={r.tenant_id} name={r.tenant_name} href={tenantPath(r.tenant_id)} max={props.max} />
+      ) : (
+        '—'
+      )}
+      <br />
+      {r.key_id ? <Id value={r.key_id} name={r.key_name} href={keyPath(r.key_id)} max={props.max} /> : '—'}
     </>
   );
 }
@@ -254,15 +288,16 @@ function Delivery(props: { r: Reconciliation }) {
 
 export function LogDetailPage(props: { log: LogDetail }) {
   const l = props.log;
-  const facts: [string, string][] = [
-    ['Request id', l.id],
+  const id = (v: string | null) => (v === null ? '—' : <Id value={v} max={40} />);
+  const facts: [string, Child][] = [
+    ['Request id', id(l.id)],
     ['Time', fmtTime(l.time)],
-    ['Endpoint', l.endpoint],
-    ['Provider', l.provider ?? '—'],
-    ['Model', l.model ?? '—'],
-    ...(l.route ? ([['Route', l.route]] as [string, string][]) : []),
+    ['Endpoint', id(l.endpoint)],
+    ['Provider', id(l.provider)],
+    ['Model', id(l.model)],
+    ...(l.route ? ([['Route', id(l.route)]] as [string, Child][]) : []),
     // Archive lines written before end users were logged have neither field.
-    ['End user', l.end_user ?? '—'],
+    ['End user', id(l.end_user)],
     [
       'Tags',
       l.tags && Object.keys(l.tags).length
@@ -272,7 +307,16 @@ export function LogDetailPage(props: { log: LogDetail }) {
         : '—',
     ],
     ['Status', String(l.status)],
-    ['Error', l.error_code ? `${l.error_code} (from the ${l.error_source ?? 'gateway'})` : '—'],
+    [
+      'Error',
+      l.error_code ? (
+        <>
+          <Id value={l.error_code} max={30} /> (from the {l.error_source ?? 'gateway'})
+        </>
+      ) : (
+        '—'
+      ),
+    ],
     ['Cache', l.cache ?? '—'],
     ['Stream', l.stream ? (l.stream_completed === false ? 'yes, incomplete' : 'yes') : 'no'],
     [
@@ -293,7 +337,7 @@ export function LogDetailPage(props: { log: LogDetail }) {
         <a href="/dashboard/logs">« Logs</a>
       </p>
       <h1>
-        Request <code>{l.id}</code>
+        Request <Id value={l.id} max={30} />
       </h1>
       <dl class="facts">
         {facts.map(([k, v]) => (
@@ -305,13 +349,15 @@ export function LogDetailPage(props: { log: LogDetail }) {
         <dt>Tenant</dt>
         <dd>
           {l.tenant_id ? (
-            <a href={`/dashboard/tenants/${encodeURIComponent(l.tenant_id)}`}>{l.tenant_id}</a>
+            <Id value={l.tenant_id} name={l.tenant_name} href={tenantPath(l.tenant_id)} max={40} />
           ) : (
             '—'
           )}
         </dd>
         <dt>Key</dt>
-        <dd>{l.key_id ? <a href={`/dashboard/keys/${encodeURIComponent(l.key_id)}`}>{l.key_id}</a> : '—'}</dd>
+        <dd>
+          {l.key_id ? <Id value={l.key_id} name={l.key_name} href={keyPath(l.key_id)} max={40} /> : '—'}
+        </dd>
       </dl>
       <McpFacts mcp={l.mcp} />
       <TriesTable tries={l.tries} />

@@ -7,12 +7,16 @@ import type { ApiFailure } from '../admin-api';
 import type { FormValues } from '../forms';
 import type { Session } from '../session';
 
-/** An admin API refusal, in words, announced to screen readers. */
+/**
+ * An admin API refusal, in words, announced to screen readers. It takes the focus when the page loads
+ * (`autofocus` on a focusable alert; no script needed), so the browser scrolls it into view: a failed save
+ * is seen at once, however far down the page its form is.
+ */
 export function Failure(props: { failure: ApiFailure | null | undefined; action?: string }) {
   const f = props.failure;
   if (!f) return null;
   return (
-    <div class="alert error" role="alert" id="form-error">
+    <div class="alert error" role="alert" id="form-error" tabindex={-1} autofocus>
       <strong>{props.action ?? 'That did not work'}: </strong>
       {f.message}
       {f.param ? (
@@ -107,26 +111,47 @@ export function Field(props: FieldProps) {
 }
 
 /**
- * An id, model name or any value of unbounded length: ellipsised past `max` rem (CSS class `id`), the full
- * value in its title (shown on hover) and kept whole for copying and screen readers. With `name`, the
- * name comes first and the id after it, muted. With `href`, it is a link.
+ * The width class for a wanted maximum in rem: the CSP allows no style attribute, so widths come from a
+ * few classes (12, 16, 30 rem, or the whole line past 30; never wider than its container).
  */
-export function Id(props: { value: string; name?: string | null; href?: string; max?: number }) {
-  const style = props.max ? `max-width:${props.max}rem` : undefined;
+function widthClass(max: number | undefined): string {
+  if (max === undefined) return 'id';
+  if (max <= 12) return 'id s';
+  if (max <= 16) return 'id';
+  return max <= 30 ? 'id l' : 'id xl';
+}
+
+/**
+ * An id, model name or any value of unbounded length: ellipsised past about `max` rem (CSS class `id`), the
+ * full value in its title (shown on hover) and kept whole for copying and screen readers. With `name`, the
+ * name comes first and the id after it, muted. With `href`, it is a link. `text` shows a name (a tenant's,
+ * a key's) in the body font rather than as code.
+ */
+export function Id(props: {
+  value: string;
+  name?: string | null;
+  href?: string;
+  max?: number;
+  text?: boolean;
+}) {
+  const cls = widthClass(props.max);
   const title = props.name ? `${props.name} (${props.value})` : props.value;
+  // Each part is cut on its own, so a long name still leaves room for the start of the id.
   const body = props.name ? (
     <>
-      {props.name} <code class="muted">{props.value}</code>
+      <span>{props.name}</span> <code class="muted">{props.value}</code>
     </>
+  ) : props.text ? (
+    <span>{props.value}</span>
   ) : (
     <code>{props.value}</code>
   );
   return props.href ? (
-    <a class="id" href={props.href} title={title} style={style}>
+    <a class={cls} href={props.href} title={title}>
       {body}
     </a>
   ) : (
-    <span class="id" title={title} style={style}>
+    <span class={cls} title={title}>
       {body}
     </span>
   );

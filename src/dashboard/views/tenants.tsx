@@ -94,10 +94,10 @@ export function TenantsPage(props: {
               {props.tenants.map((t) => (
                 <tr>
                   <th scope="row">
-                    <a href={`/dashboard/tenants/${encodeURIComponent(t.id)}`}>{t.name}</a>
+                    <Id value={t.name} href={`/dashboard/tenants/${encodeURIComponent(t.id)}`} text />
                   </th>
                   <td>
-                    <code>{t.id}</code>
+                    <Id value={t.id} />
                   </td>
                   <td>
                     <ScopeBadge status={t.status} report={props.reports.get(t.id) ?? null} />
@@ -142,7 +142,11 @@ export function KeysTable(props: { keys: ApiKey[]; reports: ReadonlyMap<string, 
           {props.keys.map((k) => (
             <tr>
               <th scope="row">
-                <a href={`/dashboard/keys/${encodeURIComponent(k.id)}`}>{k.name || k.id}</a>
+                <Id
+                  value={k.name || k.id}
+                  href={`/dashboard/keys/${encodeURIComponent(k.id)}`}
+                  text={!!k.name}
+                />
               </th>
               <td>
                 <code>{k.hint}</code>
@@ -150,7 +154,9 @@ export function KeysTable(props: { keys: ApiKey[]; reports: ReadonlyMap<string, 
               <td>
                 <ScopeBadge status={k.status} report={props.reports.get(k.id) ?? null} />
               </td>
-              <td>{describeModels(k.models)}</td>
+              <td>
+                <Id value={describeModels(k.models)} />
+              </td>
               <td>{describeLimits(k.limits)}</td>
               <td>{describeBudgets(k.budgets)}</td>
               <td>
@@ -219,7 +225,9 @@ export function TenantPage(props: {
       <p>
         <a href="/dashboard/tenants">« All tenants</a>
       </p>
-      <h1>{tenant.name}</h1>
+      <h1>
+        <Id value={tenant.name} max={40} text />
+      </h1>
       <Notice text={props.notice} />
       <DuplicateNameWarning name={tenant.name} others={props.sameName} />
       <div class="actions">

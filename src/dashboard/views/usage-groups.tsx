@@ -8,6 +8,7 @@ import type { Child } from 'hono/jsx';
 import { fmtInt, fmtPercent, fmtUsd } from '../format';
 import type { UsageSeries } from '../schemas';
 import { HBarChart } from './charts';
+import { Id } from './parts';
 
 /** The page's own filters, carried by the two forms below so each keeps the other's choice. */
 export type GroupFilters = {
@@ -148,7 +149,7 @@ export function EndUsersSection(props: { report: UsageSeries; filters: PageFilte
             heads={['End user']}
             whole={report.totals.cost_usd}
             rows={report.data.map((d) => ({
-              cells: [<a href={logs(d.end_user ?? '')}>{d.end_user}</a>],
+              cells: [<Id value={d.end_user ?? ''} href={logs(d.end_user ?? '')} />],
               r: d,
             }))}
           />
@@ -201,7 +202,10 @@ export function TagsSection(props: { report: UsageSeries; filters: PageFilters }
             caption={filters.tag ? `Usage per value of ${filters.tag}` : 'Usage per tag and value'}
             heads={['Tag', 'Value']}
             whole={filters.tag ? report.totals.cost_usd : 0}
-            rows={report.data.map((d) => ({ cells: [d.tag ?? '', d.value ?? ''], r: d }))}
+            rows={report.data.map((d) => ({
+              cells: [<Id value={d.tag ?? ''} max={12} />, <Id value={d.value ?? ''} />],
+              r: d,
+            }))}
           />
           {filters.tag ? null : (
             <p class="muted">

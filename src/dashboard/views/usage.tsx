@@ -9,7 +9,7 @@ import type { ApiKey, LimitsReport, Tenant, UsageSeries } from '../schemas';
 import { BudgetGlance } from './budget';
 import { BarChart, HBarChart, LineChart } from './charts';
 import { GuardrailDaysTable } from './guardrail-verdicts';
-import { Failure } from './parts';
+import { Failure, Id } from './parts';
 import { EndUsersSection, type GroupFilters, TagsSection } from './usage-groups';
 import { McpCallsSection } from './usage-mcp';
 
@@ -87,7 +87,9 @@ function Totals(props: { t: UsageSeries['totals'] }) {
 function row(label: string, r: UsageSeries['totals']) {
   return (
     <tr>
-      <th scope="row">{label}</th>
+      <th scope="row">
+        <Id value={label} />
+      </th>
       <td class="num">{fmtInt(r.requests)}</td>
       <td class="num">{fmtInt(r.cache_hits)}</td>
       <td class="num">{fmtInt(r.input_tokens)}</td>

@@ -13,7 +13,15 @@ export type StatusFilter = { exact: number } | { class: number } | 'error' | 'ok
 export interface LogFilters {
   tenantId?: string | undefined;
   keyId?: string | undefined;
+  /** One request, by its id (x-edgeway-request-id). */
+  requestId?: string | undefined;
   model?: string | undefined;
+  /** Models starting with this text (case-insensitive for ASCII, as SQL LIKE); `%` and `_` match themselves. */
+  modelPrefix?: string | undefined;
+  /** The error code, exactly (rate_limited, upstream_timeout …). */
+  errorCode?: string | undefined;
+  /** cf-aig-metadata entries the request carried, all of them (key, value as text). */
+  meta?: [string, string][] | undefined;
   /** The named route called. */
   route?: string | undefined;
   /** The tenant's end user the request was for. */
@@ -230,6 +238,16 @@ const LIST_COLUMNS = `id, time, tenant_id, key_id, endpoint, provider, model, st
   end_user, tags, mcp, route, tries, guardrails,
   (request_payload IS NOT NULL OR response_payload IS NOT NULL OR payload_archived = 1) AS has_payload, payload_truncated`;
 
+/** `text` as a LIKE pattern that matches itself only: `\`, `%` and `_` escaped with `\` (pure). */
+export function escapeLike(text: string): string {
+  return text.replace(/[\\%_]/g, (c) => `\\${c}`);
+}
+
+/** The JSON path of a top-level metadata key; keys holding `"` or `\` are refused at the API (pure). */
+export function metaPath(key: string): string {
+  return `$."${key}"`;
+}
+
 /** The WHERE clause for a set of filters (pure). */
 export function whereClause(
   f: LogFilters,
@@ -243,7 +261,13 @@ export function whereClause(
   };
   if (f.tenantId !== undefined) add('tenant_id = ?', f.tenantId);
   if (f.keyId !== undefined) add('key_id = ?', f.keyId);
+  if (f.requestId !== undefined) add('id = ?', f.requestId);
   if (f.model !== undefined) add('model = ?', f.model);
+  if (f.modelPrefix !== undefined) add("model LIKE ? ESCAPE '\\'", `${escapeLike(f.modelPrefix)}%`);
+  if (f.errorCode !== undefined) add('error_code = ?', f.errorCode);
+  // The value matches a string equal to it, or a number or boolean written as it (`n=5`, `beta=true`).
+  for (const [key, value] of f.meta ?? [])
+    add('metadata -> ? IN (json_quote(?), ?)', metaPath(key), value, value);
   if (f.route !== undefined) add('route = ?', f.route);
   if (f.endUser !== undefined) add('end_user = ?', f.endUser);
   // '/mcp' as a literal, not a parameter: SQLite uses the partial index request_logs_mcp (migration 0022)

@@ -14,7 +14,7 @@ import { BREAK_GLASS_ID } from '../../../src/core/admin-principal';
 import { dashboardKeys } from '../../../src/dashboard/keys';
 import { issueSession, readSession, SESSION_TTL_MS } from '../../../src/dashboard/session';
 import { base64url } from '../../../src/util/crypto';
-import { niceMax } from '../../../src/dashboard/views/charts';
+import { clip, niceMax } from '../../../src/dashboard/views/charts';
 
 const T0 = Date.UTC(2026, 4, 1);
 
@@ -143,6 +143,13 @@ describe('chart scale and redirects', () => {
     expect([0, 0.3, 1, 3, 7, 12, 100, 101, 0.0042].map(niceMax)).toEqual([
       1, 0.5, 1, 5, 10, 20, 100, 200, 0.005,
     ]);
+  });
+
+  it('cuts a chart label to its room with an ellipsis, leaving a short one whole', () => {
+    expect(clip('mock/echo', 20)).toBe('mock/echo');
+    expect(clip('x'.repeat(20), 20)).toBe('x'.repeat(20));
+    expect(clip(`mock/${'m'.repeat(400)}`, 12)).toBe('mock/mmmmmm…');
+    expect(clip('abcdef', 1)).toBe('a…');
   });
 
   it('only redirects inside the dashboard after sign-in', () => {

@@ -42,7 +42,7 @@ describe('tenants', () => {
     const b = await signedIn();
     const id = await createTenant(b, 'Acme Corp');
     const html = await b.page(`/dashboard/tenants/${id}?notice=tenant-created`);
-    expect(html).toContain('<h1>Acme Corp</h1>');
+    expect(html).toMatch(/<h1><span class="id[^"]*" title="Acme Corp"><span>Acme Corp<\/span><\/span><\/h1>/);
     expect(html).toContain('Tenant created.');
     expect(await b.page('/dashboard/tenants')).toContain('Acme Corp');
   });
@@ -247,7 +247,9 @@ describe('logs and usage', () => {
     expect(html).toContain('2026-05-01 to 2026-05-04 (UTC)');
     expect(html).toMatch(/<svg class="chart"[^>]*role="img"/);
     expect(html).toContain('<title>2026-05-03: 1 cache hits</title>');
-    expect(html).toMatch(/<th scope="row">mock\/mock-small<\/th>/);
+    expect(html).toMatch(
+      /<th scope="row"><span class="id" title="mock\/mock-small"><code>mock\/mock-small<\/code><\/span><\/th>/,
+    );
     expect(html).toMatch(/Cache hits<b>1 \(50 %\)<\/b>/);
   });
 

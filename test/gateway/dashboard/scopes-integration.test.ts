@@ -162,7 +162,7 @@ describe('an end user', () => {
     const shown = await b.page(location(res));
     expect(shown).toContain('5 req/min · $20.00/day');
     expect(shown).toMatch(/id="f-user-limits-rpm"[^>]*value="5"/);
-    expect(shown).toContain('>alice@example.com</a>');
+    expect(shown).toContain('><code>alice@example.com</code></a>');
     const bad = await b.post(`${base}/save`, { user: 'alice@example.com', 'limits.rpm': '-1' });
     expect(bad.status).toBe(400);
     expect(await bad.text()).toMatch(/id="f-user-limits-rpm"[^>]*aria-invalid="true"/);

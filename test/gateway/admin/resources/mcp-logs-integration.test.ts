@@ -242,8 +242,12 @@ describe('the dashboard', () => {
     const detail = await b.page(`/dashboard/logs/${calls[1]!.requestId}`);
     expect(detail).toContain('<h2 id="mcp-h">MCP call</h2>');
     expect(detail).toContain('<dt>Method</dt><dd>tools/call</dd>');
-    expect(detail).toContain(`<dt>Server</dt><dd>github (srv_gh_${run})</dd>`);
-    expect(detail).toContain('<dt>Tool</dt><dd>search_issues</dd>');
+    expect(detail).toContain(
+      `<dt>Server</dt><dd><span class="id" title="github (srv_gh_${run})"><span>github</span> <code class="muted">srv_gh_${run}</code></span></dd>`,
+    );
+    expect(detail).toContain(
+      '<dt>Tool</dt><dd><span class="id" title="search_issues"><code>search_issues</code></span></dd>',
+    );
     expect(detail).toContain('<dt>Arguments</dt><dd>60 bytes</dd>');
     expect(detail).toContain('<dt>Result</dt><dd>600 bytes</dd>');
     expect(detail).toContain('<dt>Tool reported an error</dt><dd>yes (isError)</dd>');
