@@ -65,7 +65,7 @@ describe('the routes list', () => {
       /<a class="id" href="\/dashboard\/routes\/rte_[^"]+" title="smart"><code>smart<\/code><\/a><\/th><td>Global<\/td><td>fallback<\/td><td><span class="id long" title="mock\/echo → openai\/gpt-4o">mock\/echo → openai\/gpt-4o<\/span><\/td><td><span class="badge idle">idle<\/span><\/td>/,
     );
     expect(html).toMatch(
-      /<code>cheap<\/code><\/a><\/th><td>Tenant <span class="id" title="Route Tenant \(ten_[^)]+\)">Route Tenant <code class="muted">ten_[^<]+<\/code><\/span><\/td><td>loadbalance<\/td><td><span class="id long" title="mock\/echo ×3 \| smart ×1">mock\/echo ×3 \| smart ×1<\/span><\/td>/,
+      /<code>cheap<\/code><\/a><\/th><td>Tenant <span class="id" title="Route Tenant \(ten_[^)]+\)"><span>Route Tenant<\/span> <code class="muted">ten_[^<]+<\/code><\/span><\/td><td>loadbalance<\/td><td><span class="id long" title="mock\/echo ×3 \| smart ×1">mock\/echo ×3 \| smart ×1<\/span><\/td>/,
     );
     expect(html).toContain(`<option value="${tenantId}">Tenant Route Tenant (${tenantId})</option>`);
   });
