@@ -11,6 +11,7 @@ import type { AppEnv } from '../../context';
 import { badRequest, GatewayError } from '../../core/errors';
 import { LatencyRow, LookupFailure, readAnalytics, SeriesPoint, TopTable } from '../../logs/read/analytics';
 import { analyticsCsv, CSV_TABLES } from '../../logs/read/analytics-csv';
+import { Names } from '../../logs/read/analytics-names';
 import { PRESETS, resolveRange } from '../../logs/read/analytics-range';
 import { type AnalyticsScope, LATENCY_GROUPS } from '../../logs/read/analytics-sql';
 import type { Operation } from '../operation';
@@ -75,6 +76,7 @@ export const AnalyticsReportSchema = z.object({
     ),
   }),
   lookup_failures: z.array(LookupFailure),
+  names: Names,
 });
 
 export const analyticsOperations: Operation[] = [

@@ -3,10 +3,11 @@
  * status class and source, cache hits, cost, tokens) with every step of the range filled in; latency and
  * TTFT percentiles per model, provider or route from summed histograms; the costliest tenants, keys,
  * models and end users with an "other" row; and the failed lookups. All of it is one D1 batch (one round
- * trip, one snapshot). Rows read: the scope's rollup rows in the range, once per section; never raw logs.
+ * trip, one snapshot), then one query for the names of the tenants and keys it shows. Rows read: the scope's rollup rows in the range, once per section; never raw logs.
  */
 import * as z from 'zod';
 import { bucketColumns, quantile } from '../../core/latency-buckets';
+import { type Names, namesOf } from './analytics-names';
 import { type AnalyticsRange, stepStarts } from './analytics-range';
 import {
   type AnalyticsScope,
@@ -84,6 +85,7 @@ export interface AnalyticsReport {
   latency: LatencyRow[];
   top: Record<TopGroup, TopTable> & { end_user: TopTable | null };
   lookup_failures: LookupFailure[];
+  names: Names;
 }
 
 export interface AnalyticsRequest {
@@ -137,12 +139,19 @@ export async function readAnalytics(db: D1Database, q: AnalyticsRequest): Promis
     TopGroup,
     TopTable
   >;
+  const failures = rowsOf(2 + TOP_GROUPS.length).map((r) => LookupFailure.parse(r));
+  const names = await namesOf(
+    db,
+    [...top.tenant.rows.map((r) => r.name), ...failures.map((f) => f.tenant_id)],
+    [...top.key.rows.map((r) => r.name), ...failures.map((f) => f.key_id)],
+  );
   return {
     series,
     totals: sumSeries(series),
     latency: rowsOf(1).map(latencyRow),
     top: { ...top, end_user: endUsers ? topTable(rowsOf(3 + TOP_GROUPS.length)) : null },
-    lookup_failures: rowsOf(2 + TOP_GROUPS.length).map((r) => LookupFailure.parse(r)),
+    lookup_failures: failures,
+    names,
   };
 }
 

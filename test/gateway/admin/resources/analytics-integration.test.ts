@@ -41,6 +41,7 @@ interface Report {
     error_code: string;
     requests: number;
   }[];
+  names: { tenants: Record<string, string>; keys: Record<string, string> };
 }
 
 let tenantA: string;
@@ -153,6 +154,9 @@ describe('GET /admin/analytics', () => {
     // A routed request counts under the name the client called (the route's), as in usage_daily.
     expect(all.top.model.rows.map((m) => m.name)).toEqual(['mock/echo', `analytics-${run}`]);
     expect(all.top.end_user?.rows.map((u) => [u.name, u.requests])).toEqual([['u_one', 1]]);
+    // Names of the tenants and keys shown, looked up by their ids.
+    expect(all.names.tenants).toEqual({ [tenantA]: `analytics-a-${run}` });
+    expect(all.names.keys).toEqual({ [keysA[0]!.id]: 'a0', [keysA[1]!.id]: 'a1', [keysA[2]!.id]: 'a2' });
   });
 
   it('lists failed lookups by the name asked for, and keeps them out of usage per model', async () => {

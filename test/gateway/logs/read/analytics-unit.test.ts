@@ -144,6 +144,7 @@ describe('analytics rows', () => {
           end_user: null,
         },
         lookup_failures: [],
+        names: { tenants: {}, keys: {} },
       },
       'models',
     );
