@@ -11,7 +11,16 @@ import { canSome } from '../can';
 import type { DashboardEnv, SignedIn } from '../context';
 import { CSS } from '../styles';
 
-export type Section = 'tenants' | 'routes' | 'providers' | 'mcp' | 'usage' | 'logs' | 'audit' | 'admins';
+export type Section =
+  | 'tenants'
+  | 'routes'
+  | 'providers'
+  | 'mcp'
+  | 'usage'
+  | 'analytics'
+  | 'logs'
+  | 'audit'
+  | 'admins';
 
 export interface PageOptions {
   title: string;
@@ -33,6 +42,7 @@ const NAV: { section: Section; href: string; label: string; op: string }[] = [
     op: 'GET /admin/tenants/{id}/mcp-servers',
   },
   { section: 'usage', href: '/dashboard/usage', label: 'Usage', op: 'GET /admin/usage' },
+  { section: 'analytics', href: '/dashboard/analytics', label: 'Analytics', op: 'GET /admin/analytics' },
   { section: 'logs', href: '/dashboard/logs', label: 'Logs', op: 'GET /admin/logs' },
   { section: 'audit', href: '/dashboard/audit', label: 'Audit', op: 'GET /admin/audit' },
   { section: 'admins', href: '/dashboard/admins', label: 'Admins', op: 'GET /admin/admins' },

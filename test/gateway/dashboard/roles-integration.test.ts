@@ -66,6 +66,7 @@ describe('pages and forms by role', () => {
       'Providers',
       'MCP servers',
       'Usage',
+      'Analytics',
       'Logs',
       'Audit',
     ]);
@@ -111,7 +112,7 @@ describe('pages and forms by role', () => {
     expect(list).toContain('Mine');
     expect(list).not.toContain('Other');
     expect(changeForms(list)).toEqual([]);
-    expect(navLabels(list)).toEqual(['Tenants &amp; keys', 'MCP servers', 'Usage', 'Logs', 'Audit']);
+    expect(navLabels(list)).toEqual(['Tenants &amp; keys', 'MCP servers', 'Usage', 'Analytics', 'Logs', 'Audit']);
 
     const page = await b.get(`/dashboard/tenants/${mine.id}`);
     expect(page.status).toBe(200);
