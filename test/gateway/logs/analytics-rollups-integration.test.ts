@@ -191,3 +191,85 @@ describe('analytics rollups', () => {
     ]);
   });
 });
+
+/** A D1 handle that records what each statement of a batch wrote, by the table it upserts. */
+function meteredDb(written: Map<string, number>): D1Database {
+  const sqlOf = new WeakMap<D1PreparedStatement, string>();
+  return {
+    prepare(sql: string) {
+      const statement = env.DB.prepare(sql);
+      const bind = statement.bind.bind(statement);
+      const wrapped = Object.assign(Object.create(statement) as D1PreparedStatement, {
+        bind: (...values: unknown[]) => {
+          const bound = bind(...values);
+          sqlOf.set(bound, sql);
+          return bound;
+        },
+      });
+      return wrapped;
+    },
+    async batch<T>(statements: D1PreparedStatement[]) {
+      const results = await env.DB.batch<T>(statements);
+      results.forEach((r, i) => {
+        const sql = sqlOf.get(statements[i]!) ?? '';
+        const table = /INSERT (?:OR IGNORE )?INTO (\w+)|UPDATE (\w+)/.exec(sql);
+        const name = table?.[1] ?? table?.[2] ?? 'other';
+        written.set(name, (written.get(name) ?? 0) + (r.meta.rows_written ?? 0));
+      });
+      return results;
+    },
+  } as unknown as D1Database;
+}
+
+describe('what the analytics rollups cost in D1 rows written', () => {
+  const ANALYTICS = ['usage_hourly', 'usage_minutely', 'usage_totals', 'lookup_failures_daily'];
+  const analyticsRows = (w: Map<string, number>) => ANALYTICS.reduce((s, t) => s + (w.get(t) ?? 0), 0);
+
+  it('is 5 rows for a request opening its buckets, 3 for one adding to them, 3 for 100 sharing them', async () => {
+    const { LogStore } = await import('../../../src/logs/store');
+    const { toRow } = await import('../../../src/logs/rows');
+    // A new bucket: each table inserts a row (and the bucket tables their tenant index entry).
+    const alone = new Map<string, number>();
+    await new LogStore(meteredDb(alone)).write([toRow(logEvent({ time: HOUR }))], [], HOUR);
+    // The same bucket again: each upsert updates its row in place.
+    const again = new Map<string, number>();
+    await new LogStore(meteredDb(again)).write([toRow(logEvent({ time: HOUR + 1 }))], [], HOUR);
+    // 100 requests of one tenant, key and model in one minute, in one write.
+    const batched = new Map<string, number>();
+    const events = Array.from({ length: 100 }, (_, i) => toRow(logEvent({ time: HOUR + 2 + i })));
+    await new LogStore(meteredDb(batched)).write(events, [], HOUR);
+    console.log(
+      'analytics rows written:',
+      JSON.stringify({
+        alone: Object.fromEntries(alone),
+        again: Object.fromEntries(again),
+        batched100: Object.fromEntries(batched),
+      }),
+    );
+    // A new hour and minute row each write their tenant index entry too; totals have no second index.
+    expect(analyticsRows(alone)).toBe(5);
+    expect(analyticsRows(again)).toBe(3);
+    expect(analyticsRows(batched)).toBe(3);
+    expect(alone.get('lookup_failures_daily') ?? 0).toBe(0);
+    const failed = new Map<string, number>();
+    await new LogStore(meteredDb(failed)).write(
+      [
+        toRow(
+          logEvent({
+            time: HOUR,
+            status: 404,
+            provider: null,
+            model: 'nosuch/x',
+            errorSource: 'gateway',
+            errorCode: 'model_not_found',
+          }),
+        ),
+      ],
+      [],
+      HOUR,
+    );
+    // A new failed-lookup row and its day index entry.
+    expect(failed.get('lookup_failures_daily')).toBe(2);
+    console.log('failed lookup rows written:', JSON.stringify(Object.fromEntries(failed)));
+  });
+});
