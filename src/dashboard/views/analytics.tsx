@@ -172,7 +172,13 @@ export function AnalyticsPage(props: {
                 first="End user"
                 top={r.top.end_user}
               />
-            ) : null}
+            ) : (
+              <p id="top-end-users" class="muted">
+                {r.key_id
+                  ? 'End users are kept per tenant, not per key: drop the key to rank them.'
+                  : "Pick a tenant to rank its end users (end-user ids are each tenant's own)."}
+              </p>
+            )}
           </section>
           <section aria-labelledby="failures-h">
             <h2 id="failures-h">Failed lookups</h2>

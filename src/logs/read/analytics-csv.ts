@@ -91,10 +91,27 @@ export function analyticsCsv(report: AnalyticsReport, table: CsvTable): string {
       );
     default: {
       const top = report.top[TOP_OF[table]];
-      const rows: Cell[][] = (top?.rows ?? []).map((r) => [r.name, r.requests, r.cost_usd, r.tokens, null]);
+      // End users are each tenant's own: their rows say whose.
+      const owned = table === 'end_users';
+      const rows: Cell[][] = (top?.rows ?? []).map((r) => [
+        r.name,
+        r.requests,
+        r.cost_usd,
+        r.tokens,
+        null,
+        ...(owned ? [r.tenant_id ?? null] : []),
+      ]);
       if (top?.other)
-        rows.push(['(other)', top.other.requests, top.other.cost_usd, top.other.tokens, top.other.groups]);
-      return csv(['name', 'requests', 'cost_usd', 'tokens', 'groups'], rows);
+        rows.push([
+          '(other)',
+          top.other.requests,
+          top.other.cost_usd,
+          top.other.tokens,
+          top.other.groups,
+          ...(owned ? [null] : []),
+        ]);
+      const header = ['name', 'requests', 'cost_usd', 'tokens', 'groups'];
+      return csv(owned ? [...header, 'tenant_id'] : header, rows);
     }
   }
 }

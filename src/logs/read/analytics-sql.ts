@@ -122,14 +122,22 @@ export function topSql(
   };
 }
 
-/** The same over end users, from usage_end_users_daily: whole UTC days only (its granularity). */
-export function topEndUsersSql(range: AnalyticsRange, scope: AnalyticsScope, limit: number): Statement {
-  const w = where(range, { tenantIds: scope.tenantIds }, 'day');
+/**
+ * The same over end users, from usage_end_users_daily: whole UTC days only (its granularity), and only for
+ * a scope of tenants (its primary key starts with tenant_id; end-user ids are each tenant's own, so a row
+ * is a tenant's end user).
+ */
+export function topEndUsersSql(
+  range: AnalyticsRange,
+  tenantIds: readonly string[],
+  limit: number,
+): Statement {
+  const w = where(range, { tenantIds }, 'day');
   return {
-    sql: `SELECT name, requests, cost_usd, tokens, ${WHOLE} FROM (
-    SELECT end_user AS name, sum(requests) AS requests, sum(cost_usd) AS cost_usd,
+    sql: `SELECT tenant_id, name, requests, cost_usd, tokens, ${WHOLE} FROM (
+    SELECT tenant_id, end_user AS name, sum(requests) AS requests, sum(cost_usd) AS cost_usd,
       sum(input_tokens + output_tokens) AS tokens
-    FROM usage_end_users_daily WHERE ${w.sql} GROUP BY name)
+    FROM usage_end_users_daily WHERE ${w.sql} GROUP BY tenant_id, end_user)
   ORDER BY cost_usd DESC, requests DESC, name LIMIT ?`,
     binds: [...w.binds, limit],
   };

@@ -59,10 +59,16 @@ export const LatencyRow = z.object({
 });
 export type LatencyRow = z.output<typeof LatencyRow>;
 
-const TopRow = z.object({ name: z.string(), requests: z.number(), cost_usd: z.number(), tokens: z.number() });
+const TopRow = z.object({
+  name: z.string(),
+  tenant_id: z.string().optional().describe('End users only: the tenant whose end user it is.'),
+  requests: z.number(),
+  cost_usd: z.number(),
+  tokens: z.number(),
+});
 export const TopTable = z.object({
   rows: z.array(TopRow),
-  other: TopRow.omit({ name: true })
+  other: TopRow.omit({ name: true, tenant_id: true })
     .extend({ groups: z.number() })
     .nullable()
     .describe('Every group past the top rows, summed; null when there are none.'),
@@ -124,9 +130,10 @@ export async function readAnalytics(db: D1Database, q: AnalyticsRequest): Promis
     ...TOP_GROUPS.map((g) => topSql(range, scope, g, q.top)),
     lookupFailuresSql(range, scope, q.rows),
   ];
-  // End users are kept per tenant and day, not per key: a key filter has no end-user table.
-  const endUsers = scope.keyId === undefined;
-  if (endUsers) statements.push(topEndUsersSql(range, scope, q.top));
+  // End users are kept per tenant and day, not per key: a key filter has no end-user table, and neither
+  // has a read of every tenant (their ids are each tenant's own, and the table is read tenant by tenant).
+  const endUserTenants = scope.keyId === undefined ? scope.tenantIds : null;
+  if (endUserTenants) statements.push(topEndUsersSql(range, endUserTenants, q.top));
   const results = await db.batch<Record<string, unknown>>(
     statements.map((s) => db.prepare(s.sql).bind(...s.binds)),
   );
@@ -149,7 +156,7 @@ export async function readAnalytics(db: D1Database, q: AnalyticsRequest): Promis
     series,
     totals: sumSeries(series),
     latency: rowsOf(1).map(latencyRow),
-    top: { ...top, end_user: endUsers ? topTable(rowsOf(3 + TOP_GROUPS.length)) : null },
+    top: { ...top, end_user: endUserTenants ? topTable(rowsOf(3 + TOP_GROUPS.length)) : null },
     lookup_failures: failures,
     names,
   };
@@ -195,8 +202,9 @@ export function latencyRow(raw: Record<string, unknown>): LatencyRow {
 export function topTable(raw: readonly Record<string, unknown>[]): TopTable {
   const rows = raw.map((r) => WholeTopRow.parse(r));
   const first = rows[0];
-  const strip = ({ name, requests, cost_usd, tokens }: z.output<typeof WholeTopRow>) => ({
+  const strip = ({ name, tenant_id, requests, cost_usd, tokens }: z.output<typeof WholeTopRow>) => ({
     name,
+    ...(tenant_id === undefined ? {} : { tenant_id }),
     requests,
     cost_usd,
     tokens,

@@ -13,7 +13,7 @@ import { waitForLogs } from '../../log-fixtures';
 const run = crypto.randomUUID().slice(0, 8);
 
 interface TopTable {
-  rows: { name: string; requests: number; cost_usd: number; tokens: number }[];
+  rows: { name: string; tenant_id?: string; requests: number; cost_usd: number; tokens: number }[];
   other: { groups: number; requests: number; cost_usd: number } | null;
 }
 interface Report {
@@ -196,6 +196,9 @@ describe('GET /admin/analytics', () => {
     expect(key.totals.requests).toBe(0);
     const everything = await report('?range=1h');
     expect(everything.top.tenant.rows.map((t) => t.name)).toEqual(expect.arrayContaining([tenantA, tenantB]));
+    // End users are each tenant's own: ranked within a scope of tenants, never across every tenant.
+    expect(own.top.end_user?.rows.map((u) => [u.tenant_id, u.name])).toEqual([[tenantA, 'u_one']]);
+    expect(everything.top.end_user).toBeNull();
   });
 
   it('exports a table as CSV', async () => {

@@ -76,7 +76,8 @@ describe('analytics SQL', () => {
     expect(t.sql).toMatch(/count\(\*\) OVER \(\) AS groups/);
     expect(t.sql).toContain("key_id <> ''");
     expect(t.sql).toContain('ORDER BY cost_usd DESC');
-    const u = topEndUsersSql(range('7d'), { tenantIds: ['ten_a'], keyId: 'k' }, 5);
+    const u = topEndUsersSql(range('7d'), ['ten_a'], 5);
+    expect(u.sql).toContain('GROUP BY tenant_id, end_user');
     expect(u.sql).toContain('FROM usage_end_users_daily WHERE day >= ? AND day <= ?');
     expect(u.binds).toEqual(['2026-11-20', '2026-11-27', '["ten_a"]', 5]);
   });
