@@ -42,7 +42,7 @@ const TOP_COLUMNS = [
 
 function printTop(ctx, title, top) {
   console.log(`\n${title}`);
-  if (!top) return console.log('(kept per tenant: not with --key)');
+  if (!top) return console.log("(end users are each tenant's own: give --tenant, without --key)");
   const rows = [...top.rows];
   if (top.other) rows.push({ name: `(other: ${top.other.groups})`, ...top.other });
   ctx.table(rows, [['NAME', (r) => r.name], ...TOP_COLUMNS]);

@@ -1,8 +1,9 @@
 /**
  * An analytics range (pure): a preset (1h, 24h, 7d, 30d) ending now, or from/to, resolved to the rollup
  * table it reads and the step of its time series. Ranges up to 6 h read the per-minute buckets (kept
- * 48 h), longer ones the hourly buckets. The step is the smallest of STEPS no finer than the table that
- * gives at most MAX_POINTS points, so a chart always spans the whole range with bars of one width:
+ * 48 h; an older short range reads the hourly ones), longer ones the hourly buckets. The step is the
+ * smallest of STEPS no finer than the table that gives at most MAX_POINTS points, so a chart always spans
+ * the whole range with bars of one width:
  * 1 h → 1 min (61 points), 24 h → 1 h, 7 d → 3 h, 30 d → 6 h.
  */
 
@@ -15,8 +16,9 @@ const DAY = 86_400_000;
 
 const PRESET_MS: Record<Preset, number> = { '1h': HOUR, '24h': DAY, '7d': 7 * DAY, '30d': 30 * DAY };
 
-/** Ranges up to this long read usage_minutely. */
+/** Ranges up to this long read usage_minutely, if it still holds their start (retention keeps 48 h). */
 export const MINUTE_RANGE_MAX_MS = 6 * HOUR;
+const MINUTES_KEPT_MS = 48 * HOUR;
 /** The longest range: hourly buckets are kept forever, but a page of a year of them is not a page view. */
 export const MAX_RANGE_MS = 400 * DAY;
 const MAX_POINTS = 125;
@@ -47,7 +49,7 @@ export function resolveRange(input: RangeInput, now: number): AnalyticsRange | R
   if (from > to) return { problem: 'inverted', message: '`from` must not be after `to`.' };
   if (to - from > MAX_RANGE_MS)
     return { problem: 'too_long', message: `The range spans more than ${MAX_RANGE_MS / DAY} days.` };
-  const minutes = to - from <= MINUTE_RANGE_MAX_MS;
+  const minutes = to - from <= MINUTE_RANGE_MAX_MS && from >= now - MINUTES_KEPT_MS;
   const unit = minutes ? MINUTE : HOUR;
   const stepMs = STEPS.find((s) => s >= unit && (to - from) / s <= MAX_POINTS) ?? DAY;
   return {

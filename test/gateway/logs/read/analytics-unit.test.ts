@@ -25,6 +25,9 @@ describe('resolveRange', () => {
     expect(six).toMatchObject({ preset: 'custom', table: 'usage_minutely', stepMs: 5 * 60_000 });
     const sixAndAMinute = resolveRange({ from: NOW - 6 * H - 60_000, to: NOW }, NOW);
     expect(sixAndAMinute).toMatchObject({ table: 'usage_hourly' });
+    // Minute rows older than 48 h are gone: an old short range reads the hourly buckets.
+    const lastWeek = resolveRange({ from: NOW - 7 * 24 * H, to: NOW - 7 * 24 * H + H }, NOW);
+    expect(lastWeek).toMatchObject({ table: 'usage_hourly', stepMs: H });
   });
 
   it('starts on a bucket boundary and names the UTC days it touches', () => {
