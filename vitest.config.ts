@@ -27,6 +27,7 @@ const ISOLATED = [
   // may still be delivering an earlier file's log batches when they count.
   'test/gateway/logs/burst-integration.test.ts',
   'test/gateway/logs/store-integration.test.ts',
+  'test/gateway/logs/analytics-rollups-integration.test.ts',
   'test/gateway/logs/retention-unit.test.ts',
   'test/gateway/logs/consume/consumer-unit.test.ts',
   'test/gateway/logs/consume/dead-letters-unit.test.ts',

@@ -4,6 +4,7 @@
 // the OpenAPI document and admin.mjs both ways, so a new admin route without a command fails it.
 import { adminCommands, adminOptions } from './admins.mjs';
 import { alertCommands } from './alerts.mjs';
+import { analyticsCommands, analyticsOptions } from './analytics.mjs';
 import { endUserCommands, endUserOptions } from './end-users.mjs';
 import { limitCommands, limitOptions } from './limits.mjs';
 import { logCommands, logOptions } from './logs.mjs';
@@ -55,6 +56,7 @@ export const TABLE_COMMANDS = [
   ...routeCommands,
   ...logCommands,
   ...usageCommands,
+  ...analyticsCommands,
   ...adminCommands,
 ];
 
@@ -69,6 +71,7 @@ export const CLI_OPTIONS = {
   ...pricingOptions,
   ...logOptions,
   ...usageOptions,
+  ...analyticsOptions,
   ...adminOptions,
 };
 

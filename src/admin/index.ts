@@ -4,6 +4,7 @@ import { createMiddleware } from 'hono/factory';
 import type { AppEnv } from '../context';
 import { adminsRouter } from './access/admins';
 import { alertsRouter } from './resources/alerts';
+import { analyticsRouter } from './resources/analytics';
 import { auditRouter } from './access/audit';
 import { adminAuth } from './access/auth';
 import { authorize } from './access/authorize';
@@ -48,6 +49,7 @@ export function createAdminApp() {
   admin.route('/logs', logExportRouter());
   admin.route('/logs', logsRouter());
   admin.route('/usage', usageRouter());
+  admin.route('/analytics', analyticsRouter());
   admin.route('/', adminsRouter());
   admin.route('/audit', auditRouter());
   return admin;

@@ -23,6 +23,7 @@ import { routeOperations } from './resources/routes';
 import { ErrorEnvelope } from './schemas';
 import { tenantOperations } from './resources/tenants';
 import { usageOperations } from './resources/usage';
+import { analyticsOperations } from './resources/analytics';
 import type { NamedSchema, Operation } from './operation';
 
 /** Every documented admin operation; a router added under /admin adds its list here. */
@@ -39,6 +40,7 @@ export const OPERATIONS: readonly Operation[] = [
   ...logOperations,
   ...logExportOperations,
   ...usageOperations,
+  ...analyticsOperations,
   ...adminOperations,
   ...auditOperations,
 ];

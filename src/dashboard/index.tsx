@@ -13,6 +13,7 @@ import { COPY_JS } from './assets';
 import type { DashboardEnv } from './context';
 import { csrfToken, formLimit, readableForm, requireSession, securityHeaders } from './guard';
 import { adminRoutes } from './pages/admins';
+import { analyticsRoutes } from './pages/analytics';
 import { auditRoutes } from './pages/audit';
 import { authRoutes, signOut } from './pages/auth';
 import { keyRoutes } from './pages/keys';
@@ -60,6 +61,7 @@ export function createDashboard(adminFetch: AdminFetch, options: DashboardOption
   dash.route('/pricing', pricingRoutes());
   dash.route('/mcp-servers', mcpServerRoutes());
   dash.route('/usage', usageRoutes());
+  dash.route('/analytics', analyticsRoutes());
   dash.route('/logs', logRoutes());
   dash.route('/audit', auditRoutes());
   dash.route('/admins', adminRoutes(now));

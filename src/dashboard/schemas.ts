@@ -8,6 +8,7 @@ import { listOf } from '../admin/schemas';
 import { Admin } from '../storage/admin-store';
 import { AuditEntry } from '../storage/audit-log';
 import { UsageReport as UsageReportSchema } from '../admin/resources/usage';
+import { AnalyticsReportSchema } from '../admin/resources/analytics';
 import { UsageReport as LimitsReportSchema } from '../limits/report';
 import { EndUserView as EndUserViewSchema, OverrideList } from '../admin/resources/end-users';
 
@@ -39,6 +40,9 @@ export {
 /** /admin/usage: totals per day or per model. */
 export const UsageSeries = UsageReportSchema;
 export type UsageSeries = z.output<typeof UsageSeries>;
+/** /admin/analytics: series, percentiles, top-N spend, failed lookups over a range. */
+export const AnalyticsReport = AnalyticsReportSchema;
+export type AnalyticsReport = z.output<typeof AnalyticsReport>;
 /** /admin/limits/tenants|keys/:id: limits, budgets, what is used and what remains. */
 export const LimitsReport = LimitsReportSchema;
 export type LimitsReport = z.output<typeof LimitsReport>;

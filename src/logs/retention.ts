@@ -4,7 +4,8 @@
  * bound: deletes archived days older than LOG_RETENTION_DAYS from R2
  * (archive/retention.ts) and index rows older than LOG_INDEX_DAYS (default 3)
  * from D1. D1 rows go in chunks, so no single D1 query runs long.
- * Usage rollups and dead letters are kept; batch receipts (the reconciliation)
+ * Usage rollups and dead letters are kept, except the per-minute analytics buckets (usage_minutely),
+ * deleted once older than MINUTE_BUCKET_HOURS (so, with a daily cron, 48 to 72 hours old); batch receipts (the reconciliation)
  * go with the logs, a whole isolate at a time. One run deletes at most
  * MAX_CHUNKS × CHUNK rows (1 M); a larger backlog is finished by the next runs.
  */
@@ -19,6 +20,9 @@ const CHUNK = 5_000;
 const MAX_CHUNKS = 200;
 
 export const DEFAULT_INDEX_DAYS = 3;
+
+/** Hours the per-minute analytics buckets are kept: the dashboard reads them for ranges of up to 6 h. */
+export const MINUTE_BUCKET_HOURS = 48;
 
 /** LOG_INDEX_DAYS: days the recent index keeps a request; 0 writes no index (rollups only). */
 export function indexDaysOf(raw: string | undefined): number {
@@ -57,6 +61,9 @@ export async function handleScheduled(controller: ScheduledController, env: Bind
   const deleted = await pruneLogs(store, indexDays, now);
   const receipts = await store.deleteReceiptsBefore(now - days * DAY_MS);
   await store.deleteIngestBefore(now - days * DAY_MS);
+  const minutes = await store.deleteMinutesBefore(now - MINUTE_BUCKET_HOURS * 3_600_000);
   const archived = archive ? await pruneArchive(archive, utcDay(now - days * DAY_MS)) : null;
-  console.log(JSON.stringify({ edgeway_retention: { cron: controller.cron, deleted, receipts, archived } }));
+  console.log(
+    JSON.stringify({ edgeway_retention: { cron: controller.cron, deleted, receipts, minutes, archived } }),
+  );
 }

@@ -1,12 +1,14 @@
 /**
  * The usage rollups' statements (pure SQL text): per tenant, key and model (usage_daily), per end user
  * (usage_end_users_daily) and per tag value (usage_tags_daily), each an upsert of one write's rows grouped
- * by day; and MCP calls per server and tool (usage_mcp_daily, migration 0022), which are not model
+ * by day; the analytics buckets (usage_hourly, usage_minutely, usage_totals, with latency and TTFT
+ * histograms) and failed model lookups (lookup_failures_daily), migration 0023; and MCP calls per server and tool (usage_mcp_daily, migration 0022), which are not model
  * requests and so count only there, never in the other three. `rows` is the FROM … WHERE clause that
  * selects the rows the write inserted (src/logs/store.ts), so each rollup adds a row's figures exactly once. The counters and their arithmetic are written once
  * here and shared, so the three tables always agree: tokens and cost count provider calls only, a gateway
  * cache hit counts in requests and cache_hits, and what it avoided in saved_tokens / saved_usd.
  */
+import { bucketColumns, LATENCY_BOUNDS_MS } from '../core/latency-buckets';
 import { MCP_ENDPOINT } from '../core/log-event';
 
 const COUNTERS = [
@@ -28,31 +30,140 @@ const SUMS = `count(*),
     sum(CASE WHEN hit THEN input_tokens + output_tokens ELSE 0 END), sum(saved_usd),
     sum(status >= 400 OR error_code IS NOT NULL)`;
 
-const ADD_EXCLUDED = COUNTERS.map((c) => `${c} = ${c} + excluded.${c}`).join(', ');
+/**
+ * The error codes that mean the model the client named could not be found or used as named (an unknown
+ * provider/model or route, a provider this gateway has no key for, one that does not serve the endpoint,
+ * a model outside the key's allow-list, or the provider's own model_not_found). Such a name is the
+ * client's, unbounded and often a typo: it goes to lookup_failures_daily, never into usage per model.
+ */
+export const LOOKUP_FAILURE_CODES = [
+  'model_not_found',
+  'provider_not_configured',
+  'unsupported_endpoint',
+  'model_not_allowed',
+] as const;
+
+const LOOKUP_CODES = LOOKUP_FAILURE_CODES.map((c) => `'${c}'`).join(', ');
+
+/** An authenticated model request that failed because its model was unknown, unusable or not named at all. */
+const LOOKUP_FAILED = `(tenant_id IS NOT NULL AND (status >= 400 OR error_code IS NOT NULL)
+    AND (model IS NULL OR error_code IN (${LOOKUP_CODES})))`;
+
+/** The model a usage row counts under: '' for none named and for a failed lookup (per-model views skip ''). */
+const SEEN_MODEL = `CASE WHEN model IS NULL OR error_code IN (${LOOKUP_CODES}) THEN '' ELSE model END`;
+
+/** The analytics tables' counters beyond COUNTERS (migration 0023), each with its sum over a group of rows. */
+const ANALYTICS_SUMS: readonly (readonly [string, string])[] = [
+  ['status_4xx', 'sum(status >= 400 AND status < 500)'],
+  ['status_5xx', 'sum(status >= 500)'],
+  ['stream_errors', 'sum(status < 400 AND error_code IS NOT NULL)'],
+  ['err_gateway', "sum(error_source IS 'gateway')"],
+  ['err_provider', "sum(error_source IS 'provider')"],
+  ['err_client', "sum(error_source IS 'client')"],
+  ['denials', "sum(status = 429 AND error_source IS 'gateway')"],
+  ['fallbacks', 'sum(attempts > 1)'],
+  ['attempts', 'sum(attempts)'],
+  ['latency_sum_ms', 'total(latency_ms)'],
+  ['ttft_count', 'sum(ttft_ms IS NOT NULL)'],
+  ['ttft_sum_ms', 'total(ttft_ms)'],
+  ...bucketColumns('lat').map((c, i) => [c, `sum(lb = ${i})`] as const),
+  ...bucketColumns('ttft').map((c, i) => [c, `sum(tb IS ${i})`] as const),
+];
+
+const ANALYTICS_COUNTERS = [...COUNTERS, ...ANALYTICS_SUMS.map(([c]) => c)];
+
+const ANALYTICS_SUMS_SQL = `${SUMS},
+    ${ANALYTICS_SUMS.map(([, sum]) => sum).join(', ')}`;
+
+const addExcluded = (counters: readonly string[]) =>
+  counters.map((c) => `${c} = ${c} + excluded.${c}`).join(', ');
 
 /** The write's model requests (not MCP calls), each with `hit` (answered from the gateway's cache). */
 const withHit = (rows: string, where = '') =>
   `(SELECT *, coalesce(cache, '') IN ('HIT', 'SEMANTIC') AS hit ${rows} AND endpoint <> '${MCP_ENDPOINT}'${where})`;
 
+/** The latency bucket of `column` (LATENCY_BOUNDS_MS: the first bound it does not exceed). */
+const bucketCase = (column: string) =>
+  `CASE ${LATENCY_BOUNDS_MS.map((b, i) => `WHEN ${column} <= ${b} THEN ${i}`).join(' ')} ELSE ${LATENCY_BOUNDS_MS.length} END`;
+
+/** withHit's rows with their model as counted (`seen`) and their latency and TTFT buckets (`lb`, `tb`). */
+const withBuckets = (rows: string) => `(SELECT *, ${SEEN_MODEL} AS seen, ${bucketCase('latency_ms')} AS lb,
+    CASE WHEN ttft_ms IS NULL THEN NULL ELSE ${bucketCase('ttft_ms')} END AS tb
+  FROM ${withHit(rows)})`;
+
 /** One upsert: `keys` are the table's primary key (and the first columns grouped by). */
-function upsert(table: string, keys: readonly string[], select: string, from: string): string {
+function upsert(
+  table: string,
+  keys: readonly string[],
+  select: string,
+  from: string,
+  counters: readonly string[] = COUNTERS,
+  sums = SUMS,
+): string {
   const groups = keys.map((_, i) => i + 1).join(', ');
-  return `INSERT INTO ${table} (${keys.join(', ')}, ${COUNTERS.join(', ')})
-  SELECT ${select}, ${SUMS}
+  return `INSERT INTO ${table} (${keys.join(', ')}, ${counters.join(', ')})
+  SELECT ${select}, ${sums}
   FROM ${from}
   WHERE true
   GROUP BY ${groups}
-  ON CONFLICT (${keys.join(', ')}) DO UPDATE SET ${ADD_EXCLUDED}`;
+  ON CONFLICT (${keys.join(', ')}) DO UPDATE SET ${addExcluded(counters)}`;
 }
 
-/** Per tenant, day, key and model; '' stands for none (unauthenticated requests, no model named). */
+/**
+ * Per tenant, day, key and model; '' stands for none (unauthenticated requests, no model named) and for
+ * a failed lookup, which lookupFailureRollup keeps by name instead.
+ */
 export const usageRollup = (rows: string) =>
   upsert(
     'usage_daily',
     ['tenant_id', 'day', 'key_id', 'model'],
-    `coalesce(tenant_id, ''), day, coalesce(key_id, ''), coalesce(model, '')`,
+    `coalesce(tenant_id, ''), day, coalesce(key_id, ''), ${SEEN_MODEL}`,
     withHit(rows),
   );
+
+const BUCKET_KEYS = ['start', 'tenant_id', 'key_id', 'model', 'provider', 'route'];
+
+/** A request that never reached a model counts under provider '' too. */
+const bucketSelect = (
+  width: number,
+) => `time - time % ${width}, coalesce(tenant_id, ''), coalesce(key_id, ''),
+    seen, CASE WHEN seen = '' THEN '' ELSE coalesce(provider, '') END, coalesce(route, '')`;
+
+/** Per hour (or minute), tenant, key, model, provider and route, with the latency and TTFT histograms. */
+export const bucketRollup = (table: 'usage_hourly' | 'usage_minutely') => (rows: string) =>
+  upsert(
+    table,
+    BUCKET_KEYS,
+    bucketSelect(table === 'usage_hourly' ? 3_600_000 : 60_000),
+    withBuckets(rows),
+    ANALYTICS_COUNTERS,
+    ANALYTICS_SUMS_SQL,
+  );
+
+export const hourlyRollup = bucketRollup('usage_hourly');
+export const minutelyRollup = bucketRollup('usage_minutely');
+
+/** Per tenant, model and provider since the start: cumulative, for the Prometheus counters. */
+export const totalsRollup = (rows: string) =>
+  upsert(
+    'usage_totals',
+    ['tenant_id', 'model', 'provider'],
+    `coalesce(tenant_id, ''), seen, CASE WHEN seen = '' THEN '' ELSE coalesce(provider, '') END`,
+    withBuckets(rows),
+    ANALYTICS_COUNTERS,
+    ANALYTICS_SUMS_SQL,
+  );
+
+/** Per tenant, day, key, the model as the client named it ('' for none) and error code: the failed lookups. */
+export const lookupFailureRollup = (
+  rows: string,
+) => `INSERT INTO lookup_failures_daily (tenant_id, day, key_id, model, error_code, requests, last_seen)
+  SELECT tenant_id, day, coalesce(key_id, ''), coalesce(model, ''), coalesce(error_code, ''), count(*), max(time)
+  FROM ${withHit(rows, ` AND ${LOOKUP_FAILED}`)}
+  WHERE true
+  GROUP BY 1, 2, 3, 4, 5
+  ON CONFLICT (tenant_id, day, key_id, model, error_code) DO UPDATE SET
+    requests = requests + excluded.requests, last_seen = max(last_seen, excluded.last_seen)`;
 
 /** Per tenant, day and end user: only requests that named an end user (one row each, at most). */
 export const endUserRollup = (rows: string) =>

@@ -6,7 +6,8 @@
  *   1. inserts the rows with INSERT OR IGNORE on the request id, stamping each
  *      new row with this write's random `ingest_batch`;
  *   2. adds to the usage rollups (src/logs/rollups.ts: usage_daily, usage_end_users_daily,
- *      usage_tags_daily, and usage_mcp_daily for MCP calls) and guardrail_daily only the rows of this write's ids that carry this
+ *      usage_tags_daily, usage_hourly, usage_minutely, usage_totals, lookup_failures_daily,
+ *      and usage_mcp_daily for MCP calls) and guardrail_daily only the rows of this write's ids that carry this
  *      write's stamp, i.e. the rows step 1 actually inserted. A redelivered
  *      message (or the same id twice in one batch) is ignored by step 1 and so
  *      never reaches step 2; a failed write commits nothing, and its retry
@@ -23,7 +24,16 @@
  * written directly counts once): the reconciliation's raw data.
  */
 import { writeArchive } from './archive/writer';
-import { endUserRollup, mcpRollup, tagRollup, usageRollup } from './rollups';
+import {
+  endUserRollup,
+  hourlyRollup,
+  lookupFailureRollup,
+  mcpRollup,
+  minutelyRollup,
+  tagRollup,
+  totalsRollup,
+  usageRollup,
+} from './rollups';
 import { LOG_COLUMNS, type LogRow } from './rows';
 
 export interface DeadLetter {
@@ -82,6 +92,10 @@ const ROLLUP_COLUMNS = [
   'provider',
   'latency_ms',
   'mcp',
+  'error_source',
+  'ttft_ms',
+  'attempts',
+  'route',
 ] as const;
 
 /** Rows of this write (JSON in ?1) whose archive object this write recorded first (stamp ?2). */
@@ -189,13 +203,21 @@ export class LogStore {
   }
 
   /**
-   * The usage rollups of the rows `rows` selects (usage_daily, per end user, per tag; MCP calls per tool):
+   * The usage rollups of the rows `rows` selects (usage_daily, per end user, per tag; the analytics buckets
+   * per hour and minute, the cumulative totals and the failed lookups; MCP calls per tool):
    * one transaction with the insert.
    */
   private rollups(rows: string, rowsParam: string, stamp: string): D1PreparedStatement[] {
-    return [usageRollup, endUserRollup, tagRollup, mcpRollup].map((sql) =>
-      this.db.prepare(sql(rows)).bind(rowsParam, stamp),
-    );
+    return [
+      usageRollup,
+      endUserRollup,
+      tagRollup,
+      hourlyRollup,
+      minutelyRollup,
+      totalsRollup,
+      lookupFailureRollup,
+      mcpRollup,
+    ].map((sql) => this.db.prepare(sql(rows)).bind(rowsParam, stamp));
   }
 
   /** Writes the rows' objects; the D1 index keeps the key and leaves the payloads to R2. */
@@ -216,6 +238,12 @@ export class LogStore {
       )
       .bind(cutoff, limit)
       .run();
+    return result.meta.changes ?? 0;
+  }
+
+  /** Deletes the per-minute analytics buckets that start before `cutoff` (the hourly ones are kept). */
+  async deleteMinutesBefore(cutoff: number): Promise<number> {
+    const result = await this.db.prepare('DELETE FROM usage_minutely WHERE start < ?').bind(cutoff).run();
     return result.meta.changes ?? 0;
   }
 

@@ -64,7 +64,14 @@ export async function ownerAddsScopedAdmins(ctx) {
   // The tenant_admin: its tenant only, key forms only, no routes, providers or admins.
   const tess = await signInElsewhere(tessToken);
   assert.match(await tess.locator('header').innerText(), /Signed in as Tess \(tenant_admin\)/);
-  assert.deepEqual(await navOf(tess), ['Tenants & keys', 'MCP servers', 'Usage', 'Logs', 'Audit']);
+  assert.deepEqual(await navOf(tess), [
+    'Tenants & keys',
+    'MCP servers',
+    'Usage',
+    'Analytics',
+    'Logs',
+    'Audit',
+  ]);
   const rows = await tess.locator('main table tbody tr').allInnerTexts();
   assert.equal(rows.length, 1);
   assert.match(rows[0], /Browser Co/);
@@ -89,6 +96,7 @@ export async function ownerAddsScopedAdmins(ctx) {
     'Providers',
     'MCP servers',
     'Usage',
+    'Analytics',
     'Logs',
     'Audit',
   ]);

@@ -18,6 +18,7 @@ export type Section =
   | 'pricing'
   | 'mcp'
   | 'usage'
+  | 'analytics'
   | 'logs'
   | 'audit'
   | 'admins';
@@ -43,6 +44,7 @@ const NAV: { section: Section; href: string; label: string; op: string }[] = [
     op: 'GET /admin/tenants/{id}/mcp-servers',
   },
   { section: 'usage', href: '/dashboard/usage', label: 'Usage', op: 'GET /admin/usage' },
+  { section: 'analytics', href: '/dashboard/analytics', label: 'Analytics', op: 'GET /admin/analytics' },
   { section: 'logs', href: '/dashboard/logs', label: 'Logs', op: 'GET /admin/logs' },
   { section: 'audit', href: '/dashboard/audit', label: 'Audit', op: 'GET /admin/audit' },
   { section: 'admins', href: '/dashboard/admins', label: 'Admins', op: 'GET /admin/admins' },

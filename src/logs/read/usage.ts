@@ -1,7 +1,8 @@
 /**
  * Reads the usage_daily rollups for the admin API: per UTC day (every day of
  * the range, zeros included, so charts need no gap filling) or per model,
- * for everything, one tenant or one key. Rollups outlive raw-log retention.
+ * for everything, one tenant or one key. Rollups outlive raw-log retention. Per model, the requests
+ * that named no model and the failed lookups (model '', src/logs/rollups.ts) count in the totals only.
  */
 import * as z from 'zod';
 
@@ -93,8 +94,10 @@ export class UsageReader {
     const rows = results.map((r) => Row.parse(r));
     const totals = rows.reduce<UsageTotals>((t, { bucket: _, ...r }) => addTotals(t, r), zeroTotals());
     if (q.groupBy === 'model') {
+      // Model '' holds the requests that named no model and the failed lookups (lookup_failures_daily
+      // keeps their names): no model's usage, so in the totals but in no row.
       return {
-        data: rows.map(({ bucket, ...r }) => ({ model: bucket === '' ? null : bucket, ...r })),
+        data: rows.filter((r) => r.bucket !== '').map(({ bucket, ...r }) => ({ model: bucket, ...r })),
         totals,
       };
     }

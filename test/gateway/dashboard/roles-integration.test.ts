@@ -67,6 +67,7 @@ describe('pages and forms by role', () => {
       'Pricing',
       'MCP servers',
       'Usage',
+      'Analytics',
       'Logs',
       'Audit',
     ]);
@@ -112,7 +113,14 @@ describe('pages and forms by role', () => {
     expect(list).toContain('Mine');
     expect(list).not.toContain('Other');
     expect(changeForms(list)).toEqual([]);
-    expect(navLabels(list)).toEqual(['Tenants &amp; keys', 'MCP servers', 'Usage', 'Logs', 'Audit']);
+    expect(navLabels(list)).toEqual([
+      'Tenants &amp; keys',
+      'MCP servers',
+      'Usage',
+      'Analytics',
+      'Logs',
+      'Audit',
+    ]);
 
     const page = await b.get(`/dashboard/tenants/${mine.id}`);
     expect(page.status).toBe(200);

@@ -71,9 +71,9 @@ describe('log tries', () => {
       batch: (statements: D1PreparedStatement[]) => env.DB.batch(statements),
     } as unknown as D1Database;
     expect(await new LogStore(counting).write(rows, [], Date.now())).toEqual({ inserted: 40 });
-    // The insert, the five rollups (daily, guardrails, end users, tags, MCP calls) and last-used: the same
-    // seven as a batch without tries, whatever its size.
-    expect(prepared).toBe(7);
+    // The insert, the nine rollups (daily, guardrails, end users, tags, hourly, per minute, totals, failed
+    // lookups, MCP calls) and last-used: the same eleven as a batch without tries, whatever its size.
+    expect(prepared).toBe(11);
   });
 
   it('still stores messages queued before routes existed, read back as route null and tries []', async () => {
