@@ -119,6 +119,8 @@ test('GET /admin/metrics scrapes as Prometheus does and parses with a Prometheus
     `INSERT INTO usage_totals (tenant_id, model, provider, requests, cost_usd, latency_sum_ms, lat_9)
      VALUES (${q(stack.tenantId)}, ${q(ODD_MODEL)}, 'seeded', 7, 0.5, 700, 7)`,
   );
+  // d1Execute blocked this process: let fetch see the keep-alive sockets the server closed meanwhile.
+  await new Promise((r) => setTimeout(r, 200));
   const made = await fetch(`${stack.url}/admin/admins`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', authorization: `Bearer ${stack.adminToken}` },
