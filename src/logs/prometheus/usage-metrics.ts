@@ -150,6 +150,16 @@ export function usageFamilies(rows: readonly UsageTotalsRow[], tenants: readonly
   ];
 }
 
+/** Every label the endpoint's series carry. */
+export const METRIC_LABELS: readonly string[] = [
+  'tenant',
+  'model',
+  'provider',
+  ...new Set(COUNTERS.flatMap((c) => ('label' in c ? [c.label] : []))),
+  'le',
+  'name',
+];
+
 /** Every sample name the endpoint can emit (a histogram's as _bucket, _sum and _count). */
 export const METRIC_SAMPLE_NAMES: readonly string[] = [
   ...COUNTERS.map((c) => c.name),
