@@ -8,6 +8,7 @@ import { endUserCommands, endUserOptions } from './end-users.mjs';
 import { limitCommands, limitOptions } from './limits.mjs';
 import { logCommands, logOptions } from './logs.mjs';
 import { mcpServerCommands, mcpServerOptions } from './mcp-servers.mjs';
+import { metricsCommands } from './metrics.mjs';
 import { pricingCommands, pricingOptions } from './pricing.mjs';
 import { updateCommands, updateOptions } from './updates.mjs';
 import { usageCommands, usageOptions } from './usage.mjs';
@@ -53,6 +54,7 @@ export const TABLE_COMMANDS = [
   ...pricingCommands,
   ...logCommands,
   ...usageCommands,
+  ...metricsCommands,
   ...adminCommands,
 ];
 

@@ -7,9 +7,12 @@
 //   usage_totals row it reads is seeded with SQL through wrangler (the rollup from requests is tested
 //   with the log consumer); its model id is long and odd, to check the label escaping end to end.
 import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
 import { createServer } from 'node:http';
+import { promisify } from 'node:util';
 import { after, before, test } from 'node:test';
 import parsePrometheusTextFormat from 'parse-prometheus-text-format';
+import { ROOT } from '../../scripts/stack.mjs';
 import { d1Execute, startTestStack } from './stack.mjs';
 
 const PORT = 22287;
@@ -152,4 +155,14 @@ test('GET /admin/metrics scrapes as Prometheus does and parses with a Prometheus
   assert.equal(family('edgeway_request_duration_seconds').type, 'HISTOGRAM');
   const info = family('edgeway_tenant_info').metrics.find((m) => m.labels.tenant === stack.tenantId);
   assert.equal(info.value, '1');
+
+  // The CLI prints the same text, narrowed to one tenant.
+  const { stdout } = await promisify(execFile)(
+    process.execPath,
+    ['scripts/admin.mjs', 'metrics', '--tenant', stack.tenantId],
+    { cwd: ROOT, env: { ...process.env, EDGEWAY_URL: stack.url, ADMIN_TOKEN: token } },
+  );
+  const cli = parsePrometheusTextFormat(stdout).find((f) => f.name === 'edgeway_requests_total');
+  assert.ok(cli.metrics.some((m) => m.labels.model === ODD_MODEL));
+  assert.ok(cli.metrics.every((m) => m.labels.tenant === stack.tenantId));
 });
