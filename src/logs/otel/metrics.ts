@@ -71,12 +71,17 @@ interface Accumulator {
   max: number;
 }
 
-/** The data points of one instrument, keyed by their attribute set. */
-type Points = Map<string, Accumulator>;
+/** Each instrument's data points, keyed by their attribute set. */
+type Points = Map<Instrument, Map<string, Accumulator>>;
 
-function record(points: Points, instrument: Instrument, attributes: Record<string, Plain>, v: number): void {
+function record(all: Points, instrument: Instrument, attributes: Record<string, Plain>, v: number): void {
   const kvs = keyValues(attributes);
   const key = JSON.stringify(kvs);
+  let points = all.get(instrument);
+  if (!points) {
+    points = new Map();
+    all.set(instrument, points);
+  }
   let acc = points.get(key);
   if (!acc) {
     acc = {
@@ -98,7 +103,7 @@ function record(points: Points, instrument: Instrument, attributes: Record<strin
   acc.max = Math.max(acc.max, v);
 }
 
-function observe(event: LogEvent, points: ReadonlyMap<Instrument, Points>): void {
+function observe(event: LogEvent, points: Points): void {
   const m = genAiModel(event);
   const base: Record<string, Plain> = {
     'gen_ai.operation.name': m.operation,
@@ -111,20 +116,13 @@ function observe(event: LogEvent, points: ReadonlyMap<Instrument, Points>): void
   const failed = event.status >= 400 || event.errorCode !== null;
   const hit = event.cache === 'HIT' || event.cache === 'SEMANTIC';
   const errorType = event.errorCode ?? (event.status >= 400 ? String(event.status) : null);
-  record(
-    points.get(OPERATION_DURATION)!,
-    OPERATION_DURATION,
-    { ...base, 'error.type': errorType },
-    event.latencyMs / 1000,
-  );
+  record(points, OPERATION_DURATION, { ...base, 'error.type': errorType }, event.latencyMs / 1000);
   if (hit) return;
-  const tokens = points.get(TOKEN_USAGE)!;
   if (event.inputTokens > 0)
-    record(tokens, TOKEN_USAGE, { ...base, 'gen_ai.token.type': 'input' }, event.inputTokens);
+    record(points, TOKEN_USAGE, { ...base, 'gen_ai.token.type': 'input' }, event.inputTokens);
   if (event.outputTokens > 0)
-    record(tokens, TOKEN_USAGE, { ...base, 'gen_ai.token.type': 'output' }, event.outputTokens);
-  if (!failed && event.ttftMs !== null)
-    record(points.get(TIME_TO_FIRST_TOKEN)!, TIME_TO_FIRST_TOKEN, base, event.ttftMs / 1000);
+    record(points, TOKEN_USAGE, { ...base, 'gen_ai.token.type': 'output' }, event.outputTokens);
+  if (!failed && event.ttftMs !== null) record(points, TIME_TO_FIRST_TOKEN, base, event.ttftMs / 1000);
 }
 
 const nanos = (ms: number) => (BigInt(Math.round(ms * 1000)) * 1000n).toString();
@@ -141,17 +139,20 @@ export function metricsRequest(
 ) {
   const models = events.filter((e) => e.endpoint !== MCP_ENDPOINT);
   if (models.length === 0) return null;
-  const points = new Map<Instrument, Points>(INSTRUMENTS.map((i) => [i, new Map()]));
+  const points: Points = new Map();
   for (const event of models) observe(event, points);
   const start = nanos(models.reduce((earliest, e) => Math.min(earliest, e.time), now));
   const time = nanos(now);
-  const metrics = INSTRUMENTS.filter((i) => points.get(i)!.size > 0).map((i) => ({
+  const metrics = INSTRUMENTS.flatMap((i) => {
+    const recorded = points.get(i);
+    return recorded ? [{ instrument: i, recorded }] : [];
+  }).map(({ instrument: i, recorded }) => ({
     name: i.name,
     unit: i.unit,
     description: i.description,
     histogram: {
       aggregationTemporality: TEMPORALITY_DELTA,
-      dataPoints: [...points.get(i)!.values()].map(
+      dataPoints: [...recorded.values()].map(
         (acc): HistogramPoint => ({
           attributes: acc.attributes,
           startTimeUnixNano: start,
