@@ -31,10 +31,13 @@ export interface Secrets {
   ALERT_SIGNING_SECRET?: string;
   /** JSON array of extra OpenAI-compatible providers; see src/providers/table.ts. */
   EDGEWAY_PROVIDERS?: string;
-  /** OpenTelemetry span export from the log pipeline (src/logs/otel/config.ts); off without an endpoint. */
+  /** OpenTelemetry span and metrics export from the log pipeline (src/logs/otel/config.ts); off without an endpoint. */
   OTEL_EXPORTER_OTLP_ENDPOINT?: string;
   OTEL_EXPORTER_OTLP_TRACES_ENDPOINT?: string;
+  OTEL_EXPORTER_OTLP_METRICS_ENDPOINT?: string;
   OTEL_EXPORTER_OTLP_HEADERS?: string;
+  OTEL_TRACES_EXPORTER?: string;
+  OTEL_METRICS_EXPORTER?: string;
   OTEL_SERVICE_NAME?: string;
   /**
    * Single sign-on for admins (docs/sso.md, src/admin/sso/config.ts): an OpenID Connect provider for the

@@ -9,6 +9,7 @@ import { endUserCommands, endUserOptions } from './end-users.mjs';
 import { limitCommands, limitOptions } from './limits.mjs';
 import { logCommands, logOptions } from './logs.mjs';
 import { mcpServerCommands, mcpServerOptions } from './mcp-servers.mjs';
+import { metricsCommands } from './metrics.mjs';
 import { pricingCommands, pricingOptions } from './pricing.mjs';
 import { routeCommands } from './routes.mjs';
 import { updateCommands, updateOptions } from './updates.mjs';
@@ -57,6 +58,7 @@ export const TABLE_COMMANDS = [
   ...logCommands,
   ...usageCommands,
   ...analyticsCommands,
+  ...metricsCommands,
   ...adminCommands,
 ];
 

@@ -14,6 +14,7 @@ import { limitsRouter } from './resources/limits';
 import { logExportRouter } from './resources/log-export';
 import { logsRouter } from './resources/logs';
 import { mcpServersRouter } from './resources/mcp-servers';
+import { metricsRouter } from './resources/metrics';
 import { OPERATIONS, openApiDocument } from './openapi';
 import { providerKeysRouter } from './resources/provider-keys';
 import { providersRouter } from './resources/providers';
@@ -50,6 +51,7 @@ export function createAdminApp() {
   admin.route('/logs', logsRouter());
   admin.route('/usage', usageRouter());
   admin.route('/analytics', analyticsRouter());
+  admin.route('/metrics', metricsRouter());
   admin.route('/', adminsRouter());
   admin.route('/audit', auditRouter());
   return admin;

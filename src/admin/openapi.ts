@@ -17,6 +17,7 @@ import { limitsOperations } from './resources/limits';
 import { logExportOperations } from './resources/log-export';
 import { logOperations } from './resources/logs';
 import { mcpServerOperations } from './resources/mcp-servers';
+import { metricsOperations } from './resources/metrics';
 import { providerKeyOperations } from './resources/provider-keys';
 import { providerOperations } from './resources/providers';
 import { routeOperations } from './resources/routes';
@@ -41,6 +42,7 @@ export const OPERATIONS: readonly Operation[] = [
   ...logExportOperations,
   ...usageOperations,
   ...analyticsOperations,
+  ...metricsOperations,
   ...adminOperations,
   ...auditOperations,
 ];

@@ -1,7 +1,8 @@
 // End to end: `wrangler dev` with OTEL_EXPORTER_OTLP_ENDPOINT pointed at a Node HTTP server on
 // 127.0.0.1 acting as the OpenTelemetry collector. Requests go through the gateway, the local log
 // queue and its consumer; the collector decodes every OTLP/JSON export it gets, refuses the first
-// with a 503 (the consumer must try again) and accepts the rest.
+// trace export with a 503 (the consumer must try again) and accepts the rest. Metrics exports
+// (/v1/metrics) are accepted and not kept: test/e2e/metrics.test.mjs checks them.
 import assert from 'node:assert/strict';
 import { createServer } from 'node:http';
 import { after, before, test } from 'node:test';
@@ -14,7 +15,7 @@ const PARENT = 'b7ad6b7169203331';
 
 let stack;
 let collector;
-/** Every POST the collector got: path, headers, body text and the decoded request. */
+/** Every trace POST the collector got: path, headers, body text and the decoded request. */
 const exports = [];
 
 before(
@@ -24,6 +25,10 @@ before(
       req.on('data', (c) => chunks.push(c));
       req.on('end', () => {
         const text = Buffer.concat(chunks).toString('utf8');
+        if (req.url === '/v1/metrics') {
+          res.writeHead(200, { 'content-type': 'application/json' }).end('{}');
+          return;
+        }
         exports.push({
           path: req.url,
           method: req.method,

@@ -7,25 +7,26 @@
  * fails, the whole batch is retried with backoff; after max_retries (5, in
  * wrangler.toml) the queue moves it to the dead-letter queue, whose consumer
  * (dead-letters.ts) writes the messages one by one and parks any that still fail.
- * Once a batch is stored and acked, its events are exported as spans when an
- * OpenTelemetry collector is configured (src/logs/otel/export.ts: retried there, never
+ * Once a batch is stored and acked, its events are exported as spans, and as GenAI
+ * metrics aggregated over the batch, when an OpenTelemetry collector is configured
+ * (src/logs/otel/export.ts: the two requests concurrently, each retried there, never
  * by retrying the batch, so the export cannot hold up or repeat the D1 write).
  */
 import type { LogEvent } from '../../core/log-event';
 import { unpack } from './messages';
 import type { OtelConfig } from '../otel/config';
-import { type ExportPorts, exportSpans } from '../otel/export';
+import { type ExportPorts, exportMetrics, exportSpans } from '../otel/export';
 import type { LogRow } from '../rows';
 import type { DeadLetter, LogStore, Receipt } from '../store';
 
-/** Where the consumer exports spans; null when no collector is configured. */
-export type SpanExport = { readonly config: OtelConfig; readonly ports: ExportPorts } | null;
+/** Where the consumer exports spans and metrics; null when no collector is configured. */
+export type OtelExport = { readonly config: OtelConfig; readonly ports: ExportPorts } | null;
 
 export async function consumeLogs(
   batch: MessageBatch<unknown>,
   store: LogStore,
   now: number,
-  spans: SpanExport = null,
+  otel: OtelExport = null,
 ): Promise<void> {
   const rows: LogRow[] = [];
   const events: LogEvent[] = [];
@@ -61,24 +62,40 @@ export async function consumeLogs(
     batch.retryAll({ delaySeconds: retryDelaySeconds(attempts) });
     return;
   }
-  if (spans) await exportBatch(events, spans, batch.queue);
+  if (otel) await exportBatch(events, otel, batch.queue, now);
 }
 
-/** Exports a stored batch's events; a failure is reported, never thrown (the batch is acked already). */
+/**
+ * Exports a stored batch's events as spans and as metrics, concurrently; a failure is reported, never
+ * thrown (the batch is acked already), and one signal's failure does not stop the other.
+ */
 export async function exportBatch(
   events: LogEvent[],
-  spans: NonNullable<SpanExport>,
+  otel: NonNullable<OtelExport>,
   queue: string,
+  now: number,
 ): Promise<void> {
+  const { config, ports } = otel;
+  await Promise.all([
+    reported('spans', queue, () => exportSpans(events, config, ports)),
+    reported('metrics', queue, () => exportMetrics(events, config, ports, now)),
+  ]);
+}
+
+async function reported(
+  what: 'spans' | 'metrics',
+  queue: string,
+  run: () => Promise<{ ok: boolean }>,
+): Promise<void> {
+  const message =
+    what === 'spans'
+      ? 'OpenTelemetry export failed; spans dropped'
+      : 'OpenTelemetry metrics export failed; data points dropped';
   try {
-    const outcome = await exportSpans(events, spans.config, spans.ports);
-    if (!outcome.ok)
-      console.error('OpenTelemetry export failed; spans dropped', JSON.stringify({ queue, ...outcome }));
+    const outcome = await run();
+    if (!outcome.ok) console.error(message, JSON.stringify({ queue, ...outcome }));
   } catch (err) {
-    console.error(
-      'OpenTelemetry export failed; spans dropped',
-      JSON.stringify({ queue, error: errorText(err) }),
-    );
+    console.error(message, JSON.stringify({ queue, error: errorText(err) }));
   }
 }
 

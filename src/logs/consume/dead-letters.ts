@@ -7,11 +7,11 @@
  * message retried (max_retries 10), and on its last attempt its body goes to
  * the Worker's error log, so nothing is dropped silently. The events it stores
  * were never exported (the log consumer exports only what it stored), so they
- * are exported here, in one request for the batch, as the consumer does.
+ * are exported here, spans and metrics in one request each for the batch, as the consumer does.
  */
 import type { LogEvent } from '../../core/log-event';
 import { deadLetter, unpack } from './messages';
-import { errorText, exportBatch, retryDelaySeconds, type SpanExport } from './consumer';
+import { errorText, exportBatch, type OtelExport, retryDelaySeconds } from './consumer';
 import type { LogStore } from '../store';
 
 const isBatch = (body: unknown): body is { events: unknown[] } =>
@@ -24,7 +24,7 @@ export async function consumeDeadLetters(
   batch: MessageBatch<unknown>,
   store: LogStore,
   now: number,
-  spans: SpanExport = null,
+  otel: OtelExport = null,
 ): Promise<void> {
   const stored: LogEvent[] = [];
   for (const message of batch.messages) {
@@ -68,5 +68,5 @@ export async function consumeDeadLetters(
       }
     }
   }
-  if (spans) await exportBatch(stored, spans, batch.queue);
+  if (otel) await exportBatch(stored, otel, batch.queue, now);
 }

@@ -18,6 +18,7 @@
  */
 import { type LogEvent, MCP_ENDPOINT } from '../../core/log-event';
 import { doubleValue, type KeyValue, keyValues, type Plain } from './attributes';
+import { genAiModel } from './gen-ai';
 import { spanIds } from './ids';
 import { mcpSpanParts } from './mcp';
 
@@ -36,18 +37,6 @@ export interface OtlpSpan {
   readonly attributes: readonly KeyValue[];
   readonly status: { readonly code: number; readonly message?: string };
 }
-
-/** Gateway provider ids → `gen_ai.provider.name` well-known values; others are sent as they are. */
-const PROVIDER_NAMES: Readonly<Record<string, string>> = {
-  openai: 'openai',
-  anthropic: 'anthropic',
-  bedrock: 'aws.bedrock',
-  gemini: 'gcp.gemini',
-  azure: 'azure.ai.openai',
-  groq: 'groq',
-  mistral: 'mistral_ai',
-  deepseek: 'deepseek',
-};
 
 export function toSpan(event: LogEvent): OtlpSpan {
   const ids = spanIds(event);
@@ -100,19 +89,16 @@ export function toSpan(event: LogEvent): OtlpSpan {
 
 /** The GenAI model attributes of a model request, and its span name (`{operation} {model}`). */
 function modelParts(event: LogEvent): { name: string; attributes: Record<string, Plain> } {
-  const operation = operationName(event.endpoint);
-  const requestModel = modelName(event.model, event.provider);
-  const answered = [...event.tries].reverse().find((t) => t.error === null && t.status < 400);
-  const providerName = event.provider ? (PROVIDER_NAMES[event.provider] ?? event.provider) : null;
+  const m = genAiModel(event);
   return {
-    name: requestModel ? `${operation} ${requestModel}` : operation,
+    name: m.requestModel ? `${m.operation} ${m.requestModel}` : m.operation,
     attributes: {
-      'gen_ai.operation.name': operation,
-      'gen_ai.provider.name': providerName,
+      'gen_ai.operation.name': m.operation,
+      'gen_ai.provider.name': m.provider,
       // The older name of the same attribute, still read by many trace stores.
-      'gen_ai.system': providerName,
-      'gen_ai.request.model': requestModel,
-      'gen_ai.response.model': answered ? answered.target.slice(answered.target.indexOf('/') + 1) : null,
+      'gen_ai.system': m.provider,
+      'gen_ai.request.model': m.requestModel,
+      'gen_ai.response.model': m.responseModel,
       'gen_ai.usage.input_tokens': event.inputTokens,
       'gen_ai.usage.output_tokens': event.outputTokens,
       'gen_ai.usage.cache_read.input_tokens': event.cachedTokens > 0 ? event.cachedTokens : null,
@@ -120,23 +106,6 @@ function modelParts(event: LogEvent): { name: string; attributes: Record<string,
       'gen_ai.usage.reasoning.output_tokens': event.reasoningTokens > 0 ? event.reasoningTokens : null,
     },
   };
-}
-
-/** The GenAI operation of an endpoint; an endpoint without one is named by its last path segment. */
-export function operationName(endpoint: string): string {
-  if (endpoint.includes('embed')) return 'embeddings';
-  if (/\/(chat\/completions|messages|responses)$/.test(endpoint) || endpoint.endsWith('/converse')) {
-    return 'chat';
-  }
-  if (/generateContent$/i.test(endpoint)) return 'generate_content';
-  if (endpoint.endsWith('/completions')) return 'text_completion';
-  return endpoint.split('/').filter(Boolean).pop() ?? 'request';
-}
-
-/** `provider/model` → the model as the provider knows it; a route's name stays as it is. */
-function modelName(model: string | null, provider: string | null): string | null {
-  if (model === null) return null;
-  return provider && model.startsWith(`${provider}/`) ? model.slice(provider.length + 1) : model;
 }
 
 /** `openai/gpt-4o 503 120ms upstream_timeout`: one upstream call. */

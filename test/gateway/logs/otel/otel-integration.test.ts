@@ -50,12 +50,42 @@ interface Export {
   }[];
 }
 
-/** A collector answering with `statuses` in turn (the last one repeats), keeping what it decoded. */
+interface MetricsExport {
+  url: string;
+  headers: Headers;
+  resourceMetrics: {
+    resource: { attributes: { key: string; value: AnyValue }[] };
+    scopeMetrics: {
+      scope: { name: string };
+      metrics: {
+        name: string;
+        unit: string;
+        histogram: {
+          aggregationTemporality: number;
+          dataPoints: { attributes: { key: string; value: AnyValue }[]; count: string; sum: number }[];
+        };
+      }[];
+    }[];
+  }[];
+}
+
+/** What the collector got on /v1/metrics (always accepted), in the order it came. */
+let metricsReceived: MetricsExport[] = [];
+
+/**
+ * A collector answering trace exports with `statuses` in turn (the last one repeats), keeping what it
+ * decoded; metrics exports are kept apart in metricsReceived and accepted.
+ */
 function collector(statuses: number[] = [200]) {
   const received: Export[] = [];
+  metricsReceived = [];
   vi.spyOn(globalThis, 'fetch').mockImplementation(async (input, init) => {
     const request = new Request(input, init);
     const text = await request.text();
+    if (new URL(request.url).pathname === '/v1/metrics') {
+      metricsReceived.push({ url: request.url, headers: request.headers, ...JSON.parse(text) });
+      return new Response('{}');
+    }
     received.push({
       url: request.url,
       method: request.method,
@@ -207,11 +237,54 @@ describe('OpenTelemetry export from the log consumer', () => {
     );
   });
 
+  it('exports the batch as GenAI metrics to <endpoint>/v1/metrics in the same pass, once for the batch', async () => {
+    const received = collector();
+    const events = [
+      logEvent({ tenantId: 'ten_otel', inputTokens: 100, outputTokens: 7, latencyMs: 120, ttftMs: 30 }),
+      logEvent({ tenantId: 'ten_otel', inputTokens: 50, outputTokens: 3, latencyMs: 80, ttftMs: 20 }),
+      logEvent({ endpoint: '/mcp', provider: 'mcp:docs', model: 'docs__search' }),
+    ];
+    const result = await consume(withOtel, [batchOf(events)]);
+    expect(result.ackAll).toBe(true);
+    expect(received).toHaveLength(1);
+    expect(metricsReceived).toHaveLength(1);
+    const [post] = metricsReceived;
+    expect(post!.url).toBe('http://otel-collector.test/v1/metrics');
+    expect(post!.headers.get('x-api-key')).toBe(COLLECTOR_KEY);
+    expect(post!.resourceMetrics[0]!.resource.attributes).toContainEqual({
+      key: 'service.name',
+      value: { stringValue: 'edgeway-test' },
+    });
+    const metrics = post!.resourceMetrics[0]!.scopeMetrics[0]!.metrics;
+    const byName = Object.fromEntries(metrics.map((m) => [m.name, m]));
+    const input = byName['gen_ai.client.token.usage']!.histogram.dataPoints.find((p) =>
+      p.attributes.some((a) => a.key === 'gen_ai.token.type' && a.value.stringValue === 'input'),
+    );
+    expect(input).toMatchObject({ count: '2', sum: 150 });
+    // The MCP call is not a model operation: two durations, not three.
+    expect(byName['gen_ai.client.operation.duration']!.histogram).toMatchObject({
+      aggregationTemporality: 1,
+      dataPoints: [{ count: '2', sum: 0.2 }],
+    });
+    expect(byName['gen_ai.server.time_to_first_token']!.histogram.dataPoints[0]).toMatchObject({
+      count: '2',
+      sum: 0.05,
+    });
+  });
+
+  it('turns metrics off with OTEL_METRICS_EXPORTER=none, spans still exported', async () => {
+    const received = collector();
+    await consume({ ...withOtel, OTEL_METRICS_EXPORTER: 'none' }, [batchOf([logEvent()])]);
+    expect(received).toHaveLength(1);
+    expect(metricsReceived).toHaveLength(0);
+  });
+
   it('sends nothing when no endpoint is configured', async () => {
     const received = collector();
     const result = await consume(bindings, [batchOf([logEvent()])]);
     expect(result.ackAll).toBe(true);
     expect(received).toHaveLength(0);
+    expect(metricsReceived).toHaveLength(0);
     expect(await logCount()).toBe(1);
   });
 
@@ -227,11 +300,17 @@ describe('OpenTelemetry export from the log consumer', () => {
       { id: 'm1', timestamp: new Date(), attempts: 1, body: batchOf([logEvent()]) },
     ]);
     const ctx = createExecutionContext();
-    const config = { url: 'http://otel-collector.test/v1/traces', headers: {}, serviceName: 'edgeway' };
+    const config = {
+      tracesUrl: 'http://otel-collector.test/v1/traces',
+      metricsUrl: 'http://otel-collector.test/v1/metrics',
+      headers: {},
+      serviceName: 'edgeway',
+    };
     await consumeLogs(batch, failing, Date.now(), { config, ports: { fetch: (r) => fetch(r) } });
     const result = await getQueueResult(batch, ctx);
     expect(result.retryBatch.retry).toBe(true);
     expect(received).toHaveLength(0);
+    expect(metricsReceived).toHaveLength(0);
   });
 
   it('includes the payload only for a key that logs it, as the log row holds it', async () => {

@@ -8,7 +8,8 @@ import {
   retryAfterMs,
 } from '../../../../src/logs/otel/export';
 import { spanIds } from '../../../../src/logs/otel/ids';
-import { operationName, STATUS_ERROR, toSpan } from '../../../../src/logs/otel/span';
+import { operationName } from '../../../../src/logs/otel/gen-ai';
+import { STATUS_ERROR, toSpan } from '../../../../src/logs/otel/span';
 import { parseTraceParent } from '../../../../src/logs/otel/traceparent';
 import { logEvent } from '../../log-fixtures';
 
@@ -20,16 +21,38 @@ const attrs = (span: { attributes: readonly Attr[] }) =>
   Object.fromEntries(span.attributes.map((a) => [a.key, Object.values(a.value)[0]]));
 
 describe('OpenTelemetry settings', () => {
-  it('appends /v1/traces to the base endpoint and uses a traces endpoint as it is', () => {
-    expect(parseConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: 'https://otel.example:4318/' })?.url).toBe(
-      'https://otel.example:4318/v1/traces',
-    );
+  it('appends /v1/traces and /v1/metrics to the base endpoint and uses a signal endpoint as it is', () => {
+    expect(parseConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: 'https://otel.example:4318/' })).toMatchObject({
+      tracesUrl: 'https://otel.example:4318/v1/traces',
+      metricsUrl: 'https://otel.example:4318/v1/metrics',
+    });
     expect(
       parseConfig({
-        OTEL_EXPORTER_OTLP_ENDPOINT: 'https://ignored.example',
+        OTEL_EXPORTER_OTLP_ENDPOINT: 'https://base.example',
         OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: 'https://otel.example/custom/path',
-      })?.url,
-    ).toBe('https://otel.example/custom/path');
+      }),
+    ).toMatchObject({
+      tracesUrl: 'https://otel.example/custom/path',
+      metricsUrl: 'https://base.example/v1/metrics',
+    });
+    // A signal endpoint alone exports that signal alone.
+    expect(parseConfig({ OTEL_EXPORTER_OTLP_METRICS_ENDPOINT: 'https://m.example/ingest' })).toMatchObject({
+      tracesUrl: null,
+      metricsUrl: 'https://m.example/ingest',
+    });
+  });
+
+  it('turns a signal off with OTEL_TRACES_EXPORTER or OTEL_METRICS_EXPORTER = none', () => {
+    const base = { OTEL_EXPORTER_OTLP_ENDPOINT: 'http://c.test' };
+    expect(parseConfig({ ...base, OTEL_METRICS_EXPORTER: 'none' })).toMatchObject({
+      tracesUrl: 'http://c.test/v1/traces',
+      metricsUrl: null,
+    });
+    expect(parseConfig({ ...base, OTEL_TRACES_EXPORTER: ' None ' })).toMatchObject({
+      tracesUrl: null,
+      metricsUrl: 'http://c.test/v1/metrics',
+    });
+    expect(parseConfig({ ...base, OTEL_TRACES_EXPORTER: 'none', OTEL_METRICS_EXPORTER: 'none' })).toBeNull();
   });
 
   it('is off without an endpoint or with one that is not an http(s) URL', () => {
@@ -352,7 +375,12 @@ describe('a log event as a span', () => {
 });
 
 describe('export retries', () => {
-  const config = { url: 'http://c.test/v1/traces', headers: { 'x-api-key': 'k' }, serviceName: 'edgeway' };
+  const config = {
+    tracesUrl: 'http://c.test/v1/traces',
+    metricsUrl: null,
+    headers: { 'x-api-key': 'k' },
+    serviceName: 'edgeway',
+  };
 
   function collector(statuses: (number | Error)[], retryAfter?: string) {
     const calls: Request[] = [];
