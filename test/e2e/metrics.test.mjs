@@ -152,6 +152,14 @@ test('GET /admin/metrics scrapes as Prometheus does and parses with a Prometheus
     labels: { tenant: stack.tenantId, model: ODD_MODEL, provider: 'seeded' },
     value: '7',
   });
+  // The four requests of the first test, rolled up by the log consumer.
+  const echo = requests.metrics.find(
+    (m) => m.labels.tenant === stack.tenantId && m.labels.model === 'mock/echo',
+  );
+  assert.deepEqual(echo, {
+    labels: { tenant: stack.tenantId, model: 'mock/echo', provider: 'mock' },
+    value: '4',
+  });
   assert.equal(family('edgeway_request_duration_seconds').type, 'HISTOGRAM');
   const info = family('edgeway_tenant_info').metrics.find((m) => m.labels.tenant === stack.tenantId);
   assert.equal(info.value, '1');
