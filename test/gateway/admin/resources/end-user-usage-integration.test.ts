@@ -286,7 +286,9 @@ describe('the dashboard', () => {
     await b.signIn();
     const e = indexedEvents.find((x) => x.endUser === 'u_alice' && x.tags?.team)!;
     const detail = await b.page(`/dashboard/logs/${e.requestId}`);
-    expect(detail).toMatch(/<dt>End user<\/dt><dd>u_alice<\/dd>/);
+    expect(detail).toMatch(
+      /<dt>End user<\/dt><dd><span class="id[^"]*" title="u_alice"><code>u_alice<\/code><\/span><\/dd>/,
+    );
     expect(detail).toContain(`team=${e.tags!.team}`);
     const list = await b.page(`/dashboard/logs?tenant_id=${INDEXED}&end_user=u_alice`);
     const ids = indexedEvents.filter((x) => x.endUser === 'u_alice').map((x) => x.requestId);
