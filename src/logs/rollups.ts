@@ -1,12 +1,15 @@
 /**
- * The usage rollups' statements (pure SQL text): per tenant, key and model (usage_daily), per end user
- * (usage_end_users_daily) and per tag value (usage_tags_daily), each an upsert of one write's rows grouped
- * by day; the analytics buckets (usage_hourly, usage_minutely, usage_totals, with latency and TTFT
- * histograms) and failed model lookups (lookup_failures_daily), migration 0023; and MCP calls per server and tool (usage_mcp_daily, migration 0022), which are not model
- * requests and so count only there, never in the other three. `rows` is the FROM … WHERE clause that
- * selects the rows the write inserted (src/logs/store.ts), so each rollup adds a row's figures exactly once. The counters and their arithmetic are written once
- * here and shared, so the three tables always agree: tokens and cost count provider calls only, a gateway
- * cache hit counts in requests and cache_hits, and what it avoided in saved_tokens / saved_usd.
+ * The usage rollups' statements (pure SQL text), each an upsert of one write's rows grouped by its keys:
+ * - per tenant, key and model (usage_daily), per end user (usage_end_users_daily) and per tag value
+ *   (usage_tags_daily), by day;
+ * - the analytics buckets (usage_hourly, usage_minutely, usage_totals, with latency and TTFT histograms)
+ *   and failed model lookups (lookup_failures_daily), migration 0023;
+ * - MCP calls per server and tool (usage_mcp_daily, migration 0022), which are not model requests and so
+ *   count only there.
+ * `rows` is the FROM … WHERE clause that selects the rows the write inserted (src/logs/store.ts), so each
+ * rollup adds a row's figures exactly once. The counters and their arithmetic are written once here and
+ * shared, so the tables always agree: tokens and cost count provider calls only, a gateway cache hit
+ * counts in requests and cache_hits, and what it avoided in saved_tokens / saved_usd.
  */
 import { bucketColumns, LATENCY_BOUNDS_MS } from '../core/latency-buckets';
 import { MCP_ENDPOINT } from '../core/log-event';
@@ -53,19 +56,32 @@ const LOOKUP_FAILED = `(tenant_id IS NOT NULL AND (status >= 400 OR error_code I
 const SEEN_MODEL = `CASE WHEN model IS NULL OR error_code IN (${LOOKUP_CODES}) THEN '' ELSE model END`;
 
 /** The analytics tables' counters beyond COUNTERS (migration 0023), each with its sum over a group of rows. */
+const ANALYTICS_SUM_OF = {
+  status_4xx: 'sum(status >= 400 AND status < 500)',
+  status_5xx: 'sum(status >= 500)',
+  stream_errors: 'sum(status < 400 AND error_code IS NOT NULL)',
+  err_gateway: "sum(error_source IS 'gateway')",
+  err_provider: "sum(error_source IS 'provider')",
+  err_client: "sum(error_source IS 'client')",
+  denials: "sum(status = 429 AND error_source IS 'gateway')",
+  fallbacks: 'sum(attempts > 1)',
+  attempts: 'sum(attempts)',
+  latency_sum_ms: 'total(latency_ms)',
+  ttft_count: 'sum(ttft_ms IS NOT NULL)',
+  ttft_sum_ms: 'total(ttft_ms)',
+} as const;
+
+/** A counter column of usage_hourly, usage_minutely and usage_totals (histogram columns aside). */
+export type AnalyticsCounter = (typeof COUNTERS)[number] | keyof typeof ANALYTICS_SUM_OF;
+
+/** Those counter columns, in the tables' order. */
+export const ANALYTICS_COUNTER_COLUMNS: readonly AnalyticsCounter[] = [
+  ...COUNTERS,
+  ...(Object.keys(ANALYTICS_SUM_OF) as (keyof typeof ANALYTICS_SUM_OF)[]),
+];
+
 const ANALYTICS_SUMS: readonly (readonly [string, string])[] = [
-  ['status_4xx', 'sum(status >= 400 AND status < 500)'],
-  ['status_5xx', 'sum(status >= 500)'],
-  ['stream_errors', 'sum(status < 400 AND error_code IS NOT NULL)'],
-  ['err_gateway', "sum(error_source IS 'gateway')"],
-  ['err_provider', "sum(error_source IS 'provider')"],
-  ['err_client', "sum(error_source IS 'client')"],
-  ['denials', "sum(status = 429 AND error_source IS 'gateway')"],
-  ['fallbacks', 'sum(attempts > 1)'],
-  ['attempts', 'sum(attempts)'],
-  ['latency_sum_ms', 'total(latency_ms)'],
-  ['ttft_count', 'sum(ttft_ms IS NOT NULL)'],
-  ['ttft_sum_ms', 'total(ttft_ms)'],
+  ...Object.entries(ANALYTICS_SUM_OF),
   ...bucketColumns('lat').map((c, i) => [c, `sum(lb = ${i})`] as const),
   ...bucketColumns('ttft').map((c, i) => [c, `sum(tb IS ${i})`] as const),
 ];

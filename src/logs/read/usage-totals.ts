@@ -7,32 +7,11 @@
  */
 import * as z from 'zod';
 import { LATENCY_BUCKETS } from '../../core/latency-buckets';
+import { ANALYTICS_COUNTER_COLUMNS, type AnalyticsCounter } from '../rollups';
 
-/** The counter columns, as the table names them. */
-export const TOTAL_COUNTERS = [
-  'requests',
-  'input_tokens',
-  'output_tokens',
-  'cached_tokens',
-  'cost_usd',
-  'cache_hits',
-  'saved_tokens',
-  'saved_usd',
-  'errors',
-  'status_4xx',
-  'status_5xx',
-  'stream_errors',
-  'err_gateway',
-  'err_provider',
-  'err_client',
-  'denials',
-  'fallbacks',
-  'attempts',
-  'latency_sum_ms',
-  'ttft_count',
-  'ttft_sum_ms',
-] as const;
-export type TotalCounter = (typeof TOTAL_COUNTERS)[number];
+/** The counter columns, as the table names them (src/logs/rollups.ts writes them). */
+export const TOTAL_COUNTERS = ANALYTICS_COUNTER_COLUMNS;
+export type TotalCounter = AnalyticsCounter;
 
 export interface UsageTotalsRow {
   /** '' for requests that never authenticated; model and provider '' for requests that reached no model. */
