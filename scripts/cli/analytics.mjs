@@ -8,7 +8,7 @@ import { pipeline } from 'node:stream/promises';
 
 const ANALYTICS_USAGE =
   'analytics [--range 1h|24h|7d|30d | --from <ISO|ms> [--to <ISO|ms>]] [--tenant <tenant_id>] [--key <key_id>]\n' +
-  '      [--by model|provider|route] [--top 1-100] [--csv series|latency|tenants|keys|models|end_users|lookup_failures] [--out <file>]';
+  '      [--by model|provider|route] [--top 1-100] [--csv series|latency|tenants|keys|models|end_users|lookup_failures|refused_keys] [--out <file>]';
 
 /** Flag → query parameter; the API checks every value. */
 const PARAMS = {
@@ -76,6 +76,13 @@ function print(ctx, r) {
     ['TENANT', (f) => f.tenant_id],
     ['KEY', (f) => f.key_id],
     ['LAST SEEN', (f) => ctx.time(f.last_seen)],
+  ]);
+  console.log('\nKeys refused by a limit or budget');
+  ctx.table(r.refused_keys, [
+    ['KEY', (k) => (r.names.keys[k.key_id] ? `${r.names.keys[k.key_id]} (${k.key_id})` : k.key_id)],
+    ['REFUSED', (k) => k.denials],
+    ['OF REQUESTS', (k) => k.requests],
+    ['TENANT', (k) => k.tenant_id],
   ]);
 }
 

@@ -9,7 +9,14 @@ import { type Context, Hono } from 'hono';
 import * as z from 'zod';
 import type { AppEnv } from '../../context';
 import { badRequest, GatewayError } from '../../core/errors';
-import { LatencyRow, LookupFailure, readAnalytics, SeriesPoint, TopTable } from '../../logs/read/analytics';
+import {
+  LatencyRow,
+  LookupFailure,
+  RefusedKey,
+  readAnalytics,
+  SeriesPoint,
+  TopTable,
+} from '../../logs/read/analytics';
 import { analyticsCsv, CSV_TABLES } from '../../logs/read/analytics-csv';
 import { Names } from '../../logs/read/analytics-names';
 import { PRESETS, resolveRange } from '../../logs/read/analytics-range';
@@ -76,6 +83,9 @@ export const AnalyticsReportSchema = z.object({
     ),
   }),
   lookup_failures: z.array(LookupFailure),
+  refused_keys: z
+    .array(RefusedKey)
+    .describe('The keys a limit or budget refused most in the range (429s from the gateway), most first.'),
   names: Names,
 });
 

@@ -189,3 +189,56 @@ export function LookupFailuresTable(props: { report: AnalyticsReport }) {
     </div>
   );
 }
+
+/** The keys limits or budgets refused most: why each refuses is on its page (its limits and their states). */
+export function RefusedKeysTable(props: { report: AnalyticsReport }) {
+  const { refused_keys: rows, names } = props.report;
+  const caption = 'Keys refused by a limit or budget';
+  if (rows.length === 0)
+    return (
+      <p id="refused-keys">
+        <strong>{caption}:</strong> none in this range.
+      </p>
+    );
+  return (
+    <div class="scroll">
+      <table id="refused-keys">
+        <caption>{caption}</caption>
+        <thead>
+          <tr>
+            <th scope="col">Key</th>
+            <th scope="col" class="num">
+              Refused
+            </th>
+            <th scope="col" class="num">
+              Of requests
+            </th>
+            <th scope="col">Tenant</th>
+          </tr>
+        </thead>
+        <tbody>
+          {rows.map((k) => (
+            <tr>
+              <th scope="row">
+                <Id
+                  value={k.key_id}
+                  name={names.keys[k.key_id]}
+                  href={`/dashboard/keys/${encodeURIComponent(k.key_id)}`}
+                />
+              </th>
+              <td class="num">{fmtInt(k.denials)}</td>
+              <td class="num">{fmtInt(k.requests)}</td>
+              <td>
+                <Id
+                  value={k.tenant_id}
+                  name={names.tenants[k.tenant_id]}
+                  href={`/dashboard/tenants/${encodeURIComponent(k.tenant_id)}`}
+                />
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}

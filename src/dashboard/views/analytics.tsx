@@ -7,7 +7,7 @@ import type { ApiFailure } from '../admin-api';
 import { fmtCompact, fmtInt, fmtPercent, fmtTime, fmtUsd } from '../format';
 import type { AnalyticsReport, Tenant } from '../schemas';
 import { SeriesCharts } from './analytics-charts';
-import { LatencyTable, LookupFailuresTable, TopTable } from './analytics-tables';
+import { LatencyTable, LookupFailuresTable, RefusedKeysTable, TopTable } from './analytics-tables';
 import { Failure } from './parts';
 
 export const RANGES = [
@@ -47,6 +47,7 @@ const CSV_LINKS = [
   ['models', 'models'],
   ['end_users', 'end users'],
   ['lookup_failures', 'failed lookups'],
+  ['refused_keys', 'keys refused'],
 ] as const;
 
 function Cards(props: { t: AnalyticsReport['totals'] }) {
@@ -179,6 +180,14 @@ export function AnalyticsPage(props: {
                   : "Pick a tenant to rank its end users (end-user ids are each tenant's own)."}
               </p>
             )}
+          </section>
+          <section aria-labelledby="refused-h">
+            <h2 id="refused-h">Refusing keys</h2>
+            <p class="muted">
+              Keys whose requests a limit or budget refused (429). Each key&#39;s page says which limit and
+              whether it is still refusing.
+            </p>
+            <RefusedKeysTable report={r} />
           </section>
           <section aria-labelledby="failures-h">
             <h2 id="failures-h">Failed lookups</h2>

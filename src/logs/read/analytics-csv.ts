@@ -14,6 +14,7 @@ export const CSV_TABLES = [
   'models',
   'end_users',
   'lookup_failures',
+  'refused_keys',
 ] as const;
 export type CsvTable = (typeof CSV_TABLES)[number];
 
@@ -88,6 +89,11 @@ export function analyticsCsv(report: AnalyticsReport, table: CsvTable): string {
           r.requests,
           iso(r.last_seen),
         ]),
+      );
+    case 'refused_keys':
+      return csv(
+        ['key_id', 'tenant_id', 'denials', 'requests'],
+        report.refused_keys.map((r) => [r.key_id, r.tenant_id, r.denials, r.requests]),
       );
     default: {
       const top = report.top[TOP_OF[table]];

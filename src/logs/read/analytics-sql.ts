@@ -144,6 +144,20 @@ export function topEndUsersSql(
 }
 
 /** Failed model lookups over the range's UTC days, most frequent first. */
+/**
+ * The keys whose requests limits or budgets refused most (429s from the gateway: the key's own, its
+ * tenant's, its end users' or a model or tag rule's), most first; keys with none are left out.
+ */
+export function refusedKeysSql(range: AnalyticsRange, scope: AnalyticsScope, limit: number): Statement {
+  const w = where(range, scope);
+  return {
+    sql: `SELECT key_id, tenant_id, sum(denials) AS denials, sum(requests) AS requests
+  FROM ${range.table} WHERE ${w.sql} AND key_id <> ''
+  GROUP BY key_id, tenant_id HAVING sum(denials) > 0 ORDER BY denials DESC, key_id LIMIT ?`,
+    binds: [...w.binds, limit],
+  };
+}
+
 export function lookupFailuresSql(range: AnalyticsRange, scope: AnalyticsScope, limit: number): Statement {
   const w = where(range, scope, 'day');
   return {

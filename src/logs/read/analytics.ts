@@ -14,6 +14,7 @@ import {
   type LatencyGroup,
   latencySql,
   lookupFailuresSql,
+  refusedKeysSql,
   SERIES_COUNTERS,
   type Statement,
   seriesSql,
@@ -85,12 +86,22 @@ export const LookupFailure = z.object({
 });
 export type LookupFailure = z.output<typeof LookupFailure>;
 
+export const RefusedKey = z.object({
+  key_id: z.string(),
+  tenant_id: z.string(),
+  denials: z.number().describe('Requests refused by a limit or budget (429 from the gateway)'),
+  requests: z.number(),
+});
+export type RefusedKey = z.output<typeof RefusedKey>;
+
 export interface AnalyticsReport {
   series: SeriesPoint[];
   totals: Omit<SeriesPoint, 'start'>;
   latency: LatencyRow[];
   top: Record<TopGroup, TopTable> & { end_user: TopTable | null };
   lookup_failures: LookupFailure[];
+  /** The keys limits or budgets refused most in the range: which keys are refusing, at a glance. */
+  refused_keys: RefusedKey[];
   names: Names;
 }
 
@@ -129,6 +140,7 @@ export async function readAnalytics(db: D1Database, q: AnalyticsRequest): Promis
     latencySql(range, scope, q.groupBy, q.rows),
     ...TOP_GROUPS.map((g) => topSql(range, scope, g, q.top)),
     lookupFailuresSql(range, scope, q.rows),
+    refusedKeysSql(range, scope, q.rows),
   ];
   // End users are kept per tenant and day, not per key: a key filter has no end-user table, and neither
   // has a read of every tenant (their ids are each tenant's own, and the table is read tenant by tenant).
@@ -147,17 +159,23 @@ export async function readAnalytics(db: D1Database, q: AnalyticsRequest): Promis
     TopTable
   >;
   const failures = rowsOf(2 + TOP_GROUPS.length).map((r) => LookupFailure.parse(r));
+  const refused = rowsOf(3 + TOP_GROUPS.length).map((r) => RefusedKey.parse(r));
   const names = await namesOf(
     db,
-    [...top.tenant.rows.map((r) => r.name), ...failures.map((f) => f.tenant_id)],
-    [...top.key.rows.map((r) => r.name), ...failures.map((f) => f.key_id)],
+    [
+      ...top.tenant.rows.map((r) => r.name),
+      ...failures.map((f) => f.tenant_id),
+      ...refused.map((k) => k.tenant_id),
+    ],
+    [...top.key.rows.map((r) => r.name), ...failures.map((f) => f.key_id), ...refused.map((k) => k.key_id)],
   );
   return {
     series,
     totals: sumSeries(series),
     latency: rowsOf(1).map(latencyRow),
-    top: { ...top, end_user: endUserTenants ? topTable(rowsOf(3 + TOP_GROUPS.length)) : null },
+    top: { ...top, end_user: endUserTenants ? topTable(rowsOf(4 + TOP_GROUPS.length)) : null },
     lookup_failures: failures,
+    refused_keys: refused,
     names,
   };
 }

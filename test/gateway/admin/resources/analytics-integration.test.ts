@@ -226,3 +226,30 @@ describe('GET /admin/analytics', () => {
     }
   });
 });
+
+describe('refusing keys', () => {
+  it('names the keys a limit refused, with how many, and exports them as CSV', async () => {
+    const tenant = (await createTenant(`analytics-refused-${run}`)).id;
+    const limited = await createKey(tenant, { name: 'limited', limits: { rpm: 1 } });
+    const free = await createKey(tenant, { name: 'free' });
+    const ids: string[] = [];
+    const statuses: number[] = [];
+    for (const key of [limited.key, limited.key, limited.key, free.key]) {
+      const res = await post('/v1/chat/completions', chatBody('hi'), key);
+      await res.arrayBuffer();
+      statuses.push(res.status);
+      ids.push(res.headers.get('x-edgeway-request-id')!);
+    }
+    expect(statuses).toEqual([200, 429, 429, 200]);
+    await waitForLogs(ids);
+    const r = (await report(`?range=1h&tenant_id=${tenant}`)) as Report & {
+      refused_keys: { key_id: string; tenant_id: string; denials: number; requests: number }[];
+    };
+    expect(r.refused_keys).toEqual([{ key_id: limited.id, tenant_id: tenant, denials: 2, requests: 3 }]);
+    expect(r.names.keys[limited.id]).toBe('limited');
+    expect(r.totals.denials).toBe(2);
+    const csv = await admin('GET', `/analytics/export.csv?range=1h&tenant_id=${tenant}&table=refused_keys`);
+    expect(csv.status, csv.text).toBe(200);
+    expect(csv.text).toBe(`key_id,tenant_id,denials,requests\r\n${limited.id},${tenant},2,3\r\n`);
+  });
+});

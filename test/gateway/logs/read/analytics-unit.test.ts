@@ -148,6 +148,7 @@ describe('analytics rows', () => {
           end_user: null,
         },
         lookup_failures: [],
+        refused_keys: [{ key_id: 'key_1', tenant_id: '+t', denials: 3, requests: 7 }],
         names: { tenants: {}, keys: {} },
       },
       'models',
