@@ -30,7 +30,7 @@ th,td{text-align:left;padding:.45rem .6rem;border-bottom:1px solid var(--line);v
 th{background:var(--soft);font-weight:600;white-space:nowrap}
 tbody th{background:none;white-space:normal}table.wrap-heads thead th{white-space:normal}
 td code{white-space:nowrap}
-.id{display:inline-flex;gap:.3em;max-width:16rem;white-space:nowrap;vertical-align:bottom}.id>*{overflow:hidden;text-overflow:ellipsis;min-width:1.5em}.id>span+code{flex-shrink:0;max-width:50%}.id.s{max-width:12rem}.id.l{max-width:30rem}.id.xl{max-width:40rem}dl.facts .id,h1 .id,.alert .id{max-width:100%}
+.id{display:inline-flex;gap:.3em;max-width:16rem;white-space:nowrap;vertical-align:bottom}.id>*{overflow:hidden;text-overflow:ellipsis;min-width:1.5em}.id>span+code{flex-shrink:0;max-width:50%}.id.s{max-width:12rem}.id.l{max-width:30rem}.id.xl{max-width:40rem}dl.facts .id,h1 .id,.alert .id{max-width:100%}h1 .id{display:inline;white-space:normal}h1 .id>*{overflow:visible}
 td.num,th.num{text-align:right;font-variant-numeric:tabular-nums}
 caption{text-align:left;font-weight:600;padding:.25rem 0}
 form.stack{display:grid;gap:.75rem;max-width:40rem}form.stack.wide{max-width:56rem}th .hint{white-space:normal}

@@ -123,7 +123,7 @@ test("the refusing alert's delivery shows retrying, then delivered", async () =>
 test('a rename to the name of another tenant is made, with a warning', async () => {
   const other = await api('POST', '/tenants', { name: 'Shared Name' });
   await page.goto(url(`/dashboard/tenants/${state.tenantId}`));
-  const rename = page.getByRole('region', { name: 'Name' });
+  const rename = page.getByRole('region', { name: 'Rename the tenant' });
   await rename.getByLabel('Tenant name').fill('Shared Name');
   await rename.getByRole('button', { name: 'Rename' }).click();
   await page.waitForURL(/notice=tenant-renamed/);

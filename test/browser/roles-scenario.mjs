@@ -94,6 +94,7 @@ export async function ownerAddsScopedAdmins(ctx) {
     'Tenants & keys',
     'Routes',
     'Providers',
+    'Pricing',
     'MCP servers',
     'Usage',
     'Analytics',

@@ -44,7 +44,7 @@ export function RenameSection(props: {
 }) {
   return (
     <section aria-labelledby="rename-h">
-      <h2 id="rename-h">Name</h2>
+      <h2 id="rename-h">Rename the tenant</h2>
       <Failure failure={props.failure} action="The tenant was not renamed" />
       <ActionForm
         action={`/dashboard/tenants/${encodeURIComponent(props.tenant.id)}/name`}
