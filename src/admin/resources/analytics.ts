@@ -18,7 +18,7 @@ import {
   TopTable,
 } from '../../logs/read/analytics';
 import { analyticsCsv, CSV_TABLES } from '../../logs/read/analytics-csv';
-import { Names } from '../../logs/read/analytics-names';
+import { NameBook } from '../../logs/read/names';
 import { PRESETS, resolveRange } from '../../logs/read/analytics-range';
 import { type AnalyticsScope, LATENCY_GROUPS } from '../../logs/read/analytics-sql';
 import type { Operation } from '../operation';
@@ -86,7 +86,7 @@ export const AnalyticsReportSchema = z.object({
   refused_keys: z
     .array(RefusedKey)
     .describe('The keys a limit or budget refused most in the range (429s from the gateway), most first.'),
-  names: Names,
+  names: NameBook,
 });
 
 export const analyticsOperations: Operation[] = [

@@ -16,7 +16,7 @@ import { McpNamespace } from '../../core/mcp-server';
 import { RouteName } from '../../core/route-spec';
 import { LogDetail, LogEntry, LogReader, type StatusFilter } from '../../logs/read/logs';
 import { lookupLog } from '../../logs/read/lookup';
-import { Names, withNames } from '../../logs/read/names';
+import { OwnerNames, withNames } from '../../logs/read/names';
 import { Reconciliation, reconcile } from '../../logs/read/reconcile';
 import type { Operation } from '../operation';
 import { listBody } from '../pagination';
@@ -117,9 +117,9 @@ export const LogListQuery = z.strictObject({
 export const LogScopeQuery = z.strictObject({ tenant_id: Id.optional() });
 
 /** A log as listed or shown: its tenant's and key's names beside their ids. */
-export const NamedEntry = LogEntry.extend(Names.shape);
+export const NamedEntry = LogEntry.extend(OwnerNames.shape);
 export type NamedEntry = z.output<typeof NamedEntry>;
-export const NamedDetail = LogDetail.extend(Names.shape);
+export const NamedDetail = LogDetail.extend(OwnerNames.shape);
 export type NamedDetail = z.output<typeof NamedDetail>;
 
 export const LogList = z.object({

@@ -7,7 +7,7 @@
  */
 import * as z from 'zod';
 import { bucketColumns, quantile } from '../../core/latency-buckets';
-import { type Names, namesOf } from './analytics-names';
+import { type NameBook, namesOf } from './names';
 import { type AnalyticsRange, stepStarts } from './analytics-range';
 import {
   type AnalyticsScope,
@@ -102,7 +102,7 @@ export interface AnalyticsReport {
   lookup_failures: LookupFailure[];
   /** The keys limits or budgets refused most in the range: which keys are refusing, at a glance. */
   refused_keys: RefusedKey[];
-  names: Names;
+  names: NameBook;
 }
 
 export interface AnalyticsRequest {
