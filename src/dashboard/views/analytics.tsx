@@ -9,6 +9,7 @@ import type { AnalyticsReport, Tenant } from '../schemas';
 import { SeriesCharts } from './analytics-charts';
 import { LatencyTable, LookupFailuresTable, RefusedKeysTable, TopTable } from './analytics-tables';
 import { Failure } from './parts';
+import { TenantSelect } from './usage';
 
 export const RANGES = [
   { value: '1h', label: '1 h' },
@@ -125,17 +126,7 @@ export function AnalyticsPage(props: {
             ))}
           </select>
         </div>
-        <div>
-          <label for="f-tenant">Tenant</label>
-          <select id="f-tenant" name="tenant_id">
-            <option value="">All tenants</option>
-            {props.tenants.map((t) => (
-              <option value={t.id} selected={t.id === f.tenant_id}>
-                {t.name}
-              </option>
-            ))}
-          </select>
-        </div>
+        <TenantSelect tenants={props.tenants} selected={f.tenant_id} />
         <div class="actions">
           <button type="submit">Show</button>
         </div>

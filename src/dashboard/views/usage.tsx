@@ -20,6 +20,23 @@ export type UsageFilters = GroupFilters & {
   to?: string | undefined;
 };
 
+/** The filter forms' tenant picker: every tenant the admin may see, or all of them. */
+export function TenantSelect(props: { tenants: Tenant[]; selected: string | null | undefined }) {
+  return (
+    <div>
+      <label for="f-tenant">Tenant</label>
+      <select id="f-tenant" name="tenant_id">
+        <option value="">All tenants</option>
+        {props.tenants.map((t) => (
+          <option value={t.id} selected={t.id === props.selected}>
+            {t.name}
+          </option>
+        ))}
+      </select>
+    </div>
+  );
+}
+
 export function ScopeSelect(props: {
   tenants: Tenant[];
   keys: ApiKey[] | null;
@@ -28,17 +45,7 @@ export function ScopeSelect(props: {
   const f = props.filters;
   return (
     <>
-      <div>
-        <label for="f-tenant">Tenant</label>
-        <select id="f-tenant" name="tenant_id">
-          <option value="">All tenants</option>
-          {props.tenants.map((t) => (
-            <option value={t.id} selected={t.id === f.tenant_id}>
-              {t.name}
-            </option>
-          ))}
-        </select>
-      </div>
+      <TenantSelect tenants={props.tenants} selected={f.tenant_id} />
       <div>
         <label for="f-key">
           Key{props.keys ? '' : <span class="hint">Key ID (pick a tenant to choose from a list)</span>}
